@@ -1,0 +1,191 @@
+/**
+ * Contracts: end-to-end types without code generation. A contract names methods and
+ * notifications with their param and result schemas (any Standard Schema). The same object types
+ * the server's implementation and the client's proxy, validates at run time on both sides, and
+ * describes the API for OpenRPC.
+ *
+ * @module
+ */
+import type { JsonRpcParams } from './messages.js';
+import type { InferInput, InferOutput, StandardSchemaV1 } from './schema.js';
+
+/** A schema, or `undefined` for "not declared". */
+export type MaybeSchema = StandardSchemaV1 | undefined;
+
+/** A method of a contract: a call with an answer. */
+export interface MethodDefinition<
+  P extends MaybeSchema = MaybeSchema,
+  R extends MaybeSchema = MaybeSchema,
+> {
+  readonly kind: 'method';
+  /** Schema of the params (a tuple schema: by position; an object schema: by name). */
+  readonly params: P;
+  /** Schema of the result. */
+  readonly result: R;
+  /**
+   * Parameter names in positional order, when known: given explicitly, or read from an object
+   * schema's keys. A method with names accepts params by name and by position alike.
+   */
+  readonly paramNames: readonly string[] | undefined;
+  /** Human-readable description, used by OpenRPC. */
+  readonly description: string | undefined;
+}
+
+/** A notification of a contract: a call without an answer. */
+export interface NotificationDefinition<P extends MaybeSchema = MaybeSchema> {
+  readonly kind: 'notification';
+  /** Schema of the params. */
+  readonly params: P;
+  /** As {@link MethodDefinition.paramNames}. */
+  readonly paramNames: readonly string[] | undefined;
+  /** Human-readable description, used by OpenRPC. */
+  readonly description: string | undefined;
+}
+
+/** Any entry of a contract. */
+export type ContractEntry = MethodDefinition<any, any> | NotificationDefinition<any>;
+
+/** A contract: entry names to definitions. */
+export type Contract = { readonly [name: string]: ContractEntry };
+
+/** Options of {@link method}. */
+export interface MethodOptions<P extends MaybeSchema, R extends MaybeSchema> {
+  /** Schema of the params. */
+  readonly params?: P;
+  /** Schema of the result. */
+  readonly result?: R;
+  /** Parameter names in positional order (read from an object schema when omitted). */
+  readonly paramNames?: readonly string[];
+  /** Description for OpenRPC. */
+  readonly description?: string;
+}
+
+/** Options of {@link notification}. */
+export interface NotificationOptions<P extends MaybeSchema> {
+  /** Schema of the params. */
+  readonly params?: P;
+  /** Parameter names in positional order (read from an object schema when omitted). */
+  readonly paramNames?: readonly string[];
+  /** Description for OpenRPC. */
+  readonly description?: string;
+}
+
+/**
+ * The parameter names of an object schema, in declaration order: valibot's `entries`, zod's
+ * `shape`, or a JSON Schema's `properties`. `undefined` for any other schema.
+ *
+ * @param schema - a schema
+ * @returns the names, or `undefined`
+ */
+export function paramNamesOf(schema: unknown): readonly string[] | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const s = schema as { entries?: unknown; shape?: unknown; type?: unknown; properties?: unknown };
+  const keys = s.entries ?? s.shape ?? (s.type === 'object' ? s.properties : undefined);
+  return typeof keys === 'object' && keys !== null && !Array.isArray(keys)
+    ? Object.freeze(Object.keys(keys))
+    : undefined;
+}
+
+/**
+ * Declares a method.
+ *
+ * @param options - param and result schemas, names, description
+ * @returns the definition
+ * @example
+ * ```ts
+ * const add = method({ params: v.tuple([v.number(), v.number()]), result: v.number() });
+ * ```
+ */
+export function method<P extends MaybeSchema = undefined, R extends MaybeSchema = undefined>(
+  options: MethodOptions<P, R> = {},
+): MethodDefinition<P, R> {
+  return Object.freeze({
+    kind: 'method',
+    params: options.params as P,
+    result: options.result as R,
+    paramNames: options.paramNames ?? paramNamesOf(options.params),
+    description: options.description,
+  });
+}
+
+/**
+ * Declares a notification.
+ *
+ * @param options - param schema, names, description
+ * @returns the definition
+ * @example
+ * ```ts
+ * const log = notification({ params: v.object({ message: v.string() }) });
+ * ```
+ */
+export function notification<P extends MaybeSchema = undefined>(
+  options: NotificationOptions<P> = {},
+): NotificationDefinition<P> {
+  return Object.freeze({
+    kind: 'notification',
+    params: options.params as P,
+    paramNames: options.paramNames ?? paramNamesOf(options.params),
+    description: options.description,
+  });
+}
+
+/**
+ * Defines a contract. The object is returned as it is (frozen), with its exact type.
+ *
+ * @param entries - methods and notifications by name
+ * @returns the contract
+ * @throws TypeError when an entry is not made by `method()` or `notification()`
+ * @example
+ * ```ts
+ * const calculator = defineContract({
+ *   add: method({ params: v.tuple([v.number(), v.number()]), result: v.number() }),
+ *   log: notification({ params: v.object({ message: v.string() }) }),
+ * });
+ * ```
+ */
+export function defineContract<const C extends Contract>(entries: C): C {
+  for (const [name, entry] of Object.entries(entries)) {
+    if (entry?.kind !== 'method' && entry?.kind !== 'notification') {
+      throw new TypeError(`Contract entry "${name}" must be made by method() or notification()`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
+/** The names of a contract's methods. */
+export type MethodNames<C extends Contract> = {
+  [K in keyof C]: C[K] extends MethodDefinition<any, any> ? K : never;
+}[keyof C] &
+  string;
+
+/** The names of a contract's notifications. */
+export type NotificationNames<C extends Contract> = {
+  [K in keyof C]: C[K] extends NotificationDefinition<any> ? K : never;
+}[keyof C] &
+  string;
+
+/** What a caller passes as params (the params schema's input type). */
+export type ParamsInput<E extends ContractEntry> = E['params'] extends StandardSchemaV1
+  ? InferInput<E['params']>
+  : JsonRpcParams | undefined;
+
+/** What a handler receives as params (the params schema's output type). */
+export type ParamsOutput<E extends ContractEntry> = E['params'] extends StandardSchemaV1
+  ? InferOutput<E['params']>
+  : JsonRpcParams | undefined;
+
+/** What a handler returns (the result schema's input type). */
+export type ResultInput<E extends ContractEntry> =
+  E extends MethodDefinition<any, infer R>
+    ? R extends StandardSchemaV1
+      ? InferInput<R>
+      : unknown
+    : undefined;
+
+/** What a caller receives (the result schema's output type). */
+export type ResultOutput<E extends ContractEntry> =
+  E extends MethodDefinition<any, infer R>
+    ? R extends StandardSchemaV1
+      ? InferOutput<R>
+      : unknown
+    : undefined;

@@ -1,0 +1,102 @@
+export type {
+  Contract,
+  ContractEntry,
+  MaybeSchema,
+  MethodDefinition,
+  MethodNames,
+  MethodOptions,
+  NotificationDefinition,
+  NotificationNames,
+  NotificationOptions,
+  ParamsInput,
+  ParamsOutput,
+  ResultInput,
+  ResultOutput,
+} from './contract.js';
+export { defineContract, method, notification, paramNamesOf } from './contract.js';
+export type {
+  CallInfo,
+  ErrorCodeValue,
+  JsonRpcErrorOptions,
+  LocalErrorCodeValue,
+  TransportErrorOptions,
+} from './errors.js';
+export {
+  AbortError,
+  BatchTooLargeError,
+  ConnectionClosedError,
+  ErrorCode,
+  fromErrorObject,
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  isJsonRpcError,
+  JsonRpcError,
+  LocalError,
+  LocalErrorCode,
+  MethodNotFoundError,
+  ParseError,
+  ProtocolError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  RequestTooLargeError,
+  ServerBusyError,
+  TimeoutError,
+  TransportError,
+} from './errors.js';
+export { createMemoryTransportPair } from './memory-transport.js';
+export type {
+  JsonRpcBatch,
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccessResponse,
+} from './messages.js';
+export {
+  isBatch,
+  isErrorObject,
+  isErrorResponse,
+  isJsonRpcId,
+  isNotification,
+  isRequest,
+  isResponse,
+  isSuccessResponse,
+} from './messages.js';
+export type {
+  ParsedBatch,
+  ParsedInvalid,
+  ParsedMessage,
+  ParsedNotification,
+  ParsedRequest,
+  ParsedResponse,
+  ParseResult,
+} from './parse.js';
+export { classify, parse } from './parse.js';
+export type { GiveUpReason, PendingCall, PendingCallOptions, PendingCalls } from './pending.js';
+export { createPendingCalls } from './pending.js';
+export type {
+  InferInput,
+  InferOutput,
+  StandardSchemaIssue,
+  StandardSchemaPathSegment,
+  StandardSchemaProps,
+  StandardSchemaResult,
+  StandardSchemaV1,
+  WireIssue,
+} from './schema.js';
+export { formatIssues, isStandardSchema, validate } from './schema.js';
+export {
+  serializeBatch,
+  serializeError,
+  serializeNotification,
+  serializeRequest,
+  serializeSuccess,
+  stringifyId,
+  UNSERIALIZABLE_RESULT,
+} from './serialize.js';
+export type { Transport, TransportHandler } from './transport.js';

@@ -1,0 +1,170 @@
+/**
+ * Correlation of outgoing requests with their answers: the pending map shared by the client and
+ * by the server's duplex connections. Every entry is removed on answer, timeout, abort and close.
+ *
+ * @module
+ */
+import { AbortError, fromErrorObject, type JsonRpcErrorOptions, TimeoutError } from './errors.js';
+import type { JsonRpcId, JsonRpcResponse } from './messages.js';
+
+/** Why a pending call stopped waiting on its own. */
+export type GiveUpReason = 'timeout' | 'abort';
+
+/** Options for {@link PendingCalls.add}. */
+export interface PendingCallOptions {
+  /** Milliseconds to wait for the answer; `0` or `undefined` waits forever. */
+  readonly timeout?: number | undefined;
+  /** Aborts the wait. */
+  readonly signal?: AbortSignal | undefined;
+  /** Called when the call gives up (timeout or abort), to send a cancel notification. */
+  readonly onGiveUp?: ((reason: GiveUpReason, id: JsonRpcId, method: string) => void) | undefined;
+}
+
+/** A call waiting for its answer. */
+export interface PendingCall {
+  readonly id: JsonRpcId;
+  readonly method: string;
+}
+
+/** The pending map. See {@link createPendingCalls}. */
+export interface PendingCalls {
+  /** How many calls are waiting. */
+  readonly size: number;
+  /**
+   * Registers a call and returns the promise of its result.
+   *
+   * @param id - the request id (unique among pending calls)
+   * @param method - the method, for error messages
+   * @param options - timeout, signal, give-up hook
+   * @returns the result, or a rejection with the wire error, {@link TimeoutError} or {@link AbortError}
+   * @throws Error synchronously when `id` is already pending
+   */
+  add(id: JsonRpcId, method: string, options?: PendingCallOptions): Promise<unknown>;
+  /**
+   * Settles the call a response answers.
+   *
+   * @param response - a valid response
+   * @returns `false` when no call with that id is pending (a late or unknown answer)
+   */
+  settle(response: JsonRpcResponse): boolean;
+  /**
+   * Rejects one call.
+   *
+   * @param id - its id
+   * @param error - the rejection
+   * @returns `false` when no call with that id is pending
+   */
+  reject(id: JsonRpcId, error: Error): boolean;
+  /**
+   * Rejects every pending call, with an error made for each.
+   *
+   * @param makeError - builds the error for one call
+   */
+  rejectAll(makeError: (call: PendingCall) => Error): void;
+  /** Whether a call with this id is pending. */
+  has(id: JsonRpcId): boolean;
+  /** The pending calls, oldest first. */
+  calls(): IterableIterator<PendingCall>;
+}
+
+interface Entry extends PendingCall {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/**
+ * Creates an empty pending map.
+ *
+ * @returns the pending map
+ * @example
+ * ```ts
+ * const pending = createPendingCalls();
+ * const result = pending.add(1, 'sum', { timeout: 1000 });
+ * pending.settle({ jsonrpc: '2.0', id: 1, result: 3 });
+ * await result; // 3
+ * ```
+ */
+export function createPendingCalls(): PendingCalls {
+  const entries = new Map<JsonRpcId, Entry>();
+
+  const remove = (entry: Entry): void => {
+    entries.delete(entry.id);
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    if (entry.onAbort !== undefined) entry.signal!.removeEventListener('abort', entry.onAbort);
+  };
+
+  return {
+    get size() {
+      return entries.size;
+    },
+    add(id, method, options) {
+      if (entries.has(id))
+        throw new Error(`A call with id ${JSON.stringify(id)} is already pending`);
+      const call: JsonRpcErrorOptions = { method, id };
+      const signal = options?.signal;
+      if (signal?.aborted) {
+        return Promise.reject(new AbortError({ ...call, cause: signal.reason }));
+      }
+      return new Promise<unknown>((resolve, reject) => {
+        const entry: Entry = {
+          id,
+          method,
+          resolve,
+          reject,
+          timer: undefined,
+          signal,
+          onAbort: undefined,
+        };
+        const timeout = options?.timeout;
+        if (timeout !== undefined && timeout > 0 && Number.isFinite(timeout)) {
+          entry.timer = setTimeout(() => {
+            remove(entry);
+            reject(new TimeoutError(timeout, call));
+            options?.onGiveUp?.('timeout', id, method);
+          }, timeout);
+        }
+        if (signal !== undefined) {
+          entry.onAbort = () => {
+            remove(entry);
+            reject(new AbortError({ ...call, cause: signal.reason }));
+            options?.onGiveUp?.('abort', id, method);
+          };
+          signal.addEventListener('abort', entry.onAbort, { once: true });
+        }
+        entries.set(id, entry);
+      });
+    },
+    settle(response) {
+      const entry = entries.get(response.id);
+      if (entry === undefined) return false;
+      remove(entry);
+      if ('error' in response) {
+        entry.reject(fromErrorObject(response.error, entry));
+      } else entry.resolve(response.result);
+      return true;
+    },
+    reject(id, error) {
+      const entry = entries.get(id);
+      if (entry === undefined) return false;
+      remove(entry);
+      entry.reject(error);
+      return true;
+    },
+    rejectAll(makeError) {
+      const all = [...entries.values()];
+      for (const entry of all) {
+        remove(entry);
+        entry.reject(makeError(entry));
+      }
+    },
+    has(id) {
+      return entries.has(id);
+    },
+    calls() {
+      return entries.values();
+    },
+  };
+}

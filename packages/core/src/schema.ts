@@ -1,0 +1,101 @@
+/**
+ * The Standard Schema v1 interface (https://standardschema.dev), as the spec recommends: copied,
+ * not depended on. Any library that implements it (valibot, zod, arktype, …) works with the kit.
+ *
+ * @module
+ */
+
+/** A path segment of an issue. */
+export interface StandardSchemaPathSegment {
+  readonly key: PropertyKey;
+}
+
+/** One problem a schema found. */
+export interface StandardSchemaIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | StandardSchemaPathSegment> | undefined;
+}
+
+/** A schema's verdict: a value, or issues. */
+export type StandardSchemaResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+
+/** The `~standard` member of a schema. */
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  readonly version: 1;
+  readonly vendor: string;
+  readonly validate: (
+    value: unknown,
+  ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+}
+
+/** A Standard Schema. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': StandardSchemaProps<Input, Output>;
+}
+
+/** The input type of a schema (what the caller sends). */
+export type InferInput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['input'];
+
+/** The output type of a schema (what the receiver gets after validation). */
+export type InferOutput<S extends StandardSchemaV1> = NonNullable<
+  S['~standard']['types']
+>['output'];
+
+/** An issue as it goes on the wire in an error's `data`. */
+export interface WireIssue {
+  /** Dotted path to the offending value (`""` for the root). */
+  readonly path: string;
+  /** What is wrong. */
+  readonly message: string;
+}
+
+/**
+ * Validates `value` against `schema`. Synchronous schemas give a synchronous result (no promise
+ * on the hot path).
+ *
+ * @param schema - any Standard Schema
+ * @param value - the value to check
+ * @returns the schema's verdict, or a promise of it for async schemas
+ */
+export function validate<S extends StandardSchemaV1>(
+  schema: S,
+  value: unknown,
+): StandardSchemaResult<InferOutput<S>> | Promise<StandardSchemaResult<InferOutput<S>>> {
+  return schema['~standard'].validate(value) as
+    | StandardSchemaResult<InferOutput<S>>
+    | Promise<StandardSchemaResult<InferOutput<S>>>;
+}
+
+/**
+ * Turns a schema's issues into plain `{ path, message }` objects for an error's `data`.
+ *
+ * @param issues - the schema's issues
+ * @returns the wire form
+ */
+export function formatIssues(issues: ReadonlyArray<StandardSchemaIssue>): WireIssue[] {
+  return issues.map((issue) => ({
+    path: (issue.path ?? [])
+      .map((segment) =>
+        String(typeof segment === 'object' && segment !== null ? segment.key : segment),
+      )
+      .join('.'),
+    message: issue.message,
+  }));
+}
+
+/**
+ * Whether `value` implements Standard Schema v1.
+ *
+ * @param value - anything
+ * @returns `true` for a Standard Schema
+ */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function'
+  );
+}

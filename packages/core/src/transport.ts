@@ -1,0 +1,46 @@
+/**
+ * The one abstraction every duplex transport implements: it moves text. Framing lives inside each
+ * transport; meaning (ids, correlation, timeouts) lives in the client and the server.
+ *
+ * @module
+ */
+
+/** Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport. */
+export interface TransportHandler {
+  /** One inbound message or batch, as text. */
+  onMessage(message: string): void;
+  /** The transport closed. Fires exactly once; `error` is set when it closed because of a failure. */
+  onClose(error?: Error): void;
+  /** A non-fatal problem (a bad frame, say); the transport keeps going. */
+  onError?(error: Error): void;
+}
+
+/**
+ * A duplex channel that moves serialized JSON-RPC messages.
+ *
+ * - `start()` is called once; nothing that arrives before it is lost (it is buffered).
+ * - `send()` sends one serialized message or batch, in call order, and resolves once the
+ *   transport can take more (after backpressure clears). It rejects with a `ConnectionClosedError`
+ *   after close, or a `TransportError`.
+ * - `close()` is idempotent; `handler.onClose` fires once.
+ */
+export interface Transport {
+  /**
+   * Begins delivering inbound messages to `handler`.
+   *
+   * @param handler - the only receiver of this transport's messages
+   */
+  start(handler: TransportHandler): Promise<void>;
+  /**
+   * Sends one serialized message or batch.
+   *
+   * @param message - JSON text
+   */
+  send(message: string): Promise<void>;
+  /**
+   * Closes the transport. Idempotent.
+   *
+   * @param reason - why, passed on to the other side where the transport can
+   */
+  close(reason?: unknown): Promise<void>;
+}
