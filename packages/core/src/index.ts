@@ -15,6 +15,20 @@ export type {
 } from './contract.js';
 export { defineContract, method, notification, paramNamesOf } from './contract.js';
 export type {
+  CancellationProtocol,
+  ConnectionHandler,
+  ConnectionLike,
+  IncomingContext,
+  IncomingNotificationHandler,
+  IncomingRequestHandler,
+  MessageHandler,
+  Peer,
+  RequestOptions,
+  TransportContext,
+  TransportHeaders,
+} from './endpoint.js';
+export { defaultCancellation } from './endpoint.js';
+export type {
   CallInfo,
   ErrorCodeValue,
   JsonRpcErrorOptions,
