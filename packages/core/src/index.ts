@@ -113,4 +113,4 @@ export {
   stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
-export type { Transport, TransportHandler } from './transport.js';
+export type { SendOptions, Transport, TransportHandler } from './transport.js';

@@ -13,6 +13,22 @@ export interface TransportHandler {
   onClose(error?: Error): void;
   /** A non-fatal problem (a bad frame, say); the transport keeps going. */
   onError?(error: Error): void;
+  /**
+   * The underlying connection dropped but the transport will try to reconnect (a reconnecting
+   * WebSocket, say): calls in flight will not be answered, so the owner should fail them now.
+   */
+  onDisconnect?(error?: Error): void;
+  /** The transport reconnected after {@link TransportHandler.onDisconnect}. */
+  onReconnect?(): void;
+}
+
+/** Options of one {@link Transport.send}. */
+export interface SendOptions {
+  /**
+   * Aborted when nobody waits for this message any more (every call in it timed out or was
+   * aborted). Transports that can cancel an in-flight exchange (HTTP) do; others ignore it.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
@@ -35,8 +51,9 @@ export interface Transport {
    * Sends one serialized message or batch.
    *
    * @param message - JSON text
+   * @param options - a signal to cancel an in-flight exchange
    */
-  send(message: string): Promise<void>;
+  send(message: string, options?: SendOptions): Promise<void>;
   /**
    * Closes the transport. Idempotent.
    *
