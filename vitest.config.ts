@@ -9,7 +9,11 @@ export default defineConfig({
     resolve: { conditions: ['@jsonrpc-kit/source'] },
   },
   test: {
-    include: ['{src,test}/**/*.test.ts', '{packages,examples,tests}/*/{src,test}/**/*.test.ts'],
+    include: [
+      '{src,test}/**/*.test.ts',
+      '{packages,examples,tests}/*/{src,test}/**/*.test.ts',
+      'bench/test/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 15_000,
     hookTimeout: 15_000,
