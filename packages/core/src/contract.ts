@@ -43,7 +43,9 @@ export interface NotificationDefinition<P extends MaybeSchema = MaybeSchema> {
 }
 
 /** Any entry of a contract. */
-export type ContractEntry = MethodDefinition<any, any> | NotificationDefinition<any>;
+export type ContractEntry =
+  | MethodDefinition<MaybeSchema, MaybeSchema>
+  | NotificationDefinition<MaybeSchema>;
 
 /** A contract: entry names to definitions. */
 export type Contract = { readonly [name: string]: ContractEntry };

@@ -1,0 +1,92 @@
+import * as v from 'valibot';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  defineContract,
+  type MethodNames,
+  method,
+  type NotificationNames,
+  notification,
+  type ParamsInput,
+  type ParamsOutput,
+  paramNamesOf,
+  type ResultInput,
+  type ResultOutput,
+} from './contract.js';
+import type { JsonRpcParams } from './messages.js';
+import { formatIssues, isStandardSchema, validate } from './schema.js';
+
+const calculator = defineContract({
+  add: method({ params: v.tuple([v.number(), v.number()]), result: v.number() }),
+  divide: method({
+    params: v.object({ a: v.number(), b: v.number() }),
+    result: v.number(),
+    description: 'a / b',
+  }),
+  parse: method({ params: v.tuple([v.string()]), result: v.pipe(v.string(), v.transform(Number)) }),
+  ping: method(),
+  log: notification({ params: v.object({ message: v.string() }) }),
+});
+
+describe('contracts', () => {
+  it('keeps definitions as given, frozen', () => {
+    expect(calculator.add.kind).toBe('method');
+    expect(calculator.log.kind).toBe('notification');
+    expect(calculator.divide.description).toBe('a / b');
+    expect(Object.isFrozen(calculator)).toBe(true);
+    expect(Object.isFrozen(calculator.add)).toBe(true);
+  });
+
+  it('reads parameter names from object schemas, in order', () => {
+    expect(calculator.divide.paramNames).toEqual(['a', 'b']);
+    expect(calculator.log.paramNames).toEqual(['message']);
+    expect(calculator.add.paramNames).toBeUndefined();
+    expect(method({ params: v.tuple([v.number()]), paramNames: ['n'] }).paramNames).toEqual(['n']);
+    expect(paramNamesOf({ shape: { x: 1, y: 2 } })).toEqual(['x', 'y']);
+    expect(paramNamesOf({ type: 'object', properties: { q: {} } })).toEqual(['q']);
+    expect(paramNamesOf(undefined)).toBeUndefined();
+  });
+
+  it('refuses entries not made by method() or notification()', () => {
+    expect(() => defineContract({ bad: { kind: 'other' } as never })).toThrow(TypeError);
+  });
+
+  it('validates with any Standard Schema, synchronously when the schema is sync', () => {
+    expect(isStandardSchema(calculator.add.params)).toBe(true);
+    expect(isStandardSchema({})).toBe(false);
+    const ok = validate(calculator.add.params, [1, 2]);
+    expect(ok).not.toBeInstanceOf(Promise);
+    expect(ok).toMatchObject({ value: [1, 2] });
+    expect((ok as { issues?: unknown }).issues).toBeUndefined();
+    const bad = validate(calculator.divide.params, { a: 1, b: 'x' });
+    if (bad instanceof Promise || bad.issues === undefined) throw new Error('expected issues');
+    expect(formatIssues(bad.issues)).toEqual([
+      { path: 'b', message: expect.stringContaining('Expected number') },
+    ]);
+  });
+
+  it('formats issue paths of every shape', () => {
+    expect(
+      formatIssues([{ message: 'a', path: ['x', 0, { key: 'y' }] }, { message: 'root' }]),
+    ).toEqual([
+      { path: 'x.0.y', message: 'a' },
+      { path: '', message: 'root' },
+    ]);
+  });
+
+  it('types params and results end to end', () => {
+    type C = typeof calculator;
+    expectTypeOf<MethodNames<C>>().toEqualTypeOf<'add' | 'divide' | 'parse' | 'ping'>();
+    expectTypeOf<NotificationNames<C>>().toEqualTypeOf<'log'>();
+    expectTypeOf<ParamsInput<C['add']>>().toEqualTypeOf<[number, number]>();
+    expectTypeOf<ParamsInput<C['divide']>>().toEqualTypeOf<{ a: number; b: number }>();
+    expectTypeOf<ParamsInput<C['ping']>>().toEqualTypeOf<JsonRpcParams | undefined>();
+    expectTypeOf<ParamsOutput<C['log']>>().toEqualTypeOf<{ message: string }>();
+    expectTypeOf<ResultInput<C['parse']>>().toEqualTypeOf<string>();
+    expectTypeOf<ResultOutput<C['parse']>>().toEqualTypeOf<number>();
+    expectTypeOf<ResultOutput<C['ping']>>().toEqualTypeOf<unknown>();
+    expectTypeOf<ResultOutput<C['log']>>().toEqualTypeOf<undefined>();
+    // @ts-expect-error: 'log' is a notification, not a method
+    const wrong: MethodNames<C> = 'log';
+    void wrong;
+  });
+});

@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AbortError, MethodNotFoundError, TimeoutError } from './errors.js';
+import { createPendingCalls } from './pending.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createPendingCalls', () => {
+  it('resolves and rejects by id, and forgets settled calls', async () => {
+    const pending = createPendingCalls();
+    const a = pending.add(1, 'sum');
+    const b = pending.add('b', 'missing');
+    expect(pending.size).toBe(2);
+    expect(pending.settle({ jsonrpc: '2.0', id: 1, result: 3 })).toBe(true);
+    expect(
+      pending.settle({
+        jsonrpc: '2.0',
+        id: 'b',
+        error: { code: -32601, message: 'Method not found' },
+      }),
+    ).toBe(true);
+    await expect(a).resolves.toBe(3);
+    const error = await b.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MethodNotFoundError);
+    expect(error).toMatchObject({ method: 'missing', id: 'b' });
+    expect(pending.size).toBe(0);
+    expect(pending.settle({ jsonrpc: '2.0', id: 1, result: 3 })).toBe(false);
+  });
+
+  it('keeps number and string ids apart', () => {
+    const pending = createPendingCalls();
+    void pending.add(1, 'a');
+    expect(pending.has('1')).toBe(false);
+    expect(pending.settle({ jsonrpc: '2.0', id: '1', result: 0 })).toBe(false);
+    expect(() => pending.add(1, 'again')).toThrow(/already pending/);
+  });
+
+  it('times out, removes the entry and reports the give-up', async () => {
+    vi.useFakeTimers();
+    const pending = createPendingCalls();
+    const onGiveUp = vi.fn();
+    const call = pending.add(5, 'slow', { timeout: 100, onGiveUp });
+    const outcome = call.catch((e: unknown) => e);
+    vi.advanceTimersByTime(99);
+    expect(pending.size).toBe(1);
+    vi.advanceTimersByTime(1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ method: 'slow', id: 5, timeout: 100 });
+    expect(onGiveUp).toHaveBeenCalledWith('timeout', 5, 'slow');
+    expect(pending.size).toBe(0);
+  });
+
+  it('aborts through a signal, before and during the call', async () => {
+    const pending = createPendingCalls();
+    const early = new AbortController();
+    early.abort('before');
+    await expect(pending.add(1, 'a', { signal: early.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(pending.size).toBe(0);
+
+    const controller = new AbortController();
+    const onGiveUp = vi.fn();
+    const call = pending.add(2, 'b', { signal: controller.signal, onGiveUp });
+    controller.abort('stop');
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toBe('stop');
+    expect(onGiveUp).toHaveBeenCalledWith('abort', 2, 'b');
+    expect(pending.size).toBe(0);
+  });
+
+  it('rejects everything at once and leaves nothing behind', async () => {
+    const pending = createPendingCalls();
+    const controller = new AbortController();
+    const calls = [1, 2, 3].map((id) =>
+      pending
+        .add(id, `m${id}`, { timeout: 10_000, signal: controller.signal })
+        .catch((e: Error) => e.message),
+    );
+    pending.rejectAll((call) => new Error(`closed ${call.method}`));
+    expect(await Promise.all(calls)).toEqual(['closed m1', 'closed m2', 'closed m3']);
+    expect(pending.size).toBe(0);
+    controller.abort(); // listeners were removed: nothing happens
+  });
+
+  it('leaks nothing over many timed-out and aborted calls', async () => {
+    const pending = createPendingCalls();
+    const controllers: AbortController[] = [];
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const controller = new AbortController();
+      controllers.push(controller);
+      calls.push(
+        pending.add(i, 'm', { signal: controller.signal, timeout: 60_000 }).catch(() => 0),
+      );
+    }
+    for (const controller of controllers) controller.abort();
+    await Promise.all(calls);
+    expect(pending.size).toBe(0);
+  });
+});
