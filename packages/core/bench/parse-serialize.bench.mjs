@@ -8,9 +8,15 @@ const batch = `[${Array.from({ length: 100 }, (_, i) => `{"jsonrpc":"2.0","id":$
 function raw(text) {
   const value = JSON.parse(text);
   if (Array.isArray(value)) {
-    return JSON.stringify(value.map((m) => ({ jsonrpc: '2.0', id: m.id, result: m.params[0] - m.params[1] })));
+    return JSON.stringify(
+      value.map((m) => ({ jsonrpc: '2.0', id: m.id, result: m.params[0] - m.params[1] })),
+    );
   }
-  return JSON.stringify({ jsonrpc: '2.0', id: value.id, result: value.params[0] - value.params[1] });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: value.id,
+    result: value.params[0] - value.params[1],
+  });
 }
 
 function kit(text) {
@@ -18,7 +24,10 @@ function kit(text) {
   if (parsed.kind === 'batch') {
     const out = [];
     for (const m of parsed.messages) {
-      if (m.kind === 'request') out.push(serializeSuccess(m.message.id, m.message.params[0] - m.message.params[1], m.rawId));
+      if (m.kind === 'request')
+        out.push(
+          serializeSuccess(m.message.id, m.message.params[0] - m.message.params[1], m.rawId),
+        );
     }
     return serializeBatch(out);
   }
@@ -42,7 +51,10 @@ function measure(fn, text, ms) {
 }
 
 const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
-for (const [name, text] of [['single request', single], ['100-request batch', batch]]) {
+for (const [name, text] of [
+  ['single request', single],
+  ['100-request batch', batch],
+]) {
   measure(raw, text, 300);
   measure(kit, text, 300);
   const r = [];
@@ -58,5 +70,7 @@ for (const [name, text] of [['single request', single], ['100-request batch', ba
   }
   const mr = median(r);
   const mk = median(k);
-  console.log(`${name.padEnd(20)} raw ${Math.round(mr).toLocaleString('en')} ops/s   kit ${Math.round(mk).toLocaleString('en')} ops/s   ratio ${(mk / mr).toFixed(2)}x`);
+  console.log(
+    `${name.padEnd(20)} raw ${Math.round(mr).toLocaleString('en')} ops/s   kit ${Math.round(mk).toLocaleString('en')} ops/s   ratio ${(mk / mr).toFixed(2)}x`,
+  );
 }
