@@ -1,0 +1,113 @@
+/**
+ * The context object of one call: what handlers and middleware see as `ctx`. Its `AbortSignal`
+ * is made only when someone reads `ctx.signal`, so calls that never look pay nothing for it.
+ *
+ * @module
+ */
+import type { JsonRpcId, Peer, TransportContext } from '@jsonrpc-kit/core';
+import type { MiddlewareContext } from './types.js';
+
+/** One call in flight. Internal: handlers see it through {@link MiddlewareContext}. */
+export class Call implements MiddlewareContext {
+  /** The params (middleware may replace them). */
+  params: unknown;
+  /** The request id; `undefined` for notifications. */
+  readonly id: JsonRpcId | undefined;
+  /** The method called. */
+  readonly method: string;
+  /** Facts about the transport. */
+  readonly transport: TransportContext;
+  /** The peer of a duplex connection. */
+  readonly peer: Peer | undefined;
+  /** Whether this is a notification. */
+  readonly notification: boolean;
+  /** Whether the call was aborted (cancelled, timed out, connection closed). */
+  aborted: boolean = false;
+  /** Why the call was aborted. */
+  abortReason: unknown = undefined;
+  /** Set while an early answer is possible: rejects the answer with the abort reason. */
+  fail: ((reason: unknown) => void) | undefined = undefined;
+  #controller: AbortController | undefined = undefined;
+  #state: Map<string | symbol, unknown> | undefined = undefined;
+  #outer: AbortSignal | undefined;
+  #onOuterAbort: (() => void) | undefined = undefined;
+
+  /**
+   * @param id - the request id, `undefined` for a notification
+   * @param method - the method
+   * @param params - the params as received
+   * @param transport - transport facts
+   * @param peer - the duplex peer
+   * @param outer - a signal that aborts this call too (the exchange's or the caller's)
+   */
+  constructor(
+    id: JsonRpcId | undefined,
+    method: string,
+    params: unknown,
+    transport: TransportContext,
+    peer: Peer | undefined,
+    outer: AbortSignal | undefined,
+  ) {
+    this.id = id;
+    this.method = method;
+    this.params = params;
+    this.transport = transport;
+    this.peer = peer;
+    this.notification = id === undefined;
+    this.#outer = outer;
+  }
+
+  /** Aborted on cancellation, timeout, or the connection closing. */
+  get signal(): AbortSignal {
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = this.#controller = new AbortController();
+      if (this.aborted) controller.abort(this.abortReason);
+      else this.link();
+    }
+    return controller.signal;
+  }
+
+  /** Data shared by the middleware of this call. */
+  get state(): Map<string | symbol, unknown> {
+    if (this.#state === undefined) this.#state = new Map();
+    return this.#state;
+  }
+
+  /** Follows the outer signal, once someone cares (a signal was read, or an answer is pending). */
+  link(): void {
+    const outer = this.#outer;
+    if (outer === undefined || this.#onOuterAbort !== undefined || this.aborted) return;
+    if (outer.aborted) {
+      this.abort(outer.reason);
+      return;
+    }
+    this.#onOuterAbort = () => this.abort(outer.reason);
+    outer.addEventListener('abort', this.#onOuterAbort, { once: true });
+  }
+
+  /**
+   * Aborts the call: fires `ctx.signal` and answers early when an answer is pending.
+   *
+   * @param reason - why
+   */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.#controller?.abort(reason);
+    const fail = this.fail;
+    if (fail !== undefined) {
+      this.fail = undefined;
+      fail(reason);
+    }
+  }
+
+  /** Stops following the outer signal. */
+  unlink(): void {
+    if (this.#onOuterAbort !== undefined) {
+      this.#outer!.removeEventListener('abort', this.#onOuterAbort);
+      this.#onOuterAbort = undefined;
+    }
+  }
+}

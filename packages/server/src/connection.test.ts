@@ -1,0 +1,318 @@
+import {
+  ConnectionClosedError,
+  createMemoryTransportPair,
+  type JsonRpcId,
+  type Transport,
+} from '@jsonrpc-kit/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer } from './server.js';
+import type { Connection, Server } from './types.js';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+interface Remote {
+  readonly transport: Transport;
+  readonly inbox: string[];
+  readonly closed: boolean;
+  /** Waits (bounded) for the next message. */
+  next(): Promise<string>;
+  send(text: string): Promise<void>;
+}
+
+const open: Array<Connection> = [];
+afterEach(async () => {
+  for (const connection of open.splice(0)) await connection.close();
+});
+
+async function connect(server: Server): Promise<[Connection, Remote]> {
+  const [a, b] = createMemoryTransportPair();
+  const connection = server.connect(b, { kind: 'memory' });
+  open.push(connection);
+  const inbox: string[] = [];
+  let closed = false;
+  await a.start({
+    onMessage: (m) => inbox.push(m),
+    onClose: () => {
+      closed = true;
+    },
+  });
+  const remote: Remote = {
+    transport: a,
+    inbox,
+    get closed() {
+      return closed;
+    },
+    async next() {
+      for (let i = 0; i < 200 && inbox.length === 0; i++) await sleep(5);
+      const message = inbox.shift();
+      if (message === undefined) throw new Error('no message');
+      return message;
+    },
+    send: (text) => a.send(text),
+  };
+  return [connection, remote];
+}
+
+const req = (method: string, id: JsonRpcId, params: unknown = []): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, params });
+
+describe('connect()', () => {
+  it('answers requests, sync and async, in one send per message', async () => {
+    const server = createServer();
+    server.method('sync', () => 1);
+    server.method('async', async () => 2);
+    const [, remote] = await connect(server);
+    await remote.send(`[${req('sync', 1)},${req('async', 2)}]`);
+    expect(await remote.next()).toBe(
+      '[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"result":2}]',
+    );
+    expect(remote.inbox).toHaveLength(0);
+  });
+
+  it('cancels a running handler: ctx.signal fires and -32001 is answered at once', async () => {
+    const server = createServer();
+    let signal: AbortSignal | undefined;
+    server.method('forever', (_p, ctx) => {
+      signal = ctx.signal;
+      return new Promise(() => {}); // ignores its signal
+    });
+    const [connection, remote] = await connect(server);
+    await remote.send(req('forever', 'x'));
+    await sleep(5);
+    expect(connection.inFlight).toBe(1);
+    await remote.send('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"x"}}');
+    expect(await remote.next()).toBe(
+      '{"jsonrpc":"2.0","id":"x","error":{"code":-32001,"message":"Request cancelled"}}',
+    );
+    expect(signal!.aborted).toBe(true);
+    // cancelling an unknown or finished id is harmless
+    await remote.send('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"x"}}');
+    await remote.send('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"nope"}}');
+    await remote.send('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{}}');
+    server.method('ping', () => 'pong');
+    await remote.send(req('ping', 1));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"pong"}');
+  });
+
+  it('uses a custom cancellation protocol, and can turn it off', async () => {
+    const server = createServer({
+      cancellation: {
+        method: 'notifications/cancelled',
+        code: -32800,
+        toParams: (id) => ({ requestId: id }),
+        fromParams: (p) => (p as { requestId?: JsonRpcId } | undefined)?.requestId,
+      },
+    });
+    server.method('forever', () => new Promise(() => {}));
+    const [, remote] = await connect(server);
+    await remote.send(req('forever', 7));
+    await remote.send(
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}',
+    );
+    expect(JSON.parse(await remote.next())).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32800, message: 'Request cancelled' },
+    });
+
+    const onError = vi.fn();
+    const plain = createServer({ cancellation: false, onError });
+    plain.method('slow', async () => {
+      await sleep(20);
+      return 'done';
+    });
+    const [, remote2] = await connect(plain);
+    await remote2.send(req('slow', 1));
+    await remote2.send('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}');
+    expect(await remote2.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"done"}');
+    expect(onError.mock.calls[0]![0].code).toBe(-32601); // an unknown notification now
+  });
+
+  it('times out on connections too', async () => {
+    const server = createServer({ timeout: 15 });
+    let signal: AbortSignal | undefined;
+    server.method('slow', (_p, ctx) => {
+      signal = ctx.signal;
+      return sleep(100);
+    });
+    const [, remote] = await connect(server);
+    await remote.send(req('slow', 1));
+    expect(JSON.parse(await remote.next()).error.code).toBe(-32005);
+    expect(signal!.aborted).toBe(true);
+  });
+
+  it('closing the transport aborts running handlers and rejects pending outgoing requests', async () => {
+    const server = createServer();
+    const signals: AbortSignal[] = [];
+    server.method('wait', (_p, ctx) => {
+      signals.push(ctx.signal);
+      return new Promise(() => {});
+    });
+    server.notification('waitNote', (_p, ctx) => {
+      signals.push(ctx.signal);
+      return new Promise(() => {});
+    });
+    const [connection, remote] = await connect(server);
+    expect(server.connections.has(connection)).toBe(true);
+    await remote.send(req('wait', 1));
+    await remote.send('{"jsonrpc":"2.0","method":"waitNote"}');
+    await sleep(5);
+    const outgoing = connection.request('client.method');
+    await remote.transport.close();
+    await connection.closed;
+    await expect(outgoing).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(signals).toHaveLength(2);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    expect(server.connections.has(connection)).toBe(false);
+    await expect(connection.request('x')).rejects.toBeInstanceOf(ConnectionClosedError);
+    await expect(connection.notify('x')).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('calls the peer back: ctx.peer.request and notify, correlated by id', async () => {
+    const server = createServer();
+    server.method('askBack', async (_p, ctx) => {
+      await ctx.peer!.notify('progress', { pct: 50 });
+      const answer = await ctx.peer!.request<number>('client.add', [2, 3]);
+      return answer * 10;
+    });
+    const [, remote] = await connect(server);
+    await remote.send(req('askBack', 'r1'));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","method":"progress","params":{"pct":50}}');
+    const call = JSON.parse(await remote.next());
+    expect(call).toMatchObject({ method: 'client.add', params: [2, 3] });
+    await remote.send(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: 5 }));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":"r1","result":50}');
+  });
+
+  it('rejects outgoing requests with the wire error and times them out, sending a cancel', async () => {
+    const server = createServer({ requestTimeout: 20 });
+    const [connection, remote] = await connect(server);
+    const failing = connection.request('x');
+    const call = JSON.parse(await remote.next());
+    await remote.send(
+      JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'nope' } }),
+    );
+    await expect(failing).rejects.toMatchObject({ code: -32601 });
+    const slow = connection.request('y');
+    const slowCall = JSON.parse(await remote.next());
+    await expect(slow).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(JSON.parse(await remote.next())).toEqual({
+      jsonrpc: '2.0',
+      method: '$/cancelRequest',
+      params: { id: slowCall.id },
+    });
+  });
+
+  it('reports unexpected and malformed responses without answering them', async () => {
+    const onError = vi.fn();
+    const server = createServer({ onError });
+    server.method('ping', () => 'pong');
+    const [, remote] = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":99,"result":1}');
+    await remote.send('{"jsonrpc":"2.0","id":98,"result":1,"error":{"code":1,"message":"x"}}');
+    await remote.send(req('ping', 1));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"pong"}');
+    expect(onError).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers -32004 for an oversized message and keeps serving', async () => {
+    const server = createServer({ maxRequestBytes: 100 });
+    server.method('ping', () => 'pong');
+    const [, remote] = await connect(server);
+    await remote.send(req('ping', 1, ['x'.repeat(200)]));
+    expect(JSON.parse(await remote.next())).toMatchObject({ id: null, error: { code: -32004 } });
+    await remote.send(req('ping', 2));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":2,"result":"pong"}');
+  });
+
+  it('limits concurrency per connection and answers -32002 past the queue', async () => {
+    const server = createServer({ maxConcurrency: 2, maxQueue: 1 });
+    let now = 0;
+    let peak = 0;
+    server.method('slow', async () => {
+      peak = Math.max(peak, ++now);
+      await sleep(20);
+      now--;
+      return 'ok';
+    });
+    const [, first] = await connect(server);
+    const [, second] = await connect(server);
+    for (let i = 0; i < 5; i++) await first.send(req('slow', i));
+    await second.send(req('slow', 'other'));
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(JSON.parse(await first.next()));
+    expect(answers.filter((a) => a.error?.code === -32002)).toHaveLength(2);
+    expect(answers.filter((a) => a.result === 'ok')).toHaveLength(3);
+    expect(JSON.parse(await second.next()).result).toBe('ok');
+    expect(peak).toBeLessThanOrEqual(4);
+  });
+
+  it('rejects pending outgoing requests on onDisconnect', async () => {
+    const server = createServer();
+    let handler!: Parameters<Transport['start']>[0];
+    const transport: Transport = {
+      start: (h) => {
+        handler = h;
+        return Promise.resolve();
+      },
+      send: () => Promise.resolve(),
+      close: () => {
+        handler.onClose();
+        return Promise.resolve();
+      },
+    };
+    const connection = server.connect(transport);
+    open.push(connection);
+    const pending = connection.request('x');
+    handler.onDisconnect!(new Error('dropped'));
+    await expect(pending).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('reports a transport that fails to start and closes the connection', async () => {
+    const onError = vi.fn();
+    const server = createServer({ onError });
+    const boom = new Error('cannot start');
+    const connection = server.connect({
+      start: () => Promise.reject(boom),
+      send: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    });
+    await connection.closed;
+    expect(onError).toHaveBeenCalledWith(boom, { notification: false });
+    expect(server.connections.size).toBe(0);
+  });
+
+  it('server.close() closes every connection', async () => {
+    const server = createServer();
+    const [c1, r1] = await connect(server);
+    const [c2, r2] = await connect(server);
+    expect(server.connections.size).toBe(2);
+    await server.close();
+    await Promise.all([c1.closed, c2.closed]);
+    await sleep(1);
+    expect(server.connections.size).toBe(0);
+    expect(r1.closed && r2.closed).toBe(true);
+  });
+
+  it('closes through Symbol.asyncDispose', async () => {
+    const server = createServer();
+    const [connection] = await connect(server);
+    const dispose = (connection as unknown as Record<symbol, () => Promise<void>>)[
+      Symbol.asyncDispose
+    ]!;
+    await dispose();
+    await connection.closed;
+    const [other] = await connect(server);
+    await (server as unknown as Record<symbol, () => Promise<void>>)[Symbol.asyncDispose]!();
+    await other.closed;
+    expect(server.connections.size).toBe(0);
+  });
+
+  it('exposes the context to handlers', async () => {
+    const server = createServer();
+    server.method('kind', (_p, ctx) => [ctx.transport.kind, ctx.peer !== undefined]);
+    const [, remote] = await connect(server);
+    await remote.send(req('kind', 1));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":["memory",true]}');
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * One served duplex transport: answers the peer's calls through the dispatcher, and calls the peer
+ * back (`notify`, `request`), correlating its answers.
+ *
+ * @module
+ */
+import {
+  type CancellationProtocol,
+  ConnectionClosedError,
+  createPendingCalls,
+  type JsonRpcId,
+  type JsonRpcParams,
+  parse,
+  type RequestOptions,
+  serializeNotification,
+  serializeRequest,
+  type Transport,
+  type TransportContext,
+  TransportError,
+} from '@jsonrpc-kit/core';
+import type { Call } from './call.js';
+import type { Dispatcher, Scope } from './dispatch.js';
+import { withAsyncDispose } from './dispose.js';
+import { createLimiter } from './limiter.js';
+import type { Connection, ErrorInfo } from './types.js';
+import { exceedsUtf8Bytes } from './utf8.js';
+
+/** What a connection needs from its server. */
+export interface ConnectionConfig {
+  readonly dispatcher: Dispatcher;
+  readonly maxRequestBytes: number;
+  readonly tooLargeText: string;
+  readonly maxConcurrency: number;
+  readonly maxQueue: number;
+  readonly requestTimeout: number;
+  readonly cancellation: CancellationProtocol | undefined;
+  readonly report: (error: unknown, info: ErrorInfo) => void;
+  readonly onClosed: (connection: Connection) => void;
+}
+
+const TRANSPORT_INFO: ErrorInfo = Object.freeze({ notification: false });
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new TransportError(String(error));
+}
+
+/**
+ * Serves a transport.
+ *
+ * @param transport - the transport, not yet started
+ * @param context - facts about the connection
+ * @param config - the server's dispatcher, limits and hooks
+ * @returns the connection (started)
+ */
+export function createConnection(
+  transport: Transport,
+  context: TransportContext,
+  config: ConnectionConfig,
+): Connection {
+  const { dispatcher, maxRequestBytes, tooLargeText, cancellation, report } = config;
+  const pending = createPendingCalls();
+  const running = new Map<JsonRpcId, Call>();
+  const calls = new Set<Call>();
+  const limiter = createLimiter(config.maxConcurrency, config.maxQueue);
+  let nextId = 1;
+  let isClosed = false;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+
+  const send = (text: string): void => {
+    if (isClosed) return;
+    transport.send(text).catch((error: unknown) => {
+      if (!isClosed) report(error, TRANSPORT_INFO);
+    });
+  };
+
+  const shutdown = (error?: Error): void => {
+    if (isClosed) return;
+    isClosed = true;
+    const reason = new ConnectionClosedError(
+      'Connection closed',
+      error === undefined ? undefined : { cause: error },
+    );
+    for (const call of calls) call.abort(reason);
+    calls.clear();
+    running.clear();
+    // Waiting calls are aborted now: starting them only rejects them.
+    for (const start of limiter.queue.splice(0)) start();
+    pending.rejectAll(
+      (call) =>
+        new ConnectionClosedError('Connection closed', {
+          method: call.method,
+          id: call.id,
+          ...(error === undefined ? {} : { cause: error }),
+        }),
+    );
+    config.onClosed(connection);
+    resolveClosed();
+  };
+
+  const onMessage = (text: string): void => {
+    if (isClosed) return;
+    if (exceedsUtf8Bytes(text, maxRequestBytes)) {
+      send(tooLargeText);
+      return;
+    }
+    const out = dispatcher.answer(parse(text), scope);
+    if (out === undefined) return;
+    if (typeof out === 'string') send(out);
+    else
+      out.then((answer) => {
+        if (answer !== undefined) send(answer);
+      });
+  };
+
+  const connection: Connection = {
+    context,
+    get inFlight() {
+      return limiter.active;
+    },
+    closed,
+    notify(method: string, params?: JsonRpcParams): Promise<void> {
+      if (isClosed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
+      let text: string;
+      try {
+        text = serializeNotification(method, params);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return transport.send(text);
+    },
+    request<T = unknown>(
+      method: string,
+      params?: JsonRpcParams,
+      options?: RequestOptions,
+    ): Promise<T> {
+      if (isClosed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
+      const id = nextId++;
+      let text: string;
+      try {
+        text = serializeRequest(id, method, params);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const result = pending.add(id, method, {
+        timeout: options?.timeout ?? config.requestTimeout,
+        signal: options?.signal,
+        onGiveUp:
+          cancellation === undefined
+            ? undefined
+            : (_reason, giveUpId) =>
+                send(serializeNotification(cancellation.method, cancellation.toParams(giveUpId))),
+      });
+      transport.send(text).catch((error: unknown) => {
+        pending.reject(id, asError(error));
+      });
+      return result as Promise<T>;
+    },
+    close(reason?: unknown): Promise<void> {
+      shutdown();
+      return transport.close(reason).then(
+        () => closed,
+        () => closed,
+      );
+    },
+  };
+
+  const scope: Scope = {
+    transport: context,
+    peer: connection,
+    limiter,
+    running,
+    calls,
+    onResponse: (parsed) => {
+      if (!pending.settle(parsed.message)) {
+        report(
+          new TransportError(`Unexpected response with id ${JSON.stringify(parsed.message.id)}`),
+          { id: parsed.message.id, notification: false },
+        );
+      }
+    },
+    signal: undefined,
+  };
+
+  transport
+    .start({
+      onMessage,
+      onClose: (error) => shutdown(error),
+      onError: (error) => report(error, TRANSPORT_INFO),
+      onDisconnect: (error) =>
+        pending.rejectAll(
+          (call) =>
+            new ConnectionClosedError('Connection lost', {
+              method: call.method,
+              id: call.id,
+              ...(error === undefined ? {} : { cause: error }),
+            }),
+        ),
+    })
+    .catch((error: unknown) => {
+      report(error, TRANSPORT_INFO);
+      shutdown(asError(error));
+    });
+
+  return withAsyncDispose(connection, () => connection.close());
+}

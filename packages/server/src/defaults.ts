@@ -1,0 +1,55 @@
+/**
+ * Default limits of the server.
+ *
+ * @module
+ */
+
+/**
+ * Largest accepted request text, in UTF-8 bytes (1 MiB).
+ * @default 1048576
+ * @example
+ * ```ts
+ * createServer({ maxRequestBytes: 4 * DEFAULT_MAX_REQUEST_BYTES });
+ * ```
+ */
+export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
+
+/**
+ * Longest accepted batch.
+ * @default 100
+ * @example
+ * ```ts
+ * createServer({ maxBatchSize: DEFAULT_MAX_BATCH_SIZE * 2 });
+ * ```
+ */
+export const DEFAULT_MAX_BATCH_SIZE: number = 100;
+
+/**
+ * How many members of one batch run at once.
+ * @default 16
+ * @example
+ * ```ts
+ * createServer({ batchConcurrency: DEFAULT_BATCH_CONCURRENCY / 2 });
+ * ```
+ */
+export const DEFAULT_BATCH_CONCURRENCY: number = 16;
+
+/**
+ * How many calls run at once per connection (and across all `handle()` calls of a server).
+ * @default 64
+ * @example
+ * ```ts
+ * createServer({ maxConcurrency: DEFAULT_MAX_CONCURRENCY * 4 });
+ * ```
+ */
+export const DEFAULT_MAX_CONCURRENCY: number = 64;
+
+/**
+ * How many calls may wait beyond the concurrency limit before -32002.
+ * @default 1024
+ * @example
+ * ```ts
+ * createServer({ maxQueue: DEFAULT_MAX_QUEUE / 4 });
+ * ```
+ */
+export const DEFAULT_MAX_QUEUE: number = 1024;

@@ -1,0 +1,482 @@
+/**
+ * The dispatcher: one parsed message (or batch) in, the answer text out. Synchronous all the way
+ * when the handler is: a sync handler's answer is a string, not a promise, so `handle()` and
+ * connections pay no promise per step.
+ *
+ * @module
+ */
+import {
+  BatchTooLargeError,
+  ConnectionClosedError,
+  ErrorCode,
+  formatIssues,
+  fromErrorObject,
+  InvalidParamsError,
+  InvalidRequestError,
+  isJsonRpcError,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  MethodNotFoundError,
+  type ParsedInvalid,
+  type ParsedMessage,
+  type ParsedNotification,
+  type ParsedRequest,
+  type ParsedResponse,
+  type ParseResult,
+  type Peer,
+  RequestTimeoutError,
+  ServerBusyError,
+  type StandardSchemaResult,
+  serializeError,
+  serializeSuccess,
+  type TransportContext,
+  UNSERIALIZABLE_RESULT,
+} from '@jsonrpc-kit/core';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { Call } from './call.js';
+import { type Limiter, release } from './limiter.js';
+import { type Entry, paramsByName } from './registry.js';
+import type { ErrorInfo, Middleware } from './types.js';
+
+/** Where a message is answered: one `handle()` exchange, or one connection. */
+export interface Scope {
+  readonly transport: TransportContext;
+  readonly peer: Peer | undefined;
+  readonly limiter: Limiter;
+  /** The requests running on a connection, by id, for cancellation; `undefined` for `handle()`. */
+  readonly running: Map<JsonRpcId, Call> | undefined;
+  /** Every call (requests and notifications) running on a connection, to abort on close. */
+  readonly calls: Set<Call> | undefined;
+  /** Takes a response to the connection's own requests; `undefined` for `handle()`. */
+  readonly onResponse: ((parsed: ParsedResponse) => void) | undefined;
+  /** Aborts every call of the scope (the exchange's signal). */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** What the dispatcher needs from the server. */
+export interface DispatcherConfig {
+  readonly methods: ReadonlyMap<string, Entry>;
+  /** The current middleware (replaced, never mutated, on change). */
+  readonly middleware: () => readonly Middleware[];
+  readonly maxBatchSize: number;
+  readonly batchConcurrency: number;
+  readonly timeout: number;
+  readonly exposeErrorDetails: boolean;
+  readonly cancelMethod: string | undefined;
+  readonly cancelCode: number;
+  readonly cancelFromParams: ((params: any) => JsonRpcId | undefined) | undefined;
+  readonly report: (error: unknown, info: ErrorInfo) => void;
+}
+
+/** What the dispatcher offers the server. */
+export interface Dispatcher {
+  /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
+  answer(parsed: ParseResult, scope: Scope): string | undefined | Promise<string | undefined>;
+  /** Runs one call through middleware, validation and the handler, within the scope's limits. */
+  run(call: Call, scope: Scope): unknown;
+  /** The wire error for anything thrown by a call. */
+  errorObject(error: unknown, info: ErrorInfo): JsonRpcErrorObject;
+}
+
+const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
+  code: ErrorCode.InternalError,
+  message: 'Internal error',
+});
+
+/** The answer to a batch longer than the limit. */
+export const BATCH_TOO_LARGE_TEXT: string = serializeError(
+  null,
+  new BatchTooLargeError().toErrorObject(),
+);
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function checked(result: StandardSchemaResult<unknown>): unknown {
+  if (result.issues !== undefined) {
+    throw new InvalidParamsError('Invalid params', formatIssues(result.issues));
+  }
+  return result.value;
+}
+
+/**
+ * Creates the dispatcher of one server.
+ *
+ * @param config - the registry, limits and hooks
+ * @returns the dispatcher
+ */
+export function createDispatcher(config: DispatcherConfig): Dispatcher {
+  const {
+    methods,
+    middleware: currentMiddleware,
+    maxBatchSize,
+    batchConcurrency,
+    exposeErrorDetails,
+    report,
+  } = config;
+  const defaultTimeout = config.timeout;
+
+  /** Innermost step: lookup, name mapping, validation, handler. */
+  function invoke(call: Call): unknown {
+    const entry = methods.get(call.method);
+    if (entry === undefined) throw new MethodNotFoundError();
+    let params = call.params;
+    if (entry.paramNames !== undefined && Array.isArray(params)) {
+      params = paramsByName(entry.paramNames, params);
+    }
+    const schema = entry.schema;
+    if (schema !== undefined) {
+      const verdict = schema['~standard'].validate(params);
+      if (isThenable(verdict)) {
+        return (verdict as Promise<StandardSchemaResult<unknown>>).then((v) =>
+          entry.handler(checked(v), call),
+        );
+      }
+      params = checked(verdict);
+    }
+    return entry.handler(params, call);
+  }
+
+  function chain(call: Call, list: readonly Middleware[]): Promise<unknown> {
+    let last = -1;
+    const step = (i: number): Promise<unknown> => {
+      if (i <= last) return Promise.reject(new Error('next() called more than once'));
+      last = i;
+      try {
+        return Promise.resolve(
+          i === list.length ? invoke(call) : list[i]!(call, () => step(i + 1)),
+        );
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+    return step(0);
+  }
+
+  /** Runs a call's chain (sync when possible); throws or rejects with what the call failed with. */
+  function start(call: Call): unknown {
+    if (call.aborted) throw call.abortReason;
+    const list = currentMiddleware();
+    return list.length === 0 ? invoke(call) : chain(call, list);
+  }
+
+  /** Takes a slot (or queues for one), runs the call, frees the slot when the handler settles. */
+  function limited(call: Call, limiter: Limiter): unknown {
+    if (limiter.active < limiter.max) {
+      limiter.active++;
+      let result: unknown;
+      try {
+        result = start(call);
+      } catch (error) {
+        release(limiter);
+        throw error;
+      }
+      if (!isThenable(result)) {
+        release(limiter);
+        return result;
+      }
+      return result.then(
+        (value) => {
+          release(limiter);
+          return value;
+        },
+        (error: unknown) => {
+          release(limiter);
+          throw error;
+        },
+      );
+    }
+    if (limiter.queue.length >= limiter.maxQueue) throw new ServerBusyError();
+    return new Promise((resolve, reject) => {
+      limiter.queue.push(() => {
+        if (call.aborted) {
+          reject(call.abortReason);
+          return;
+        }
+        try {
+          resolve(limited(call, limiter));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+
+  /** Answers early on timeout, cancellation or close; a late result is dropped. */
+  function guard(call: Call, promise: PromiseLike<unknown>, timeout: number): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        call.fail = undefined;
+        call.unlink();
+      };
+      call.fail = (reason) => {
+        done();
+        reject(reason);
+      };
+      if (timeout > 0) {
+        timer = setTimeout(
+          () => call.abort(new RequestTimeoutError(`Request timed out after ${timeout} ms`)),
+          timeout,
+        );
+      }
+      call.link();
+      if (call.aborted) {
+        done();
+        reject(call.abortReason);
+      }
+      promise.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  function run(call: Call, scope: Scope): unknown {
+    const result = limited(call, scope.limiter);
+    if (!isThenable(result)) return result;
+    const entry = methods.get(call.method);
+    const timeout = entry?.timeout ?? defaultTimeout;
+    if (timeout > 0 || scope.running !== undefined || scope.signal !== undefined) {
+      return guard(call, result, timeout);
+    }
+    return result;
+  }
+
+  function errorObject(error: unknown, info: ErrorInfo): JsonRpcErrorObject {
+    if (isJsonRpcError(error)) return error.toErrorObject();
+    if (!(error instanceof ConnectionClosedError)) report(error, info);
+    if (!exposeErrorDetails) return INTERNAL_ERROR;
+    const message =
+      error instanceof Error
+        ? error.message || 'Internal error'
+        : `Internal error: ${String(error)}`;
+    const stack = error instanceof Error ? error.stack : undefined;
+    return stack === undefined
+      ? { code: ErrorCode.InternalError, message }
+      : { code: ErrorCode.InternalError, message, data: { stack } };
+  }
+
+  function infoOf(call: Call): ErrorInfo {
+    return call.id === undefined
+      ? { method: call.method, notification: true }
+      : { method: call.method, id: call.id, notification: false };
+  }
+
+  function success(parsed: ParsedRequest, result: unknown): string {
+    try {
+      return serializeSuccess(parsed.message.id, result, parsed.rawId);
+    } catch (error) {
+      report(error, { method: parsed.message.method, id: parsed.message.id, notification: false });
+      return serializeError(parsed.message.id, UNSERIALIZABLE_RESULT, parsed.rawId);
+    }
+  }
+
+  function failure(parsed: ParsedRequest, call: Call, error: unknown): string {
+    return serializeError(parsed.message.id, errorObject(error, infoOf(call)), parsed.rawId);
+  }
+
+  function answerRequest(parsed: ParsedRequest, scope: Scope): string | Promise<string> {
+    const message = parsed.message;
+    const call = new Call(
+      message.id,
+      message.method,
+      message.params,
+      scope.transport,
+      scope.peer,
+      scope.signal,
+    );
+    let result: unknown;
+    try {
+      result = run(call, scope);
+    } catch (error) {
+      return failure(parsed, call, error);
+    }
+    if (!isThenable(result)) return success(parsed, result);
+    const running = scope.running;
+    if (running === undefined) {
+      return (result as Promise<unknown>).then(
+        (value) => success(parsed, value),
+        (error: unknown) => failure(parsed, call, error),
+      );
+    }
+    const calls = scope.calls!;
+    running.set(message.id, call);
+    calls.add(call);
+    const untrack = (): void => {
+      if (running.get(message.id) === call) running.delete(message.id);
+      calls.delete(call);
+    };
+    return (result as Promise<unknown>).then(
+      (value) => {
+        untrack();
+        return success(parsed, value);
+      },
+      (error: unknown) => {
+        untrack();
+        return failure(parsed, call, error);
+      },
+    );
+  }
+
+  function runNotification(
+    parsed: ParsedNotification,
+    scope: Scope,
+  ): Promise<undefined> | undefined {
+    const message = parsed.message;
+    const method = message.method;
+    if (method === config.cancelMethod) {
+      if (scope.running !== undefined) {
+        const id = config.cancelFromParams!(message.params);
+        const target = id === undefined ? undefined : scope.running.get(id);
+        target?.abort(fromErrorObject({ code: config.cancelCode, message: 'Request cancelled' }));
+        return undefined;
+      }
+      // Over handle() there is nothing to cancel across exchanges.
+      if (!methods.has(method)) return undefined;
+    }
+    const call = new Call(
+      undefined,
+      method,
+      message.params,
+      scope.transport,
+      scope.peer,
+      scope.signal,
+    );
+    let result: unknown;
+    try {
+      result = run(call, scope);
+    } catch (error) {
+      reportNotification(call, error);
+      return undefined;
+    }
+    if (!isThenable(result)) return undefined;
+    const calls = scope.calls;
+    calls?.add(call);
+    return (result as Promise<unknown>).then(
+      () => {
+        calls?.delete(call);
+        return undefined;
+      },
+      (error: unknown) => {
+        calls?.delete(call);
+        reportNotification(call, error);
+        return undefined;
+      },
+    );
+  }
+
+  function reportNotification(call: Call, error: unknown): void {
+    if (error instanceof ConnectionClosedError) return;
+    report(error, infoOf(call));
+  }
+
+  function answerInvalid(parsed: ParsedInvalid, scope: Scope): string | undefined {
+    if (parsed.silent || (parsed.response && scope.onResponse !== undefined)) {
+      const value = parsed.value as { method?: unknown } | undefined;
+      report(fromErrorObject(parsed.error), {
+        ...(typeof value?.method === 'string' ? { method: value.method } : {}),
+        notification: parsed.silent,
+      });
+      return undefined;
+    }
+    return serializeError(parsed.id, parsed.error, parsed.rawId);
+  }
+
+  function answerResponse(parsed: ParsedResponse, scope: Scope): string | undefined {
+    if (scope.onResponse !== undefined) {
+      scope.onResponse(parsed);
+      return undefined;
+    }
+    // A stateless exchange has no requests of its own to correlate a response with.
+    return serializeError(
+      parsed.message.id,
+      new InvalidRequestError('Invalid Request: a response cannot be answered').toErrorObject(),
+      parsed.rawId,
+    );
+  }
+
+  function answerMessage(
+    parsed: ParsedMessage,
+    scope: Scope,
+  ): string | undefined | Promise<string | undefined> {
+    switch (parsed.kind) {
+      case 'request':
+        return answerRequest(parsed, scope);
+      case 'notification':
+        return runNotification(parsed, scope);
+      case 'response':
+        return answerResponse(parsed, scope);
+      default:
+        return answerInvalid(parsed, scope);
+    }
+  }
+
+  function join(parts: readonly (string | undefined)[]): string | undefined {
+    let text: string | undefined;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      if (part !== undefined) text = text === undefined ? '[' + part : text + ',' + part;
+    }
+    return text === undefined ? undefined : text + ']';
+  }
+
+  function answerBatch(
+    members: readonly ParsedMessage[],
+    scope: Scope,
+  ): string | undefined | Promise<string | undefined> {
+    const length = members.length;
+    if (length > maxBatchSize) return BATCH_TOO_LARGE_TEXT;
+    const parts = new Array<string | undefined>(length);
+    let limit: LimitFunction | undefined;
+    let waits: Promise<void>[] | undefined;
+    for (let i = 0; i < length; i++) {
+      const member = members[i]!;
+      if (limit === undefined) {
+        // Members run synchronously until one goes async; from then on, p-limit schedules the
+        // rest, counting the one already running.
+        const part = answerMessage(member, scope);
+        if (part === undefined || typeof part === 'string') {
+          parts[i] = part;
+          continue;
+        }
+        limit = pLimit(batchConcurrency);
+        waits = [
+          limit(() => part).then((text) => {
+            parts[i] = text;
+          }),
+        ];
+      } else {
+        waits!.push(
+          limit(() => answerMessage(member, scope)).then((text) => {
+            parts[i] = text;
+          }),
+        );
+      }
+    }
+    if (waits === undefined) return join(parts);
+    return Promise.all(waits).then(() => join(parts));
+  }
+
+  return {
+    answer(parsed, scope) {
+      return parsed.kind === 'batch'
+        ? answerBatch(parsed.messages, scope)
+        : answerMessage(parsed, scope);
+    },
+    run,
+    errorObject,
+  };
+}

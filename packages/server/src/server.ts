@@ -1,0 +1,315 @@
+/**
+ * `createServer()`: the method registry, middleware, `handle()` for stateless exchanges and
+ * `connect()` for duplex transports.
+ *
+ * @module
+ */
+import {
+  type Contract,
+  defaultCancellation,
+  type IncomingContext,
+  InternalError,
+  isJsonRpcError,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  parse,
+  RequestTooLargeError,
+  serializeError,
+  type Transport,
+  type TransportContext,
+} from '@jsonrpc-kit/core';
+import { Call } from './call.js';
+import { createConnection } from './connection.js';
+import {
+  DEFAULT_BATCH_CONCURRENCY,
+  DEFAULT_MAX_BATCH_SIZE,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_MAX_QUEUE,
+  DEFAULT_MAX_REQUEST_BYTES,
+} from './defaults.js';
+import { createDispatcher, type Scope } from './dispatch.js';
+import { withAsyncDispose } from './dispose.js';
+import { createLimiter } from './limiter.js';
+import { type Entry, type EntryOptions, makeEntry } from './registry.js';
+import type {
+  Connection,
+  ContractImplementation,
+  ErrorInfo,
+  Handler,
+  ImplementOptions,
+  MethodDescriptor,
+  MethodOptions,
+  Middleware,
+  NotificationHandler,
+  NotificationMethodOptions,
+  Server,
+  ServerOptions,
+} from './types.js';
+import { exceedsUtf8Bytes } from './utf8.js';
+
+const EMPTY_CONTEXT: TransportContext = Object.freeze({});
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0)) throw new RangeError(`${name} must be a number > 0`);
+  return value;
+}
+
+/**
+ * Creates a JSON-RPC 2.0 server.
+ *
+ * @param options - limits, timeouts, error exposure, cancellation and the error hook
+ * @returns the server
+ * @throws RangeError when a limit is not a positive number
+ * @example
+ * ```ts
+ * const server = createServer();
+ * server.method('subtract', ([a, b]: [number, number]) => a - b);
+ * await server.handle('{"jsonrpc":"2.0","id":1,"method":"subtract","params":[42,23]}');
+ * // '{"jsonrpc":"2.0","id":1,"result":19}'
+ * ```
+ */
+export function createServer(options: ServerOptions = {}): Server {
+  const maxRequestBytes = positive(
+    options.maxRequestBytes,
+    DEFAULT_MAX_REQUEST_BYTES,
+    'maxRequestBytes',
+  );
+  const maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
+  const batchConcurrency = positive(
+    options.batchConcurrency,
+    DEFAULT_BATCH_CONCURRENCY,
+    'batchConcurrency',
+  );
+  const maxConcurrency = positive(
+    options.maxConcurrency,
+    DEFAULT_MAX_CONCURRENCY,
+    'maxConcurrency',
+  );
+  const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+  if (!(maxQueue >= 0)) throw new RangeError('maxQueue must be a number >= 0');
+  const timeout = options.timeout ?? 0;
+  const requestTimeout = options.requestTimeout ?? 0;
+  const cancellation =
+    options.cancellation === false ? undefined : (options.cancellation ?? defaultCancellation);
+  const onError = options.onError;
+
+  const report = (error: unknown, info: ErrorInfo): void => {
+    if (onError === undefined) return;
+    try {
+      onError(error, info);
+    } catch {
+      // The hook's own failures are not ours to report.
+    }
+  };
+
+  const methods = new Map<string, Entry>();
+  let middleware: readonly Middleware[] = [];
+  const connections = new Set<Connection>();
+  const globalLimiter = createLimiter(maxConcurrency, maxQueue);
+  const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
+
+  const dispatcher = createDispatcher({
+    methods,
+    middleware: () => middleware,
+    maxBatchSize,
+    batchConcurrency,
+    timeout,
+    exposeErrorDetails: options.exposeErrorDetails === true,
+    cancelMethod: cancellation?.method,
+    cancelCode: cancellation?.code ?? 0,
+    cancelFromParams: cancellation?.fromParams.bind(cancellation),
+    report,
+  });
+
+  const defaultScope: Scope = {
+    transport: EMPTY_CONTEXT,
+    peer: undefined,
+    limiter: globalLimiter,
+    running: undefined,
+    calls: undefined,
+    onResponse: undefined,
+    signal: undefined,
+  };
+
+  const add = (entry: Entry): (() => void) => {
+    const name = entry.descriptor.name;
+    if (methods.has(name)) throw new TypeError(`Method "${name}" is already registered`);
+    methods.set(name, entry);
+    return () => {
+      if (methods.get(name) === entry) methods.delete(name);
+    };
+  };
+
+  const register = (
+    name: string,
+    kind: 'method' | 'notification',
+    handler: unknown,
+    entryOptions: EntryOptions | undefined,
+    system: boolean,
+  ): (() => void) => add(makeEntry(name, kind, handler, entryOptions, system));
+
+  const scopeOf = (context: TransportContext | undefined): Scope =>
+    context === undefined || context === EMPTY_CONTEXT
+      ? defaultScope
+      : {
+          transport: context,
+          peer: undefined,
+          limiter: globalLimiter,
+          running: undefined,
+          calls: undefined,
+          onResponse: undefined,
+          signal: context.signal,
+        };
+
+  const incomingScope = (ctx: IncomingContext): Scope => ({
+    transport: ctx.transport,
+    peer: ctx.peer,
+    limiter: globalLimiter,
+    running: undefined,
+    calls: undefined,
+    onResponse: undefined,
+    signal: ctx.signal,
+  });
+
+  const server: Server = {
+    method<P = any, R = unknown>(
+      name: string,
+      handler: Handler<P, R>,
+      methodOptions?: MethodOptions,
+    ): () => void {
+      return register(name, 'method', handler, methodOptions, false);
+    },
+    notification<P = any>(
+      name: string,
+      handler: NotificationHandler<P>,
+      notificationOptions?: NotificationMethodOptions,
+    ): () => void {
+      return register(name, 'notification', handler, notificationOptions, false);
+    },
+    implement<C extends Contract>(
+      contract: C,
+      implementation: ContractImplementation<C>,
+      implementOptions?: ImplementOptions,
+    ): () => void {
+      const prefix = implementOptions?.prefix ?? '';
+      const handlers = implementation as Record<string, unknown>;
+      const entries: Entry[] = [];
+      for (const [key, definition] of Object.entries(contract)) {
+        const handler = Object.hasOwn(handlers, key) ? handlers[key] : undefined;
+        if (typeof handler !== 'function') {
+          throw new TypeError(`The implementation has no handler for "${key}"`);
+        }
+        entries.push(
+          makeEntry(
+            prefix + key,
+            definition.kind,
+            handler,
+            {
+              params: definition.params,
+              result: definition.kind === 'method' ? definition.result : undefined,
+              paramNames: definition.paramNames,
+              description: definition.description,
+            },
+            false,
+          ),
+        );
+      }
+      for (const entry of entries) {
+        if (methods.has(entry.descriptor.name)) {
+          throw new TypeError(`Method "${entry.descriptor.name}" is already registered`);
+        }
+      }
+      const disposers = entries.map(add);
+      return () => {
+        for (const dispose of disposers) dispose();
+      };
+    },
+    use(mw: Middleware): () => void {
+      if (typeof mw !== 'function') throw new TypeError('A middleware must be a function');
+      middleware = [...middleware, mw];
+      return () => {
+        const index = middleware.indexOf(mw);
+        if (index >= 0) middleware = middleware.filter((_, i) => i !== index);
+      };
+    },
+    registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
+      return register(name, 'method', handler, methodOptions, true);
+    },
+    methods(): readonly MethodDescriptor[] {
+      return Array.from(methods.values(), (entry) => entry.descriptor);
+    },
+    handle(text: string, context?: TransportContext): Promise<string | undefined> {
+      if (exceedsUtf8Bytes(text, maxRequestBytes)) return Promise.resolve(tooLargeText);
+      const out = dispatcher.answer(parse(text), scopeOf(context));
+      return typeof out === 'object' ? out : Promise.resolve(out);
+    },
+    connect(transport: Transport, context?: TransportContext): Connection {
+      const connection = createConnection(transport, context ?? EMPTY_CONTEXT, {
+        dispatcher,
+        maxRequestBytes,
+        tooLargeText,
+        maxConcurrency,
+        maxQueue,
+        requestTimeout,
+        cancellation,
+        report,
+        onClosed: (closed) => connections.delete(closed),
+      });
+      connections.add(connection);
+      return connection;
+    },
+    onRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {
+      const call = new Call(
+        request.id,
+        request.method,
+        request.params,
+        ctx.transport,
+        ctx.peer,
+        ctx.signal,
+      );
+      const info: ErrorInfo = { method: request.method, id: request.id, notification: false };
+      const wire = (error: unknown): never => {
+        if (isJsonRpcError(error)) throw error;
+        const object = dispatcher.errorObject(error, info);
+        throw new InternalError(object.message, object.data, { cause: error });
+      };
+      let result: unknown;
+      try {
+        result = dispatcher.run(call, incomingScope(ctx));
+      } catch (error) {
+        return wire(error);
+      }
+      return result instanceof Promise ? result.catch(wire) : result;
+    },
+    onNotification(notification: JsonRpcNotification, ctx: IncomingContext): Promise<void> {
+      const call = new Call(
+        undefined,
+        notification.method,
+        notification.params,
+        ctx.transport,
+        ctx.peer,
+        ctx.signal,
+      );
+      const info: ErrorInfo = { method: notification.method, notification: true };
+      try {
+        return Promise.resolve(dispatcher.run(call, incomingScope(ctx))).then(
+          () => undefined,
+          (error: unknown) => {
+            report(error, info);
+          },
+        );
+      } catch (error) {
+        report(error, info);
+        return Promise.resolve();
+      }
+    },
+    connections,
+    close(): Promise<void> {
+      return Promise.all(Array.from(connections, (connection) => connection.close())).then(
+        () => undefined,
+      );
+    },
+  };
+  return withAsyncDispose(server, () => server.close());
+}
