@@ -1,1 +1,32 @@
-export {};
+export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
+export { DEFAULT_RECONNECT, reconnectDelay, resolveReconnect } from './backoff.js';
+export type {
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketTransport,
+  WebSocketTransportOptions,
+  WebSocketTransportState,
+} from './client-transport.js';
+export {
+  createWebSocketTransport,
+  DEFAULT_CLIENT_HIGH_WATER_MARK,
+  DEFAULT_CONNECT_TIMEOUT,
+  DEFAULT_QUEUE_SIZE,
+} from './client-transport.js';
+export type { CloseCodeValue } from './close-codes.js';
+export { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
+export type { HeartbeatMonitor, HeartbeatOptions, HeartbeatPeer } from './heartbeat.js';
+export { createHeartbeatMonitor, DEFAULT_HEARTBEAT } from './heartbeat.js';
+export type {
+  JsonRpcWebSocketServer,
+  OriginCheck,
+  WebSocketServerCloseOptions,
+  WebSocketServerOptions,
+} from './server.js';
+export {
+  createWebSocketServer,
+  DEFAULT_MAX_PAYLOAD,
+  DEFAULT_SHUTDOWN_TIMEOUT,
+} from './server.js';
+export type { SocketTransport, SocketTransportOptions } from './socket-transport.js';
+export { createSocketTransport, DEFAULT_HIGH_WATER_MARK } from './socket-transport.js';

@@ -1,0 +1,587 @@
+/**
+ * `createWebSocketTransport`: a reconnecting client `Transport`. It imports no `node:` module:
+ * on Node it loads `ws` with a dynamic import, elsewhere it uses the global `WebSocket`.
+ *
+ * @module
+ */
+import {
+  ConnectionClosedError,
+  type Transport,
+  TransportError,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
+import {
+  DEFAULT_RECONNECT,
+  type ReconnectOptions,
+  type ResolvedReconnectOptions,
+  reconnectDelay,
+  resolveReconnect,
+} from './backoff.js';
+import { CloseCode, closeReasonText } from './close-codes.js';
+import { DEFAULT_HEARTBEAT, type HeartbeatOptions } from './heartbeat.js';
+
+/** Where a client transport is in its life. */
+export type WebSocketTransportState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/**
+ * Messages a client transport holds while it is not connected.
+ *
+ * @default 1000
+ */
+export const DEFAULT_QUEUE_SIZE: number = 1000;
+
+/**
+ * Milliseconds an opening handshake may take before the attempt counts as failed.
+ *
+ * @default 10000
+ */
+export const DEFAULT_CONNECT_TIMEOUT: number = 10_000;
+
+/**
+ * Bytes a client socket may buffer before `send()` waits.
+ *
+ * @default 1048576 (1 MiB)
+ */
+export const DEFAULT_CLIENT_HIGH_WATER_MARK: number = 1024 * 1024;
+
+/** How often a waiting `send()` re-checks `bufferedAmount`, in ms (browsers have no drain event). */
+const BUFFER_POLL_MS = 5;
+
+const CONNECTING = 0;
+const OPEN = 1;
+
+/** The part of the WHATWG `WebSocket` (and of `ws`) the transport uses. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  binaryType: string;
+  onopen: ((event: any) => void) | null;
+  onmessage: ((event: { readonly data: unknown }) => void) | null;
+  onclose: ((event: { readonly code: number; readonly reason: string }) => void) | null;
+  onerror: ((event: any) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** A `WebSocket` constructor: the global one, `ws`'s, or any compatible one. */
+export type WebSocketConstructor = new (
+  url: string,
+  protocols?: string | string[],
+  options?: any,
+) => WebSocketLike;
+
+/** Options of {@link createWebSocketTransport}. */
+export interface WebSocketTransportOptions {
+  /** The server's `ws:` or `wss:` URL. */
+  readonly url: string | URL;
+  /** Subprotocols to offer. */
+  readonly protocols?: string | readonly string[] | undefined;
+  /** Headers of the opening handshake. Only `ws` (Node) can send them; browsers cannot. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * How to reconnect after the socket drops, or `false` to close the transport instead.
+   *
+   * @default DEFAULT_RECONNECT (exponential from 500 ms to 30 s, jitter 0.5, no attempt limit)
+   */
+  readonly reconnect?: ReconnectOptions | false | undefined;
+  /**
+   * Ping the server when silent for `interval` ms and drop the socket (then reconnect) when no
+   * pong comes within `timeout` ms. Needs a socket that can ping (`ws`); browsers cannot send
+   * pings (they answer the server's), so there it is ignored. `false` turns it off.
+   *
+   * @default DEFAULT_HEARTBEAT ({ interval: 30_000, timeout: 10_000 })
+   */
+  readonly heartbeat?: HeartbeatOptions | false | undefined;
+  /**
+   * Sends while disconnected wait here and go out after reconnecting; when full (or `false`),
+   * `send()` rejects at once with `CONNECTION_CLOSED`. Sends before the first connection opens
+   * always wait (up to `maxSize`, or {@link DEFAULT_QUEUE_SIZE} with `false`).
+   *
+   * @default { maxSize: DEFAULT_QUEUE_SIZE } (1000)
+   */
+  readonly queue?: { readonly maxSize: number } | false | undefined;
+  /**
+   * Milliseconds one opening handshake may take.
+   *
+   * @default DEFAULT_CONNECT_TIMEOUT (10000)
+   */
+  readonly connectTimeout?: number | undefined;
+  /**
+   * Bytes the socket may buffer before `send()` waits for them to go out.
+   *
+   * @default DEFAULT_CLIENT_HIGH_WATER_MARK (1 MiB)
+   */
+  readonly highWaterMark?: number | undefined;
+  /** The `WebSocket` constructor to use. @default `ws` on Node, the global `WebSocket` elsewhere */
+  readonly WebSocket?: WebSocketConstructor | undefined;
+  /**
+   * Called on every change of {@link WebSocketTransport.state}.
+   *
+   * @param state - the new state
+   * @param previous - the state before
+   */
+  readonly onStateChange?:
+    | ((state: WebSocketTransportState, previous: WebSocketTransportState) => void)
+    | undefined;
+  /** Called after each successful reconnect (after `handler.onReconnect`): resubscribe here. */
+  readonly onReconnect?: (() => void) | undefined;
+}
+
+/** A reconnecting WebSocket {@link Transport}. */
+export interface WebSocketTransport extends Transport {
+  /** Where the transport is: `connecting` (first time), `open`, `reconnecting`, `closed`. */
+  readonly state: WebSocketTransportState;
+  /** Resolves when the transport has closed for good. */
+  readonly closed: Promise<void>;
+}
+
+interface Queued {
+  readonly message: string;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+interface NodeWebSocketExtras {
+  _socket?: Corkable;
+  ping?: () => void;
+  terminate?: () => void;
+  on?: (event: string, listener: () => void) => void;
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+let nodeWebSocket: Promise<WebSocketConstructor> | undefined;
+
+function isNode(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+}
+
+function loadWebSocket(): Promise<WebSocketConstructor> {
+  if (isNode()) {
+    nodeWebSocket ??= import('ws').then(
+      (module) =>
+        ((module as { WebSocket?: unknown }).WebSocket ??
+          (module as { default: unknown }).default) as WebSocketConstructor,
+    );
+    return nodeWebSocket;
+  }
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (global === undefined) {
+    return Promise.reject(
+      new TransportError('No WebSocket implementation: pass the WebSocket option'),
+    );
+  }
+  return Promise.resolve(global);
+}
+
+function errorOf(event: unknown): Error | undefined {
+  if (event instanceof Error) return event;
+  const inner = (event as { error?: unknown } | null)?.error;
+  if (inner instanceof Error) return inner;
+  const message = (event as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message !== '' ? new Error(message) : undefined;
+}
+
+const decoder: TextDecoder | undefined =
+  typeof TextDecoder === 'undefined' ? undefined : new TextDecoder('utf-8', { fatal: true });
+
+/** Sends a frame in a later turn of the loop; `process.nextTick` on Node. */
+const defer: ((callback: () => void) => void) | undefined =
+  typeof process !== 'undefined' && typeof process.nextTick === 'function'
+    ? process.nextTick
+    : undefined;
+
+/**
+ * Creates a client transport over WebSocket that reconnects on its own. `start()` opens the
+ * first connection and resolves once it is open (it rejects if the transport gives up first).
+ * When an open socket drops, the handler's `onDisconnect(error)` fires (the client rejects the
+ * calls in flight), the transport reconnects per `reconnect`, then calls `handler.onReconnect()`
+ * and `options.onReconnect()`. Sends while disconnected wait in a bounded queue and go out once,
+ * after reconnecting. After `maxAttempts` failed attempts in a row the transport closes:
+ * `onClose` gets a `TRANSPORT_ERROR`.
+ *
+ * Text frames carry messages; a binary frame is decoded as UTF-8 or reported through `onError`.
+ *
+ * @param options - URL, reconnect policy, heartbeat, queue
+ * @returns the transport
+ * @throws RangeError when the reconnect options are out of range
+ * @example
+ * ```ts
+ * import { createClient } from '@jsonrpc-kit/client';
+ * import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';
+ *
+ * const transport = createWebSocketTransport({
+ *   url: 'ws://127.0.0.1:8080/rpc',
+ *   reconnect: { strategy: 'exponential', delay: 250, maxDelay: 10_000 },
+ *   onReconnect: () => void client.request('subscribe', ['prices']),
+ * });
+ * const client = createClient(transport);
+ * ```
+ */
+export function createWebSocketTransport(options: WebSocketTransportOptions): WebSocketTransport {
+  const url = String(options.url);
+  const protocols =
+    options.protocols === undefined
+      ? undefined
+      : typeof options.protocols === 'string'
+        ? options.protocols
+        : [...options.protocols];
+  const reconnect: ResolvedReconnectOptions | false =
+    options.reconnect === false
+      ? false
+      : options.reconnect === undefined
+        ? DEFAULT_RECONNECT
+        : resolveReconnect(options.reconnect);
+  const heartbeat = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
+  const queueEnabled = options.queue !== false;
+  const maxQueue =
+    options.queue === false || options.queue === undefined
+      ? DEFAULT_QUEUE_SIZE
+      : options.queue.maxSize;
+  const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
+  const highWaterMark = options.highWaterMark ?? DEFAULT_CLIENT_HIGH_WATER_MARK;
+
+  let state: WebSocketTransportState = 'connecting';
+  let handler: TransportHandler | undefined;
+  let socket: (WebSocketLike & NodeWebSocketExtras) | undefined;
+  let everOpened = false;
+  let userClosed = false;
+  let finished = false;
+  let attempts = 0;
+  let lastError: Error | undefined;
+  let queue: Queued[] = [];
+  let corked: Corkable | undefined;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let connectTimer: ReturnType<typeof setTimeout> | undefined;
+  let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  let lastPong = 0;
+  let pingSentAt = 0;
+  let bufferWait: Promise<void> | undefined;
+
+  let resolveStart!: () => void;
+  let rejectStart!: (error: Error) => void;
+  const startPromise = new Promise<void>((resolve, reject) => {
+    resolveStart = resolve;
+    rejectStart = reject;
+  });
+  let resolveClosed!: () => void;
+  const closedPromise = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+
+  const setState = (next: WebSocketTransportState): void => {
+    if (next === state) return;
+    const previous = state;
+    state = next;
+    if (options.onStateChange !== undefined) {
+      try {
+        options.onStateChange(next, previous);
+      } catch (error) {
+        report(error);
+      }
+    }
+  };
+
+  const report = (error: unknown): void => {
+    try {
+      handler?.onError?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // The owner's error hook must not break the transport.
+    }
+  };
+
+  const uncork = (): void => {
+    const target = corked;
+    corked = undefined;
+    target?.uncork();
+  };
+
+  const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
+    const raw = open._socket;
+    if (raw !== undefined && defer !== undefined && corked === undefined) {
+      corked = raw;
+      raw.cork();
+      defer(uncork);
+    }
+    open.send(message);
+  };
+
+  const stopHeartbeat = (): void => {
+    if (heartbeatTimer !== undefined) clearInterval(heartbeatTimer);
+    heartbeatTimer = undefined;
+  };
+
+  const startHeartbeat = (open: WebSocketLike & NodeWebSocketExtras): void => {
+    if (heartbeat === false || typeof open.ping !== 'function' || typeof open.on !== 'function') {
+      return;
+    }
+    const { interval, timeout } = heartbeat;
+    lastPong = Date.now();
+    pingSentAt = 0;
+    open.on('pong', () => {
+      lastPong = Date.now();
+      pingSentAt = 0;
+    });
+    heartbeatTimer = setInterval(
+      () => {
+        const now = Date.now();
+        if (pingSentAt !== 0) {
+          if (now - pingSentAt >= timeout) {
+            lastError = new TransportError(`Heartbeat: no pong within ${timeout} ms`);
+            stopHeartbeat();
+            if (typeof open.terminate === 'function') open.terminate();
+            else open.close();
+          }
+        } else if (now - lastPong >= interval) {
+          pingSentAt = now;
+          try {
+            open.ping!();
+          } catch {
+            // Closing; the close event takes over.
+          }
+        }
+      },
+      Math.max(5, Math.min(interval, timeout) / 2),
+    );
+    (heartbeatTimer as { unref?: () => void }).unref?.();
+  };
+
+  const finish = (error: Error | undefined): void => {
+    if (finished) return;
+    finished = true;
+    setState('closed');
+    stopHeartbeat();
+    clearTimeout(reconnectTimer);
+    clearTimeout(connectTimer);
+    const pending = queue;
+    queue = [];
+    for (const item of pending) {
+      item.reject(new ConnectionClosedError('Connection closed before the message was sent'));
+    }
+    if (!everOpened) rejectStart(error ?? new ConnectionClosedError());
+    try {
+      handler?.onClose(error);
+    } finally {
+      resolveClosed();
+    }
+  };
+
+  const flushQueue = (open: WebSocketLike & NodeWebSocketExtras): void => {
+    const pending = queue;
+    queue = [];
+    for (const item of pending) {
+      try {
+        write(open, item.message);
+        item.resolve();
+      } catch (error) {
+        item.reject(new TransportError('Send failed', { cause: error }));
+      }
+    }
+  };
+
+  const scheduleReconnect = (cause: Error | undefined): void => {
+    if (reconnect === false || attempts >= reconnect.maxAttempts) {
+      finish(
+        reconnect === false
+          ? (cause ?? new ConnectionClosedError())
+          : new TransportError(`Gave up reconnecting after ${attempts} attempts`, { cause }),
+      );
+      return;
+    }
+    attempts++;
+    setState(everOpened ? 'reconnecting' : state);
+    reconnectTimer = setTimeout(() => void connect(), reconnectDelay(attempts, reconnect));
+  };
+
+  const onMessage = (event: { readonly data: unknown }): void => {
+    const data = event.data;
+    let text: string;
+    if (typeof data === 'string') {
+      text = data;
+    } else {
+      try {
+        if (decoder === undefined) throw new TypeError('No TextDecoder');
+        text = decoder.decode(data as ArrayBuffer | ArrayBufferView);
+      } catch (error) {
+        report(new TransportError('Binary frame is not valid UTF-8', { cause: error }));
+        return;
+      }
+    }
+    try {
+      handler!.onMessage(text);
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  const connect = async (): Promise<void> => {
+    reconnectTimer = undefined;
+    let Ctor: WebSocketConstructor;
+    try {
+      Ctor = options.WebSocket ?? (await loadWebSocket());
+    } catch (error) {
+      finish(error instanceof Error ? error : new TransportError(String(error)));
+      return;
+    }
+    if (finished || userClosed) return;
+    const isNodeWs = options.WebSocket === undefined && isNode();
+    let current: WebSocketLike & NodeWebSocketExtras;
+    try {
+      current = isNodeWs
+        ? new Ctor(url, protocols as string[] | undefined, {
+            perMessageDeflate: false,
+            ...(options.headers === undefined ? {} : { headers: options.headers }),
+          })
+        : options.headers === undefined
+          ? new Ctor(url, protocols as string[] | undefined)
+          : new Ctor(url, protocols as string[] | undefined, { headers: options.headers });
+    } catch (error) {
+      // A malformed URL or protocol list never gets better: give up now.
+      finish(new TransportError('Cannot open WebSocket', { cause: error }));
+      return;
+    }
+    socket = current;
+    lastError = undefined;
+    current.binaryType = 'arraybuffer';
+    connectTimer = setTimeout(() => {
+      lastError = new TransportError(`Opening handshake took over ${connectTimeout} ms`);
+      if (typeof current.terminate === 'function') current.terminate();
+      else current.close();
+    }, connectTimeout);
+    current.onopen = () => {
+      clearTimeout(connectTimer);
+      if (userClosed) return;
+      attempts = 0;
+      const reconnected = everOpened;
+      everOpened = true;
+      setState('open');
+      startHeartbeat(current);
+      flushQueue(current);
+      if (!reconnected) {
+        resolveStart();
+        return;
+      }
+      try {
+        handler?.onReconnect?.();
+      } catch (error) {
+        report(error);
+      }
+      try {
+        options.onReconnect?.();
+      } catch (error) {
+        report(error);
+      }
+    };
+    current.onmessage = onMessage;
+    current.onerror = (event) => {
+      lastError = errorOf(event) ?? lastError;
+    };
+    current.onclose = (event) => {
+      clearTimeout(connectTimer);
+      stopHeartbeat();
+      if (socket === current) socket = undefined;
+      current.onopen = current.onmessage = current.onerror = current.onclose = null;
+      if (userClosed) {
+        finish(undefined);
+        return;
+      }
+      const detail = event.reason === '' ? '' : `: ${event.reason}`;
+      const error =
+        lastError instanceof TransportError
+          ? lastError
+          : new ConnectionClosedError(
+              `WebSocket closed (${event.code}${detail})`,
+              lastError === undefined ? undefined : { cause: lastError },
+            );
+      const wasOpen = state === 'open';
+      if (wasOpen && reconnect !== false) {
+        setState('reconnecting');
+        try {
+          handler?.onDisconnect?.(error);
+        } catch (hookError) {
+          report(hookError);
+        }
+      }
+      scheduleReconnect(error);
+    };
+  };
+
+  const waitBuffer = (open: WebSocketLike): Promise<void> => {
+    bufferWait ??= new Promise<void>((resolve, reject) => {
+      const check = (): void => {
+        if (socket !== open || open.readyState !== OPEN) {
+          bufferWait = undefined;
+          // The socket went away; the close path reports it to the owner.
+          reject(new ConnectionClosedError());
+        } else if (open.bufferedAmount <= highWaterMark) {
+          bufferWait = undefined;
+          resolve();
+        } else {
+          setTimeout(check, BUFFER_POLL_MS);
+        }
+      };
+      setTimeout(check, BUFFER_POLL_MS);
+    });
+    return bufferWait;
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    closed: closedPromise,
+    start(owner) {
+      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
+      if (finished) return Promise.reject(new ConnectionClosedError());
+      handler = owner;
+      void connect();
+      return startPromise;
+    },
+    send(message) {
+      if (finished || userClosed) return Promise.reject(new ConnectionClosedError());
+      const open = socket;
+      if (open !== undefined && open.readyState === OPEN && state === 'open') {
+        try {
+          write(open, message);
+        } catch (error) {
+          return Promise.reject(new TransportError('Send failed', { cause: error }));
+        }
+        return bufferWait === undefined && open.bufferedAmount <= highWaterMark
+          ? RESOLVED
+          : waitBuffer(open);
+      }
+      if (everOpened && !queueEnabled) {
+        return Promise.reject(new ConnectionClosedError('WebSocket is not open'));
+      }
+      if (queue.length >= maxQueue) {
+        return Promise.reject(
+          new ConnectionClosedError(
+            `WebSocket is not open and the send queue is full (${maxQueue})`,
+          ),
+        );
+      }
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ message, resolve, reject });
+      });
+    },
+    close(reason) {
+      if (finished || userClosed) return closedPromise;
+      userClosed = true;
+      clearTimeout(reconnectTimer);
+      const open = socket;
+      if (open !== undefined && (open.readyState === OPEN || open.readyState === CONNECTING)) {
+        if (open.readyState === OPEN) open.close(CloseCode.Normal, closeReasonText(reason));
+        else if (typeof open.terminate === 'function') open.terminate();
+        else open.close();
+      } else {
+        finish(undefined);
+      }
+      return closedPromise;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * The client entry: `@jsonrpc-kit/transport-ws/client`. It imports no `node:` module, so it runs
+ * in browsers, Deno, Bun and edge workers as well as on Node.
+ *
+ * @module
+ */
+export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
+export { DEFAULT_RECONNECT, reconnectDelay, resolveReconnect } from './backoff.js';
+export type {
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketTransport,
+  WebSocketTransportOptions,
+  WebSocketTransportState,
+} from './client-transport.js';
+export {
+  createWebSocketTransport,
+  DEFAULT_CLIENT_HIGH_WATER_MARK,
+  DEFAULT_CONNECT_TIMEOUT,
+  DEFAULT_QUEUE_SIZE,
+} from './client-transport.js';
+export type { HeartbeatOptions } from './heartbeat.js';
+export { DEFAULT_HEARTBEAT } from './heartbeat.js';

@@ -1,0 +1,400 @@
+/**
+ * `createWebSocketServer`: JSON-RPC over WebSocket on `ws`, each accepted socket served by a
+ * `ConnectionHandler` (a `@jsonrpc-kit/server` `Server`, or anything with the same `connect`).
+ *
+ * @module
+ */
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  STATUS_CODES,
+} from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import {
+  type ConnectionHandler,
+  type ConnectionLike,
+  type JsonRpcParams,
+  serializeNotification,
+  type TransportContext,
+  TransportError,
+} from '@jsonrpc-kit/core';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { CloseCode } from './close-codes.js';
+import { createHeartbeatMonitor, DEFAULT_HEARTBEAT, type HeartbeatOptions } from './heartbeat.js';
+import {
+  createSocketTransport,
+  DEFAULT_HIGH_WATER_MARK,
+  RESOLVED,
+  type SocketTransport,
+} from './socket-transport.js';
+
+/**
+ * The largest message a peer may send, in bytes; a larger frame closes that socket with 1009.
+ *
+ * @default 1048576 (1 MiB)
+ */
+export const DEFAULT_MAX_PAYLOAD: number = 1024 * 1024;
+
+/**
+ * How long `close()` lets calls in flight finish before closing sockets, in ms.
+ *
+ * @default 5000
+ */
+export const DEFAULT_SHUTDOWN_TIMEOUT: number = 5_000;
+
+/** Whether an upgrade's `Origin` may connect. */
+export type OriginCheck = (origin: string | undefined, request: IncomingMessage) => boolean;
+
+/** Options of {@link createWebSocketServer}. Give exactly one of `port`, `httpServer`, `noServer`. */
+export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLike> {
+  /** Serves each socket: `server.connect(transport, context)`. */
+  readonly server: ConnectionHandler<C>;
+  /** Listen on this port (0 picks a free one) with a server of our own. */
+  readonly port?: number | undefined;
+  /** The host to listen on with `port`. @default all interfaces */
+  readonly host?: string | undefined;
+  /** Attach to this HTTP(S) server's `upgrade` event: share its port with an HTTP handler. */
+  readonly httpServer?: HttpServer | HttpsServer | undefined;
+  /** Listen nowhere; pass upgrades in yourself with `handleUpgrade()`. */
+  readonly noServer?: boolean | undefined;
+  /** Accept upgrades on this path only (the query string is ignored). @default any path */
+  readonly path?: string | undefined;
+  /**
+   * Browser origins allowed to connect, or a function deciding. Refused upgrades get HTTP 403.
+   * Upgrades without an `Origin` header (non-browser clients) are allowed by a list; a function
+   * decides them itself. @default any origin
+   */
+  readonly allowedOrigins?: readonly string[] | OriginCheck | undefined;
+  /**
+   * The largest message in bytes; a larger one closes that socket with 1009.
+   *
+   * @default DEFAULT_MAX_PAYLOAD (1 MiB)
+   */
+  readonly maxPayload?: number | undefined;
+  /**
+   * Ping peers silent for `interval` ms; terminate those that do not pong within `timeout` ms
+   * (their connection closes and its handlers are aborted). `false` turns it off.
+   *
+   * @default DEFAULT_HEARTBEAT ({ interval: 30_000, timeout: 10_000 })
+   */
+  readonly heartbeat?: HeartbeatOptions | false | undefined;
+  /**
+   * A socket whose send buffer holds more than `highWaterMark` bytes stops being read until it
+   * drains; `send()` on it waits for the drain.
+   *
+   * @default { highWaterMark: DEFAULT_HIGH_WATER_MARK } (1 MiB)
+   */
+  readonly backpressure?: { readonly highWaterMark: number } | undefined;
+}
+
+/** Options of {@link JsonRpcWebSocketServer.close}. */
+export interface WebSocketServerCloseOptions {
+  /**
+   * Milliseconds calls in flight may take to finish before their sockets are closed anyway.
+   *
+   * @default DEFAULT_SHUTDOWN_TIMEOUT (5000)
+   */
+  readonly timeout?: number | undefined;
+}
+
+/** A running WebSocket JSON-RPC server. */
+export interface JsonRpcWebSocketServer<C extends ConnectionLike = ConnectionLike> {
+  /** The live connections, one per socket. */
+  readonly connections: ReadonlySet<C>;
+  /** Resolves once listening (at once with `httpServer` or `noServer`); rejects if `listen` failed. */
+  readonly ready: Promise<void>;
+  /** The port listened on (our own server or `httpServer`); `0` when unknown. */
+  readonly port: number;
+  /**
+   * The address listened on.
+   *
+   * @returns the address, or `null` when not listening (or `noServer`)
+   */
+  address(): AddressInfo | null;
+  /**
+   * Sends one notification to every connection, serialized once.
+   *
+   * @param method - the notification's method
+   * @param params - its params
+   * @returns resolves when every socket can take more (backpressure)
+   * @throws TypeError when `params` cannot be serialized
+   */
+  broadcast(method: string, params?: JsonRpcParams): Promise<void>;
+  /**
+   * Takes an upgrade request from your own `upgrade` listener (with `noServer`, or to route
+   * several WebSocket endpoints on one server). Applies `path`, `allowedOrigins` and refuses
+   * with 503 while closing.
+   *
+   * @param request - the upgrade request
+   * @param socket - the network socket
+   * @param head - the first packet of the upgraded stream
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Shuts down gracefully: stops accepting, lets calls in flight finish (connections that report
+   * `inFlight`) up to `timeout`, then closes every socket with 1001 and stops listening.
+   *
+   * @param options - the deadline
+   * @returns resolves when every socket is closed
+   */
+  close(options?: WebSocketServerCloseOptions): Promise<void>;
+  /** `close()` with the default deadline, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+interface Entry {
+  readonly transport: SocketTransport;
+  readonly socket: WebSocket;
+}
+
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function refuse(socket: Duplex, status: number): void {
+  const text = STATUS_CODES[status] ?? 'Error';
+  socket.on('error', noop);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
+  socket.once('finish', () => socket.destroy());
+}
+
+function originCheck(allowed: WebSocketServerOptions['allowedOrigins']): OriginCheck | undefined {
+  if (allowed === undefined) return undefined;
+  if (typeof allowed === 'function') return allowed;
+  const set = new Set(allowed.map((origin) => origin.toLowerCase()));
+  return (origin) => origin === undefined || set.has(origin.toLowerCase());
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+function inFlightOf(connection: ConnectionLike): number {
+  const value = (connection as { inFlight?: unknown }).inFlight;
+  return typeof value === 'number' ? value : 0;
+}
+
+function noop(): void {}
+
+/**
+ * Serves JSON-RPC over WebSocket: every accepted socket becomes a core `Transport` handed to
+ * `options.server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`.
+ * Text frames carry messages; a binary frame is decoded as UTF-8 or refused with a -32700 answer.
+ *
+ * @param options - what serves the sockets, where to listen, and the limits
+ * @returns the running server
+ * @throws TypeError unless exactly one of `port`, `httpServer`, `noServer` is given
+ * @example
+ * ```ts
+ * import { createServer } from '@jsonrpc-kit/server';
+ * import { createWebSocketServer } from '@jsonrpc-kit/transport-ws';
+ *
+ * const rpc = createServer();
+ * rpc.method('add', ([a, b]: [number, number]) => a + b);
+ * const wss = createWebSocketServer({ server: rpc, port: 8080, path: '/rpc' });
+ * await wss.ready;
+ * ```
+ */
+export function createWebSocketServer<C extends ConnectionLike>(
+  options: WebSocketServerOptions<C>,
+): JsonRpcWebSocketServer<C> {
+  const modes =
+    (options.port !== undefined ? 1 : 0) +
+    (options.httpServer !== undefined ? 1 : 0) +
+    (options.noServer === true ? 1 : 0);
+  if (modes !== 1) {
+    throw new TypeError('createWebSocketServer: give exactly one of port, httpServer, noServer');
+  }
+  const handler = options.server;
+  const path = options.path;
+  const checkOrigin = originCheck(options.allowedOrigins);
+  const highWaterMark = options.backpressure?.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  const heartbeatOptions = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
+  const monitor = heartbeatOptions === false ? undefined : createHeartbeatMonitor(heartbeatOptions);
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    perMessageDeflate: false,
+    maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+  });
+  const entries = new Map<C, Entry>();
+  const connections = new Set<C>();
+  let closing: Promise<void> | undefined;
+
+  const accept = (socket: WebSocket, request: IncomingMessage): void => {
+    const transport = createSocketTransport(socket, { highWaterMark });
+    const remoteAddress = request.socket.remoteAddress;
+    const context: TransportContext = {
+      kind: 'ws',
+      headers: request.headers,
+      ...(remoteAddress === undefined ? {} : { remoteAddress }),
+      ...(request.url === undefined ? {} : { url: request.url }),
+      signal: transport.signal,
+    };
+    let connection: C;
+    try {
+      connection = handler.connect(transport, context);
+    } catch {
+      socket.close(1011, 'Server error');
+      return;
+    }
+    entries.set(connection, { transport, socket });
+    connections.add(connection);
+    let watch: { alive(): void; stop(): void } | undefined;
+    if (monitor !== undefined && heartbeatOptions !== false) {
+      const { timeout } = heartbeatOptions;
+      watch = monitor.add({
+        ping: () => socket.ping(),
+        dead: () =>
+          transport.terminate(new TransportError(`Heartbeat: no pong within ${timeout} ms`)),
+      });
+      socket.on('pong', watch.alive);
+    }
+    void transport.closed.then(() => {
+      watch?.stop();
+      entries.delete(connection);
+      connections.delete(connection);
+    });
+  };
+
+  /** The status to refuse an upgrade with, or 0 to accept it. */
+  const refusal = (request: IncomingMessage): number => {
+    if (closing !== undefined) return 503;
+    if (path !== undefined && pathOf(request.url) !== path) return 400;
+    if (checkOrigin === undefined) return 0;
+    try {
+      return checkOrigin(request.headers.origin, request) ? 0 : 403;
+    } catch {
+      return 403;
+    }
+  };
+
+  const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const status = refusal(request);
+    if (status !== 0) refuse(socket, status);
+    else wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request));
+  };
+
+  let httpServer: HttpServer | HttpsServer | undefined;
+  let ownServer: HttpServer | undefined;
+  let ready: Promise<void> = RESOLVED;
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Leave other paths to the other upgrade listeners of a shared server.
+    if (
+      path !== undefined &&
+      pathOf(request.url) !== path &&
+      httpServer!.listenerCount('upgrade') > 1
+    ) {
+      return;
+    }
+    handleUpgrade(request, socket, head);
+  };
+
+  if (options.port !== undefined) {
+    const own = createHttpServer((_req, res) => {
+      const text = STATUS_CODES[426]!;
+      res.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' });
+      res.end(text);
+    });
+    ownServer = httpServer = own;
+    own.on('upgrade', onUpgrade);
+    ready = new Promise<void>((resolve, reject) => {
+      own.once('error', reject);
+      own.listen(options.port, options.host, () => {
+        own.off('error', reject);
+        resolve();
+      });
+    });
+    ready.catch(noop);
+  } else if (options.httpServer !== undefined) {
+    httpServer = options.httpServer;
+    httpServer.on('upgrade', onUpgrade);
+  }
+
+  const address = (): AddressInfo | null => {
+    const value = httpServer?.address();
+    return value !== null && typeof value === 'object' ? value : null;
+  };
+
+  const closeOne = async (connection: C, entry: Entry, deadline: number): Promise<void> => {
+    let open = true;
+    void entry.transport.closed.then(() => {
+      open = false;
+    });
+    while (open && inFlightOf(connection) > 0 && Date.now() < deadline) {
+      await sleep(Math.min(10, deadline - Date.now()));
+    }
+    if (!open) return;
+    if (entry.socket.readyState === 1) {
+      entry.socket.close(CloseCode.GoingAway, 'Server shutting down');
+    }
+    // The close handshake gets what is left of the deadline, and at least a moment.
+    const grace = Math.max(deadline - Date.now(), 200);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      entry.transport.closed,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, grace);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (open) {
+      entry.transport.terminate(new TransportError('Server shut down'));
+      await entry.transport.closed;
+    }
+  };
+
+  const close = (closeOptions: WebSocketServerCloseOptions = {}): Promise<void> => {
+    if (closing !== undefined) return closing;
+    const deadline = Date.now() + (closeOptions.timeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
+    const stopped =
+      ownServer === undefined
+        ? RESOLVED
+        : new Promise<void>((resolve) => {
+            if (!ownServer!.listening) resolve();
+            else ownServer!.close(() => resolve());
+          });
+    closing = (async () => {
+      await Promise.all(
+        Array.from(entries, ([connection, entry]) => closeOne(connection, entry, deadline)),
+      );
+      monitor?.stop();
+      // A shared server keeps refusing upgrades with 503 until here.
+      if (ownServer === undefined) httpServer?.off('upgrade', onUpgrade);
+      ownServer?.closeAllConnections();
+      await stopped;
+      wss.close();
+    })();
+    return closing;
+  };
+
+  return {
+    connections,
+    ready,
+    get port() {
+      return address()?.port ?? 0;
+    },
+    address,
+    broadcast(method, params) {
+      const text = serializeNotification(method, params);
+      let waits: Promise<void>[] | undefined;
+      for (const entry of entries.values()) {
+        const sent = entry.transport.send(text);
+        if (sent !== RESOLVED) (waits ??= []).push(sent.catch(noop));
+      }
+      return waits === undefined ? RESOLVED : Promise.all(waits).then(noop);
+    },
+    handleUpgrade,
+    close,
+    [Symbol.asyncDispose]: () => close(),
+  };
+}
