@@ -1,1 +1,25 @@
-export {};
+export type {
+  BatchBuilder,
+  BatchEntry,
+  BatchNotification,
+  BatchRequest,
+  BatchResult,
+  BatchResults,
+} from './batch.js';
+export { batchBuilder } from './batch.js';
+export { createClient } from './client.js';
+export type {
+  ContractProxy,
+  ContractProxyFunction,
+  ParamsStyle,
+  UseOptions,
+} from './contract-proxy.js';
+export {
+  DEFAULT_BATCH_MAX_SIZE,
+  DEFAULT_BATCH_WAIT,
+  DEFAULT_LATE_ANSWER_MEMORY,
+  DEFAULT_TIMEOUT,
+} from './defaults.js';
+export { ResultValidationError } from './errors.js';
+export type { PromisifiedProxy, ProxyOptions } from './proxy.js';
+export type { AutoBatchOptions, Client, ClientOptions } from './types.js';

@@ -1,0 +1,132 @@
+/**
+ * Typed proxies over contracts: `client.use(contract)` turns each method into a function that
+ * sends the call and validates the result against the contract.
+ *
+ * @module
+ */
+import {
+  type Contract,
+  type ContractEntry,
+  type InferInput,
+  type JsonRpcParams,
+  type NotificationDefinition,
+  paramNamesOf,
+  type ResultOutput,
+  type StandardSchemaV1,
+} from '@jsonrpc-kit/core';
+
+/** How a contract proxy puts params on the wire. */
+export type ParamsStyle = 'byName' | 'byPosition';
+
+/** Options of `client.use()`. */
+export interface UseOptions {
+  /** Prepended to every method name on the wire (`"calc."` sends `calc.add`). @default "" */
+  readonly prefix?: string;
+  /**
+   * `"byName"` (the default) sends an object schema's params as an object and a tuple schema's
+   * as an array (or as an object when the contract lists `paramNames`); `"byPosition"` sends an
+   * object schema's values as an array, in the contract's `paramNames` order.
+   */
+  readonly params?: ParamsStyle;
+}
+
+type Answer<E extends ContractEntry> =
+  E extends NotificationDefinition<any> ? Promise<void> : Promise<ResultOutput<E>>;
+
+/**
+ * The function a contract proxy has for one entry: spread arguments for a tuple schema, one
+ * object for an object schema, optional untyped params without a schema. Methods resolve to the
+ * result schema's output; notifications resolve once sent.
+ */
+export type ContractProxyFunction<E extends ContractEntry> = E['params'] extends StandardSchemaV1
+  ? InferInput<E['params']> extends readonly unknown[]
+    ? (...args: InferInput<E['params']>) => Answer<E>
+    : (params: InferInput<E['params']>) => Answer<E>
+  : (params?: JsonRpcParams) => Answer<E>;
+
+/**
+ * A typed proxy over a contract: one function per method and notification.
+ *
+ * @example
+ * ```ts
+ * const calc: ContractProxy<typeof calculator> = client.use(calculator);
+ * const sum = await calc.add(1, 2);
+ * ```
+ */
+export type ContractProxy<C extends Contract> = {
+  readonly [K in keyof C & string]: ContractProxyFunction<C[K]>;
+};
+
+/** What a contract proxy needs from the client. Internal. */
+export interface ContractCaller {
+  call(
+    method: string,
+    params: JsonRpcParams | undefined,
+    schema: StandardSchemaV1 | undefined,
+  ): Promise<unknown>;
+  notify(method: string, params?: JsonRpcParams): Promise<void>;
+}
+
+function named(names: readonly string[], args: readonly unknown[]): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (let i = 0; i < names.length && i < args.length; i++) params[names[i]!] = args[i];
+  return params;
+}
+
+function positional(names: readonly string[], params: unknown): unknown[] | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const record = params as Record<string, unknown>;
+  return names.map((name) => record[name]);
+}
+
+type Send = (params: JsonRpcParams | undefined) => Promise<unknown>;
+
+function entryFunction(entry: ContractEntry, send: Send, style: ParamsStyle): Function {
+  const schema = entry.params as StandardSchemaV1 | undefined;
+  if (schema === undefined) return (params?: JsonRpcParams) => send(params);
+  const objectNames = paramNamesOf(schema);
+  if (objectNames !== undefined) {
+    // An object schema: one params object.
+    if (style === 'byName') return (params?: JsonRpcParams) => send(params);
+    const order = entry.paramNames ?? objectNames;
+    return (params?: JsonRpcParams) => send(positional(order, params));
+  }
+  // A tuple (or other positional) schema: spread arguments.
+  const names = entry.paramNames;
+  if (style === 'byName' && names !== undefined) {
+    return (...args: unknown[]) => send(named(names, args));
+  }
+  return (...args: unknown[]) => send(args);
+}
+
+/**
+ * Builds a contract proxy. Internal: reached through `client.use()`.
+ *
+ * @param caller - the client's call and notify
+ * @param contract - the contract
+ * @param options - prefix and params style
+ * @returns the frozen proxy
+ * @throws TypeError when `options.params` is neither `"byName"` nor `"byPosition"`
+ */
+export function createContractProxy<C extends Contract>(
+  caller: ContractCaller,
+  contract: C,
+  options?: UseOptions,
+): ContractProxy<C> {
+  const prefix = options?.prefix ?? '';
+  const style = options?.params ?? 'byName';
+  if (style !== 'byName' && style !== 'byPosition') {
+    throw new TypeError(`params must be "byName" or "byPosition", got ${String(style)}`);
+  }
+  const proxy: Record<string, Function> = {};
+  for (const name of Object.keys(contract)) {
+    const entry = contract[name]!;
+    const wireName = prefix + name;
+    const send: Send =
+      entry.kind === 'notification'
+        ? (params) => caller.notify(wireName, params)
+        : (params) => caller.call(wireName, params, entry.result as StandardSchemaV1 | undefined);
+    proxy[name] = entryFunction(entry, send, style);
+  }
+  return Object.freeze(proxy) as unknown as ContractProxy<C>;
+}

@@ -1,0 +1,74 @@
+/**
+ * Schema-free proxies typed by an interface: `client.proxy<Api>()`.
+ *
+ * @module
+ */
+import type { JsonRpcParams } from '@jsonrpc-kit/core';
+
+/** Options of `client.proxy()`. */
+export interface ProxyOptions {
+  /** Prepended to every method name on the wire. @default "" */
+  readonly prefix?: string;
+}
+
+/**
+ * An interface's methods, each returning a promise of its (awaited) result. Members that are
+ * not functions are dropped.
+ *
+ * @example
+ * ```ts
+ * interface Api { add(a: number, b: number): number }
+ * const api: PromisifiedProxy<Api> = client.proxy<Api>();
+ * await api.add(1, 2); // Promise<number>
+ * ```
+ */
+export type PromisifiedProxy<T extends object> = {
+  readonly [K in keyof T as K extends string
+    ? T[K] extends (...args: any[]) => any
+      ? K
+      : never
+    : never]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<Awaited<R>>
+    : never;
+};
+
+/** What a proxy needs from the client. Internal. */
+export type ProxyCall = (method: string, params: JsonRpcParams | undefined) => Promise<unknown>;
+
+/**
+ * Builds a schema-free proxy. Internal: reached through `client.proxy()`. Arguments go on the
+ * wire by position (`api.add(1, 2)` sends `[1, 2]`); a call without arguments sends no params.
+ * `then` and symbol keys read as `undefined`, so the proxy is not mistaken for a promise.
+ *
+ * @param call - the client's request function
+ * @param options - the prefix
+ * @returns the proxy
+ */
+export function createPromisifiedProxy<T extends object>(
+  call: ProxyCall,
+  options?: ProxyOptions,
+): PromisifiedProxy<T> {
+  const prefix = options?.prefix ?? '';
+  const cache = new Map<string, Function>();
+  return new Proxy(Object.create(null) as object, {
+    get(_target, key) {
+      if (typeof key !== 'string' || key === 'then') return undefined;
+      let fn = cache.get(key);
+      if (fn === undefined) {
+        const method = prefix + key;
+        fn = (...args: unknown[]) => call(method, args.length === 0 ? undefined : args);
+        cache.set(key, fn);
+      }
+      return fn;
+    },
+    has(_target, key) {
+      return typeof key === 'string' && key !== 'then';
+    },
+    set() {
+      return false;
+    },
+    deleteProperty() {
+      return false;
+    },
+  }) as PromisifiedProxy<T>;
+}

@@ -1,0 +1,34 @@
+/**
+ * Turns a transport's send failure into an error that names the failed call.
+ *
+ * @module
+ */
+import {
+  type CallInfo,
+  ConnectionClosedError,
+  LocalError,
+  TransportError,
+} from '@jsonrpc-kit/core';
+
+/** The transport's send failure, as an error naming one call. */
+export function sendError(error: unknown, call: CallInfo): Error {
+  if (error instanceof TransportError) {
+    return new TransportError(error.message, {
+      status: error.status,
+      body: error.body,
+      method: call.method,
+      id: call.id,
+      cause: error,
+    });
+  }
+  if (error instanceof ConnectionClosedError) {
+    return new ConnectionClosedError(undefined, { method: call.method, id: call.id, cause: error });
+  }
+  if (error instanceof LocalError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new TransportError(`Send failed: ${message}`, {
+    method: call.method,
+    id: call.id,
+    cause: error,
+  });
+}

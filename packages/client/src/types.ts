@@ -1,0 +1,156 @@
+/**
+ * The client's public shapes: its options and the {@link Client} interface.
+ *
+ * @module
+ */
+import type {
+  CancellationProtocol,
+  Contract,
+  IncomingNotificationHandler,
+  IncomingRequestHandler,
+  JsonRpcId,
+  JsonRpcParams,
+  Peer,
+  RequestOptions,
+} from '@jsonrpc-kit/core';
+import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
+import type { ContractProxy, UseOptions } from './contract-proxy.js';
+import type { PromisifiedProxy, ProxyOptions } from './proxy.js';
+
+/**
+ * Options of auto-batching.
+ *
+ * @example
+ * ```ts
+ * const client = createClient(transport, { batch: { wait: 5, maxSize: 50 } });
+ * ```
+ */
+export interface AutoBatchOptions {
+  /** Milliseconds to collect calls; `0` collects the calls of the same tick. @default 0 */
+  readonly wait?: number;
+  /** Most messages in one batch; a full batch is sent at once. @default 100 */
+  readonly maxSize?: number;
+}
+
+/**
+ * Options of {@link createClient}.
+ *
+ * @example
+ * ```ts
+ * const options: ClientOptions = { timeout: 10_000, cancellation: true, batch: { wait: 2 } };
+ * ```
+ */
+export interface ClientOptions {
+  /**
+   * Default per-call timeout in milliseconds, overridable per call; `0` waits forever.
+   *
+   * @default 0 ({@link DEFAULT_TIMEOUT})
+   */
+  readonly timeout?: number;
+  /** Makes request ids. @default sequential numbers 1, 2, 3… */
+  readonly generateId?: () => JsonRpcId;
+  /**
+   * Sends a cancel notification when a call times out or is aborted after it was sent: a
+   * protocol, or `true` for core's `defaultCancellation` (`$/cancelRequest` with `{ id }`).
+   *
+   * @default false
+   */
+  readonly cancellation?: CancellationProtocol | boolean;
+  /**
+   * Auto-batching: calls (and notifications) made in the same tick, or within `wait` ms, go out
+   * as one batch of at most `maxSize` messages. A lone call goes out as a single message.
+   *
+   * @default false
+   */
+  readonly batch?: boolean | AutoBatchOptions;
+  /** Answers requests the other side sends (duplex transports). @default answers -32601 */
+  readonly onRequest?: IncomingRequestHandler;
+  /** Receives notifications the other side sends. @default ignores them */
+  readonly onNotification?: IncomingNotificationHandler;
+  /**
+   * Receives what goes wrong outside a call: malformed or unknown answers (a `ProtocolError`),
+   * the transport's non-fatal errors, failing handlers. Never throws into the client.
+   */
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * A JSON-RPC client over one transport. See {@link createClient}.
+ *
+ * @example
+ * ```ts
+ * const client: Client = createClient(transport);
+ * const answer = await client.request<string>('echo', ['hi']);
+ * ```
+ */
+export interface Client extends Peer {
+  /**
+   * Sends a request and waits for its answer.
+   *
+   * @param method - the method name
+   * @param params - the params (array: by position, object: by name)
+   * @param options - `signal` and `timeout` (overrides the client's default; `0` waits forever)
+   * @returns the result
+   * @throws JsonRpcError (the wire error's class, by `code`), TimeoutError (`TIMEOUT`),
+   *   AbortError (`ABORTED`), ConnectionClosedError (`CONNECTION_CLOSED`), TransportError
+   *   (`TRANSPORT_ERROR`), ProtocolError (`PROTOCOL_ERROR`, a malformed answer); a TypeError when
+   *   the params cannot be serialized
+   */
+  request<T = unknown>(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+  ): Promise<T>;
+  /**
+   * Sends a notification.
+   *
+   * @param method - the method name
+   * @param params - the params
+   * @returns resolves once the transport took it
+   * @throws ConnectionClosedError (`CONNECTION_CLOSED`), TransportError (`TRANSPORT_ERROR`)
+   */
+  notify(method: string, params?: JsonRpcParams): Promise<void>;
+  /**
+   * Sends several calls as one batch message and settles each one on its own, matched by id
+   * whatever order the answers come in.
+   *
+   * @param build - returns the entries, made with the builder
+   * @param options - `signal` and `timeout` for every request of the batch
+   * @returns one settled result per request entry, in order; notifications get no slot
+   * @throws ConnectionClosedError (`CONNECTION_CLOSED`) when closed, AbortError (`ABORTED`) when
+   *   the signal is already aborted, TypeError when params cannot be serialized; nothing is sent
+   *   then. A batch of notifications only rejects with the transport's error.
+   */
+  batch<const T extends readonly BatchEntry<any>[]>(
+    build: (b: BatchBuilder) => T,
+    options?: RequestOptions,
+  ): Promise<BatchResults<T>>;
+  /**
+   * A typed proxy over a contract; results are validated against its result schemas.
+   *
+   * @param contract - the contract
+   * @param options - `prefix` for the wire names, `params` style
+   * @returns the proxy
+   * @throws ResultValidationError (`PROTOCOL_ERROR`, from a call) when a result breaks the schema
+   */
+  use<C extends Contract>(contract: C, options?: UseOptions): ContractProxy<C>;
+  /**
+   * A schema-free proxy typed by an interface: `api.add(1, 2)` sends `add` with `[1, 2]`.
+   *
+   * @param options - `prefix` for the wire names
+   * @returns the proxy
+   */
+  proxy<T extends object>(options?: ProxyOptions): PromisifiedProxy<T>;
+  /** How many calls wait for an answer. */
+  readonly pending: number;
+  /**
+   * Closes the client and its transport; every waiting call rejects with a
+   * `ConnectionClosedError`. Idempotent.
+   *
+   * @param reason - why, passed to the transport
+   * @returns resolves once closed
+   */
+  close(reason?: unknown): Promise<void>;
+  /** Resolves when the client has closed, for whatever reason. */
+  readonly closed: Promise<void>;
+}
