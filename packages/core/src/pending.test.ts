@@ -84,6 +84,21 @@ describe('createPendingCalls', () => {
     controller.abort(); // listeners were removed: nothing happens
   });
 
+  it('shares one listener among many calls on one signal, and aborts them all', async () => {
+    const pending = createPendingCalls();
+    const controller = new AbortController();
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 50_000; i++) {
+      calls.push(pending.add(i, 'm', { signal: controller.signal }).catch((e: unknown) => e));
+    }
+    // Answer half of them: each answer detaches from the shared signal in constant time.
+    for (let i = 0; i < 50_000; i += 2) pending.settle({ jsonrpc: '2.0', id: i, result: i });
+    controller.abort();
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((o) => o instanceof AbortError)).toHaveLength(25_000);
+    expect(pending.size).toBe(0);
+  });
+
   it('leaks nothing over many timed-out and aborted calls', async () => {
     const pending = createPendingCalls();
     const controllers: AbortController[] = [];

@@ -75,6 +75,12 @@ interface Entry extends PendingCall {
   onAbort: (() => void) | undefined;
 }
 
+/** The calls waiting on one signal, with the one listener they share. */
+interface SignalWatch {
+  readonly entries: Set<Entry>;
+  readonly listener: () => void;
+}
+
 /**
  * Creates an empty pending map.
  *
@@ -89,11 +95,41 @@ interface Entry extends PendingCall {
  */
 export function createPendingCalls(): PendingCalls {
   const entries = new Map<JsonRpcId, Entry>();
+  // One abort listener per signal, however many calls share it: removing listeners one by one
+  // from a signal with many of them is quadratic.
+  const watches = new WeakMap<AbortSignal, SignalWatch>();
+
+  const watch = (signal: AbortSignal, entry: Entry): void => {
+    let watched = watches.get(signal);
+    if (watched === undefined) {
+      const set = new Set<Entry>();
+      watched = {
+        entries: set,
+        listener: () => {
+          watches.delete(signal);
+          for (const waiting of [...set]) waiting.onAbort!();
+        },
+      };
+      watches.set(signal, watched);
+      signal.addEventListener('abort', watched.listener, { once: true });
+    }
+    watched.entries.add(entry);
+  };
+
+  const unwatch = (signal: AbortSignal, entry: Entry): void => {
+    const watched = watches.get(signal);
+    if (watched === undefined) return;
+    watched.entries.delete(entry);
+    if (watched.entries.size === 0) {
+      watches.delete(signal);
+      signal.removeEventListener('abort', watched.listener);
+    }
+  };
 
   const remove = (entry: Entry): void => {
     entries.delete(entry.id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
-    if (entry.onAbort !== undefined) entry.signal!.removeEventListener('abort', entry.onAbort);
+    if (entry.signal !== undefined) unwatch(entry.signal, entry);
   };
 
   return {
@@ -132,7 +168,7 @@ export function createPendingCalls(): PendingCalls {
             reject(new AbortError({ ...call, cause: signal.reason }));
             options?.onGiveUp?.('abort', id, method);
           };
-          signal.addEventListener('abort', entry.onAbort, { once: true });
+          watch(signal, entry);
         }
         entries.set(id, entry);
       });
