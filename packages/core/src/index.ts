@@ -113,4 +113,6 @@ export {
   stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
+export type { TapDirection, TransportTap } from './tap-transport.js';
+export { tapTransport } from './tap-transport.js';
 export type { SendOptions, Transport, TransportHandler } from './transport.js';
