@@ -19,5 +19,6 @@ export default defineConfig({
     hookTimeout: 15_000,
     teardownTimeout: 5_000,
     pool: 'forks',
+    globalSetup: ['./scripts/vitest-global-setup.ts'],
   },
 });
