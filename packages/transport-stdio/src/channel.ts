@@ -1,0 +1,230 @@
+/**
+ * The engine under every transport of this package: reads framed messages from a readable
+ * stream, writes framed messages to a writable stream with coalescing and backpressure, and fires
+ * `onClose` once. Internal; the transports decide what ending and failing mean.
+ *
+ * @module
+ */
+import type { Readable, Writable } from 'node:stream';
+import { ConnectionClosedError, type TransportHandler } from '@jsonrpc-kit/core';
+import type { FrameDecoder } from './decoder.js';
+import { createFrameDecoder, encodeBatch, type Framing, type ResolvedFraming } from './framing.js';
+
+/** Options of {@link createChannel}. */
+export interface ChannelOptions {
+  readonly readable: Readable;
+  readonly writable: Writable;
+  readonly framing: Framing;
+  readonly maxMessageBytes?: number | undefined;
+  readonly maxHeaderBytes?: number | undefined;
+  /** The readable ended (after the decoder delivered what it held). */
+  readonly onEnd: () => void;
+  /** The readable or the writable failed. */
+  readonly onStreamError: (error: Error) => void;
+  /** The readable closed without ending, or the writable closed. */
+  readonly onStreamClose?: (() => void) | undefined;
+}
+
+/** The engine a transport is built on. */
+export interface Channel {
+  start(handler: TransportHandler): Promise<void>;
+  send(message: string): Promise<void>;
+  /**
+   * Stops reading and sending and fires `onClose(error)` once. With `graceful`, messages already
+   * queued are written first and their sends resolve; otherwise they reject.
+   */
+  stop(error: Error | undefined, graceful: boolean): void;
+  /** Reports a non-fatal error to the handler. */
+  reportError(error: Error): void;
+  readonly stopped: boolean;
+}
+
+interface Batch {
+  readonly promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+/**
+ * Builds a channel over two streams (they may be the same duplex stream). Error listeners stay on
+ * the streams for their whole life; `'data'` is listened to from `start()` until `stop()`.
+ *
+ * @param options - the streams, the framing, limits, and what to do when the streams end or fail
+ * @returns the channel
+ * @example
+ * ```ts
+ * const channel = createChannel({ readable, writable, framing: 'newline', onEnd, onStreamError });
+ * ```
+ */
+export function createChannel(options: ChannelOptions): Channel {
+  const { readable, writable } = options;
+  let handler: TransportHandler | undefined;
+  let stopped = false;
+  let closeNotified = false;
+  let closeError: Error | undefined;
+  let encoding: ResolvedFraming | undefined;
+
+  /** Messages waiting for the next flush, and the promise their sends share. */
+  let queue: string[] = [];
+  let batch: Batch | undefined;
+  /** The batch written while the writable was full, resolved on 'drain'. */
+  let waiting: Batch | undefined;
+  let scheduled = false;
+
+  const deliver = (message: string): void => {
+    if (stopped || handler === undefined) return;
+    try {
+      handler.onMessage(message);
+    } catch (error) {
+      handler.onError?.(toError(error));
+    }
+  };
+
+  const decoder: FrameDecoder = createFrameDecoder(options.framing, {
+    maxMessageBytes: options.maxMessageBytes,
+    maxHeaderBytes: options.maxHeaderBytes,
+    onMessage: deliver,
+    onError: (error) => {
+      if (!stopped) handler?.onError?.(error);
+    },
+    onFraming: (framing) => {
+      encoding = framing;
+      if (queue.length > 0) schedule();
+    },
+  });
+
+  const flush = (): void => {
+    scheduled = false;
+    if (stopped || waiting !== undefined || queue.length === 0 || encoding === undefined) return;
+    writeQueue();
+  };
+
+  const schedule = (): void => {
+    if (scheduled || waiting !== undefined || encoding === undefined) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+
+  /** Writes everything queued as one chunk; true when the writable can take more. */
+  const writeQueue = (): void => {
+    const data = encodeBatch(encoding!, queue);
+    queue = [];
+    const current = batch!;
+    batch = undefined;
+    if (writable.write(data)) {
+      current.resolve();
+    } else {
+      waiting = current;
+    }
+  };
+
+  const onDrain = (): void => {
+    const done = waiting;
+    waiting = undefined;
+    done?.resolve();
+    if (!stopped && queue.length > 0) writeQueue();
+  };
+
+  const onData = (chunk: Buffer | string): void => {
+    decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  };
+
+  const onEnd = (): void => {
+    if (stopped) return;
+    decoder.end();
+    if (!stopped) options.onEnd();
+  };
+
+  const onError = (error: Error): void => {
+    if (!stopped) options.onStreamError(error);
+  };
+
+  const onStreamClose = (): void => {
+    if (!stopped) options.onStreamClose?.();
+  };
+
+  const notifyClose = (): void => {
+    if (closeNotified || handler === undefined) return;
+    closeNotified = true;
+    handler.onClose(closeError);
+  };
+
+  // Errors are listened to for the whole life of the streams: an 'error' without a listener
+  // would crash the process (EPIPE on a closed pipe, say), also after the transport closed.
+  readable.on('error', onError);
+  readable.on('end', onEnd);
+  readable.on('close', onStreamClose);
+  if (writable !== (readable as unknown)) {
+    writable.on('error', onError);
+    writable.on('close', onStreamClose);
+  }
+  writable.on('drain', onDrain);
+
+  return {
+    start(h) {
+      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
+      handler = h;
+      if (stopped) {
+        queueMicrotask(notifyClose);
+      } else {
+        readable.on('data', onData);
+        readable.resume();
+      }
+      return Promise.resolve();
+    },
+    send(message) {
+      if (stopped) return Promise.reject(new ConnectionClosedError());
+      queue.push(message);
+      if (batch === undefined) batch = newBatch();
+      const promise = batch.promise;
+      schedule();
+      return promise;
+    },
+    stop(error, graceful) {
+      if (stopped) return;
+      if (graceful && encoding !== undefined && queue.length > 0 && writable.writable) {
+        // Written even past the high-water mark: these sends were accepted while open.
+        const data = encodeBatch(encoding, queue);
+        queue = [];
+        writable.write(data);
+        batch?.resolve();
+        batch = undefined;
+      }
+      stopped = true;
+      readable.off('data', onData);
+      writable.off('drain', onDrain);
+      const closed = new ConnectionClosedError(
+        'Connection closed',
+        error === undefined ? undefined : { cause: error },
+      );
+      if (graceful) waiting?.resolve();
+      else waiting?.reject(closed);
+      waiting = undefined;
+      batch?.reject(closed);
+      batch = undefined;
+      queue = [];
+      closeError = error;
+      notifyClose();
+    },
+    reportError(error) {
+      if (!stopped) handler?.onError?.(error);
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
+}

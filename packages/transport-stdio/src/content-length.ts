@@ -1,0 +1,350 @@
+/**
+ * Content-Length framing, as in the Language Server Protocol: `Content-Length: N\r\n\r\n` and then
+ * N bytes of UTF-8. Other headers (Content-Type, say) are tolerated; header names are
+ * case-insensitive.
+ *
+ * @module
+ */
+import {
+  asBuffer,
+  DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type DecoderOptions,
+  type FrameDecoder,
+  isWhitespace,
+} from './decoder.js';
+import { FrameError, FrameErrorReason, type FrameErrorReasonValue } from './errors.js';
+
+/** Options of {@link createContentLengthDecoder}. */
+export interface ContentLengthDecoderOptions extends DecoderOptions {
+  /**
+   * The largest header block buffered while looking for its end, in bytes.
+   *
+   * @default DEFAULT_MAX_HEADER_BYTES (8 KiB)
+   */
+  readonly maxHeaderBytes?: number | undefined;
+}
+
+const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
+/** `Content-Length: ` as bytes, the fast path's exact spelling. */
+const PREFIX = Buffer.from('Content-Length: ', 'latin1');
+const PREFIX_LENGTH = PREFIX.length;
+/** `content-length:` in lower case, for the case-insensitive resynchronisation search. */
+const TOKEN = Buffer.from('content-length:', 'latin1');
+
+const MODE_HEADER = 0;
+const MODE_BODY = 1;
+const MODE_SKIP = 2;
+
+/** Header name characters (RFC 9110 token). */
+function isTokenByte(b: number): boolean {
+  return (
+    (b >= 0x61 && b <= 0x7a) ||
+    (b >= 0x41 && b <= 0x5a) ||
+    (b >= 0x30 && b <= 0x39) ||
+    b === 0x2d ||
+    b === 0x5f ||
+    b === 0x2e ||
+    b === 0x21 ||
+    (b >= 0x23 && b <= 0x27) ||
+    b === 0x2a ||
+    b === 0x2b ||
+    b === 0x5e ||
+    b === 0x60 ||
+    b === 0x7c ||
+    b === 0x7e
+  );
+}
+
+/** Finds `content-length:` in any case in `b[from, to)`, or -1. */
+function findToken(b: Buffer, from: number, to: number): number {
+  const last = to - TOKEN.length;
+  outer: for (let i = from; i <= last; i++) {
+    for (let j = 0; j < TOKEN.length; j++) {
+      if ((b[i + j]! | 0x20) !== TOKEN[j]!) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** Whether the bytes from `start` cannot be the beginning of a header line. */
+function cannotBeHeader(b: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    if (c === 0x3a) return i === start;
+    if (!isTokenByte(c)) return true;
+  }
+  return false;
+}
+
+/** Parses a header block `b[start, end)` (without the blank line): the length, or a reason. */
+function parseHeaderBlock(b: Buffer, start: number, end: number): number | FrameErrorReasonValue {
+  const text = b.toString('latin1', start, end);
+  let length = -1;
+  for (const line of text.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) return FrameErrorReason.InvalidHeader;
+    for (let i = 0; i < colon; i++) {
+      if (!isTokenByte(line.charCodeAt(i))) return FrameErrorReason.InvalidHeader;
+    }
+    if (colon !== 14 || line.slice(0, colon).toLowerCase() !== 'content-length') continue;
+    const value = line.slice(colon + 1).trim();
+    if (!/^\d{1,15}$/.test(value)) return FrameErrorReason.InvalidContentLength;
+    const n = Number(value);
+    if (length !== -1 && length !== n) return FrameErrorReason.InvalidContentLength;
+    length = n;
+  }
+  return length === -1 ? FrameErrorReason.MissingContentLength : length;
+}
+
+const MESSAGES: Record<FrameErrorReasonValue, string> = {
+  'missing-content-length': 'Header block without a Content-Length header',
+  'invalid-content-length': 'Content-Length is not a non-negative integer',
+  'invalid-header': 'Expected a Content-Length header',
+  'header-too-large': 'Header block too large',
+  'message-too-large': 'Message too large',
+  truncated: 'Stream ended inside a message',
+};
+
+/**
+ * Creates an incremental Content-Length decoder. It survives headers and bodies split anywhere
+ * (byte by byte), delivers every message of a chunk in one `push`, decodes each body from its
+ * bytes as a whole (so multi-byte characters split across chunks are intact), skips a message over
+ * `maxMessageBytes` without buffering it, and after a bad header reports the problem once and
+ * resynchronises on the next `Content-Length:` header.
+ *
+ * @param options - limits and the message and error callbacks
+ * @returns a decoder to `push` bytes into
+ * @throws never; framing problems go to `onError` as `FrameError` (code `TRANSPORT_ERROR`,
+ *   `reason` one of `missing-content-length`, `invalid-content-length`, `invalid-header`,
+ *   `header-too-large`, `message-too-large`, `truncated`)
+ * @example
+ * ```ts
+ * const decoder = createContentLengthDecoder({ onMessage: (text) => console.log(JSON.parse(text)) });
+ * decoder.push(encodeContentLength('{"jsonrpc":"2.0","method":"ping"}'));
+ * ```
+ */
+export function createContentLengthDecoder(options: ContentLengthDecoderOptions): FrameDecoder {
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
+  const onMessage = options.onMessage;
+  const onError = options.onError;
+
+  let mode = MODE_HEADER;
+  /** Header bytes kept from earlier chunks (a copy), or undefined. */
+  let pending: Buffer | undefined;
+  /** The body being filled, in MODE_BODY. */
+  let body: Buffer = Buffer.alloc(0);
+  let bodyFilled = 0;
+  /** Bytes still to skip, in MODE_SKIP. */
+  let skipLeft = 0;
+  /** After an error, until the next good header: errors are not reported again. */
+  let resyncing = false;
+
+  const report = (reason: FrameErrorReasonValue, detail?: string): void => {
+    if (reason !== FrameErrorReason.MessageTooLarge && reason !== FrameErrorReason.Truncated) {
+      if (resyncing) return;
+      resyncing = true;
+    }
+    onError?.(new FrameError(reason, detail === undefined ? MESSAGES[reason] : detail));
+  };
+
+  /** A header announced `length` bytes; returns where the caller continues in `b`. */
+  const beginBody = (b: Buffer, start: number, length: number): number => {
+    resyncing = false;
+    const end = b.length;
+    if (length > maxMessageBytes) {
+      report(
+        FrameErrorReason.MessageTooLarge,
+        `Message of ${length} bytes is over the limit of ${maxMessageBytes}`,
+      );
+      const n = Math.min(length, end - start);
+      skipLeft = length - n;
+      if (skipLeft > 0) mode = MODE_SKIP;
+      return start + n;
+    }
+    if (end - start >= length) {
+      onMessage(b.toString('utf8', start, start + length));
+      return start + length;
+    }
+    body = Buffer.allocUnsafe(length);
+    bodyFilled = b.copy(body, 0, start, end);
+    mode = MODE_BODY;
+    return end;
+  };
+
+  /**
+   * Reads a header from `b` at `start` (general path). Returns where to continue in `b`, or -1
+   * when more bytes are needed (`keepFrom` then says what to keep).
+   */
+  let keepFrom = 0;
+  const readHeader = (b: Buffer, start: number): number => {
+    const end = b.length;
+    let p = start;
+    while (p < end && isWhitespace(b[p]!)) p++;
+    if (p === end) {
+      keepFrom = end;
+      return -1;
+    }
+    const stop = b.indexOf(HEADER_END, p);
+    if (stop === -1 || stop - p > maxHeaderBytes) {
+      const limit = stop === -1 ? end : stop;
+      const bad = cannotBeHeader(b, p, limit);
+      if (!bad && limit - p <= maxHeaderBytes) {
+        keepFrom = p;
+        return -1;
+      }
+      report(bad ? FrameErrorReason.InvalidHeader : FrameErrorReason.HeaderTooLarge);
+      const next = findToken(b, p + 1, end);
+      if (next !== -1) return next;
+      // Keep a tail that may hold the start of the next header.
+      keepFrom = Math.max(p + 1, end - TOKEN.length);
+      return -1;
+    }
+    const length = parseHeaderBlock(b, p, stop);
+    if (typeof length === 'number') return beginBody(b, stop + 4, length);
+    report(length);
+    // Garbage glued to a header hides it ("junkContent-Length: 2"): look inside. A block with a
+    // bad Content-Length value is skipped whole.
+    const next = length === FrameErrorReason.InvalidContentLength ? -1 : findToken(b, p + 1, stop);
+    return next === -1 ? stop + 4 : next;
+  };
+
+  /** Fast path: exactly `Content-Length: N\r\n\r\n` at `p`; returns the body start or -1. */
+  let fastLength = 0;
+  const readFast = (b: Buffer, p: number): number => {
+    const end = b.length;
+    if (end - p < PREFIX_LENGTH + 5) return -1;
+    for (let i = 0; i < PREFIX_LENGTH; i++) if (b[p + i] !== PREFIX[i]) return -1;
+    let i = p + PREFIX_LENGTH;
+    let n = 0;
+    const digitsStart = i;
+    for (; i < end; i++) {
+      const c = b[i]!;
+      if (c < 0x30 || c > 0x39) break;
+      n = n * 10 + (c - 0x30);
+    }
+    if (i === digitsStart || i - digitsStart > 15 || end - i < 4) return -1;
+    if (b[i] !== 0x0d || b[i + 1] !== 0x0a || b[i + 2] !== 0x0d || b[i + 3] !== 0x0a) return -1;
+    fastLength = n;
+    return i + 4;
+  };
+
+  const pushBuffer = (b: Buffer): void => {
+    let pos = 0;
+    const end = b.length;
+    while (pos < end) {
+      if (mode === MODE_BODY) {
+        const need = body.length - bodyFilled;
+        if (end - pos < need) {
+          bodyFilled += b.copy(body, bodyFilled, pos, end);
+          return;
+        }
+        b.copy(body, bodyFilled, pos, pos + need);
+        pos += need;
+        const full = body;
+        body = Buffer.alloc(0);
+        bodyFilled = 0;
+        mode = MODE_HEADER;
+        onMessage(full.toString('utf8'));
+        continue;
+      }
+      if (mode === MODE_SKIP) {
+        const n = Math.min(skipLeft, end - pos);
+        skipLeft -= n;
+        pos += n;
+        if (skipLeft === 0) mode = MODE_HEADER;
+        continue;
+      }
+      if (pending !== undefined) {
+        // Join the kept header bytes with enough of this chunk to finish the header.
+        const kept = pending;
+        const take = Math.min(end - pos, maxHeaderBytes + 4);
+        const joined = Buffer.concat([kept, b.subarray(pos, pos + take)]);
+        pending = undefined;
+        const next = readHeader(joined, 0);
+        if (next === -1) {
+          if (keepFrom < joined.length) pending = Buffer.from(joined.subarray(keepFrom));
+          pos += take;
+          continue;
+        }
+        if (next >= kept.length) {
+          // Continue in this chunk. The body, if any, was started from `joined`: re-base it.
+          pos += next - kept.length;
+          continue;
+        }
+        // Resynchronised inside the kept bytes: keep the rest of them and read again.
+        pending = Buffer.from(kept.subarray(next));
+        continue;
+      }
+      const fast = readFast(b, pos);
+      if (fast !== -1) {
+        pos = beginBody(b, fast, fastLength);
+        continue;
+      }
+      const next = readHeader(b, pos);
+      if (next === -1) {
+        if (keepFrom < end) pending = Buffer.from(b.subarray(keepFrom, end));
+        return;
+      }
+      pos = next;
+    }
+  };
+
+  return {
+    push(chunk) {
+      pushBuffer(asBuffer(chunk));
+    },
+    end() {
+      const cut =
+        mode === MODE_BODY ||
+        (!resyncing && pending !== undefined && pending.some((byte) => !isWhitespace(byte)));
+      mode = MODE_HEADER;
+      pending = undefined;
+      body = Buffer.alloc(0);
+      bodyFilled = 0;
+      skipLeft = 0;
+      resyncing = false;
+      if (cut) report(FrameErrorReason.Truncated);
+    },
+    get bufferedBytes() {
+      return (pending?.length ?? 0) + bodyFilled;
+    },
+  };
+}
+
+/**
+ * Frames one message with a Content-Length header: `Content-Length: N\r\n\r\n` then the UTF-8
+ * bytes of `text`, as one buffer.
+ *
+ * @param text - the message (JSON text)
+ * @returns header and body in one buffer
+ * @example
+ * ```ts
+ * socket.write(encodeContentLength('{"jsonrpc":"2.0","method":"ping"}'));
+ * ```
+ */
+export function encodeContentLength(text: string): Buffer {
+  const length = Buffer.byteLength(text, 'utf8');
+  const header = 'Content-Length: ' + length + '\r\n\r\n';
+  const out = Buffer.allocUnsafe(header.length + length);
+  out.write(header, 0, 'latin1');
+  out.write(text, header.length, 'utf8');
+  return out;
+}
+
+/**
+ * Frames several messages with Content-Length headers into one string, for one write.
+ *
+ * @param messages - the messages, in order
+ * @returns the framed text
+ */
+export function encodeContentLengthBatch(messages: readonly string[]): string {
+  let out = '';
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    out += 'Content-Length: ' + Buffer.byteLength(m, 'utf8') + '\r\n\r\n' + m;
+  }
+  return out;
+}

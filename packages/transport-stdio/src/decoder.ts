@@ -1,0 +1,73 @@
+/**
+ * What every frame decoder shares: its options, its interface, and the size defaults.
+ *
+ * @module
+ */
+import type { FrameError } from './errors.js';
+
+/**
+ * The largest message a decoder accepts, in UTF-8 bytes. Bigger messages are reported as
+ * `message-too-large` and their bytes skipped without being buffered.
+ *
+ * @default 16 MiB (16 * 1024 * 1024)
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES: number = 16 * 1024 * 1024;
+
+/**
+ * The largest header block the Content-Length decoder buffers while it looks for the blank line
+ * that ends it, in bytes.
+ *
+ * @default 8 KiB (8192)
+ */
+export const DEFAULT_MAX_HEADER_BYTES: number = 8192;
+
+/** Options of the frame decoders. */
+export interface DecoderOptions {
+  /**
+   * The largest message accepted, in UTF-8 bytes.
+   *
+   * @default DEFAULT_MAX_MESSAGE_BYTES (16 MiB)
+   */
+  readonly maxMessageBytes?: number | undefined;
+  /**
+   * Receives each complete message, decoded from UTF-8 as a whole (never chunk by chunk).
+   *
+   * @param message - the text of one message
+   */
+  readonly onMessage: (message: string) => void;
+  /**
+   * Receives each non-fatal framing problem; the decoder then resynchronises.
+   *
+   * @param error - what was wrong
+   */
+  readonly onError?: ((error: FrameError) => void) | undefined;
+}
+
+/**
+ * An incremental decoder: push bytes as they arrive, in chunks of any size and split anywhere;
+ * every complete message in a chunk is delivered before `push` returns.
+ */
+export interface FrameDecoder {
+  /**
+   * Consumes bytes. The decoder copies what it must keep, so the caller may reuse `chunk`.
+   *
+   * @param chunk - the next bytes of the stream
+   */
+  push(chunk: Uint8Array): void;
+  /** The stream ended: a message cut short is reported as `truncated`, and the state is reset. */
+  end(): void;
+  /** Bytes held back waiting for the rest of a message. */
+  readonly bufferedBytes: number;
+}
+
+/** Views a Uint8Array as a Buffer without copying. */
+export function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk)
+    ? chunk
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/** Whether a byte is JSON whitespace (space, tab, LF, CR). */
+export function isWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}

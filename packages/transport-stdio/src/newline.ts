@@ -1,0 +1,159 @@
+/**
+ * Newline framing, as in the Model Context Protocol's stdio transport: one JSON text per line.
+ * `\r\n` line ends are tolerated and blank lines skipped.
+ *
+ * @module
+ */
+import {
+  asBuffer,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type DecoderOptions,
+  type FrameDecoder,
+  isWhitespace,
+} from './decoder.js';
+import { FrameError, FrameErrorReason } from './errors.js';
+
+/** Options of {@link createNewlineDecoder}. */
+export interface NewlineDecoderOptions extends DecoderOptions {}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const NEWLINE_RE = /[\r\n]/g;
+
+/**
+ * Creates an incremental newline decoder: each line is one message. It survives lines split
+ * anywhere, delivers every line of a chunk in one `push`, decodes each line from its bytes as a
+ * whole, strips a trailing `\r`, skips blank lines, and skips a line over `maxMessageBytes` up to
+ * its newline without buffering it. At `end()`, a last line without a newline is still delivered.
+ *
+ * @param options - the size limit and the message and error callbacks
+ * @returns a decoder to `push` bytes into
+ * @throws never; a line over the limit goes to `onError` as a `FrameError` (code
+ *   `TRANSPORT_ERROR`, reason `message-too-large`)
+ * @example
+ * ```ts
+ * const decoder = createNewlineDecoder({ onMessage: (text) => console.log(JSON.parse(text)) });
+ * decoder.push(Buffer.from('{"jsonrpc":"2.0","method":"ping"}\n'));
+ * ```
+ */
+export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecoder {
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const onMessage = options.onMessage;
+  const onError = options.onError;
+
+  /** Pieces of the current line from earlier chunks (copies). */
+  let parts: Buffer[] = [];
+  let partsLength = 0;
+  /** Inside a line over the limit: drop bytes up to the next newline. */
+  let skipping = false;
+
+  const tooLarge = (size: number, more: boolean): void => {
+    onError?.(
+      new FrameError(
+        FrameErrorReason.MessageTooLarge,
+        `Line of ${more ? 'more than ' : ''}${size} bytes is over the limit of ${maxMessageBytes}`,
+      ),
+    );
+  };
+
+  const emitLine = (b: Buffer, start: number, end: number): void => {
+    if (end > start && b[end - 1] === CR) end--;
+    if (end === start) return;
+    if (isWhitespace(b[start]!)) {
+      let i = start + 1;
+      while (i < end && isWhitespace(b[i]!)) i++;
+      if (i === end) return;
+    }
+    if (end - start > maxMessageBytes) {
+      tooLarge(end - start, false);
+      return;
+    }
+    onMessage(b.toString('utf8', start, end));
+  };
+
+  return {
+    push(chunk) {
+      const b = asBuffer(chunk);
+      const end = b.length;
+      let pos = 0;
+      while (pos < end) {
+        const nl = b.indexOf(LF, pos);
+        if (nl === -1) {
+          if (skipping) return;
+          const n = end - pos;
+          // One byte of slack for a `\r` that the line end will strip.
+          if (partsLength + n > maxMessageBytes + 1) {
+            tooLarge(partsLength + n, true);
+            parts = [];
+            partsLength = 0;
+            skipping = true;
+            return;
+          }
+          parts.push(Buffer.from(b.subarray(pos, end)));
+          partsLength += n;
+          return;
+        }
+        if (skipping) {
+          skipping = false;
+        } else if (partsLength === 0) {
+          emitLine(b, pos, nl);
+        } else {
+          parts.push(b.subarray(pos, nl));
+          const line = Buffer.concat(parts, partsLength + nl - pos);
+          parts = [];
+          partsLength = 0;
+          emitLine(line, 0, line.length);
+        }
+        pos = nl + 1;
+      }
+    },
+    end() {
+      const wasSkipping = skipping;
+      skipping = false;
+      if (partsLength === 0 || wasSkipping) return;
+      const line = Buffer.concat(parts, partsLength);
+      parts = [];
+      partsLength = 0;
+      emitLine(line, 0, line.length);
+    },
+    get bufferedBytes() {
+      return partsLength;
+    },
+  };
+}
+
+/**
+ * Frames one message as a line: its UTF-8 bytes and `\n`. Raw line breaks inside `text` (only
+ * possible as whitespace between JSON tokens, e.g. pretty-printed JSON) become spaces so that the
+ * message stays on one line.
+ *
+ * @param text - the message (JSON text)
+ * @returns the line as one buffer
+ * @example
+ * ```ts
+ * child.stdin.write(encodeNewline('{"jsonrpc":"2.0","method":"ping"}'));
+ * ```
+ */
+export function encodeNewline(text: string): Buffer {
+  return Buffer.from(toLine(text) + '\n', 'utf8');
+}
+
+/** `text` with raw line breaks replaced by spaces (JSON strings cannot hold them raw). */
+function toLine(text: string): string {
+  return text.indexOf('\n') === -1 && text.indexOf('\r') === -1
+    ? text
+    : text.replace(NEWLINE_RE, ' ');
+}
+
+/**
+ * Frames several messages as lines into one string, for one write.
+ *
+ * @param messages - the messages, in order
+ * @returns the framed text
+ */
+export function encodeNewlineBatch(messages: readonly string[]): string {
+  if (messages.length === 1) return toLine(messages[0]!) + '\n';
+  let out = '';
+  for (let i = 0; i < messages.length; i++) out += toLine(messages[i]!) + '\n';
+  return out;
+}

@@ -1,0 +1,220 @@
+/**
+ * A transport to a server started as a child process, speaking over its stdin and stdout.
+ *
+ * @module
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@jsonrpc-kit/core';
+import { createChannel } from './channel.js';
+import { closeReasonError } from './close-reason.js';
+import { ProcessExitError } from './errors.js';
+import { DEFAULT_STREAM_FRAMING, type FramedTransportOptions } from './stream-transport.js';
+
+/**
+ * How long {@link spawnTransport} waits after ending the child's stdin before SIGTERM, and after
+ * SIGTERM before SIGKILL, in milliseconds.
+ *
+ * @default 2000
+ */
+export const DEFAULT_KILL_TIMEOUT: number = 2000;
+
+/** How long to wait, after the child exited, for the rest of its stdout. */
+const EXIT_DRAIN_MS = 200;
+
+/** What to do with the child's stderr: inherit it, pipe it, drop it, or receive each chunk. */
+export type StderrOption = 'inherit' | 'pipe' | 'ignore' | ((chunk: Buffer) => void);
+
+/** Options of {@link spawnTransport}. */
+export interface SpawnTransportOptions extends FramedTransportOptions {
+  /**
+   * The child's environment.
+   *
+   * @default process.env
+   */
+  readonly env?: NodeJS.ProcessEnv | undefined;
+  /**
+   * The child's working directory.
+   *
+   * @default process.cwd()
+   */
+  readonly cwd?: string | URL | undefined;
+  /**
+   * The child's stderr: `'inherit'` shares the parent's, `'pipe'` exposes it as
+   * `transport.process.stderr` (read it, or the child may block), `'ignore'` drops it, a
+   * function receives each chunk.
+   *
+   * @default 'inherit'
+   */
+  readonly stderr?: StderrOption | undefined;
+  /**
+   * The grace period of each shutdown step (stdin end → SIGTERM → SIGKILL), in milliseconds.
+   *
+   * @default DEFAULT_KILL_TIMEOUT (2000)
+   */
+  readonly killTimeout?: number | undefined;
+}
+
+/** How a child process ended. */
+export interface ProcessExit {
+  /** The exit code, or `null` when a signal ended it (or it never started). */
+  readonly code: number | null;
+  /** The signal that ended it, or `null`. */
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** A transport to a child process, with the process and its exit. */
+export interface SpawnedTransport extends Transport {
+  /** The child process. */
+  readonly process: ChildProcess;
+  /** Resolves once the child exited (never rejects; `code` and `signal` are `null` when it could not start). */
+  readonly exit: Promise<ProcessExit>;
+}
+
+/**
+ * Starts `command` as a child process and returns a transport over its stdin and stdout. The
+ * child exiting closes the transport: `onClose` receives a `ProcessExitError` with the exit code
+ * and signal (unless the transport was being closed already). Closing the transport writes what
+ * is queued, ends the child's stdin, sends SIGTERM after `killTimeout` ms if it is still running
+ * and SIGKILL after another `killTimeout` (timers are unref'd); `close()` resolves once it exited.
+ *
+ * @param command - the program to run
+ * @param args - its arguments
+ * @param options - framing, limits, environment, working directory, stderr, and the kill timeout
+ * @returns the transport, with `process` and `exit`
+ * @throws never; a child that cannot start (`ENOENT`, say) or that exits closes the transport with
+ *   a `ProcessExitError` (code `TRANSPORT_ERROR`), and `send()` then rejects with
+ *   `ConnectionClosedError` (code `CONNECTION_CLOSED`)
+ * @example
+ * ```ts
+ * const transport = spawnTransport('node', ['server.mjs'], { framing: 'newline' });
+ * const client = createClient(transport);
+ * console.log(await client.request('ping'));
+ * await transport.close();
+ * ```
+ */
+export function spawnTransport(
+  command: string,
+  args: readonly string[] = [],
+  options: SpawnTransportOptions = {},
+): SpawnedTransport {
+  const stderr = options.stderr ?? 'inherit';
+  const killTimeout = options.killTimeout ?? DEFAULT_KILL_TIMEOUT;
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', typeof stderr === 'function' ? 'pipe' : stderr],
+    windowsHide: true,
+  });
+  const stdin = child.stdin as Writable;
+  const stdout = child.stdout as Readable;
+  if (typeof stderr === 'function') child.stderr?.on('data', stderr);
+
+  let exited: ProcessExit | undefined;
+  let resolveExit!: (exit: ProcessExit) => void;
+  const exit = new Promise<ProcessExit>((resolve) => {
+    resolveExit = resolve;
+  });
+  let terminating = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  /** Ends the child in steps: stdin end, then SIGTERM, then SIGKILL. */
+  const terminate = (): void => {
+    if (terminating || exited !== undefined) return;
+    terminating = true;
+    if (!stdin.writableEnded && !stdin.destroyed) stdin.end();
+    timer = setTimeout(() => {
+      if (exited !== undefined) return;
+      child.kill('SIGTERM');
+      timer = setTimeout(() => {
+        if (exited === undefined) child.kill('SIGKILL');
+      }, killTimeout);
+      timer.unref();
+    }, killTimeout);
+    timer.unref();
+  };
+
+  const failWithExit = (): void => {
+    if (channel.stopped) return;
+    const { code, signal } = exited!;
+    const how = signal === null ? `with code ${code}` : `by ${signal}`;
+    channel.stop(
+      new ProcessExitError(`Child process "${command}" exited ${how}`, {
+        exitCode: code,
+        signal,
+      }),
+      false,
+    );
+    stdout.destroy();
+  };
+
+  const channel = createChannel({
+    readable: stdout,
+    writable: stdin,
+    framing: options.framing ?? DEFAULT_STREAM_FRAMING,
+    maxMessageBytes: options.maxMessageBytes,
+    maxHeaderBytes: options.maxHeaderBytes,
+    // The child closed its stdout, or a pipe failed (EPIPE once it died): the exit says why.
+    onEnd: () => {
+      if (exited !== undefined) failWithExit();
+      else terminate();
+    },
+    onStreamError: () => {
+      if (exited !== undefined) failWithExit();
+      else terminate();
+    },
+  });
+
+  child.on('exit', (code, signal) => {
+    exited = { code, signal };
+    if (timer !== undefined) clearTimeout(timer);
+    resolveExit(exited);
+    if (channel.stopped) return;
+    // Let what the child wrote before exiting arrive first.
+    if (stdout.readableEnded || stdout.destroyed) {
+      failWithExit();
+      return;
+    }
+    const wait = setTimeout(failWithExit, EXIT_DRAIN_MS);
+    stdout.once('close', () => {
+      clearTimeout(wait);
+      failWithExit();
+    });
+  });
+
+  child.on('error', (error) => {
+    if (child.pid === undefined && exited === undefined) {
+      // It never started.
+      exited = { code: null, signal: null };
+      resolveExit(exited);
+      channel.stop(
+        new ProcessExitError(`Child process "${command}" could not start: ${error.message}`, {
+          cause: error,
+          exitCode: null,
+          signal: null,
+        }),
+        false,
+      );
+      return;
+    }
+    channel.reportError(error);
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    process: child,
+    exit,
+    start: channel.start,
+    send: channel.send,
+    close(reason) {
+      if (closing === undefined) {
+        channel.stop(closeReasonError(reason), true);
+        // Keep draining its stdout so that the child never blocks on a full pipe while exiting.
+        stdout.resume();
+        terminate();
+        closing = exit.then(() => undefined);
+      }
+      return closing;
+    },
+  };
+}

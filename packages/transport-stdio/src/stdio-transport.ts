@@ -1,0 +1,93 @@
+/**
+ * A transport over the current process's stdin and stdout, for servers started by their client.
+ *
+ * @module
+ */
+import type { Readable, Writable } from 'node:stream';
+import { type Transport, TransportError } from '@jsonrpc-kit/core';
+import { createChannel } from './channel.js';
+import { closeReasonError } from './close-reason.js';
+import type { Framing } from './framing.js';
+import type { FramedTransportOptions } from './stream-transport.js';
+
+/**
+ * The framing of {@link createStdioTransport} when none is given: detected from what the client
+ * sends first.
+ *
+ * @default 'auto'
+ */
+export const DEFAULT_STDIO_FRAMING: Framing = 'auto';
+
+/** Options of {@link createStdioTransport}. */
+export interface StdioTransportOptions extends FramedTransportOptions {
+  /**
+   * Where requests come from.
+   *
+   * @default process.stdin
+   */
+  readonly stdin?: Readable | undefined;
+  /**
+   * Where answers go. Nothing else of the kit writes to it: logs belong on stderr.
+   *
+   * @default process.stdout
+   */
+  readonly stdout?: Writable | undefined;
+}
+
+/**
+ * Creates a transport for a server in the current process, reading stdin and writing stdout.
+ * With the default framing `'auto'`, the first bytes received decide between Content-Length and
+ * newline framing, and answers use the same (sends made before that wait for it). Writes never
+ * interleave: messages of one event-loop turn go out as one write, in order, waiting for
+ * `'drain'` when stdout is full. stdin ending closes the transport (`onClose()` without an
+ * error). `close()` writes what is queued and stops reading stdin; it never ends or destroys
+ * stdout.
+ *
+ * @param options - framing, limits, and the streams to use instead of stdin and stdout
+ * @returns the transport
+ * @throws never; `send()` rejects with `ConnectionClosedError` (code `CONNECTION_CLOSED`) once
+ *   closed, a stream error closes the transport with a `TransportError` (code `TRANSPORT_ERROR`)
+ * @example
+ * ```ts
+ * const server = createServer();
+ * server.method('ping', () => 'pong');
+ * server.connect(createStdioTransport({ framing: 'newline' }));
+ * ```
+ */
+export function createStdioTransport(options: StdioTransportOptions = {}): Transport {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const release = (): void => {
+    stdin.pause();
+  };
+  const channel = createChannel({
+    readable: stdin,
+    writable: stdout,
+    framing: options.framing ?? DEFAULT_STDIO_FRAMING,
+    maxMessageBytes: options.maxMessageBytes,
+    maxHeaderBytes: options.maxHeaderBytes,
+    onEnd: () => {
+      channel.stop(undefined, true);
+      release();
+    },
+    onStreamError: (error) => {
+      channel.stop(new TransportError(`Stdio failed: ${error.message}`, { cause: error }), false);
+      release();
+    },
+    onStreamClose: () => {
+      channel.stop(new TransportError('Stdio closed'), false);
+      release();
+    },
+  });
+  return {
+    start: channel.start,
+    send: channel.send,
+    close(reason) {
+      if (!channel.stopped) {
+        channel.stop(closeReasonError(reason), true);
+        release();
+      }
+      return Promise.resolve();
+    },
+  };
+}
