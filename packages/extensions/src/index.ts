@@ -1,1 +1,69 @@
-export {};
+export type { JsonSchema, JsonSchemaConverter } from './json-schema.js';
+export { defaultJsonSchemaConverter } from './json-schema.js';
+export type { LogEntry, LoggingOptions, LogLevel } from './logging.js';
+export { DEFAULT_LOG_LEVEL, logging } from './logging.js';
+export type {
+  MethodMetrics,
+  MetricsOptions,
+  MetricsRecorder,
+  MetricsRegistry,
+  MetricsRegistryOptions,
+  MetricsSnapshot,
+} from './metrics.js';
+export {
+  createMetricsRegistry,
+  DEFAULT_DURATION_BUCKETS,
+  DEFAULT_MAX_METHODS,
+  metrics,
+  OTHER_METHOD,
+} from './metrics.js';
+export type {
+  MethodDescription,
+  OpenRpcContentDescriptor,
+  OpenRpcDocument,
+  OpenRpcInfo,
+  OpenRpcMethod,
+  OpenRpcOptions,
+  OpenRpcServer,
+} from './openrpc.js';
+export { createOpenRpcDocument, describeContract, OPENRPC_VERSION, openrpc } from './openrpc.js';
+export type { McpProgress, Profile, ProgressProtocol, ProgressToken } from './profiles.js';
+export { LSP_REQUEST_CANCELLED, lspProfile, mcpProfile } from './profiles.js';
+export type {
+  ProfiledClient,
+  ProfiledClientOptions,
+  ProfiledRequestOptions,
+  ProgressReporter,
+} from './progress.js';
+export { createProfiledClient, progress, progressOf } from './progress.js';
+export type { RateLimitOptions, TokenBucket, TokenBucketOptions } from './rate-limit.js';
+export {
+  createTokenBucket,
+  DEFAULT_RATE_LIMIT_MAX_KEYS,
+  rateLimit,
+} from './rate-limit.js';
+export type { StreamCallOptions, StreamIterable } from './stream-client.js';
+export { streamCall } from './stream-client.js';
+export type { StreamChunk, StreamHandle } from './stream-protocol.js';
+export {
+  DEFAULT_MAX_ITEMS_PER_PULL,
+  DEFAULT_MAX_STREAMS,
+  DEFAULT_STREAM_IDLE_TIMEOUT,
+  DEFAULT_STREAM_WINDOW,
+  STREAM_CANCEL_METHOD,
+  STREAM_ENDED,
+  STREAM_NEXT_METHOD,
+  StreamEndedError,
+} from './stream-protocol.js';
+export type { StreamsOptions } from './stream-server.js';
+export { isAsyncIterable, streams } from './stream-server.js';
+export type {
+  OpenTelemetryApiLike,
+  RemoteSpanContext,
+  SpanAttributeValue,
+  SpanLike,
+  SpanOptionsLike,
+  TracerLike,
+  TracingOptions,
+} from './tracing.js';
+export { parseTraceparent, traceCarrierOf, tracing } from './tracing.js';

@@ -1,0 +1,82 @@
+/**
+ * Turning Standard Schemas into JSON Schema for OpenRPC: the schema's own JSON Schema export
+ * (Standard JSON Schema `~standard.jsonSchema`, or a `toJSONSchema()` method), else
+ * `@valibot/to-json-schema` for valibot schemas (loaded on demand, so it stays optional).
+ *
+ * @module
+ */
+import type { StandardSchemaV1 } from '@jsonrpc-kit/core';
+
+/** A JSON Schema (draft-07, as OpenRPC uses), as a plain object. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/**
+ * Converts one schema to JSON Schema. Returns `undefined` when it cannot (the document then says
+ * `{}`, "anything").
+ *
+ * @param schema - a Standard Schema
+ * @param io - `"input"` for params (what callers send), `"output"` for results
+ * @returns the JSON Schema, or a promise of it
+ */
+export type JsonSchemaConverter = (
+  schema: StandardSchemaV1,
+  io: 'input' | 'output',
+) => JsonSchema | undefined | Promise<JsonSchema | undefined>;
+
+interface StandardJsonConverter {
+  readonly input?: (options: { target: string }) => unknown;
+  readonly output?: (options: { target: string }) => unknown;
+}
+
+type ValibotToJsonSchema = (schema: unknown, config?: { errorMode?: string }) => unknown;
+
+let valibotConverter: Promise<ValibotToJsonSchema | undefined> | undefined;
+
+function loadValibotConverter(): Promise<ValibotToJsonSchema | undefined> {
+  valibotConverter ??= import('@valibot/to-json-schema').then(
+    (module) => module.toJsonSchema as ValibotToJsonSchema,
+    () => undefined,
+  );
+  return valibotConverter;
+}
+
+function asSchema(value: unknown): JsonSchema | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { $schema: _dialect, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The default converter: the schema's Standard JSON Schema export (`~standard.jsonSchema`), then
+ * its `toJSONSchema()` method (zod 4), then `@valibot/to-json-schema` for valibot schemas when
+ * that optional peer is installed. The `$schema` member is dropped (OpenRPC fixes the dialect).
+ *
+ * @param schema - a Standard Schema
+ * @param io - `"input"` or `"output"`
+ * @returns the JSON Schema, or `undefined` when no route applies or conversion fails
+ * @example
+ * ```ts
+ * const json = await defaultJsonSchemaConverter(v.object({ a: v.number() }), 'input');
+ * ```
+ */
+export async function defaultJsonSchemaConverter(
+  schema: StandardSchemaV1,
+  io: 'input' | 'output',
+): Promise<JsonSchema | undefined> {
+  try {
+    const standard = schema['~standard'] as { jsonSchema?: StandardJsonConverter };
+    const exported = standard.jsonSchema?.[io];
+    if (typeof exported === 'function') {
+      return asSchema(exported.call(standard.jsonSchema, { target: 'draft-07' }));
+    }
+    const own = (schema as { toJSONSchema?: () => unknown }).toJSONSchema;
+    if (typeof own === 'function') return asSchema(own.call(schema));
+    if (schema['~standard'].vendor === 'valibot') {
+      const convert = await loadValibotConverter();
+      if (convert) return asSchema(convert(schema, { errorMode: 'ignore' }));
+    }
+  } catch {
+    // A schema that cannot be expressed in JSON Schema is described as "anything".
+  }
+  return undefined;
+}

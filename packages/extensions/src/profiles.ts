@@ -1,0 +1,189 @@
+/**
+ * Protocol profiles: how LSP and MCP carry cancellation and progress on the wire.
+ *
+ * @module
+ */
+import type { CancellationProtocol, JsonRpcId, JsonRpcParams } from '@jsonrpc-kit/core';
+
+/** A progress token: chosen by the caller, echoed in every progress notification. */
+export type ProgressToken = string | number;
+
+/** How progress travels: the token in the request, and the notification that reports it. */
+export interface ProgressProtocol<V = unknown> {
+  /** The progress notification's method. */
+  readonly method: string;
+  /**
+   * Reads the caller's progress token from a request's params.
+   *
+   * @param params - the request's params
+   * @returns the token, or `undefined` when the caller asked for no progress
+   */
+  tokenOf(params: unknown): ProgressToken | undefined;
+  /**
+   * Returns a copy of the params carrying the token.
+   *
+   * @param params - the params (an object, or `undefined`)
+   * @param token - the token
+   * @returns the new params
+   * @throws TypeError when params are an array (there is no place for a token)
+   */
+  withToken(params: JsonRpcParams | undefined, token: ProgressToken): JsonRpcParams;
+  /**
+   * Builds a progress notification's params.
+   *
+   * @param token - the caller's token
+   * @param value - the progress
+   * @returns the params
+   */
+  toParams(token: ProgressToken, value: V): JsonRpcParams;
+  /**
+   * Reads a progress notification.
+   *
+   * @param params - the notification's params
+   * @returns the token and the progress, or `undefined` when malformed
+   */
+  fromParams(params: JsonRpcParams | undefined): { token: ProgressToken; value: V } | undefined;
+}
+
+/** A protocol profile: cancellation and progress as one protocol family puts them on the wire. */
+export interface Profile<V = unknown> {
+  /** The profile's name (`"lsp"`, `"mcp"`). */
+  readonly name: string;
+  /** Pass to `createServer({ cancellation })` and `createClient(transport, { cancellation })`. */
+  readonly cancellation: CancellationProtocol;
+  /** Progress tokens and notifications. */
+  readonly progress: ProgressProtocol<V>;
+}
+
+/** MCP progress: a number that grows, an optional total and message. */
+export interface McpProgress {
+  /** How far along: grows with each report. */
+  readonly progress: number;
+  /** The value `progress` reaches at the end, when known. */
+  readonly total?: number;
+  /** What is happening, for people. */
+  readonly message?: string;
+}
+
+/**
+ * LSP's error code for a cancelled request (`RequestCancelled`).
+ * @default -32800
+ */
+export const LSP_REQUEST_CANCELLED: -32800 = -32800;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isToken(value: unknown): value is ProgressToken {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || typeof value === 'number' || value === null;
+}
+
+function objectParams(params: JsonRpcParams | undefined): Record<string, unknown> {
+  if (params === undefined) return {};
+  if (!isRecord(params)) {
+    throw new TypeError(
+      'Progress needs params by name (an object): positional params have no place for a token',
+    );
+  }
+  return params;
+}
+
+/**
+ * The Language Server Protocol profile: cancellation with `$/cancelRequest` `{ id }`, answered
+ * -32800; progress with `$/progress` `{ token, value }`, the token in the request's
+ * `workDoneToken`.
+ *
+ * @example
+ * ```ts
+ * const server = createServer({ cancellation: lspProfile.cancellation });
+ * server.use(progress(lspProfile));
+ * ```
+ */
+export const lspProfile: Profile<unknown> = Object.freeze({
+  name: 'lsp',
+  cancellation: Object.freeze({
+    method: '$/cancelRequest',
+    code: LSP_REQUEST_CANCELLED,
+    toParams: (id: JsonRpcId) => ({ id }),
+    fromParams: (params: JsonRpcParams | undefined) => {
+      const id = isRecord(params) ? params.id : undefined;
+      return isId(id) ? id : undefined;
+    },
+  }),
+  progress: Object.freeze({
+    method: '$/progress',
+    tokenOf: (params: unknown) => {
+      const token = isRecord(params) ? params.workDoneToken : undefined;
+      return isToken(token) ? token : undefined;
+    },
+    withToken: (params: JsonRpcParams | undefined, token: ProgressToken) => ({
+      ...objectParams(params),
+      workDoneToken: token,
+    }),
+    toParams: (token: ProgressToken, value: unknown) => ({ token, value }),
+    fromParams: (params: JsonRpcParams | undefined) =>
+      isRecord(params) && isToken(params.token)
+        ? { token: params.token, value: params.value }
+        : undefined,
+  }),
+});
+
+/**
+ * The Model Context Protocol profile: cancellation with `notifications/cancelled`
+ * `{ requestId, reason }`; progress with `notifications/progress`
+ * `{ progressToken, progress, total?, message? }`, the token in the request's
+ * `params._meta.progressToken`. MCP says a cancelled request gets no answer; a kit server answers
+ * it -32001 anyway and MCP clients drop that answer as unknown.
+ *
+ * @example
+ * ```ts
+ * const server = createServer({ cancellation: mcpProfile.cancellation });
+ * server.use(progress(mcpProfile));
+ * ```
+ */
+export const mcpProfile: Profile<McpProgress> = Object.freeze({
+  name: 'mcp',
+  cancellation: Object.freeze({
+    method: 'notifications/cancelled',
+    code: -32001,
+    toParams: (id: JsonRpcId, reason?: string) =>
+      reason === undefined ? { requestId: id } : { requestId: id, reason },
+    fromParams: (params: JsonRpcParams | undefined) => {
+      const id = isRecord(params) ? params.requestId : undefined;
+      return isId(id) ? id : undefined;
+    },
+  }),
+  progress: Object.freeze({
+    method: 'notifications/progress',
+    tokenOf: (params: unknown) => {
+      const meta = isRecord(params) ? params._meta : undefined;
+      const token = isRecord(meta) ? meta.progressToken : undefined;
+      return isToken(token) ? token : undefined;
+    },
+    withToken: (params: JsonRpcParams | undefined, token: ProgressToken) => {
+      const p = objectParams(params);
+      return { ...p, _meta: { ...(isRecord(p._meta) ? p._meta : {}), progressToken: token } };
+    },
+    toParams: (token: ProgressToken, value: McpProgress) => {
+      const out: Record<string, unknown> = { progressToken: token, progress: value.progress };
+      if (value.total !== undefined) out.total = value.total;
+      if (value.message !== undefined) out.message = value.message;
+      return out;
+    },
+    fromParams: (params: JsonRpcParams | undefined) => {
+      if (!isRecord(params) || !isToken(params.progressToken)) return undefined;
+      if (typeof params.progress !== 'number') return undefined;
+      const value: { progress: number; total?: number; message?: string } = {
+        progress: params.progress,
+      };
+      if (typeof params.total === 'number') value.total = params.total;
+      if (typeof params.message === 'string') value.message = params.message;
+      return { token: params.progressToken, value };
+    },
+  }),
+});

@@ -1,0 +1,325 @@
+/**
+ * Server side of streams: a handler may return an `AsyncIterable`; the call is answered with a
+ * stream handle, and the caller pulls items with `rpc.stream.next` (see the package README for
+ * the wire protocol).
+ *
+ * @module
+ */
+import { InvalidParamsError, type Peer, ServerBusyError } from '@jsonrpc-kit/core';
+import type { MiddlewareContext, Server } from '@jsonrpc-kit/server';
+import {
+  DEFAULT_MAX_ITEMS_PER_PULL,
+  DEFAULT_MAX_STREAMS,
+  DEFAULT_STREAM_IDLE_TIMEOUT,
+  STREAM_CANCEL_METHOD,
+  STREAM_NEXT_METHOD,
+  type StreamChunk,
+  StreamEndedError,
+  type StreamHandle,
+} from './stream-protocol.js';
+
+/** Options of {@link streams}. */
+export interface StreamsOptions {
+  /**
+   * Most streams open at once per connection (and once more for all stateless exchanges).
+   * @default DEFAULT_MAX_STREAMS (64)
+   */
+  readonly maxStreams?: number;
+  /**
+   * Most items answered per pull; a larger `max` is clamped.
+   * @default DEFAULT_MAX_ITEMS_PER_PULL (1000)
+   */
+  readonly maxItemsPerPull?: number;
+  /**
+   * Milliseconds a stream may go unpulled before it is ended (`return()` on its iterator). `0`
+   * keeps streams until their connection closes (never use `0` over HTTP).
+   * @default DEFAULT_STREAM_IDLE_TIMEOUT (30000)
+   */
+  readonly idleTimeout?: number;
+  /**
+   * Once a pull holds at least one item, how many milliseconds it waits for the producer's next
+   * item before answering with what it has. Fast producers fill whole pulls; slow ones are
+   * delivered without waiting for `max` items.
+   * @default 0 (the next macrotask)
+   */
+  readonly flushDelay?: number;
+}
+
+type Table = Map<string, StreamState>;
+
+interface StreamState {
+  readonly id: string;
+  readonly iterator: AsyncIterator<unknown>;
+  readonly table: Table;
+  /** A `next()` that had not settled when the last pull answered. */
+  pending: Promise<IteratorResult<unknown>> | undefined;
+  /** The producer failed after items were answered: the next pull throws this. */
+  failure: { readonly error: unknown } | undefined;
+  /** Pulls run one after another. */
+  busy: Promise<unknown>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  ended: boolean;
+  /** Ended by the idle timeout: kept for a while so that a late pull learns why. */
+  expired: boolean;
+}
+
+const STALL: unique symbol = Symbol('stall');
+const noop = (): void => {};
+
+/**
+ * Whether a value is an `AsyncIterable` (what a streaming handler returns).
+ *
+ * @param value - anything
+ * @returns `true` for an async iterable
+ * @example
+ * ```ts
+ * isAsyncIterable((async function* () {})()); // true
+ * ```
+ */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+function readPullParams(params: unknown, maxItems: number): { stream: string; max: number } {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: '', message: 'Expected { stream, max }' },
+    ]);
+  }
+  const { stream, max } = params as { stream?: unknown; max?: unknown };
+  if (typeof stream !== 'string') {
+    throw new InvalidParamsError('Invalid params', [
+      { path: 'stream', message: 'Expected a string' },
+    ]);
+  }
+  if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: 'max', message: 'Expected an integer >= 1' },
+    ]);
+  }
+  return { stream, max: Math.min(max ?? maxItems, maxItems) };
+}
+
+/**
+ * Serves streams on a server: handlers that return an `AsyncIterable` are answered with
+ * `{ "stream": "<id>" }`, and `rpc.stream.next` / `rpc.stream.cancel` are registered. Streams
+ * belong to their connection (another connection cannot pull them) and end when it closes; over
+ * stateless exchanges (HTTP) ids are random UUIDs and the idle timeout reclaims abandoned streams.
+ * The producer is pulled only as far as callers ask (no unbounded buffering), and its iterator's
+ * `return()` runs when the stream is cancelled, times out, or its connection closes.
+ *
+ * @param server - the server
+ * @param options - limits
+ * @returns a function that removes the methods and the middleware and ends every open stream
+ * @throws TypeError when `rpc.stream.next` or `rpc.stream.cancel` is already registered
+ * @example
+ * ```ts
+ * streams(server);
+ * server.method('count', async function* ({ to }: { to: number }) {
+ *   for (let i = 1; i <= to; i++) yield i;
+ * });
+ * ```
+ */
+export function streams(server: Server, options: StreamsOptions = {}): () => void {
+  const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
+  const maxItems = Math.max(1, options.maxItemsPerPull ?? DEFAULT_MAX_ITEMS_PER_PULL);
+  const idleTimeout = options.idleTimeout ?? DEFAULT_STREAM_IDLE_TIMEOUT;
+  const flushDelay = options.flushDelay ?? 0;
+  const byPeer = new WeakMap<Peer, Table>();
+  const stateless: Table = new Map();
+  const live = new Set<StreamState>();
+  let counter = 0;
+
+  const tableOf = (peer: Peer | undefined, create: boolean): Table | undefined => {
+    if (peer === undefined) return stateless;
+    let table = byPeer.get(peer);
+    if (table === undefined && create) {
+      const created: Table = new Map();
+      table = created;
+      byPeer.set(peer, created);
+      const closed = (peer as { closed?: Promise<void> }).closed;
+      closed?.then(() => {
+        for (const state of created.values()) end(state);
+      }, noop);
+    }
+    return table;
+  };
+
+  function forget(state: StreamState): void {
+    if (state.timer !== undefined) clearTimeout(state.timer);
+    state.timer = undefined;
+    if (state.table.get(state.id) === state) state.table.delete(state.id);
+    live.delete(state);
+  }
+
+  function end(state: StreamState): void {
+    if (state.ended) {
+      forget(state);
+      return;
+    }
+    state.ended = true;
+    state.pending = undefined;
+    forget(state);
+    try {
+      const done = state.iterator.return?.();
+      if (done !== undefined) Promise.resolve(done).catch(noop);
+    } catch {
+      // A producer whose return() throws has ended all the same.
+    }
+  }
+
+  function touch(state: StreamState): void {
+    if (idleTimeout <= 0) return;
+    if (state.timer !== undefined) clearTimeout(state.timer);
+    const timer = setTimeout(() => expire(state), idleTimeout);
+    (timer as { unref?: () => void }).unref?.();
+    state.timer = timer;
+  }
+
+  /** Ends an unpulled stream, leaving a marker (for one more idle period) that a late pull reads. */
+  function expire(state: StreamState): void {
+    if (state.ended) return;
+    end(state);
+    state.expired = true;
+    state.table.set(state.id, state);
+    const timer = setTimeout(() => forget(state), idleTimeout);
+    (timer as { unref?: () => void }).unref?.();
+    state.timer = timer;
+  }
+
+  function ended(state: StreamState): StreamEndedError {
+    return state.expired
+      ? new StreamEndedError('Stream expired', { stream: state.id, reason: 'idle' })
+      : new StreamEndedError('Stream ended', { stream: state.id });
+  }
+
+  function open(ctx: MiddlewareContext, iterable: AsyncIterable<unknown>): StreamHandle {
+    const table = tableOf(ctx.peer, true)!;
+    const iterator = iterable[Symbol.asyncIterator]();
+    if (table.size >= maxStreams) {
+      for (const other of table.values()) if (other.ended) forget(other);
+    }
+    if (table.size >= maxStreams) {
+      Promise.resolve()
+        .then(() => iterator.return?.())
+        .catch(noop);
+      throw new ServerBusyError('Too many open streams');
+    }
+    const id = ctx.peer === undefined ? crypto.randomUUID() : `s${++counter}`;
+    const state: StreamState = {
+      id,
+      iterator,
+      table,
+      pending: undefined,
+      failure: undefined,
+      busy: Promise.resolve(),
+      timer: undefined,
+      ended: false,
+      expired: false,
+    };
+    table.set(id, state);
+    live.add(state);
+    touch(state);
+    return { stream: id };
+  }
+
+  async function pull(state: StreamState, max: number): Promise<StreamChunk> {
+    if (state.ended) {
+      forget(state);
+      throw ended(state);
+    }
+    if (state.failure !== undefined) {
+      const { error } = state.failure;
+      end(state);
+      throw error;
+    }
+    const items: unknown[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stall: Promise<typeof STALL> | undefined;
+    try {
+      while (items.length < max) {
+        // Promise.resolve: the same promise for native iterators, a real one for hand-made thenables.
+        const next = state.pending ?? Promise.resolve(state.iterator.next());
+        state.pending = undefined;
+        let result: IteratorResult<unknown> | typeof STALL;
+        if (items.length === 0) {
+          result = await next;
+        } else {
+          stall ??= new Promise((resolve) => {
+            timer = setTimeout(resolve, flushDelay, STALL);
+          });
+          result = await Promise.race([next, stall]);
+          if (result === STALL) {
+            next.catch(noop);
+            state.pending = next;
+            break;
+          }
+        }
+        if (state.ended) throw ended(state);
+        if (result.done) {
+          end(state);
+          return { items, done: true };
+        }
+        items.push(result.value);
+      }
+    } catch (error) {
+      if (items.length === 0 || state.ended) {
+        end(state);
+        throw error;
+      }
+      state.failure = { error };
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+    touch(state);
+    return { items, done: false };
+  }
+
+  const removeNext = server.registerSystem(
+    STREAM_NEXT_METHOD,
+    (params: unknown, ctx) => {
+      const { stream, max } = readPullParams(params, maxItems);
+      const state = tableOf(ctx.peer, false)?.get(stream);
+      if (state === undefined) throw new StreamEndedError('Stream ended', { stream });
+      const run = state.busy.then(() => pull(state, max));
+      state.busy = run.catch(noop);
+      return run;
+    },
+    {
+      paramNames: ['stream', 'max'],
+      description: 'Pulls up to `max` items of a stream.',
+      // A pull lasts until the producer yields: the server's default handler deadline does not apply.
+      timeout: 0,
+    },
+  );
+  const removeCancel = server.registerSystem(
+    STREAM_CANCEL_METHOD,
+    (params: unknown, ctx) => {
+      const { stream } = readPullParams(params, maxItems);
+      const state = tableOf(ctx.peer, false)?.get(stream);
+      if (state === undefined || state.ended) {
+        if (state) forget(state);
+        return { cancelled: false };
+      }
+      end(state);
+      return { cancelled: true };
+    },
+    { paramNames: ['stream'], description: 'Ends a stream early.' },
+  );
+  const removeMiddleware = server.use((ctx, next) =>
+    next().then((result) =>
+      !ctx.notification && isAsyncIterable(result) ? open(ctx, result) : result,
+    ),
+  );
+
+  return () => {
+    removeMiddleware();
+    removeNext();
+    removeCancel();
+    for (const state of [...live]) end(state);
+  };
+}

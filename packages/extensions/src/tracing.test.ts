@@ -1,0 +1,261 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createClient } from '@jsonrpc-kit/client';
+import { createMemoryTransportPair, JsonRpcError } from '@jsonrpc-kit/core';
+import { createServer, type Server } from '@jsonrpc-kit/server';
+import * as api from '@opentelemetry/api';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  type OpenTelemetryApiLike,
+  parseTraceparent,
+  type SpanLike,
+  type TracerLike,
+  tracing,
+} from './tracing.js';
+
+interface Recorded {
+  name: string;
+  kind: number | undefined;
+  attributes: Record<string, unknown>;
+  parent: api.SpanContext | undefined;
+  status?: { code: number; message?: string };
+  exceptions: unknown[];
+  ended: boolean;
+  spanContext(): api.SpanContext;
+}
+
+function recordingTracer(): TracerLike & { spans: Recorded[] } {
+  const spans: Recorded[] = [];
+  let n = 0;
+  return {
+    spans,
+    startSpan(name, options, context) {
+      const parent = context === undefined ? undefined : api.trace.getSpanContext(context);
+      const own: api.SpanContext = {
+        traceId: parent?.traceId ?? 'f'.repeat(32),
+        spanId: (++n).toString(16).padStart(16, '0'),
+        traceFlags: 1,
+      };
+      const span: Recorded & SpanLike = {
+        name,
+        kind: options?.kind,
+        attributes: { ...options?.attributes },
+        parent,
+        exceptions: [],
+        ended: false,
+        spanContext: () => own,
+        setAttribute(key, value) {
+          span.attributes[key] = value;
+          return span;
+        },
+        setStatus(status) {
+          span.status = status;
+          return span;
+        },
+        recordException(exception) {
+          span.exceptions.push(exception);
+        },
+        end() {
+          span.ended = true;
+        },
+      };
+      spans.push(span);
+      return span;
+    },
+  };
+}
+
+// A context manager on AsyncLocalStorage, so that "the active span" means something in tests.
+const storage = new AsyncLocalStorage<api.Context>();
+const manager: api.ContextManager = {
+  active: () => storage.getStore() ?? api.ROOT_CONTEXT,
+  with: (context, fn, thisArg, ...args) => storage.run(context, () => fn.call(thisArg, ...args)),
+  bind: (_context, target) => target,
+  enable() {
+    return this;
+  },
+  disable() {
+    return this;
+  },
+};
+
+beforeAll(() => {
+  api.context.setGlobalContextManager(manager);
+});
+afterAll(() => {
+  api.context.disable();
+});
+
+const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const PARENT = `00-${TRACE_ID}-b7ad6b7169203331-01`;
+
+function tracedServer(tracer: TracerLike, withApi = true): Server {
+  const server = createServer();
+  server.use(tracing(withApi ? { tracer, api } : { tracer }));
+  server.method('add', ([a, b]: [number, number]) => a + b);
+  server.method('whoami', () => api.trace.getActiveSpan()?.spanContext().spanId ?? null);
+  server.method('fail', () => {
+    throw new JsonRpcError(42, 'custom');
+  });
+  server.method('crash', () => {
+    throw new Error('secret');
+  });
+  server.method('meta', (p: unknown) => p);
+  return server;
+}
+
+describe('tracing', () => {
+  it('opens a SERVER span with the JSON-RPC semantic attributes', async () => {
+    const tracer = recordingTracer();
+    const server = tracedServer(tracer);
+    const text = await server.handle('{"jsonrpc":"2.0","id":"a-1","method":"add","params":[1,2]}', {
+      kind: 'http',
+      remoteAddress: '127.0.0.1',
+    });
+    expect(text).toBe('{"jsonrpc":"2.0","id":"a-1","result":3}');
+    const [span] = tracer.spans;
+    expect(span).toMatchObject({
+      name: 'add',
+      kind: api.SpanKind.SERVER,
+      ended: true,
+      attributes: {
+        'rpc.system': 'jsonrpc',
+        'rpc.method': 'add',
+        'rpc.jsonrpc.version': '2.0',
+        'rpc.jsonrpc.request_id': 'a-1',
+        'network.peer.address': '127.0.0.1',
+      },
+    });
+    expect(span!.status).toBeUndefined();
+    expect(span!.parent).toBeUndefined();
+  });
+
+  it('continues the trace of an HTTP traceparent header and makes the span active', async () => {
+    const tracer = recordingTracer();
+    const server = tracedServer(tracer);
+    const text = await server.handle('{"jsonrpc":"2.0","id":1,"method":"whoami"}', {
+      kind: 'http',
+      headers: { traceparent: PARENT, tracestate: 'vendor=1' },
+    });
+    const [span] = tracer.spans;
+    expect(span!.parent).toMatchObject({
+      traceId: TRACE_ID,
+      spanId: 'b7ad6b7169203331',
+      isRemote: true,
+    });
+    expect(span!.parent!.traceState?.get('vendor')).toBe('1');
+    expect(JSON.parse(text!).result).toBe(span!.spanContext().spanId);
+  });
+
+  it('reads params._meta.traceparent on duplex connections and ignores upgrade headers there', async () => {
+    const tracer = recordingTracer();
+    const server = tracedServer(tracer);
+    const [a, b] = createMemoryTransportPair();
+    server.connect(b, {
+      kind: 'ws',
+      headers: { traceparent: `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01` },
+    });
+    const client = createClient(a);
+    try {
+      await client.request('meta', { _meta: { traceparent: PARENT } });
+      await client.request('add', [1, 1]);
+    } finally {
+      await client.close();
+    }
+    expect(tracer.spans[0]!.parent?.traceId).toBe(TRACE_ID);
+    expect(tracer.spans[1]!.parent).toBeUndefined();
+  });
+
+  it('records wire errors and unexpected failures', async () => {
+    const tracer = recordingTracer();
+    const server = tracedServer(tracer);
+    await server.handle('{"jsonrpc":"2.0","id":1,"method":"fail"}');
+    await server.handle('{"jsonrpc":"2.0","id":null,"method":"crash"}');
+    const [fail, crash] = tracer.spans;
+    expect(fail!.attributes).toMatchObject({
+      'rpc.jsonrpc.error_code': 42,
+      'rpc.jsonrpc.error_message': 'custom',
+    });
+    expect(fail!.status).toEqual({ code: api.SpanStatusCode.ERROR, message: 'custom' });
+    expect(fail!.exceptions).toEqual([]);
+    expect(crash!.attributes).toMatchObject({
+      'rpc.jsonrpc.error_code': -32603,
+      'rpc.jsonrpc.error_message': 'Internal error',
+      'rpc.jsonrpc.request_id': 'null',
+    });
+    expect((crash!.exceptions[0] as Error).message).toBe('secret');
+    expect(tracer.spans.every((s) => s.ended)).toBe(true);
+  });
+
+  it('works without the API module, and with a custom extract', async () => {
+    const tracer = recordingTracer();
+    const server = tracedServer(tracer, false);
+    await server.handle('{"jsonrpc":"2.0","method":"add","params":[1,2]}', {
+      headers: { traceparent: PARENT },
+    });
+    expect(tracer.spans[0]!.parent).toBeUndefined();
+    expect('rpc.jsonrpc.request_id' in tracer.spans[0]!.attributes).toBe(false);
+
+    const carriers: unknown[] = [];
+    const other = createServer();
+    other.use(
+      tracing({
+        tracer,
+        extract: (carrier) => {
+          carriers.push(carrier);
+          return api.ROOT_CONTEXT;
+        },
+      }),
+    );
+    other.method('x', () => 1);
+    await other.handle('{"jsonrpc":"2.0","id":1,"method":"x"}', {
+      headers: { traceparent: PARENT },
+    });
+    expect(carriers).toEqual([{ traceparent: PARENT }]);
+  });
+
+  it('ignores malformed traceparent values', async () => {
+    const tracer = recordingTracer();
+    const server = tracedServer(tracer);
+    for (const bad of [
+      'garbage',
+      `00-${'0'.repeat(32)}-b7ad6b7169203331-01`,
+      `00-${TRACE_ID}-${'0'.repeat(16)}-01`,
+      `ff-${TRACE_ID}-b7ad6b7169203331-01`,
+      `00-${TRACE_ID}-b7ad6b7169203331-01-extra`,
+    ]) {
+      await server.handle('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}', {
+        headers: { traceparent: bad },
+      });
+    }
+    expect(tracer.spans.map((s) => s.parent)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
+describe('parseTraceparent', () => {
+  it('parses a valid header and accepts future versions with extra fields', () => {
+    expect(parseTraceparent(PARENT)).toEqual({
+      traceId: TRACE_ID,
+      spanId: 'b7ad6b7169203331',
+      traceFlags: 1,
+      isRemote: true,
+    });
+    expect(parseTraceparent(`01-${TRACE_ID}-b7ad6b7169203331-00-more`)?.traceFlags).toBe(0);
+    expect(parseTraceparent(`00-${TRACE_ID}-b7ad6b716920333-01`)).toBeUndefined();
+  });
+});
+
+describe('types', () => {
+  it('accepts the real @opentelemetry/api tracer and module', () => {
+    expectTypeOf(api.trace.getTracer('x')).toExtend<TracerLike>();
+    expectTypeOf(api).toExtend<OpenTelemetryApiLike>();
+    // @ts-expect-error a tracer is required
+    const bad = () => tracing({ api });
+    expect(typeof bad).toBe('function');
+  });
+});
