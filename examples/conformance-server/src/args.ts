@@ -1,0 +1,63 @@
+/**
+ * Command-line arguments of the conformance server.
+ *
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_HOST, type StdioFraming } from './serve.js';
+
+/** What the command line asks for. */
+export type CliOptions =
+  | { readonly mode: 'network'; readonly port: number; readonly host: string }
+  | { readonly mode: 'stdio'; readonly framing: StdioFraming }
+  | { readonly mode: 'help' };
+
+/** The usage text. */
+export const USAGE = `Usage: jsonrpc-kit-conformance-server [--port N] [--host H] | --stdio content-length|newline|auto
+
+  --port N     listen on port N (default 0: any free port)
+  --host H     listen on host H (default ${DEFAULT_HOST})
+  --stdio F    serve stdin/stdout instead, framed as F
+  --help       show this text
+
+HTTP mode prints "listening http://HOST:PORT/rpc ws://HOST:PORT/ws" as its first line.
+`;
+
+const FRAMINGS: readonly string[] = ['content-length', 'newline', 'auto'];
+
+/**
+ * Parses the command line.
+ *
+ * @param argv - the arguments after the script name
+ * @returns what to do
+ * @throws TypeError for an unknown option or a bad value
+ * @example
+ * ```ts
+ * parseCli(['--port', '8080']); // { mode: 'network', port: 8080, host: '127.0.0.1' }
+ * ```
+ */
+export function parseCli(argv: readonly string[]): CliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      stdio: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return { mode: 'help' };
+  if (values.stdio !== undefined) {
+    if (!FRAMINGS.includes(values.stdio)) {
+      throw new TypeError(`--stdio must be one of ${FRAMINGS.join(', ')}, not "${values.stdio}"`);
+    }
+    return { mode: 'stdio', framing: values.stdio as StdioFraming };
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new TypeError(`--port must be an integer from 0 to 65535, not "${values.port}"`);
+  }
+  return { mode: 'network', port, host: values.host ?? DEFAULT_HOST };
+}

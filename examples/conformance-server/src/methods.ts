@@ -1,0 +1,163 @@
+/**
+ * The conformance methods: the JSON-RPC 2.0 specification's examples plus a few that exercise
+ * errors, cancellation and notifications. The same server answers over HTTP, WebSocket and stdio.
+ *
+ * @module
+ */
+import { InvalidParamsError, JsonRpcError, RequestCancelledError } from '@jsonrpc-kit/core';
+import { createServer, type Server, type ServerOptions } from '@jsonrpc-kit/server';
+
+/** Longest `sleep` the server accepts, in milliseconds. */
+export const MAX_SLEEP_MS = 60_000;
+
+/** What `get_data` answers (from the specification's batch example). */
+export const GET_DATA_RESULT: readonly [string, number] = Object.freeze(['hello', 5]) as readonly [
+  string,
+  number,
+];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function finiteNumber(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: [name], message: 'Expected a number' },
+    ]);
+  }
+  return value;
+}
+
+/** Reads `[a, b]` or `{ minuend, subtrahend }` (the server maps positions to names). */
+function subtract(params: unknown): number {
+  if (Array.isArray(params)) {
+    return finiteNumber(params[0], '0') - finiteNumber(params[1], '1');
+  }
+  if (isRecord(params)) {
+    return finiteNumber(params.minuend, 'minuend') - finiteNumber(params.subtrahend, 'subtrahend');
+  }
+  throw new InvalidParamsError('Invalid params', [
+    { path: [], message: 'Expected [minuend, subtrahend] or { minuend, subtrahend }' },
+  ]);
+}
+
+function sum(params: unknown): number {
+  if (!Array.isArray(params)) {
+    throw new InvalidParamsError('Invalid params', [{ path: [], message: 'Expected an array' }]);
+  }
+  let total = 0;
+  for (let i = 0; i < params.length; i++) total += finiteNumber(params[i], String(i));
+  return total;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new RequestCancelledError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new RequestCancelledError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(ms);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function sleepParams(params: unknown): number {
+  const ms = isRecord(params) ? params.ms : Array.isArray(params) ? params[0] : undefined;
+  const value = finiteNumber(ms, 'ms');
+  if (value < 0 || value > MAX_SLEEP_MS) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: ['ms'], message: `Expected 0 to ${MAX_SLEEP_MS}` },
+    ]);
+  }
+  return value;
+}
+
+function failError(params: unknown): JsonRpcError {
+  if (!isRecord(params)) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: [], message: 'Expected { code, message, data? }' },
+    ]);
+  }
+  const { code, message, data } = params;
+  if (typeof code !== 'number' || !Number.isInteger(code)) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: ['code'], message: 'Expected an integer' },
+    ]);
+  }
+  if (typeof message !== 'string') {
+    throw new InvalidParamsError('Invalid params', [
+      { path: ['message'], message: 'Expected a string' },
+    ]);
+  }
+  return new JsonRpcError(code, message, data);
+}
+
+/**
+ * Registers the conformance methods on a server.
+ *
+ * | method | params | answer |
+ * | --- | --- | --- |
+ * | `subtract` | `[a, b]` or `{ minuend, subtrahend }` | `a - b` |
+ * | `sum` | numbers by position | their sum |
+ * | `echo` | anything | the params unchanged (`null` without params) |
+ * | `get_data` | none | `["hello", 5]` |
+ * | `sleep` | `{ ms }` or `[ms]` | `ms`, after waiting; cancellable |
+ * | `fail` | `{ code, message, data? }` | that error |
+ * | `crash` | none | -32603 (a plain `Error` is thrown) |
+ * | `notify_hello`, `update` | anything | notifications: no answer |
+ *
+ * @param server - the server to register on
+ * @returns a function that removes them again
+ * @example
+ * ```ts
+ * const server = createServer();
+ * registerConformanceMethods(server);
+ * ```
+ */
+export function registerConformanceMethods(server: Server): () => void {
+  const disposers = [
+    server.method('subtract', subtract, { paramNames: ['minuend', 'subtrahend'] }),
+    server.method('sum', sum),
+    server.method('echo', (params: unknown) => (params === undefined ? null : params)),
+    server.method('get_data', () => GET_DATA_RESULT),
+    server.method('sleep', (params: unknown, ctx) => sleep(sleepParams(params), ctx.signal), {
+      paramNames: ['ms'],
+    }),
+    server.method('fail', (params: unknown) => {
+      throw failError(params);
+    }),
+    server.method('crash', () => {
+      throw new Error('crash requested');
+    }),
+    server.notification('notify_hello', () => {}),
+    server.notification('update', () => {}),
+  ];
+  return () => {
+    for (const dispose of disposers) dispose();
+  };
+}
+
+/**
+ * Creates a server with the conformance methods and the kit's default limits.
+ *
+ * @param options - server options (defaults: the kit's)
+ * @returns the server
+ * @example
+ * ```ts
+ * const server = createConformanceServer();
+ * await server.handle('{"jsonrpc":"2.0","method":"sum","params":[1,2,4],"id":1}');
+ * ```
+ */
+export function createConformanceServer(options?: ServerOptions): Server {
+  const server = createServer(options);
+  registerConformanceMethods(server);
+  return server;
+}
