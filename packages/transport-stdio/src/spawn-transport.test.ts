@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, fixture, recorder } from '../test/helpers.js';
@@ -195,6 +196,26 @@ describe('spawnTransport', () => {
     expect(rec.messages).toContain('{"jsonrpc":"2.0","method":"after-close"}');
     // It exited on its own: reading stopped and nothing else held it.
     expect(error).toMatchObject({ exitCode: 0, signal: null });
+  });
+
+  it('a child that closes its transport exits even while its parent keeps stdin open', async () => {
+    const child = spawn(process.execPath, [fixture('close-on-message.mjs')], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    try {
+      child.stdin.write('{"jsonrpc":"2.0","method":"bye"}\n');
+      const code = await new Promise<number | null | 'alive'>((resolve) => {
+        const timer = setTimeout(() => resolve('alive'), 3_000);
+        child.on('exit', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      expect(code).toBe(0);
+    } finally {
+      child.kill();
+      child.stdin.destroy();
+    }
   });
 
   it('buffers what the child sends before start()', async () => {

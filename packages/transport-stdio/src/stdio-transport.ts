@@ -40,8 +40,8 @@ export interface StdioTransportOptions extends FramedTransportOptions {
  * newline framing, and answers use the same (sends made before that wait for it). Writes never
  * interleave: messages of one event-loop turn go out as one write, in order, waiting for
  * `'drain'` when stdout is full. stdin ending closes the transport (`onClose()` without an
- * error). `close()` writes what is queued and stops reading stdin; it never ends or destroys
- * stdout.
+ * error). `close()` writes what is queued and stops reading stdin (unref'ing it, so the process can
+ * exit while its parent keeps stdin open); it never ends or destroys stdout.
  *
  * @param options - framing, limits, and the streams to use instead of stdin and stdout
  * @returns the transport
@@ -57,8 +57,11 @@ export interface StdioTransportOptions extends FramedTransportOptions {
 export function createStdioTransport(options: StdioTransportOptions = {}): Transport {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
+  // Stop reading, and let the process exit even though stdin stays open: a paused pipe or TTY
+  // still holds the event loop unless it is unref'd.
   const release = (): void => {
     stdin.pause();
+    (stdin as Readable & { unref?: () => void }).unref?.();
   };
   const channel = createChannel({
     readable: stdin,
