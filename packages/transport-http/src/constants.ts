@@ -1,0 +1,50 @@
+/**
+ * Defaults of the HTTP handlers and the HTTP client transport.
+ *
+ * @module
+ */
+
+/**
+ * The largest request body the handlers read, in bytes. Larger bodies are answered 413 with a
+ * -32004 error while streaming: the body is never buffered past this limit.
+ *
+ * @default 1048576 (1 MiB)
+ */
+export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
+
+/**
+ * Milliseconds a handler waits for the whole request body before answering 408.
+ *
+ * @default 30000
+ */
+export const DEFAULT_BODY_TIMEOUT: number = 30_000;
+
+/**
+ * Seconds a browser may cache a CORS preflight answer (`Access-Control-Max-Age`).
+ *
+ * @default 600
+ */
+export const DEFAULT_CORS_MAX_AGE: number = 600;
+
+/**
+ * The JSON-RPC error code of the body sent with an HTTP rejection (401, 403, …) when the
+ * {@link HttpError} names none: the first code of the implementation-defined server range.
+ *
+ * @default -32000
+ */
+export const DEFAULT_HTTP_ERROR_CODE: number = -32000;
+
+/**
+ * Milliseconds the client transport waits for one HTTP exchange; `0` waits forever (the client's
+ * own per-call timeouts still apply).
+ *
+ * @default 0
+ */
+export const DEFAULT_HTTP_TIMEOUT: number = 0;
+
+/**
+ * Milliseconds the Node client transport keeps an idle connection open for reuse.
+ *
+ * @default 4000
+ */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT: number = 4_000;

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as universal from './index.js';
+import * as node from './node.js';
+
+/** Every module the given source file reaches through relative imports. */
+function graph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(new URL(file, import.meta.url), 'utf8');
+  for (const match of text.matchAll(/^(?:import|export)[^'"]*from\s+'([^']+)'/gm)) {
+    const spec = match[1]!;
+    if (spec.startsWith('./')) graph(spec.replace(/\.js$/, '.ts'), seen);
+    else seen.add(spec);
+  }
+  return seen;
+}
+
+describe('entry points', () => {
+  it('the default entry reaches no node: module and no undici', () => {
+    const reached = [...graph('./index.ts')];
+    expect(reached.filter((m) => m.startsWith('node:') || m === 'undici')).toEqual([]);
+    expect(reached).toContain('./fetch-handler.ts');
+  });
+
+  it('the default entry exports the fetch handler and the fetch transport', () => {
+    expect(Object.keys(universal).sort()).toEqual(
+      [
+        'DEFAULT_BODY_TIMEOUT',
+        'DEFAULT_CORS_MAX_AGE',
+        'DEFAULT_HTTP_ERROR_CODE',
+        'DEFAULT_HTTP_TIMEOUT',
+        'DEFAULT_MAX_REQUEST_BYTES',
+        'HttpError',
+        'createFetchHandler',
+        'createHttpTransport',
+        'defaultStatus',
+        'isJsonContentType',
+      ].sort(),
+    );
+  });
+
+  it('the node entry adds the node:http handler, listen and the undici transport', () => {
+    for (const name of Object.keys(universal)) expect(node).toHaveProperty(name);
+    expect(typeof node.createHttpHandler).toBe('function');
+    expect(typeof node.listen).toBe('function');
+    expect(node.createHttpTransport).not.toBe(universal.createHttpTransport);
+  });
+
+  it('the package name resolves to the node entry on Node', async () => {
+    const byName = await import('@jsonrpc-kit/transport-http');
+    expect(byName).toHaveProperty('createHttpHandler');
+    const explicit = await import('@jsonrpc-kit/transport-http/node');
+    expect(explicit.listen).toBe(byName.listen);
+  });
+});

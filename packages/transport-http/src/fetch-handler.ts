@@ -1,0 +1,208 @@
+/**
+ * The fetch-runtime handler: `createFetchHandler(server, options)`. Imports no `node:` module.
+ *
+ * @module
+ */
+import type { MessageHandler } from '@jsonrpc-kit/core';
+import { isJsonContentType } from './content-type.js';
+import type { HttpHandlerOptions } from './handler-options.js';
+import { HttpContext } from './http-context.js';
+import { HttpError } from './http-error.js';
+import {
+  BAD_BODY_BODY,
+  BODY_TIMEOUT_BODY,
+  INTERNAL_ERROR_BODY,
+  isPromiseLike,
+  METHOD_NOT_ALLOWED_BODY,
+  rejectionOf,
+  resolveHandlerOptions,
+  statusHasBody,
+  UNSUPPORTED_MEDIA_TYPE_BODY,
+} from './resolve-options.js';
+
+/** What a fetch runtime knows about the exchange beyond the `Request`. */
+export interface FetchRequestInfo {
+  /** The peer's address (Deno: `info.remoteAddr.hostname`; Bun: `server.requestIP(req)?.address`). */
+  readonly remoteAddress?: string | undefined;
+}
+
+/** A fetch-style handler: Deno, Bun, Cloudflare Workers, Hono, Next.js route handlers. */
+export type FetchHandler = (request: Request, info?: FetchRequestInfo) => Promise<Response>;
+
+const none: readonly string[] = [];
+const decoder = new TextDecoder();
+
+function headersOf(list: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < list.length; i += 2) headers.append(list[i]!, list[i + 1]!);
+  return headers;
+}
+
+function json(status: number, body: string, extra: readonly string[]): Response {
+  const headers = headersOf(extra);
+  headers.set('content-type', 'application/json');
+  return new Response(body, { status, headers });
+}
+
+function empty(status: number, extra: readonly string[]): Response {
+  return new Response(null, { status, headers: headersOf(extra) });
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+const TOO_LARGE = 1;
+const TIMED_OUT = 2;
+type BodyFailure = typeof TOO_LARGE | typeof TIMED_OUT;
+
+/** Reads the body as UTF-8 text, never holding more than `max` bytes. */
+async function readBody(
+  request: Request,
+  max: number,
+  timeout: number,
+): Promise<string | BodyFailure> {
+  const stream = request.body;
+  if (stream === null) return '';
+  const reader = stream.getReader();
+  let timedOut = false;
+  const timer =
+    timeout > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          reader.cancel().catch(() => {});
+        }, timeout)
+      : undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (timedOut) return TIMED_OUT;
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        reader.cancel().catch(() => {});
+        return TOO_LARGE;
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (timedOut) return TIMED_OUT;
+    throw error;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return decoder.decode(all);
+}
+
+/**
+ * Serves JSON-RPC over HTTP in fetch runtimes: `(Request) => Promise<Response>`. Same status
+ * policy, limits, CORS and authentication as `createHttpHandler`; `ctx.transport.signal` is the
+ * request's own signal (aborted when the runtime sees the client go away).
+ *
+ * @param server - anything with `handle(text, context)`, such as a `@jsonrpc-kit/server` Server
+ * @param options - limits, status policy, CORS, authentication
+ * @returns the handler; its optional second argument carries the remote address
+ * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative
+ * @example
+ * ```ts
+ * import { createServer } from '@jsonrpc-kit/server';
+ * import { createFetchHandler } from '@jsonrpc-kit/transport-http';
+ *
+ * const server = createServer();
+ * server.method('ping', () => 'pong');
+ * const handler = createFetchHandler(server);
+ * // Deno.serve(handler); export default { fetch: handler }; app.post('/rpc', (c) => handler(c.req.raw));
+ * ```
+ */
+export function createFetchHandler(
+  server: MessageHandler,
+  options: HttpHandlerOptions = {},
+): FetchHandler {
+  const cfg = resolveHandlerOptions(options);
+  const corsPolicy = cfg.cors;
+  const allow = ['allow', cfg.allow];
+  const fail = (error: unknown, cors: readonly string[]): Response => {
+    const r = rejectionOf(error, cfg.onError);
+    return json(r.status, r.body, [...cors, ...r.headers]);
+  };
+
+  return async function jsonRpcFetchHandler(
+    request: Request,
+    info?: FetchRequestInfo,
+  ): Promise<Response> {
+    const method = request.method;
+    const headers = request.headers;
+    const origin = headers.get('origin') ?? undefined;
+    const cors = corsPolicy === undefined ? none : corsPolicy.responseHeaders(origin);
+    if (method !== 'POST') {
+      if (method === 'OPTIONS' && corsPolicy !== undefined) {
+        const acrh = headers.get('access-control-request-headers') ?? undefined;
+        const preflight = corsPolicy.preflightHeaders(origin, acrh);
+        return empty(204, preflight === undefined ? allow : [...allow, ...preflight]);
+      }
+      return json(405, METHOD_NOT_ALLOWED_BODY, [...cors, ...allow]);
+    }
+    const type = headers.get('content-type');
+    if (type !== null && !isJsonContentType(type)) {
+      return json(415, UNSUPPORTED_MEDIA_TYPE_BODY, cors);
+    }
+    const length = headers.get('content-length');
+    if (length !== null && Number(length) > cfg.maxRequestBytes) {
+      return json(413, cfg.tooLargeBody, cors);
+    }
+
+    const ctx = new HttpContext(
+      headerRecord(headers),
+      info?.remoteAddress,
+      request.url,
+      method,
+      request.signal,
+    );
+    if (cfg.authenticate !== undefined) {
+      let auth: unknown;
+      try {
+        auth = cfg.authenticate(ctx);
+        if (isPromiseLike(auth)) auth = await auth;
+      } catch (error) {
+        return fail(error, cors);
+      }
+      if (auth instanceof HttpError) return fail(auth, cors);
+      ctx.auth = auth;
+    }
+
+    let text: string | BodyFailure;
+    try {
+      text = await readBody(request, cfg.maxRequestBytes, cfg.bodyTimeout);
+    } catch {
+      // The client went away mid-body: nobody reads this answer.
+      return json(400, BAD_BODY_BODY, cors);
+    }
+    if (text === TOO_LARGE) return json(413, cfg.tooLargeBody, cors);
+    if (text === TIMED_OUT) return json(408, BODY_TIMEOUT_BODY, cors);
+
+    let answer: string | undefined;
+    let status: number;
+    try {
+      answer = await server.handle(text, ctx);
+      status = cfg.status(answer);
+    } catch (error) {
+      cfg.onError(error);
+      return json(500, INTERNAL_ERROR_BODY, cors);
+    }
+    if (answer === undefined || !statusHasBody(status)) return empty(status, cors);
+    return json(status, answer, cors);
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The {@link TransportContext} of one HTTP exchange, with a signal created only when read.
+ *
+ * @module
+ */
+import type { TransportContext, TransportHeaders } from '@jsonrpc-kit/core';
+
+/** A TransportContext whose `signal` is made on first use and aborted when the client leaves. */
+export class HttpContext implements TransportContext {
+  readonly kind: 'http' = 'http';
+  readonly headers: TransportHeaders;
+  readonly remoteAddress?: string;
+  readonly url: string;
+  readonly httpMethod: string;
+  auth?: unknown;
+  #controller: AbortController | undefined = undefined;
+  #gone = false;
+  #external: AbortSignal | undefined;
+
+  /**
+   * @param headers - lower-case request headers
+   * @param remoteAddress - the peer's address, when known
+   * @param url - the request URL
+   * @param httpMethod - the HTTP method
+   * @param signal - a signal to use as is (the fetch `Request`'s), instead of a lazy one
+   */
+  constructor(
+    headers: TransportHeaders,
+    remoteAddress: string | undefined,
+    url: string,
+    httpMethod: string,
+    signal?: AbortSignal,
+  ) {
+    this.headers = headers;
+    (this as { remoteAddress?: string | undefined }).remoteAddress = remoteAddress;
+    this.url = url;
+    this.httpMethod = httpMethod;
+    this.#external = signal;
+  }
+
+  /** Aborted when the client disconnects before the answer. */
+  get signal(): AbortSignal {
+    if (this.#external !== undefined) return this.#external;
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort(new Error('The HTTP client disconnected'));
+    }
+    return this.#controller.signal;
+  }
+
+  /** The client went away: aborts the signal (now or when first read). */
+  disconnect(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#controller?.abort(new Error('The HTTP client disconnected'));
+  }
+}

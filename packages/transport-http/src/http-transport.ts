@@ -1,0 +1,71 @@
+/**
+ * `createHttpTransport` on `fetch`: browsers, Deno, Bun, edge workers (and Node when `fetch` is
+ * given). Imports no `node:` module.
+ *
+ * @module
+ */
+import type { Transport } from '@jsonrpc-kit/core';
+import {
+  createPostTransport,
+  type FetchLike,
+  type HttpReply,
+  type HttpTransportOptions,
+  type Post,
+} from './post-transport.js';
+
+/**
+ * The POST function of the fetch path.
+ *
+ * @param url - the endpoint
+ * @param fetchFn - the fetch to call
+ * @returns the POST function
+ */
+export function fetchPost(url: string, fetchFn: FetchLike): Post {
+  return async (body, headers, signal): Promise<HttpReply> => {
+    const init: RequestInit = { method: 'POST', headers, body };
+    if (signal !== undefined) init.signal = signal;
+    const response = await fetchFn(url, init);
+    return { status: response.status, body: await response.text() };
+  };
+}
+
+/**
+ * A client {@link Transport} that POSTs each message to `url` with `fetch`.
+ *
+ * `send(text, { signal })` resolves once the exchange is complete: a 2xx JSON body is delivered to
+ * `handler.onMessage`, an empty 2xx body (204, notifications) completes quietly. It rejects with a
+ * `TransportError` (code `TRANSPORT_ERROR`) carrying `status` and `body` for a non-2xx answer or a
+ * 2xx body that is not JSON (so the client fails exactly the calls of that message), and with
+ * `cause` for network errors; with an `AbortError` when `signal` aborts, a `TimeoutError` when
+ * `timeout` passes, and a `ConnectionClosedError` after `close()`.
+ *
+ * On Node, the package's `node` entry (selected by the `node` export condition) exports a
+ * `createHttpTransport` that uses an undici keep-alive pool instead.
+ *
+ * @param options - url, headers, fetch, timeout
+ * @returns the transport
+ * @throws TypeError when no `fetch` is given and the runtime has none
+ * @throws RangeError when `timeout` is negative
+ * @example
+ * ```ts
+ * import { createClient } from '@jsonrpc-kit/client';
+ * import { createHttpTransport } from '@jsonrpc-kit/transport-http';
+ *
+ * const transport = createHttpTransport({
+ *   url: 'https://example.com/rpc',
+ *   headers: async () => ({ authorization: `Bearer ${await getToken()}` }),
+ * });
+ * const client = createClient(transport);
+ * ```
+ */
+export function createHttpTransport(options: HttpTransportOptions): Transport {
+  let fetchFn = options.fetch;
+  if (fetchFn === undefined) {
+    if (typeof globalThis.fetch !== 'function') {
+      throw new TypeError('createHttpTransport: no fetch in this runtime; pass options.fetch');
+    }
+    // Called through globalThis: some browsers refuse a detached `fetch`.
+    fetchFn = (input, init) => globalThis.fetch(input, init);
+  }
+  return createPostTransport(options, { post: fetchPost(String(options.url), fetchFn) });
+}

@@ -1,0 +1,297 @@
+/**
+ * The node:http request listener: `createHttpHandler(server, options)`.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MessageHandler } from '@jsonrpc-kit/core';
+import { isJsonContentType } from './content-type.js';
+import type { HttpHandlerOptions } from './handler-options.js';
+import { HttpContext } from './http-context.js';
+import { HttpError } from './http-error.js';
+import {
+  BAD_BODY_BODY,
+  BODY_TIMEOUT_BODY,
+  INTERNAL_ERROR_BODY,
+  isPromiseLike,
+  METHOD_NOT_ALLOWED_BODY,
+  type ResolvedHandlerOptions,
+  rejectionOf,
+  resolveHandlerOptions,
+  statusHasBody,
+  UNSUPPORTED_MEDIA_TYPE_BODY,
+} from './resolve-options.js';
+
+/** A node:http request listener (also fits Express, Fastify's raw mode and Koa's `ctx.req/res`). */
+export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const none: readonly string[] = [];
+
+/** Writes a JSON body with one `writeHead` and one `end`. */
+function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: readonly string[],
+  close: boolean,
+): void {
+  if (res.destroyed || res.headersSent) return;
+  const headers: string[] = [
+    'content-type',
+    'application/json',
+    'content-length',
+    String(Buffer.byteLength(body)),
+  ];
+  for (let i = 0; i < extra.length; i++) headers.push(extra[i]!);
+  if (close) headers.push('connection', 'close');
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** Writes an answer without a body. */
+function writeEmpty(res: ServerResponse, status: number, extra: readonly string[]): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(status, extra.length === 0 ? undefined : (extra as string[]));
+  res.end();
+}
+
+/** The body a body parser left on `req.body`, as text. */
+function parsedBody(body: unknown): string | undefined {
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array)
+    return Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8');
+  if (typeof body === 'object' && body !== null) {
+    try {
+      return JSON.stringify(body);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+const READING = 0;
+const DISPATCHED = 1;
+const DONE = 2;
+
+function serve(
+  server: MessageHandler,
+  cfg: ResolvedHandlerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: readonly string[],
+  parsed: string | undefined,
+): void {
+  const ctx = new HttpContext(req.headers, req.socket.remoteAddress, req.url ?? '/', 'POST');
+  const max = cfg.maxRequestBytes;
+  let state = READING;
+  let first: Buffer | undefined;
+  let rest: Buffer[] | undefined;
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const finish = (status: number, body: string, extra: readonly string[]): void => {
+    if (state === DONE) return;
+    const reading = state === READING;
+    state = DONE;
+    if (timer !== undefined) clearTimeout(timer);
+    if (reading) {
+      // Stop buffering; what still arrives is dropped and the connection closes after the answer.
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      first = rest = undefined;
+    }
+    writeJson(res, status, body, extra.length === 0 ? cors : [...cors, ...extra], reading);
+  };
+
+  const onAnswer = (answer: string | undefined): void => {
+    if (state === DONE) return;
+    state = DONE;
+    let status: number;
+    try {
+      status = cfg.status(answer);
+    } catch (error) {
+      cfg.onError(error);
+      writeJson(res, 500, INTERNAL_ERROR_BODY, cors, false);
+      return;
+    }
+    if (answer === undefined || !statusHasBody(status)) writeEmpty(res, status, cors);
+    else writeJson(res, status, answer, cors, false);
+  };
+
+  const onFailure = (error: unknown): void => {
+    cfg.onError(error);
+    if (state === DONE) return;
+    state = DONE;
+    writeJson(res, 500, INTERNAL_ERROR_BODY, cors, false);
+  };
+
+  const dispatch = (text: string): void => {
+    state = DISPATCHED;
+    let answer: Promise<string | undefined>;
+    try {
+      answer = server.handle(text, ctx);
+    } catch (error) {
+      onFailure(error);
+      return;
+    }
+    answer.then(onAnswer, onFailure);
+  };
+
+  function onData(chunk: Buffer): void {
+    size += chunk.length;
+    if (size > max) {
+      finish(413, cfg.tooLargeBody, none);
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else if (rest === undefined) rest = [chunk];
+    else rest.push(chunk);
+  }
+
+  function onEnd(): void {
+    if (state !== READING) return;
+    if (timer !== undefined) clearTimeout(timer);
+    let text: string;
+    if (first === undefined) text = '';
+    else if (rest === undefined) text = first.toString('utf8');
+    else text = Buffer.concat([first, ...rest], size).toString('utf8');
+    first = rest = undefined;
+    dispatch(text);
+  }
+
+  const startReading = (): void => {
+    if (state !== READING) return;
+    if (parsed !== undefined) {
+      if (timer !== undefined) clearTimeout(timer);
+      dispatch(parsed);
+      return;
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+  };
+
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    // The client went away before the answer.
+    if (timer !== undefined) clearTimeout(timer);
+    state = DONE;
+    ctx.disconnect();
+  });
+  if (cfg.bodyTimeout > 0) {
+    timer = setTimeout(() => finish(408, BODY_TIMEOUT_BODY, none), cfg.bodyTimeout);
+  }
+
+  const authenticate = cfg.authenticate;
+  if (authenticate === undefined) {
+    startReading();
+    return;
+  }
+  let auth: unknown;
+  try {
+    auth = authenticate(ctx);
+  } catch (error) {
+    const r = rejectionOf(error, cfg.onError);
+    finish(r.status, r.body, r.headers);
+    return;
+  }
+  if (!isPromiseLike(auth)) {
+    if (auth instanceof HttpError) {
+      const r = rejectionOf(auth, cfg.onError);
+      finish(r.status, r.body, r.headers);
+      return;
+    }
+    ctx.auth = auth;
+    startReading();
+    return;
+  }
+  auth.then(
+    (value) => {
+      if (value instanceof HttpError) {
+        const r = rejectionOf(value, cfg.onError);
+        finish(r.status, r.body, r.headers);
+        return;
+      }
+      ctx.auth = value;
+      startReading();
+    },
+    (error: unknown) => {
+      const r = rejectionOf(error, cfg.onError);
+      finish(r.status, r.body, r.headers);
+    },
+  );
+}
+
+/**
+ * Serves JSON-RPC over HTTP on node:http (and frameworks built on it): POST bodies go to
+ * `server.handle(text, ctx)`, answers come back as `application/json`.
+ *
+ * Status policy: 200 for every JSON-RPC answer (errors included), 204 when there is nothing to
+ * answer, 405 with `Allow: POST` for other methods, 415 for a non-JSON `Content-Type`, 413 with a
+ * -32004 body when the body exceeds `maxRequestBytes` (checked while streaming; the connection is
+ * then closed), 408 when the body does not arrive within `bodyTimeout`, 401/403 from
+ * `authenticate`, 500 when `server.handle` rejects. Handlers see `ctx.transport` with `kind: 'http'`,
+ * headers, remote address, URL, method, `auth`, and a `signal` aborted when the client disconnects.
+ *
+ * @param server - anything with `handle(text, context)`, such as a `@jsonrpc-kit/server` Server
+ * @param options - limits, status policy, CORS, authentication
+ * @returns a `(req, res)` request listener
+ * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative
+ * @example
+ * ```ts
+ * import { createServer as createHttpServer } from 'node:http';
+ * import { createServer } from '@jsonrpc-kit/server';
+ * import { createHttpHandler } from '@jsonrpc-kit/transport-http/node';
+ *
+ * const server = createServer();
+ * server.method('add', ([a, b]: [number, number]) => a + b);
+ * createHttpServer(createHttpHandler(server, { cors: true })).listen(3000);
+ * ```
+ */
+export function createHttpHandler(
+  server: MessageHandler,
+  options: HttpHandlerOptions = {},
+): NodeHttpHandler {
+  const cfg = resolveHandlerOptions(options);
+  const corsPolicy = cfg.cors;
+  const allow = ['allow', cfg.allow];
+  return function jsonRpcHttpHandler(req: IncomingMessage, res: ServerResponse): void {
+    const method = req.method;
+    const headers = req.headers;
+    const cors = corsPolicy === undefined ? none : corsPolicy.responseHeaders(headers.origin);
+    if (method !== 'POST') {
+      if (method === 'OPTIONS' && corsPolicy !== undefined) {
+        const acrh = headers['access-control-request-headers'];
+        const preflight = corsPolicy.preflightHeaders(headers.origin, acrh);
+        writeEmpty(res, 204, preflight === undefined ? allow : [...allow, ...preflight]);
+        return;
+      }
+      writeJson(res, 405, METHOD_NOT_ALLOWED_BODY, [...cors, ...allow], false);
+      return;
+    }
+    const type = headers['content-type'];
+    if (type !== undefined && !isJsonContentType(type)) {
+      writeJson(res, 415, UNSUPPORTED_MEDIA_TYPE_BODY, cors, !req.complete);
+      return;
+    }
+    const length = headers['content-length'];
+    if (length !== undefined && Number(length) > cfg.maxRequestBytes) {
+      writeJson(res, 413, cfg.tooLargeBody, cors, true);
+      return;
+    }
+    let parsed: string | undefined;
+    if (req.readableEnded) {
+      // A body parser ran first (Express, Koa): take what it kept.
+      parsed = parsedBody((req as { body?: unknown }).body);
+      if (parsed === undefined) {
+        writeJson(res, 400, BAD_BODY_BODY, cors, false);
+        return;
+      }
+      if (Buffer.byteLength(parsed) > cfg.maxRequestBytes) {
+        writeJson(res, 413, cfg.tooLargeBody, cors, false);
+        return;
+      }
+    }
+    serve(server, cfg, req, res, cors, parsed);
+  };
+}

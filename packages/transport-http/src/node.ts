@@ -1,0 +1,34 @@
+/**
+ * JSON-RPC 2.0 over HTTP on Node: the node:http handler, `listen()`, the fetch handler, and the
+ * client transport on an undici keep-alive pool. Selected by the `node` export condition, or
+ * imported as `@jsonrpc-kit/transport-http/node`.
+ *
+ * @module
+ */
+export {
+  DEFAULT_BODY_TIMEOUT,
+  DEFAULT_CORS_MAX_AGE,
+  DEFAULT_HTTP_ERROR_CODE,
+  DEFAULT_HTTP_TIMEOUT,
+  DEFAULT_KEEP_ALIVE_TIMEOUT,
+  DEFAULT_MAX_REQUEST_BYTES,
+} from './constants.js';
+export { isJsonContentType } from './content-type.js';
+export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';
+export { createFetchHandler } from './fetch-handler.js';
+export type {
+  Authenticate,
+  CorsOptions,
+  HttpHandlerOptions,
+  StatusPolicy,
+} from './handler-options.js';
+export { defaultStatus } from './handler-options.js';
+export type { HttpErrorOptions } from './http-error.js';
+export { HttpError } from './http-error.js';
+export type { HttpListener, ListenOptions } from './listen.js';
+export { DEFAULT_HOST, DEFAULT_PORT, listen } from './listen.js';
+export type { NodeHttpHandler } from './node-handler.js';
+export { createHttpHandler } from './node-handler.js';
+export type { NodeHttpTransportOptions } from './node-transport.js';
+export { createHttpTransport } from './node-transport.js';
+export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
