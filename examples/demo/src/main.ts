@@ -7,9 +7,14 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import { JsonRpcError, type TapDirection, tapTransport } from '@jsonrpc-kit/core';
+import { run as calculatorHttp } from '@jsonrpc-kit/example-calculator-http/main';
+import { run as chatWs } from '@jsonrpc-kit/example-chat-ws/main';
+import { run as lspStdio } from '@jsonrpc-kit/example-lsp-stdio/main';
+import { run as toolsStdio } from '@jsonrpc-kit/example-tools-stdio/main';
 import { createHttpTransport } from '@jsonrpc-kit/transport-http';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
 import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws';
@@ -24,19 +29,18 @@ const wire = (log: Log) => (direction: TapDirection, message: string) =>
 /** The demo fails if it has not finished after this many milliseconds. */
 export const DEMO_TIMEOUT_MS = 30_000;
 
-/** The examples whose tours the demo runs, in order. */
-export const TOURS: readonly string[] = ['calculator-http', 'chat-ws', 'tools-stdio', 'lsp-stdio'];
+/** The examples whose tours the demo runs, in order: each package's `run(log)`. */
+export const TOURS: ReadonlyArray<readonly [string, (log: Log) => Promise<void>]> = [
+  ['calculator-http', calculatorHttp],
+  ['chat-ws', chatWs],
+  ['tools-stdio', toolsStdio],
+  ['lsp-stdio', lspStdio],
+];
 
-/**
- * The built file of an example.
- *
- * @param example - the example's folder name
- * @param file - the file under its `dist`
- * @returns the absolute path
- */
-export function exampleFile(example: string, file: string): string {
-  return fileURLToPath(new URL(`../../${example}/dist/${file}`, import.meta.url));
-}
+/** The conformance server's command, as its package exports it. */
+const CONFORMANCE_SERVER: string = createRequire(import.meta.url).resolve(
+  '@jsonrpc-kit/example-conformance-server/server',
+);
 
 function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`conformance-server: ${what}`);
@@ -44,7 +48,7 @@ function check(condition: boolean, what: string): void {
 
 /** Spawns `node dist/server.js --port 0` and reads the URLs from its first line. */
 async function spawnConformance(log: Log) {
-  const script = exampleFile('conformance-server', 'server.js');
+  const script = CONFORMANCE_SERVER;
   log(`spawning node ${script} --port 0`);
   const child = spawn(process.execPath, [script, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -147,7 +151,7 @@ export async function conformanceTour(log: Log): Promise<void> {
     log('stdio: node dist/server.js --stdio content-length');
     const child = spawnTransport(
       process.execPath,
-      [exampleFile('conformance-server', 'server.js'), '--stdio', 'content-length'],
+      [CONFORMANCE_SERVER, '--stdio', 'content-length'],
       { framing: 'content-length' },
     );
     const stdio = createClient(tapTransport(child, wire(log)), { timeout: 5_000 });
@@ -167,10 +171,6 @@ export async function conformanceTour(log: Log): Promise<void> {
   } finally {
     await server.close();
   }
-}
-
-interface Tour {
-  run(log: Log): Promise<void>;
 }
 
 /**
@@ -193,11 +193,8 @@ export async function demo(log: Log = console.log): Promise<number> {
       log(`✘ ${name}: ${(error as Error)?.stack ?? String(error)}`);
     }
   };
-  for (const example of TOURS) {
-    await step(example, async (log) => {
-      const tour = (await import(pathToFileURL(exampleFile(example, 'main.js')).href)) as Tour;
-      await tour.run(log);
-    });
+  for (const [example, run] of TOURS) {
+    await step(example, run);
   }
   await step('conformance-server', conformanceTour);
   log('');
