@@ -7,6 +7,11 @@
 import type { JsonRpcId, Peer, TransportContext } from '@jsonrpc-kit/core';
 import type { MiddlewareContext } from './types.js';
 
+/** Something that holds a signal, read lazily: a transport context or an incoming context. */
+export interface SignalSource {
+  readonly signal?: AbortSignal | undefined;
+}
+
 /** One call in flight. Internal: handlers see it through {@link MiddlewareContext}. */
 export class Call implements MiddlewareContext {
   /** The params (middleware may replace them). */
@@ -29,7 +34,7 @@ export class Call implements MiddlewareContext {
   fail: ((reason: unknown) => void) | undefined = undefined;
   #controller: AbortController | undefined = undefined;
   #state: Map<string | symbol, unknown> | undefined = undefined;
-  #outer: AbortSignal | undefined;
+  #outer: SignalSource | undefined;
   #onOuterAbort: (() => void) | undefined = undefined;
 
   /**
@@ -38,7 +43,8 @@ export class Call implements MiddlewareContext {
    * @param params - the params as received
    * @param transport - transport facts
    * @param peer - the duplex peer
-   * @param outer - a signal that aborts this call too (the exchange's or the caller's)
+   * @param outer - holds a signal that aborts this call too (the exchange's or the caller's),
+   *   read only when the call needs it (HTTP contexts make theirs on first read)
    */
   constructor(
     id: JsonRpcId | undefined,
@@ -46,7 +52,7 @@ export class Call implements MiddlewareContext {
     params: unknown,
     transport: TransportContext,
     peer: Peer | undefined,
-    outer: AbortSignal | undefined,
+    outer: SignalSource | undefined,
   ) {
     this.id = id;
     this.method = method;
@@ -76,7 +82,7 @@ export class Call implements MiddlewareContext {
 
   /** Follows the outer signal, once someone cares (a signal was read, or an answer is pending). */
   link(): void {
-    const outer = this.#outer;
+    const outer = this.#outer?.signal;
     if (outer === undefined || this.#onOuterAbort !== undefined || this.aborted) return;
     if (outer.aborted) {
       this.abort(outer.reason);
@@ -106,7 +112,7 @@ export class Call implements MiddlewareContext {
   /** Stops following the outer signal. */
   unlink(): void {
     if (this.#onOuterAbort !== undefined) {
-      this.#outer!.removeEventListener('abort', this.#onOuterAbort);
+      this.#outer?.signal?.removeEventListener('abort', this.#onOuterAbort);
       this.#onOuterAbort = undefined;
     }
   }

@@ -181,7 +181,7 @@ export function createConnection(
         );
       }
     },
-    signal: undefined,
+    outer: undefined,
   };
 
   transport

@@ -33,7 +33,7 @@ import {
   UNSERIALIZABLE_RESULT,
 } from '@jsonrpc-kit/core';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { Call } from './call.js';
+import { Call, type SignalSource } from './call.js';
 import { type Limiter, release } from './limiter.js';
 import { type Entry, paramsByName } from './registry.js';
 import type { ErrorInfo, Middleware } from './types.js';
@@ -49,8 +49,8 @@ export interface Scope {
   readonly calls: Set<Call> | undefined;
   /** Takes a response to the connection's own requests; `undefined` for `handle()`. */
   readonly onResponse: ((parsed: ParsedResponse) => void) | undefined;
-  /** Aborts every call of the scope (the exchange's signal). */
-  readonly signal: AbortSignal | undefined;
+  /** Holds the signal that aborts every call of the scope (the exchange's), read only when needed. */
+  readonly outer: SignalSource | undefined;
 }
 
 /** What the dispatcher needs from the server. */
@@ -249,7 +249,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     if (!isThenable(result)) return result;
     const entry = methods.get(call.method);
     const timeout = entry?.timeout ?? defaultTimeout;
-    if (timeout > 0 || scope.running !== undefined || scope.signal !== undefined) {
+    if (timeout > 0 || scope.running !== undefined || scope.outer !== undefined) {
       return guard(call, result, timeout);
     }
     return result;
@@ -296,7 +296,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       message.params,
       scope.transport,
       scope.peer,
-      scope.signal,
+      scope.outer,
     );
     let result: unknown;
     try {
@@ -353,7 +353,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       message.params,
       scope.transport,
       scope.peer,
-      scope.signal,
+      scope.outer,
     );
     let result: unknown;
     try {

@@ -409,3 +409,34 @@ describe('handle(): context', () => {
     );
   });
 });
+
+describe('handle(): the exchange signal', () => {
+  it('is read only when a call needs it, and then aborts the handler', async () => {
+    const server = createServer();
+    server.method('sync', () => 1);
+    server.method(
+      'watch',
+      (_params, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+        }),
+    );
+    const controller = new AbortController();
+    let reads = 0;
+    const context = {
+      kind: 'test',
+      get signal() {
+        reads++;
+        return controller.signal;
+      },
+    };
+    expect(await server.handle('{"jsonrpc":"2.0","id":1,"method":"sync"}', context)).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":1}',
+    );
+    expect(reads).toBe(0);
+    const answer = server.handle('{"jsonrpc":"2.0","id":2,"method":"watch"}', context);
+    controller.abort();
+    await answer;
+    expect(reads).toBeGreaterThan(0);
+  });
+});

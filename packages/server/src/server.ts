@@ -129,7 +129,7 @@ export function createServer(options: ServerOptions = {}): Server {
     running: undefined,
     calls: undefined,
     onResponse: undefined,
-    signal: undefined,
+    outer: undefined,
   };
 
   const add = (entry: Entry): (() => void) => {
@@ -159,7 +159,7 @@ export function createServer(options: ServerOptions = {}): Server {
           running: undefined,
           calls: undefined,
           onResponse: undefined,
-          signal: context.signal,
+          outer: 'signal' in context ? context : undefined,
         };
 
   const incomingScope = (ctx: IncomingContext): Scope => ({
@@ -169,7 +169,7 @@ export function createServer(options: ServerOptions = {}): Server {
     running: undefined,
     calls: undefined,
     onResponse: undefined,
-    signal: ctx.signal,
+    outer: ctx,
   });
 
   const server: Server = {
@@ -266,7 +266,7 @@ export function createServer(options: ServerOptions = {}): Server {
         request.params,
         ctx.transport,
         ctx.peer,
-        ctx.signal,
+        ctx,
       );
       const info: ErrorInfo = { method: request.method, id: request.id, notification: false };
       const wire = (error: unknown): never => {
@@ -289,7 +289,7 @@ export function createServer(options: ServerOptions = {}): Server {
         notification.params,
         ctx.transport,
         ctx.peer,
-        ctx.signal,
+        ctx,
       );
       const info: ErrorInfo = { method: notification.method, notification: true };
       try {
