@@ -6,7 +6,8 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
-import { ConnectionClosedError, type TransportHandler } from '@jsonrpc-kit/core';
+import { ConnectionClosedError, type Transport, type TransportHandler } from '@jsonrpc-kit/core';
+import { closeReasonError } from './close-reason.js';
 import type { FrameDecoder } from './decoder.js';
 import { createFrameDecoder, encodeBatch, type Framing, type ResolvedFraming } from './framing.js';
 
@@ -225,6 +226,28 @@ export function createChannel(options: ChannelOptions): Channel {
     },
     get stopped() {
       return stopped;
+    },
+  };
+}
+
+/**
+ * The `Transport` face of a channel: `close()` stops it gracefully (queued writes go out), then
+ * runs `release` to let go of the streams. Idempotent.
+ *
+ * @param channel - the channel
+ * @param release - frees the streams after a close
+ * @returns the transport
+ */
+export function channelTransport(channel: Channel, release: () => void): Transport {
+  return {
+    start: channel.start,
+    send: channel.send,
+    close(reason) {
+      if (!channel.stopped) {
+        channel.stop(closeReasonError(reason), true);
+        release();
+      }
+      return Promise.resolve();
     },
   };
 }

@@ -5,8 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { type Transport, TransportError } from '@jsonrpc-kit/core';
-import { createChannel } from './channel.js';
-import { closeReasonError } from './close-reason.js';
+import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
 import type { FramedTransportOptions } from './stream-transport.js';
 
@@ -82,15 +81,5 @@ export function createStdioTransport(options: StdioTransportOptions = {}): Trans
       release();
     },
   });
-  return {
-    start: channel.start,
-    send: channel.send,
-    close(reason) {
-      if (!channel.stopped) {
-        channel.stop(closeReasonError(reason), true);
-        release();
-      }
-      return Promise.resolve();
-    },
-  };
+  return channelTransport(channel, release);
 }

@@ -5,8 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { type Transport, TransportError } from '@jsonrpc-kit/core';
-import { createChannel } from './channel.js';
-import { closeReasonError } from './close-reason.js';
+import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
 
 /**
@@ -93,15 +92,5 @@ export function createStreamTransport(
       release();
     },
   });
-  return {
-    start: channel.start,
-    send: channel.send,
-    close(reason) {
-      if (!channel.stopped) {
-        channel.stop(closeReasonError(reason), true);
-        release();
-      }
-      return Promise.resolve();
-    },
-  };
+  return channelTransport(channel, release);
 }
