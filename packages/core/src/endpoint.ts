@@ -135,6 +135,12 @@ export interface CancellationProtocol {
   /** The code a cancelled request is answered with. */
   readonly code: number;
   /**
+   * Whether a cancelled request is answered at all. LSP answers it (with `code`); MCP says a
+   * cancelled request gets no answer.
+   * @default true
+   */
+  readonly answer?: boolean;
+  /**
    * Builds the notification's params.
    *
    * @param id - the id of the request to cancel

@@ -137,8 +137,8 @@ export const lspProfile: Profile<unknown> = Object.freeze({
  * The Model Context Protocol profile: cancellation with `notifications/cancelled`
  * `{ requestId, reason }`; progress with `notifications/progress`
  * `{ progressToken, progress, total?, message? }`, the token in the request's
- * `params._meta.progressToken`. MCP says a cancelled request gets no answer; a kit server answers
- * it -32001 anyway and MCP clients drop that answer as unknown.
+ * `params._meta.progressToken`. As MCP says, a kit server sends no answer for a cancelled request
+ * (`answer: false`); the kit client rejects the call locally when it cancels.
  *
  * @example
  * ```ts
@@ -151,6 +151,7 @@ export const mcpProfile: Profile<McpProgress> = Object.freeze({
   cancellation: Object.freeze({
     method: 'notifications/cancelled',
     code: -32001,
+    answer: false,
     toParams: (id: JsonRpcId, reason?: string) =>
       reason === undefined ? { requestId: id } : { requestId: id, reason },
     fromParams: (params: JsonRpcParams | undefined) => {

@@ -128,6 +128,40 @@ describe('connect()', () => {
     expect(onError.mock.calls[0]![0].code).toBe(-32601); // an unknown notification now
   });
 
+  it('sends no answer for a cancelled request when the protocol says so (MCP)', async () => {
+    const server = createServer({
+      cancellation: {
+        method: 'notifications/cancelled',
+        code: -32001,
+        answer: false,
+        toParams: (id) => ({ requestId: id }),
+        fromParams: (p) => (p as { requestId?: JsonRpcId } | undefined)?.requestId,
+      },
+    });
+    let aborted = false;
+    server.method(
+      'forever',
+      (_params, ctx) =>
+        new Promise(() => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted = true;
+          });
+        }),
+    );
+    server.method('ping', () => 'pong');
+    const [, remote] = await connect(server);
+    await remote.send(req('forever', 7));
+    await remote.send(
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}',
+    );
+    await remote.send(req('ping', 8));
+    // The next thing on the wire is the ping's answer: request 7 is never answered.
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":8,"result":"pong"}');
+    await sleep(20);
+    expect(remote.inbox).toEqual([]);
+    expect(aborted).toBe(true);
+  });
+
   it('times out on connections too', async () => {
     const server = createServer({ timeout: 15 });
     let signal: AbortSignal | undefined;

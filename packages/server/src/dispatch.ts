@@ -64,6 +64,8 @@ export interface DispatcherConfig {
   readonly exposeErrorDetails: boolean;
   readonly cancelMethod: string | undefined;
   readonly cancelCode: number;
+  /** `false` when a cancelled request gets no answer (MCP). */
+  readonly cancelAnswer: boolean;
   readonly cancelFromParams: ((params: any) => JsonRpcId | undefined) | undefined;
   readonly report: (error: unknown, info: ErrorInfo) => void;
 }
@@ -120,6 +122,8 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     report,
   } = config;
   const defaultTimeout = config.timeout;
+  /** Cancellation reasons whose request gets no answer (protocols with `answer: false`). */
+  const unanswered = new WeakSet<object>();
 
   /** Innermost step: lookup, name mapping, validation, handler. */
   function invoke(call: Call): unknown {
@@ -284,11 +288,15 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     }
   }
 
-  function failure(parsed: ParsedRequest, call: Call, error: unknown): string {
+  function failure(parsed: ParsedRequest, call: Call, error: unknown): string | undefined {
+    if (unanswered.has(error as object)) return undefined;
     return serializeError(parsed.message.id, errorObject(error, infoOf(call)), parsed.rawId);
   }
 
-  function answerRequest(parsed: ParsedRequest, scope: Scope): string | Promise<string> {
+  function answerRequest(
+    parsed: ParsedRequest,
+    scope: Scope,
+  ): string | undefined | Promise<string | undefined> {
     const message = parsed.message;
     const call = new Call(
       message.id,
@@ -341,7 +349,11 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       if (scope.running !== undefined) {
         const id = config.cancelFromParams!(message.params);
         const target = id === undefined ? undefined : scope.running.get(id);
-        target?.abort(fromErrorObject({ code: config.cancelCode, message: 'Request cancelled' }));
+        if (target !== undefined) {
+          const reason = fromErrorObject({ code: config.cancelCode, message: 'Request cancelled' });
+          if (!config.cancelAnswer) unanswered.add(reason);
+          target.abort(reason);
+        }
         return undefined;
       }
       // Over handle() there is nothing to cancel across exchanges.

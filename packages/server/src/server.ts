@@ -118,6 +118,7 @@ export function createServer(options: ServerOptions = {}): Server {
     exposeErrorDetails: options.exposeErrorDetails === true,
     cancelMethod: cancellation?.method,
     cancelCode: cancellation?.code ?? 0,
+    cancelAnswer: cancellation?.answer !== false,
     cancelFromParams: cancellation?.fromParams.bind(cancellation),
     report,
   });
