@@ -1,0 +1,200 @@
+/**
+ * Shared pieces of the benchmark: the workload, kit loading with "not built yet" detection,
+ * process spawning with CPU pinning, and bounded load loops.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+/** The method every implementation serves. */
+export const METHOD = 'add';
+/** The params every call sends. */
+export const PARAMS = Object.freeze({ a: 1, b: 2 });
+/** The handler every implementation runs. */
+export const add = (params) => params.a + params.b;
+
+/** One request, as text. */
+export const REQUEST_TEXT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: METHOD,
+  params: PARAMS,
+});
+/** A batch of 100 requests, as text. */
+export const BATCH_TEXT = JSON.stringify(
+  Array.from({ length: 100 }, (_, i) => ({
+    jsonrpc: '2.0',
+    id: i + 1,
+    method: METHOD,
+    params: PARAMS,
+  })),
+);
+
+/** Thrown when a kit package or one of its exports does not exist yet. */
+export class NotBuilt extends Error {
+  constructor(what) {
+    super(`not built yet: ${what}`);
+    this.name = 'NotBuilt';
+  }
+}
+
+/**
+ * Imports `names` from a kit package; throws NotBuilt when the import fails or an export is
+ * missing.
+ */
+export async function kit(pkg, ...names) {
+  let mod;
+  try {
+    mod = await import(pkg);
+  } catch (error) {
+    throw new NotBuilt(`${pkg} (${error?.code ?? error?.message})`);
+  }
+  const out = {};
+  for (const name of names) {
+    if (typeof mod[name] !== 'function') throw new NotBuilt(`${pkg}#${name}`);
+    out[name] = mod[name];
+  }
+  return out;
+}
+
+let tasksetChecked;
+/** Whether `taskset` exists and the machine has at least two CPUs to pin to. */
+export function canPin() {
+  if (tasksetChecked === undefined) {
+    try {
+      execFileSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' });
+      tasksetChecked = availableParallelism() >= 2;
+    } catch {
+      tasksetChecked = false;
+    }
+  }
+  return tasksetChecked;
+}
+
+/** Command and args that run `node file ...args`, pinned to `cpu` when pinning is possible. */
+export function nodeCommand(file, args, cpu, nodeArgs = []) {
+  if (cpu !== undefined && canPin()) {
+    return ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs, file, ...args]];
+  }
+  return [process.execPath, [...nodeArgs, file, ...args]];
+}
+
+/**
+ * Starts a server child (`node file ...args`, pinned to `cpu`) that prints one JSON line
+ * `{ "port": n }` once it listens. Resolves `{ port, child, stop }`.
+ */
+export function startServerChild(file, args, { cpu, timeoutMs = 10_000 } = {}) {
+  const [cmd, argv] = nodeCommand(file, args, cpu);
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+      timer.unref();
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server child did not report a port within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onData = (chunk) => {
+      buffer += chunk;
+      const nl = buffer.indexOf('\n');
+      if (nl === -1) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      let line;
+      try {
+        line = JSON.parse(buffer.slice(0, nl));
+      } catch {
+        reject(new Error(`server child printed ${buffer.slice(0, nl)}`));
+        return;
+      }
+      if (line.skip) {
+        const error = new NotBuilt(line.skip);
+        reject(error);
+      } else if (line.error) reject(new Error(line.error));
+      else resolve({ port: line.port, child, stop });
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server child exited with ${code}`));
+    });
+  });
+}
+
+/** Server-child side: report the port (or a skip/error) on one stdout line. */
+export function reportReady(message) {
+  process.stdout.write(JSON.stringify(message) + '\n');
+}
+
+/** Server-child side: run `main`, turning NotBuilt into a skip line and other errors into an error line. */
+export async function serverMain(main) {
+  try {
+    await main();
+  } catch (error) {
+    if (error instanceof NotBuilt)
+      reportReady({ skip: 'n/a: not built yet', detail: error.message });
+    else reportReady({ error: String(error?.stack ?? error) });
+    process.exit(0);
+  }
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+/**
+ * Runs `call()` on `lanes` concurrent lanes until `total` calls have completed.
+ * Resolves the calls per second.
+ */
+export async function lanes(call, lanesCount, total) {
+  let issued = 0;
+  const lane = async () => {
+    while (issued < total) {
+      issued++;
+      await call();
+    }
+  };
+  const start = process.hrtime.bigint();
+  const all = [];
+  for (let i = 0; i < lanesCount; i++) all.push(lane());
+  await Promise.all(all);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return total / seconds;
+}
+
+/**
+ * Runs `call()` on `lanes` concurrent lanes for `ms` milliseconds, looking at the clock every
+ * `chunk` calls per lane. Resolves the calls per second.
+ */
+export async function lanesFor(call, lanesCount, ms, chunk = 8) {
+  let done = 0;
+  const start = process.hrtime.bigint();
+  const deadline = start + BigInt(Math.round(ms * 1e6));
+  const lane = async () => {
+    // Check the clock every `chunk` calls: cheap and still bounded.
+    for (;;) {
+      for (let i = 0; i < chunk; i++) {
+        await call();
+        done++;
+      }
+      if (process.hrtime.bigint() >= deadline) return;
+    }
+  };
+  const all = [];
+  for (let i = 0; i < lanesCount; i++) all.push(lane());
+  await Promise.all(all);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return done / seconds;
+}
+
+/** Throws unless `value` is the expected result (3): guards against measuring a broken path. */
+export function check(value) {
+  if (value !== 3) throw new Error(`wrong result: ${JSON.stringify(value)}`);
+}

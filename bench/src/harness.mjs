@@ -1,0 +1,281 @@
+/**
+ * The harness: runs every measurement in a fresh, pinned process, rotates the order of the
+ * implementations between repetitions, takes medians and renders markdown tables.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { canPin, nodeCommand } from './common.mjs';
+import { HEAP_LIMIT, SCENARIOS } from './scenarios.mjs';
+
+const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+const RESULTS = fileURLToPath(new URL('../results/', import.meta.url));
+
+/** Repetitions per implementation (the median is reported). */
+export const DEFAULT_REPS = 5;
+
+/** Hard limit for one measurement; the worker's whole process group is killed after it. */
+export const TIMEOUT_MS = { quick: 30_000, full: 120_000 };
+
+/** The median of a list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** `list` rotated left by `n`. */
+export function rotate(list, n) {
+  const k = n % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+function scaleConfig(config, scale) {
+  if (scale === 1) return config;
+  const out = {};
+  for (const [key, value] of Object.entries(config))
+    out[key] = Math.max(1, Math.round(value * scale));
+  return out;
+}
+
+/**
+ * Runs one measurement in a fresh process and resolves its JSON line:
+ * `{ value, extra? }`, `{ skip }` or `{ error }`.
+ */
+export function measureOnce(scenario, impl, config, timeoutMs) {
+  const [cmd, args] = nodeCommand(
+    WORKER,
+    [scenario.id, impl, JSON.stringify(config)],
+    scenario.cpu,
+    scenario.nodeArgs ?? [],
+  );
+  return new Promise((resolve) => {
+    // detached: the worker leads its own process group, so a stuck worker and every child it
+    // started can be killed together.
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      // Whatever the worker left behind (a server child that did not stop) goes too.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+      if (timedOut) return resolve({ error: `timed out after ${timeoutMs} ms` });
+      const lines = stdout.trim().split('\n');
+      try {
+        const result = JSON.parse(lines[lines.length - 1]);
+        if (typeof result === 'object' && result !== null) return resolve(result);
+      } catch {}
+      const why = stderr.trim().split('\n').slice(-1)[0] || `exit code ${code}`;
+      resolve({ error: why });
+    });
+  });
+}
+
+/**
+ * Runs the suite.
+ *
+ * @param {{ quick?: boolean, only?: string[], impls?: string[], reps?: number, scale?: number,
+ *   log?: (line: string) => void }} options
+ * @returns {Promise<Array<{ scenario: object, rows: object[] }>>}
+ */
+export async function runSuite(options = {}) {
+  const mode = options.quick ? 'quick' : 'full';
+  const scale = options.scale ?? 1;
+  const log = options.log ?? (() => {});
+  const scenarios = options.only ? SCENARIOS.filter((s) => options.only.includes(s.id)) : SCENARIOS;
+  if (options.only) {
+    for (const id of options.only) {
+      if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`);
+    }
+  }
+  const results = [];
+  // The suite loads both CPUs itself, so only the load before it starts says whether something
+  // else was competing.
+  const loadBefore = loadavg()[0];
+  for (const scenario of scenarios) {
+    const impls = options.impls
+      ? scenario.impls.filter((i) => options.impls.includes(i.name))
+      : scenario.impls;
+    if (impls.length === 0) continue;
+    const reps = options.reps ?? scenario.reps?.[mode] ?? DEFAULT_REPS;
+    const config = scaleConfig(scenario.config[mode], scale);
+    const runs = new Map(impls.map((i) => [i.name, []]));
+    const done = new Map();
+    const lost = new Map();
+    const began = Date.now();
+    log(`${scenario.title}`);
+    for (let rep = 0; rep < reps; rep++) {
+      for (const impl of rotate(impls, rep)) {
+        if (done.has(impl.name)) continue;
+        const result = await measureOnce(scenario, impl.name, config, TIMEOUT_MS[mode]);
+        if (result.skip !== undefined || result.error !== undefined) {
+          const why = result.skip ?? `error: ${result.error}`;
+          log(`  ${impl.name}: ${why}`);
+          if (runs.get(impl.name).length === 0) {
+            // Skips and failures repeat: do not spend the other repetitions on them.
+            done.set(impl.name, result);
+          } else {
+            (lost.get(impl.name) ?? lost.set(impl.name, []).get(impl.name)).push(why);
+          }
+          continue;
+        }
+        runs.get(impl.name).push(result);
+        log(`  rep ${rep + 1}/${reps} ${impl.name}: ${Math.round(result.value * 100) / 100}`);
+      }
+    }
+    const rows = impls.map((impl) => {
+      const list = runs.get(impl.name);
+      const failed = done.get(impl.name);
+      if (failed !== undefined) {
+        return { impl: impl.name, kind: impl.kind, note: failed.skip ?? `error: ${failed.error}` };
+      }
+      const row = { impl: impl.name, kind: impl.kind, median: median(list.map((r) => r.value)) };
+      row.values = list.map((r) => r.value);
+      const extraKeys = Object.keys(list[0]?.extra ?? {});
+      row.extra = {};
+      for (const key of extraKeys) row.extra[key] = median(list.map((r) => r.extra[key]));
+      const lostRuns = lost.get(impl.name);
+      if (lostRuns !== undefined) row.lost = `${lostRuns.length} run(s) lost: ${lostRuns[0]}`;
+      return row;
+    });
+    log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+    results.push({ scenario, config, reps, rows, loadBefore });
+  }
+  return results;
+}
+
+const fmtNumber = (n) =>
+  n >= 100
+    ? Math.round(n).toLocaleString('en-US')
+    : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+const fmtRatio = (r) => (r === undefined ? '—' : `${r.toFixed(2)}x`);
+
+function implLabel(row) {
+  if (row.kind === 'raw') return `${row.impl} (baseline)`;
+  if (row.kind === 'peer') return `${row.impl} (peer)`;
+  return `**${row.impl}**`;
+}
+
+function heapTable({ scenario, rows }) {
+  const lines = [
+    `### ${scenario.title}`,
+    '',
+    '| impl | calls | start heap MB | end heap MB | end/start | result |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const row of rows) {
+    if (row.median === undefined) {
+      lines.push(`| ${implLabel(row)} | — | — | — | — | ${row.note} |`);
+      continue;
+    }
+    const e = row.extra;
+    const pass = row.median <= HEAP_LIMIT ? 'pass' : 'FAIL';
+    const failNote = `; ${fmtNumber(e.failures)} of ${fmtNumber(e.expectedFailures)} timed-out/aborted calls rejected`;
+    lines.push(
+      `| ${implLabel(row)} | ${fmtNumber(e.calls)} | ${e.startMB.toFixed(2)} | ${e.endMB.toFixed(2)} | ` +
+        `${row.median.toFixed(3)} | ${pass} (limit ${HEAP_LIMIT.toFixed(2)}x${failNote}) |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** One scenario's result as a markdown table. */
+export function formatTable(result) {
+  const { scenario, rows } = result;
+  if (scenario.kind === 'heap') return heapTable(result);
+  const baseline = rows.find((r) => r.kind === 'raw' && r.median !== undefined);
+  const peers = rows.filter((r) => r.kind === 'peer' && r.median !== undefined);
+  const bestPeer = peers.length ? Math.max(...peers.map((r) => r.median)) : undefined;
+  const head = ['impl', `median ${scenario.unit}`, 'vs raw', 'vs best peer'];
+  if (scenario.latency) head.push('p50 ms', 'p99 ms');
+  head.push('notes');
+  const lines = [
+    `### ${scenario.title}`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `| --- | ${head
+      .slice(1, -1)
+      .map(() => '---:')
+      .join(' | ')} | --- |`,
+  ];
+  for (const row of rows) {
+    if (row.median === undefined) {
+      const cells = [implLabel(row), '—', '—', '—'];
+      if (scenario.latency) cells.push('—', '—');
+      cells.push(row.note);
+      lines.push(`| ${cells.join(' | ')} |`);
+      continue;
+    }
+    const vsRaw = baseline ? row.median / baseline.median : undefined;
+    const vsPeer = bestPeer !== undefined ? row.median / bestPeer : undefined;
+    const cells = [implLabel(row), fmtNumber(row.median), fmtRatio(vsRaw), fmtRatio(vsPeer)];
+    if (scenario.latency) cells.push(String(row.extra.p50 ?? '—'), String(row.extra.p99 ?? '—'));
+    const notes = [];
+    if (row.kind === 'kit' && scenario.target) {
+      const okRaw = vsRaw !== undefined && vsRaw >= scenario.target.raw;
+      const okPeers = vsPeer === undefined || vsPeer >= 1;
+      notes.push(
+        `target ≥${scenario.target.raw.toFixed(2)}x raw: ${okRaw ? 'met' : 'missed'}; ` +
+          `ahead of peers: ${okPeers ? 'yes' : 'no'}`,
+      );
+    }
+    if (row.extra?.failures) notes.push(`${row.extra.failures} failed requests`);
+    if (row.lost !== undefined) notes.push(row.lost);
+    if (row.values.length > 1) {
+      const spread = (Math.max(...row.values) - Math.min(...row.values)) / row.median;
+      notes.push(`n=${row.values.length}, spread ±${((spread / 2) * 100).toFixed(0)}%`);
+    }
+    cells.push(notes.join('; '));
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The whole report: a header describing the run, then one table per scenario. */
+export function formatReport(results, { quick }) {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const header = [
+    '# jsonrpc-kit benchmark results',
+    '',
+    `Mode: ${quick ? 'quick' : 'full'}. Node ${process.version}, ${cpus().length} × ${cpu}. ` +
+      `CPU pinning: ${canPin() ? 'yes (taskset)' : 'no (taskset or a second CPU missing)'}. ` +
+      `Each cell is the median of fresh-process runs; implementation order rotates between ` +
+      `repetitions. "vs raw" divides by the first baseline row, "vs best peer" by the fastest peer.`,
+  ];
+  const load = results[0]?.loadBefore;
+  if (load !== undefined && load > cpus().length * 0.5) {
+    header.push(
+      '',
+      `**Warning:** the machine was busy before the run (1-minute load average ` +
+        `${load.toFixed(2)} on ${cpus().length} CPUs); treat these numbers as rough.`,
+    );
+  }
+  return [header.join('\n'), ...results.map(formatTable)].join('\n\n') + '\n';
+}
+
+/** Writes `results/latest.md` and a timestamped JSON file of the raw runs. */
+export function writeResults(results, report) {
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(new URL('latest.md', `file://${RESULTS}`), report);
+  const json = results.map(({ scenario, config, reps, rows }) => ({
+    scenario: scenario.id,
+    unit: scenario.unit,
+    config,
+    reps,
+    rows,
+  }));
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  writeFileSync(new URL(`${stamp}.json`, `file://${RESULTS}`), JSON.stringify(json, null, 2));
+}

@@ -1,0 +1,104 @@
+/**
+ * Scenario 5: a stdio child process, Content-Length or newline framing, 64 calls in flight, a
+ * fixed number of calls. The child is pinned to CPU 1; this process (the parent) runs on CPU 0.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { check, kit, lanes, METHOD, nodeCommand, PARAMS } from '../common.mjs';
+import { coalescingWriter, decoder, perFrameWriter } from '../stdio-frames.mjs';
+
+const CHILD_FILE = fileURLToPath(new URL('../children/stdio-child.mjs', import.meta.url));
+
+function spawnChild(impl, framing) {
+  const [cmd, args] = nodeCommand(CHILD_FILE, [impl, framing], 1);
+  return spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+    timer.unref();
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.stdin.end();
+  });
+}
+
+async function rawParent(framing, coalesce) {
+  const child = spawnChild(coalesce ? 'raw-coalesced' : 'raw', framing);
+  const write = coalesce
+    ? coalescingWriter(child.stdin, framing)
+    : perFrameWriter(child.stdin, framing);
+  const pending = new Map();
+  let nextId = 0;
+  child.stdout.on(
+    'data',
+    decoder(framing, (text) => {
+      const m = JSON.parse(text);
+      const p = pending.get(m.id);
+      if (p === undefined) return;
+      pending.delete(m.id);
+      if (m.error !== undefined) p.reject(new Error(m.error.message));
+      else p.resolve(m.result);
+    }),
+  );
+  const call = () =>
+    new Promise((resolve, reject) => {
+      const id = ++nextId;
+      pending.set(id, { resolve, reject });
+      write(JSON.stringify({ jsonrpc: '2.0', id, method: METHOD, params: PARAMS }));
+    });
+  return { call, close: () => stopChild(child) };
+}
+
+async function kitParent(framing) {
+  const { createClient } = await kit('@jsonrpc-kit/client', 'createClient');
+  const { spawnTransport } = await kit('@jsonrpc-kit/transport-stdio', 'spawnTransport');
+  const [cmd, args] = nodeCommand(CHILD_FILE, ['kit', framing], 1);
+  const transport = spawnTransport(cmd, args, { framing });
+  const client = createClient(transport, {});
+  return {
+    call: () => client.request(METHOD, PARAMS),
+    close: () => (typeof client.close === 'function' ? client.close() : transport.close()),
+  };
+}
+
+async function vscodeParent(framing) {
+  if (framing !== 'content-length') throw new Error('vscode-jsonrpc speaks Content-Length only');
+  const rpc = await import('vscode-jsonrpc/node');
+  const child = spawnChild('vscode-jsonrpc', framing);
+  const connection = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout),
+    new rpc.StreamMessageWriter(child.stdin),
+  );
+  connection.listen();
+  return {
+    call: () => connection.sendRequest(METHOD, PARAMS),
+    close: async () => {
+      connection.dispose();
+      await stopChild(child);
+    },
+  };
+}
+
+const parents = {
+  raw: (framing) => rawParent(framing, false),
+  'raw-coalesced': (framing) => rawParent(framing, true),
+  kit: kitParent,
+  'vscode-jsonrpc': vscodeParent,
+};
+
+/** Measures one implementation: warm-up calls, then `config.calls` calls, 64 in flight. */
+export async function run(impl, config, framing) {
+  const parent = await parents[impl](framing);
+  try {
+    check(await parent.call());
+    await lanes(parent.call, 64, config.warmupCalls);
+    return { value: await lanes(parent.call, 64, config.calls) };
+  } finally {
+    await parent.close();
+  }
+}

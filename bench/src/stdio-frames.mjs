@@ -1,0 +1,71 @@
+/**
+ * Raw stdio framing for the baselines: Content-Length (LSP style) and newline-delimited JSON.
+ */
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+/** Returns a `(chunk) => void` that decodes frames from byte chunks and calls `onMessage(text)`. */
+export function decoder(framing, onMessage) {
+  let buffer = Buffer.alloc(0);
+  if (framing === 'newline') {
+    return (chunk) => {
+      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      let start = 0;
+      for (;;) {
+        const nl = buffer.indexOf(10, start);
+        if (nl === -1) break;
+        if (nl > start) onMessage(buffer.toString('utf8', start, nl));
+        start = nl + 1;
+      }
+      buffer = start === buffer.length ? Buffer.alloc(0) : buffer.subarray(start);
+    };
+  }
+  return (chunk) => {
+    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+    let start = 0;
+    for (;;) {
+      const end = buffer.indexOf(HEADER_END, start);
+      if (end === -1) break;
+      const header = buffer.toString('latin1', start, end);
+      const match = /Content-Length: *(\d+)/i.exec(header);
+      if (match === null) throw new Error(`bad header: ${header}`);
+      const bodyStart = end + 4;
+      const bodyEnd = bodyStart + Number(match[1]);
+      if (bodyEnd > buffer.length) break;
+      onMessage(buffer.toString('utf8', bodyStart, bodyEnd));
+      start = bodyEnd;
+    }
+    buffer = start === buffer.length ? Buffer.alloc(0) : buffer.subarray(start);
+  };
+}
+
+/** Frames one message as text. */
+export function encode(framing, text) {
+  return framing === 'newline'
+    ? text + '\n'
+    : `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+}
+
+/** Writes each frame with its own `write()`. */
+export function perFrameWriter(stream, framing) {
+  return (text) => stream.write(encode(framing, text));
+}
+
+/** Queues frames and writes all frames of one turn with a single `write()`. */
+export function coalescingWriter(stream, framing) {
+  let queue = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const out = queue;
+    queue = '';
+    stream.write(out);
+  };
+  return (text) => {
+    queue += encode(framing, text);
+    if (!scheduled) {
+      scheduled = true;
+      queueMicrotask(flush);
+    }
+  };
+}
