@@ -164,13 +164,9 @@ export function createFetchHandler(
       return json(413, cfg.tooLargeBody, cors);
     }
 
-    const ctx = new HttpContext(
-      headerRecord(headers),
-      info?.remoteAddress,
-      request.url,
-      method,
-      request.signal,
-    );
+    const ctx = new HttpContext(headerRecord(headers), info?.remoteAddress, request.url, method, {
+      signal: request.signal,
+    });
     if (cfg.authenticate !== undefined) {
       let auth: unknown;
       try {

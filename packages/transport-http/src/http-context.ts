@@ -16,26 +16,33 @@ export class HttpContext implements TransportContext {
   #controller: AbortController | undefined = undefined;
   #gone = false;
   #external: AbortSignal | undefined;
+  #watch: ((disconnect: () => void) => void) | undefined;
 
   /**
    * @param headers - lower-case request headers
    * @param remoteAddress - the peer's address, when known
    * @param url - the request URL
    * @param httpMethod - the HTTP method
-   * @param signal - a signal to use as is (the fetch `Request`'s), instead of a lazy one
+   * @param source - a signal to use as is (the fetch `Request`'s), or `watch`: called once, when
+   *   the signal is first read, to start watching for the client going away (so exchanges whose
+   *   handlers never look pay nothing for it)
    */
   constructor(
     headers: TransportHeaders,
     remoteAddress: string | undefined,
     url: string,
     httpMethod: string,
-    signal?: AbortSignal,
+    source?: {
+      readonly signal?: AbortSignal;
+      readonly watch?: (disconnect: () => void) => void;
+    },
   ) {
     this.headers = headers;
     (this as { remoteAddress?: string | undefined }).remoteAddress = remoteAddress;
     this.url = url;
     this.httpMethod = httpMethod;
-    this.#external = signal;
+    this.#external = source?.signal;
+    this.#watch = source?.watch;
   }
 
   /** Aborted when the client disconnects before the answer. */
@@ -44,6 +51,7 @@ export class HttpContext implements TransportContext {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#gone) this.#controller.abort(new Error('The HTTP client disconnected'));
+      else this.#watch?.(() => this.disconnect());
     }
     return this.#controller.signal;
   }

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isJsonContentType } from './content-type.js';
+import { createDeadlines, type Deadline, type Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
@@ -70,6 +71,18 @@ function parsedBody(body: unknown): string | undefined {
   return undefined;
 }
 
+/** Calls `disconnect` if the client goes away before the answer is written (now or later). */
+function watchDisconnect(res: ServerResponse, disconnect: () => void): void {
+  if (res.writableFinished) return;
+  if (res.destroyed || res.socket?.destroyed === true) {
+    disconnect();
+    return;
+  }
+  res.once('close', () => {
+    if (!res.writableFinished) disconnect();
+  });
+}
+
 const READING = 0;
 const DISPATCHED = 1;
 const DONE = 2;
@@ -77,24 +90,28 @@ const DONE = 2;
 function serve(
   server: MessageHandler,
   cfg: ResolvedHandlerOptions,
+  deadlines: Deadlines | undefined,
   req: IncomingMessage,
   res: ServerResponse,
   cors: readonly string[],
   parsed: string | undefined,
 ): void {
-  const ctx = new HttpContext(req.headers, req.socket.remoteAddress, req.url ?? '/', 'POST');
+  // The context watches for a disconnect only once a handler reads its signal.
+  const ctx = new HttpContext(req.headers, req.socket.remoteAddress, req.url ?? '/', 'POST', {
+    watch: (disconnect) => watchDisconnect(res, disconnect),
+  });
   const max = cfg.maxRequestBytes;
   let state = READING;
   let first: Buffer | undefined;
   let rest: Buffer[] | undefined;
   let size = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let deadline: Deadline | undefined;
 
   const finish = (status: number, body: string, extra: readonly string[]): void => {
     if (state === DONE) return;
     const reading = state === READING;
     state = DONE;
-    if (timer !== undefined) clearTimeout(timer);
+    if (deadline !== undefined) deadlines!.delete(deadline);
     if (reading) {
       // Stop buffering; what still arrives is dropped and the connection closes after the answer.
       req.removeListener('data', onData);
@@ -151,7 +168,7 @@ function serve(
 
   function onEnd(): void {
     if (state !== READING) return;
-    if (timer !== undefined) clearTimeout(timer);
+    if (deadline !== undefined) deadlines!.delete(deadline);
     let text: string;
     if (first === undefined) text = '';
     else if (rest === undefined) text = first.toString('utf8');
@@ -163,7 +180,7 @@ function serve(
   const startReading = (): void => {
     if (state !== READING) return;
     if (parsed !== undefined) {
-      if (timer !== undefined) clearTimeout(timer);
+      if (deadline !== undefined) deadlines!.delete(deadline);
       dispatch(parsed);
       return;
     }
@@ -171,15 +188,12 @@ function serve(
     req.on('end', onEnd);
   };
 
-  res.on('close', () => {
-    if (res.writableFinished) return;
-    // The client went away before the answer.
-    if (timer !== undefined) clearTimeout(timer);
-    state = DONE;
-    ctx.disconnect();
-  });
-  if (cfg.bodyTimeout > 0) {
-    timer = setTimeout(() => finish(408, BODY_TIMEOUT_BODY, none), cfg.bodyTimeout);
+  if (deadlines !== undefined) {
+    deadline = {
+      at: Date.now() + cfg.bodyTimeout,
+      expire: () => finish(408, BODY_TIMEOUT_BODY, none),
+    };
+    deadlines.add(deadline);
   }
 
   const authenticate = cfg.authenticate;
@@ -253,6 +267,7 @@ export function createHttpHandler(
   options: HttpHandlerOptions = {},
 ): NodeHttpHandler {
   const cfg = resolveHandlerOptions(options);
+  const deadlines = cfg.bodyTimeout > 0 ? createDeadlines(cfg.bodyTimeout) : undefined;
   const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];
   return function jsonRpcHttpHandler(req: IncomingMessage, res: ServerResponse): void {
@@ -292,6 +307,6 @@ export function createHttpHandler(
         return;
       }
     }
-    serve(server, cfg, req, res, cors, parsed);
+    serve(server, cfg, deadlines, req, res, cors, parsed);
   };
 }
