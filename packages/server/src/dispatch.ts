@@ -1,12 +1,12 @@
 /**
- * The dispatcher: one parsed message (or batch) in, the answer text out. Synchronous all the way
- * when the handler is: a sync handler's answer is a string, not a promise, so `handle()` and
- * connections pay no promise per step.
+ * The dispatcher: one parsed message in, the answer text out (batches are handed to
+ * `answerBatch`, which calls back here per member). Synchronous all the way when the handler is:
+ * a sync handler's answer is a string, not a promise, so `handle()` and connections pay no
+ * promise per step.
  *
  * @module
  */
 import {
-  BatchTooLargeError,
   ConnectionClosedError,
   ErrorCode,
   formatIssues,
@@ -32,7 +32,7 @@ import {
   type TransportContext,
   UNSERIALIZABLE_RESULT,
 } from '@jsonrpc-kit/core';
-import pLimit, { type LimitFunction } from 'p-limit';
+import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
 import { type Limiter, release } from './limiter.js';
 import { type Entry, paramsByName } from './registry.js';
@@ -73,7 +73,7 @@ export interface DispatcherConfig {
 /** What the dispatcher offers the server. */
 export interface Dispatcher {
   /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
-  answer(parsed: ParseResult, scope: Scope): string | undefined | Promise<string | undefined>;
+  answer(parsed: ParseResult, scope: Scope): Answer;
   /** Runs one call through middleware, validation and the handler, within the scope's limits. */
   run(call: Call, scope: Scope): unknown;
   /** The wire error for anything thrown by a call. */
@@ -84,12 +84,6 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InternalError,
   message: 'Internal error',
 });
-
-/** The answer to a batch longer than the limit. */
-export const BATCH_TOO_LARGE_TEXT: string = serializeError(
-  null,
-  new BatchTooLargeError().toErrorObject(),
-);
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -113,14 +107,7 @@ function checked(result: StandardSchemaResult<unknown>): unknown {
  * @returns the dispatcher
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
-  const {
-    methods,
-    middleware: currentMiddleware,
-    maxBatchSize,
-    batchConcurrency,
-    exposeErrorDetails,
-    report,
-  } = config;
+  const { methods, middleware: currentMiddleware, exposeErrorDetails, report } = config;
   const defaultTimeout = config.timeout;
   /** Cancellation reasons whose request gets no answer (protocols with `answer: false`). */
   const unanswered = new WeakSet<object>();
@@ -293,10 +280,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     return serializeError(parsed.message.id, errorObject(error, infoOf(call)), parsed.rawId);
   }
 
-  function answerRequest(
-    parsed: ParsedRequest,
-    scope: Scope,
-  ): string | undefined | Promise<string | undefined> {
+  function answerRequest(parsed: ParsedRequest, scope: Scope): Answer {
     const message = parsed.message;
     const call = new Call(
       message.id,
@@ -420,10 +404,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     );
   }
 
-  function answerMessage(
-    parsed: ParsedMessage,
-    scope: Scope,
-  ): string | undefined | Promise<string | undefined> {
+  function answerMessage(parsed: ParsedMessage, scope: Scope): Answer {
     switch (parsed.kind) {
       case 'request':
         return answerRequest(parsed, scope);
@@ -436,56 +417,16 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     }
   }
 
-  function join(parts: readonly (string | undefined)[]): string | undefined {
-    let text: string | undefined;
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i];
-      if (part !== undefined) text = text === undefined ? '[' + part : text + ',' + part;
-    }
-    return text === undefined ? undefined : text + ']';
-  }
-
-  function answerBatch(
-    members: readonly ParsedMessage[],
-    scope: Scope,
-  ): string | undefined | Promise<string | undefined> {
-    const length = members.length;
-    if (length > maxBatchSize) return BATCH_TOO_LARGE_TEXT;
-    const parts = new Array<string | undefined>(length);
-    let limit: LimitFunction | undefined;
-    let waits: Promise<void>[] | undefined;
-    for (let i = 0; i < length; i++) {
-      const member = members[i]!;
-      if (limit === undefined) {
-        // Members run synchronously until one goes async; from then on, p-limit schedules the
-        // rest, counting the one already running.
-        const part = answerMessage(member, scope);
-        if (part === undefined || typeof part === 'string') {
-          parts[i] = part;
-          continue;
-        }
-        limit = pLimit(batchConcurrency);
-        waits = [
-          limit(() => part).then((text) => {
-            parts[i] = text;
-          }),
-        ];
-      } else {
-        waits!.push(
-          limit(() => answerMessage(member, scope)).then((text) => {
-            parts[i] = text;
-          }),
-        );
-      }
-    }
-    if (waits === undefined) return join(parts);
-    return Promise.all(waits).then(() => join(parts));
-  }
+  const batchOptions: BatchOptions<ParsedMessage, Scope> = {
+    maxBatchSize: config.maxBatchSize,
+    concurrency: config.batchConcurrency,
+    answer: answerMessage,
+  };
 
   return {
     answer(parsed, scope) {
       return parsed.kind === 'batch'
-        ? answerBatch(parsed.messages, scope)
+        ? answerBatch(parsed.messages, scope, batchOptions)
         : answerMessage(parsed, scope);
     },
     run,

@@ -60,14 +60,24 @@ export interface FrameDecoder {
   readonly bufferedBytes: number;
 }
 
-/** Views a Uint8Array as a Buffer without copying. */
+/**
+ * Views a Uint8Array as a Buffer without copying.
+ *
+ * @param chunk - the bytes
+ * @returns `chunk` itself when it is a Buffer, else a Buffer over the same memory
+ */
 export function asBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk)
     ? chunk
     : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
-/** Whether a byte is JSON whitespace (space, tab, LF, CR). */
+/**
+ * Whether a byte is JSON whitespace (space, tab, LF, CR).
+ *
+ * @param byte - one byte
+ * @returns `true` for 0x20, 0x09, 0x0a and 0x0d
+ */
 export function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }

@@ -1,0 +1,208 @@
+import pLimit from 'p-limit';
+import { beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import {
+  type Answer,
+  answerBatch,
+  BATCH_TOO_LARGE_TEXT,
+  type BatchOptions,
+  joinAnswers,
+} from './batch.js';
+
+// The real p-limit, wrapped in a spy so the tests can see whether a batch created one.
+vi.mock('p-limit', async (importOriginal) => {
+  const real = await importOriginal<typeof import('p-limit')>();
+  return { ...real, default: vi.fn(real.default) };
+});
+const pLimitSpy = vi.mocked(pLimit);
+
+/** A member of a test batch: answered synchronously or after a delay, with text or nothing. */
+interface Member {
+  readonly id: number;
+  readonly async?: boolean;
+  readonly delay?: number;
+  readonly notification?: boolean;
+}
+
+const text = (id: number): string => `{"jsonrpc":"2.0","id":${id},"result":${id}}`;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function options(
+  answer: (member: Member) => Answer,
+  concurrency = 10,
+  maxBatchSize = 100,
+): BatchOptions<Member, undefined> {
+  return { maxBatchSize, concurrency, answer };
+}
+
+/** Answers members as they say: sync or after `delay` ms, text or (for notifications) nothing. */
+function plain(member: Member): Answer {
+  const value = member.notification ? undefined : text(member.id);
+  if (!member.async) return value;
+  return sleep(member.delay ?? 0).then(() => value);
+}
+
+beforeEach(() => {
+  pLimitSpy.mockClear();
+});
+
+describe('joinAnswers', () => {
+  it('joins text into one array, skipping undefined', () => {
+    expect(joinAnswers([text(1), undefined, text(3)])).toBe(`[${text(1)},${text(3)}]`);
+    expect(joinAnswers([undefined, text(2)])).toBe(`[${text(2)}]`);
+  });
+
+  it('gives undefined when nothing is to be answered', () => {
+    expect(joinAnswers([undefined, undefined])).toBeUndefined();
+    expect(joinAnswers([])).toBeUndefined();
+  });
+});
+
+describe('answerBatch', () => {
+  it('answers a sync batch synchronously, without p-limit', () => {
+    const members = [{ id: 0 }, { id: 1 }, { id: 2 }];
+    const answer = answerBatch(members, undefined, options(plain));
+    expect(typeof answer).toBe('string');
+    expect(answer).toBe(`[${text(0)},${text(1)},${text(2)}]`);
+    expect(pLimitSpy).not.toHaveBeenCalled();
+  });
+
+  it('answers sync members before the first async one at once, then makes one p-limit', async () => {
+    const seen: number[] = [];
+    const answer = answerBatch(
+      [{ id: 0 }, { id: 1 }, { id: 2, async: true }, { id: 3 }, { id: 4 }],
+      undefined,
+      options((member) => {
+        seen.push(member.id);
+        return plain(member);
+      }),
+    );
+    // Members 0..2 ran in this tick; 3 and 4 wait for p-limit, which starts them a tick later.
+    expect(seen).toEqual([0, 1, 2]);
+    expect(answer).toBeInstanceOf(Promise);
+    expect(pLimitSpy).toHaveBeenCalledTimes(1);
+    expect(pLimitSpy).toHaveBeenCalledWith(10);
+    expect(await answer).toBe(`[${[0, 1, 2, 3, 4].map(text).join(',')}]`);
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('keeps request order whatever order the answers settle in', async () => {
+    // Later members finish first.
+    const members = Array.from({ length: 8 }, (_, id) => ({ id, async: true, delay: 40 - id * 5 }));
+    const settled: number[] = [];
+    const answer = await answerBatch(
+      members,
+      undefined,
+      options(async (member) => {
+        const value = await plain(member);
+        settled.push(member.id);
+        return value;
+      }),
+    );
+    expect(settled).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(answer).toBe(`[${members.map((m) => text(m.id)).join(',')}]`);
+  });
+
+  it('gives notifications no entry, sync or async', async () => {
+    const members: Member[] = [
+      { id: 0, notification: true },
+      { id: 1 },
+      { id: 2, notification: true, async: true },
+      { id: 3, async: true, delay: 5 },
+      { id: 4, notification: true },
+    ];
+    expect(await answerBatch(members, undefined, options(plain))).toBe(`[${text(1)},${text(3)}]`);
+    const sync = members.map((m) => ({ id: m.id, notification: m.notification ?? false }));
+    expect(answerBatch(sync, undefined, options(plain))).toBe(`[${text(1)},${text(3)}]`);
+  });
+
+  it('gives undefined for an all-notification batch, sync or async', async () => {
+    const sync = [0, 1, 2].map((id) => ({ id, notification: true }));
+    expect(answerBatch(sync, undefined, options(plain))).toBeUndefined();
+    expect(pLimitSpy).not.toHaveBeenCalled();
+    const async = [0, 1, 2].map((id) => ({ id, notification: true, async: true }));
+    const answer = answerBatch(async, undefined, options(plain));
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toBeUndefined();
+  });
+
+  it('holds the concurrency, counting the async member that made the p-limit', async () => {
+    let now = 0;
+    let peak = 0;
+    const starts: number[] = [];
+    const tracked = async (member: Member): Promise<string | undefined> => {
+      starts.push(member.id);
+      peak = Math.max(peak, ++now);
+      await sleep(3);
+      now--;
+      return text(member.id);
+    };
+    const members = Array.from({ length: 12 }, (_, id) => ({ id }));
+    const pending = answerBatch(members, undefined, options(tracked, 3));
+    // Member 0 went async and holds a slot: p-limit starts only members 1 and 2 beside it. The
+    // 1 ms timer fires before any member's 3 ms sleep ends.
+    expect(starts).toEqual([0]);
+    await sleep(0);
+    expect(now).toBe(3);
+    expect(starts).toEqual([0, 1, 2]);
+    expect(await pending).toBe(`[${members.map((m) => text(m.id)).join(',')}]`);
+    expect(peak).toBe(3);
+    expect(starts).toEqual(members.map((m) => m.id));
+  });
+
+  it('runs one async member at a time with concurrency 1', async () => {
+    let now = 0;
+    let peak = 0;
+    const members = Array.from({ length: 5 }, (_, id) => ({ id }));
+    const answer = await answerBatch(
+      members,
+      undefined,
+      options(async (member) => {
+        peak = Math.max(peak, ++now);
+        await sleep(1);
+        now--;
+        return text(member.id);
+      }, 1),
+    );
+    expect(peak).toBe(1);
+    expect(answer).toBe(`[${members.map((m) => text(m.id)).join(',')}]`);
+  });
+
+  it('answers one -32003 with id null over maxBatchSize, running no member', () => {
+    const answer = vi.fn(plain);
+    const members = [{ id: 0 }, { id: 1 }, { id: 2 }];
+    expect(answerBatch(members, undefined, options(answer, 10, 2))).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"Batch too large"}}',
+    );
+    expect(BATCH_TOO_LARGE_TEXT).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"Batch too large"}}',
+    );
+    expect(answer).not.toHaveBeenCalled();
+    // Exactly at the limit is fine.
+    expect(answerBatch(members, undefined, options(answer, 10, 3))).toBe(
+      `[${text(0)},${text(1)},${text(2)}]`,
+    );
+  });
+
+  it('passes the scope to every member', async () => {
+    const scope = { name: 'scope' };
+    const seen = new Set<unknown>();
+    await answerBatch([0, 1, 2], scope, {
+      maxBatchSize: 10,
+      concurrency: 2,
+      answer: (id, s) => {
+        seen.add(s);
+        return id === 0 ? Promise.resolve(text(id)) : text(id);
+      },
+    });
+    expect([...seen]).toEqual([scope]);
+  });
+
+  it('types members and scope from the options', () => {
+    expectTypeOf(answerBatch<number, string>)
+      .parameter(2)
+      .toEqualTypeOf<BatchOptions<number, string>>();
+    expectTypeOf(answerBatch<number, string>).returns.toEqualTypeOf<Answer>();
+    // @ts-expect-error the answer must take the batch's member type
+    answerBatch([1, 2], undefined, options(plain));
+  });
+});
