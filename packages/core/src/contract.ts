@@ -78,6 +78,10 @@ export interface NotificationOptions<P extends MaybeSchema> {
  *
  * @param schema - a schema
  * @returns the names, or `undefined`
+ * @example
+ * ```ts
+ * paramNamesOf(v.object({ minuend: v.number(), subtrahend: v.number() })); // ['minuend', 'subtrahend']
+ * ```
  */
 export function paramNamesOf(schema: unknown): readonly string[] | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;

@@ -328,6 +328,10 @@ export function fromErrorObject(error: JsonRpcErrorObject, call?: CallInfo): Jso
  *
  * @param value - anything
  * @returns `true` for a wire error
+ * @example
+ * ```ts
+ * if (isJsonRpcError(error) && error.code === ErrorCode.MethodNotFound) console.log(error.method);
+ * ```
  */
 export function isJsonRpcError(value: unknown): value is JsonRpcError {
   return value instanceof JsonRpcError;

@@ -68,6 +68,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
  *
  * @param value - anything
  * @returns `true` for a string, a finite number or `null`
+ * @example
+ * ```ts
+ * isJsonRpcId(null); // true
+ * isJsonRpcId(Number.NaN); // false
+ * ```
  */
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
   return (
@@ -111,6 +116,10 @@ export function isRequest(value: unknown): value is JsonRpcRequest {
  *
  * @param value - a parsed JSON value
  * @returns `true` if `value` is a notification
+ * @example
+ * ```ts
+ * isNotification({ jsonrpc: '2.0', method: 'log', params: ['hi'] }); // true
+ * ```
  */
 export function isNotification(value: unknown): value is JsonRpcNotification {
   return (
@@ -127,6 +136,11 @@ export function isNotification(value: unknown): value is JsonRpcNotification {
  *
  * @param value - a parsed JSON value
  * @returns `true` if `value` is an error object
+ * @example
+ * ```ts
+ * isErrorObject({ code: -32601, message: 'Method not found' }); // true
+ * isErrorObject({ code: 1.5, message: 'x' }); // false
+ * ```
  */
 export function isErrorObject(value: unknown): value is JsonRpcErrorObject {
   return isObject(value) && Number.isInteger(value.code) && typeof value.message === 'string';
@@ -137,6 +151,10 @@ export function isErrorObject(value: unknown): value is JsonRpcErrorObject {
  *
  * @param value - a parsed JSON value
  * @returns `true` if `value` is a success response
+ * @example
+ * ```ts
+ * isSuccessResponse({ jsonrpc: '2.0', id: 1, result: null }); // true
+ * ```
  */
 export function isSuccessResponse(value: unknown): value is JsonRpcSuccessResponse {
   return (
@@ -155,6 +173,10 @@ export function isSuccessResponse(value: unknown): value is JsonRpcSuccessRespon
  *
  * @param value - a parsed JSON value
  * @returns `true` if `value` is an error response
+ * @example
+ * ```ts
+ * isErrorResponse({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }); // true
+ * ```
  */
 export function isErrorResponse(value: unknown): value is JsonRpcErrorResponse {
   return (
@@ -173,6 +195,10 @@ export function isErrorResponse(value: unknown): value is JsonRpcErrorResponse {
  *
  * @param value - a parsed JSON value
  * @returns `true` if `value` is a success or error response
+ * @example
+ * ```ts
+ * isResponse({ jsonrpc: '2.0', id: 1, result: 19 }); // true
+ * ```
  */
 export function isResponse(value: unknown): value is JsonRpcResponse {
   return isSuccessResponse(value) || isErrorResponse(value);
@@ -183,6 +209,11 @@ export function isResponse(value: unknown): value is JsonRpcResponse {
  *
  * @param value - a parsed JSON value
  * @returns `true` if `value` is a non-empty array
+ * @example
+ * ```ts
+ * isBatch([]); // false: an empty batch is invalid
+ * isBatch([{ jsonrpc: '2.0', method: 'a' }]); // true
+ * ```
  */
 export function isBatch(value: unknown): value is JsonRpcBatch {
   return Array.isArray(value) && value.length > 0;

@@ -122,6 +122,10 @@ function rawIdOf(id: number, text: string | undefined, index: number): string | 
  * @param text - the text it was parsed from, to recover number ids that lose precision
  * @param index - its position in the batch of `text`, or `-1` for a single message
  * @returns the classification; never throws
+ * @example
+ * ```ts
+ * classify({ jsonrpc: '2.0', method: 'update', params: [1] }).kind; // 'notification'
+ * ```
  */
 export function classify(value: unknown, text?: string, index = -1): ParsedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -59,6 +59,11 @@ export interface WireIssue {
  * @param schema - any Standard Schema
  * @param value - the value to check
  * @returns the schema's verdict, or a promise of it for async schemas
+ * @example
+ * ```ts
+ * const verdict = validate(v.number(), 'x');
+ * if (!(verdict instanceof Promise) && verdict.issues) console.log(formatIssues(verdict.issues));
+ * ```
  */
 export function validate<S extends StandardSchemaV1>(
   schema: S,
@@ -74,6 +79,10 @@ export function validate<S extends StandardSchemaV1>(
  *
  * @param issues - the schema's issues
  * @returns the wire form
+ * @example
+ * ```ts
+ * formatIssues([{ message: 'Expected number', path: ['b'] }]); // [{ path: 'b', message: 'Expected number' }]
+ * ```
  */
 export function formatIssues(issues: ReadonlyArray<StandardSchemaIssue>): WireIssue[] {
   return issues.map((issue) => ({
@@ -91,6 +100,11 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaIssue>): WireIs
  *
  * @param value - anything
  * @returns `true` for a Standard Schema
+ * @example
+ * ```ts
+ * isStandardSchema(v.string()); // true
+ * isStandardSchema({}); // false
+ * ```
  */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return (

@@ -13,6 +13,11 @@ import type { JsonRpcErrorObject, JsonRpcId, JsonRpcParams } from './messages.js
  * @param id - the id
  * @param rawId - its exact source text, when the parser kept one
  * @returns JSON text
+ * @example
+ * ```ts
+ * stringifyId('a'); // '"a"'
+ * stringifyId(1, '9007199254740993'); // '9007199254740993'
+ * ```
  */
 export function stringifyId(id: JsonRpcId, rawId?: string): string {
   if (rawId !== undefined) return rawId;
@@ -28,6 +33,10 @@ export function stringifyId(id: JsonRpcId, rawId?: string): string {
  * @param rawId - the id's exact source text, when the parser kept one
  * @returns the response text
  * @throws TypeError when `result` holds a BigInt or a cycle (the caller answers -32603)
+ * @example
+ * ```ts
+ * serializeSuccess(1, 19); // '{"jsonrpc":"2.0","id":1,"result":19}'
+ * ```
  */
 export function serializeSuccess(id: JsonRpcId, result: unknown, rawId?: string): string {
   const json = JSON.stringify(result);
@@ -47,6 +56,11 @@ export function serializeSuccess(id: JsonRpcId, result: unknown, rawId?: string)
  * @param error - the error object
  * @param rawId - the id's exact source text, when the parser kept one
  * @returns the response text
+ * @example
+ * ```ts
+ * serializeError(null, { code: -32700, message: 'Parse error' });
+ * // '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+ * ```
  */
 export function serializeError(id: JsonRpcId, error: JsonRpcErrorObject, rawId?: string): string {
   let json: string;
@@ -70,6 +84,11 @@ export function serializeError(id: JsonRpcId, error: JsonRpcErrorObject, rawId?:
  * @param params - the params; omitted when `undefined`
  * @returns the request text
  * @throws TypeError when `params` holds a BigInt or a cycle
+ * @example
+ * ```ts
+ * serializeRequest(1, 'subtract', [42, 23]);
+ * // '{"jsonrpc":"2.0","id":1,"method":"subtract","params":[42,23]}'
+ * ```
  */
 export function serializeRequest(id: JsonRpcId, method: string, params?: JsonRpcParams): string {
   const head = '{"jsonrpc":"2.0","id":' + stringifyId(id) + ',"method":' + JSON.stringify(method);
@@ -83,6 +102,10 @@ export function serializeRequest(id: JsonRpcId, method: string, params?: JsonRpc
  * @param params - the params; omitted when `undefined`
  * @returns the notification text
  * @throws TypeError when `params` holds a BigInt or a cycle
+ * @example
+ * ```ts
+ * serializeNotification('update', [1, 2]); // '{"jsonrpc":"2.0","method":"update","params":[1,2]}'
+ * ```
  */
 export function serializeNotification(method: string, params?: JsonRpcParams): string {
   const head = '{"jsonrpc":"2.0","method":' + JSON.stringify(method);
@@ -95,6 +118,10 @@ export function serializeNotification(method: string, params?: JsonRpcParams): s
  *
  * @param items - serialized messages
  * @returns the batch text, or `undefined` for no items
+ * @example
+ * ```ts
+ * serializeBatch([serializeSuccess(1, 7), serializeSuccess(2, 19)]); // '[{…},{…}]'
+ * ```
  */
 export function serializeBatch(items: readonly string[]): string | undefined {
   return items.length === 0 ? undefined : '[' + items.join(',') + ']';
