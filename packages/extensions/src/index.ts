@@ -1,3 +1,5 @@
+export type { ClientTracingOptions } from './client-tracing.js';
+export { traceCall, tracedClient } from './client-tracing.js';
 export type { JsonSchema, JsonSchemaConverter } from './json-schema.js';
 export { defaultJsonSchemaConverter } from './json-schema.js';
 export type { LogEntry, LoggingOptions, LogLevel } from './logging.js';
@@ -57,6 +59,22 @@ export {
 } from './stream-protocol.js';
 export type { StreamsOptions } from './stream-server.js';
 export { isAsyncIterable, streams } from './stream-server.js';
+export type { TraceCarrier } from './trace-meta.js';
+export { injectTraceContext } from './trace-meta.js';
+export type {
+  PropagationApiLike,
+  SpanContextLike,
+  TraceContextTransportOptions,
+  TraceHeadersBase,
+  TraceHeadersOptions,
+  TracePropagationOptions,
+} from './trace-propagation.js';
+export {
+  activeTraceCarrier,
+  formatTraceparent,
+  traceContextTransport,
+  traceHeaders,
+} from './trace-propagation.js';
 export type {
   OpenTelemetryApiLike,
   RemoteSpanContext,
