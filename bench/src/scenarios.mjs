@@ -40,6 +40,8 @@ const stdioConfig = wsConfig;
  */
 
 /** @type {Scenario[]} */
+import { findWrk } from './wrk.mjs';
+
 export const SCENARIOS = [
   {
     id: 'in-process',
@@ -85,7 +87,7 @@ export const SCENARIOS = [
   },
   {
     id: 'http-server',
-    title: '3a. HTTP server on 127.0.0.1 (autocannon, 64 keep-alive connections)',
+    title: `3a. HTTP server on 127.0.0.1 (${findWrk() === undefined ? 'autocannon' : 'wrk'}, 64 keep-alive connections)`,
     unit: 'req/s',
     cpu: 0,
     latency: true,

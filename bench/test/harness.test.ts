@@ -40,3 +40,20 @@ describe('bench harness', () => {
     expect(rotate(['a', 'b', 'c'], 4)).toEqual(['b', 'c', 'a']);
   });
 });
+
+describe('wrk report', () => {
+  it('reads the rate, the latency percentiles in ms, and every failure count', async () => {
+    const { parseWrk } = await import('../src/wrk.mjs');
+    const report = [
+      'Running 1s test @ http://127.0.0.1:1/',
+      '  Latency Distribution',
+      '     50%  512.00us',
+      '     99%    2.50ms',
+      '  Non-2xx or 3xx responses: 3',
+      '  Socket errors: connect 0, read 2, write 0, timeout 1',
+      'Requests/sec:  40000.50',
+    ].join('\n');
+    expect(parseWrk(report)).toEqual({ rate: 40000.5, p50: 0.512, p99: 2.5, failures: 6 });
+    expect(() => parseWrk('garbage')).toThrow(/unexpected wrk output/);
+  });
+});

@@ -2,6 +2,10 @@
  * Scenario 3: HTTP on 127.0.0.1. The server runs in a child pinned to CPU 1; this process (the
  * load generator or the client) runs on CPU 0.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import {
@@ -13,6 +17,7 @@ import {
   REQUEST_TEXT,
   startServerChild,
 } from '../common.mjs';
+import { findWrk, parseWrk } from '../wrk.mjs';
 
 const SERVER_FILE = fileURLToPath(new URL('../children/http-server.mjs', import.meta.url));
 
@@ -33,6 +38,27 @@ function cannon(url, seconds) {
   });
 }
 
+/** wrk, one thread, 64 keep-alive connections, POSTing the request text. */
+function wrkRun(wrk, url, seconds) {
+  const dir = mkdtempSync(join(tmpdir(), 'jsonrpc-kit-bench-'));
+  const script = join(dir, 'post.lua');
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(REQUEST_TEXT)}\n`,
+  );
+  const duration = `${Math.max(1, Math.round(seconds))}s`;
+  return new Promise((resolve, reject) => {
+    execFile(
+      wrk,
+      ['-t1', '-c64', `-d${duration}`, '--latency', '-s', script, url],
+      { timeout: (Math.max(1, Math.round(seconds)) + 10) * 1000 },
+      (error, stdout) => (error ? reject(error) : resolve(parseWrk(stdout))),
+    );
+  });
+}
+
+const round = (ms) => (ms === undefined ? undefined : Math.round(ms * 1000) / 1000);
+
 async function probe(url, body = REQUEST_TEXT) {
   const res = await fetch(url, {
     method: 'POST',
@@ -43,7 +69,7 @@ async function probe(url, body = REQUEST_TEXT) {
   check(answer.result);
 }
 
-/** Server side: autocannon, 64 keep-alive connections, fixed duration. */
+/** Server side: wrk when installed, else autocannon; 64 keep-alive connections, fixed duration. */
 export async function runServer(impl, config) {
   const server = await startServerChild(SERVER_FILE, [impl], { cpu: 1 });
   try {
@@ -53,6 +79,14 @@ export async function runServer(impl, config) {
     // whatever their duration, which would double the cost of every quick measurement.
     const warm = await undiciCall(url);
     await lanesFor(warm, 64, config.warmupMs, 1);
+    const wrk = findWrk();
+    if (wrk !== undefined) {
+      const w = await wrkRun(wrk, url, config.measureMs / 1000);
+      return {
+        value: w.rate,
+        extra: { p50: round(w.p50), p99: round(w.p99), failures: w.failures, generator: 'wrk' },
+      };
+    }
     const r = await cannon(url, config.measureMs / 1000);
     const failures = r.errors + r.timeouts + r.non2xx;
     return {
