@@ -16,13 +16,13 @@ import {
   formatIssues,
   fromErrorObject,
   type GiveUpReason,
-  type IncomingContext,
   type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcParams,
   type JsonRpcResponse,
   type ParsedInvalid,
   type ParsedMessage,
+  type ParsedRequest,
   ProtocolError,
   parse,
   type RequestOptions,
@@ -44,7 +44,7 @@ import {
   DEFAULT_TIMEOUT,
 } from './defaults.js';
 import { ResultValidationError } from './errors.js';
-import { createIncoming, isThenable } from './incoming.js';
+import { type AnswerSink, createIncoming, type Incoming, isThenable } from './incoming.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { sendError } from './send-error.js';
 import type { AutoBatchOptions, Client, ClientOptions } from './types.js';
@@ -152,8 +152,8 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     }
   };
 
-  let ctx: IncomingContext;
-  const incoming = createIncoming(options.onRequest, options.onNotification, () => ctx, report);
+  /** Set before the transport starts: nothing arrives earlier. */
+  let incoming!: Incoming;
 
   // --- sending -------------------------------------------------------------------------------
 
@@ -184,6 +184,11 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     send(text).then(undefined, (error: unknown) =>
       report(error instanceof Error ? error : new TransportError(String(error))),
     );
+  };
+
+  /** Sends the late answer of a single incoming request, if it gets one. */
+  const sendAnswer: AnswerSink = (answer) => {
+    if (answer !== undefined) sendDetached(answer);
   };
 
   /** Removes a call that left the pending map from its exchange. */
@@ -595,18 +600,22 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     return undefined;
   };
 
-  /** Handles one message; returns an answer (or a promise of one) for incoming requests. */
+  /**
+   * Handles one message; returns an answer ready now. A request's answer that is not ready goes
+   * to `sink` later.
+   */
   const onOne = (
     parsed: ParsedMessage,
     text: string,
     hint: Exchange | undefined,
-  ): string | Promise<string> | undefined => {
+    sink: AnswerSink,
+  ): string | undefined => {
     switch (parsed.kind) {
       case 'response':
         onResponse(parsed.message, hint);
         return undefined;
       case 'request':
-        return closed ? undefined : incoming.request(parsed.message, parsed.rawId);
+        return closed ? undefined : incoming.request(parsed.message, parsed.rawId, sink);
       case 'notification':
         incoming.notification(parsed.message);
         return undefined;
@@ -619,10 +628,8 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     if (closed) return;
     const parsed = parse(text);
     if (parsed.kind !== 'batch') {
-      const answer = onOne(parsed, text, undefined);
-      if (answer === undefined) return;
-      if (typeof answer === 'string') sendDetached(answer);
-      else answer.then(sendDetached);
+      const answer = onOne(parsed, text, undefined, sendAnswer);
+      if (answer !== undefined) sendDetached(answer);
       return;
     }
     // A batch: find the exchange it answers (for id-null errors) before settling anything.
@@ -635,7 +642,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
         if (hint !== undefined) break;
       }
     }
-    let answers: (string | Promise<string>)[] | undefined;
+    let answers: (string | Promise<string | undefined>)[] | undefined;
     let nullErrors: JsonRpcResponse[] | undefined;
     for (const member of messages) {
       if (member.kind === 'response' && member.message.id === null && 'error' in member.message) {
@@ -643,12 +650,38 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
         (nullErrors ??= []).push(member.message);
         continue;
       }
-      const answer = onOne(member, text, hint);
+      if (member.kind === 'request') {
+        if (!closed) (answers ??= []).push(batchAnswer(member));
+        continue;
+      }
+      const answer = onOne(member, text, hint, sendAnswer);
       if (answer !== undefined) (answers ??= []).push(answer);
     }
     if (nullErrors !== undefined) for (const response of nullErrors) onResponse(response, hint);
     if (answers === undefined) return;
-    Promise.all(answers).then((texts) => sendDetached('[' + texts.join(',') + ']'));
+    Promise.all(answers).then(sendBatchAnswer);
+  };
+
+  /** Answers one request of an incoming batch: the answer now, or a promise of it. */
+  const batchAnswer = (member: ParsedRequest): string | Promise<string | undefined> => {
+    let resolveLate: AnswerSink | undefined;
+    const now = incoming.request(member.message, member.rawId, (answer) => resolveLate!(answer));
+    return (
+      now ??
+      new Promise((resolve) => {
+        resolveLate = resolve;
+      })
+    );
+  };
+
+  /** Sends the answers of an incoming batch; members that get no answer have no slot. */
+  const sendBatchAnswer = (texts: (string | undefined)[]): void => {
+    let out = '';
+    for (const text of texts) {
+      if (text === undefined) continue;
+      out = out.length === 0 ? '[' + text : out + ',' + text;
+    }
+    if (out.length !== 0) sendDetached(out + ']');
   };
 
   // --- closing -------------------------------------------------------------------------------
@@ -675,6 +708,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     failAllWaiting(undefined, cause);
     givenUp.clear();
     life.abort(cause ?? new ConnectionClosedError());
+    incoming.closeAll(life.signal.reason);
     resolveClosed();
   };
 
@@ -714,7 +748,16 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     closed: closedPromise,
   };
 
-  ctx = Object.freeze({ signal: life.signal, peer: client, transport: {} });
+  incoming = createIncoming({
+    onRequest: options.onRequest,
+    onNotification: options.onNotification,
+    // Listen for the configured protocol, else the kit's default (also when sending is off).
+    cancellation:
+      typeof options.cancellation === 'object' ? options.cancellation : defaultCancellation,
+    peer: client,
+    life: life.signal,
+    report,
+  });
 
   try {
     startPromise = transport

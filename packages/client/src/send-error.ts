@@ -10,7 +10,14 @@ import {
   TransportError,
 } from '@jsonrpc-kit/core';
 
-/** The transport's send failure, as an error naming one call. */
+/**
+ * The transport's send failure, as an error naming one call.
+ *
+ * @param error - what the transport's `send()` failed with
+ * @param call - the call whose message was being sent
+ * @returns a `TransportError` or `ConnectionClosedError` naming the call; another `LocalError`
+ *   as it is
+ */
 export function sendError(error: unknown, call: CallInfo): Error {
   if (error instanceof TransportError) {
     return new TransportError(error.message, {

@@ -53,6 +53,10 @@ export interface ClientOptions {
    * Sends a cancel notification when a call times out or is aborted after it was sent: a
    * protocol, or `true` for core's `defaultCancellation` (`$/cancelRequest` with `{ id }`).
    *
+   * Incoming cancellations (of calls `onRequest` is serving) are honoured under the protocol given
+   * here, else under `defaultCancellation`: the call's `ctx.signal` aborts and it is answered with
+   * the protocol's code at once, or not at all when the protocol has `answer: false`.
+   *
    * @default false
    */
   readonly cancellation?: CancellationProtocol | boolean;
@@ -63,7 +67,12 @@ export interface ClientOptions {
    * @default false
    */
   readonly batch?: boolean | AutoBatchOptions;
-  /** Answers requests the other side sends (duplex transports). @default answers -32601 */
+  /**
+   * Answers requests the other side sends (duplex transports). `ctx.signal` aborts when the other
+   * side cancels the call or the client closes.
+   *
+   * @default answers -32601
+   */
   readonly onRequest?: IncomingRequestHandler;
   /** Receives notifications the other side sends. @default ignores them */
   readonly onNotification?: IncomingNotificationHandler;

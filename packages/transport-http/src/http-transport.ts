@@ -33,11 +33,13 @@ export function fetchPost(url: string, fetchFn: FetchLike): Post {
  * A client {@link Transport} that POSTs each message to `url` with `fetch`.
  *
  * `send(text, { signal })` resolves once the exchange is complete: a 2xx JSON body is delivered to
- * `handler.onMessage`, an empty 2xx body (204, notifications) completes quietly. It rejects with a
- * `TransportError` (code `TRANSPORT_ERROR`) carrying `status` and `body` for a non-2xx answer or a
- * 2xx body that is not JSON (so the client fails exactly the calls of that message), and with
- * `cause` for network errors; with an `AbortError` when `signal` aborts, a `TimeoutError` when
- * `timeout` passes, and a `ConnectionClosedError` after `close()`.
+ * `handler.onMessage`, an empty 2xx body (204, notifications) completes quietly when the message
+ * held only notifications. It rejects with a `TransportError` (code `TRANSPORT_ERROR`) carrying
+ * `status` and `body` for a non-2xx answer, a 2xx body that is not JSON, or an empty 2xx body to a
+ * message that holds a request (`"HTTP 204: no answer to a request"`: nobody would ever answer
+ * it), so the client fails exactly the calls of that message at once. A network error rejects with
+ * a `TransportError` and its `cause`; `signal` with an `AbortError`, `timeout` with a
+ * `TimeoutError`, and a send after `close()` with a `ConnectionClosedError`.
  *
  * On Node, the package's `node` entry (selected by the `node` export condition) exports a
  * `createHttpTransport` that uses an undici keep-alive pool instead.
@@ -46,6 +48,8 @@ export function fetchPost(url: string, fetchFn: FetchLike): Post {
  * @returns the transport
  * @throws TypeError when no `fetch` is given and the runtime has none
  * @throws RangeError when `timeout` is negative
+ * @throws TransportError (`TRANSPORT_ERROR`, from `send`) for a non-2xx status, a non-JSON body, or
+ *   an empty body to a request
  * @example
  * ```ts
  * import { createClient } from '@jsonrpc-kit/client';

@@ -43,8 +43,9 @@ export interface NodeHttpTransportOptions extends HttpTransportOptions {
  * A client {@link Transport} that POSTs each message to `url`: on Node through an undici
  * keep-alive pool, or through `options.fetch` when given. Behaves as the fetch
  * `createHttpTransport` of the package's default entry: `send` resolves once the exchange is
- * complete, 2xx JSON bodies go to `handler.onMessage`, empty 2xx bodies complete quietly, non-2xx
- * answers and non-JSON 2xx bodies reject with a `TransportError` carrying `status` and `body`,
+ * complete, 2xx JSON bodies go to `handler.onMessage`, empty 2xx bodies complete quietly when the
+ * message held only notifications, non-2xx answers, non-JSON 2xx bodies and empty 2xx bodies to a
+ * message holding a request reject with a `TransportError` carrying `status` and `body`,
  * network failures with a `TransportError` and its `cause`, `signal` with an `AbortError`,
  * `timeout` with a `TimeoutError`, and sends after `close()` with a `ConnectionClosedError`.
  * `close()` aborts exchanges in flight and closes the pool the transport created.

@@ -14,6 +14,7 @@ import {
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { DEFAULT_HTTP_TIMEOUT } from './constants.js';
+import { expectsAnswer } from './expects-answer.js';
 
 /** Request headers: fixed, or a function called before every request (fresh auth tokens). */
 export type HttpHeadersOption =
@@ -182,7 +183,13 @@ export function createPostTransport(
     if (status < 200 || status > 299) {
       throw new TransportError(`HTTP ${status}`, { status, body });
     }
-    if (body.length === 0 || isBlank(body)) return;
+    if (body.length === 0 || isBlank(body)) {
+      // Rare path: nobody will ever answer a request that got an empty answer; fail it now.
+      if (expectsAnswer(text)) {
+        throw new TransportError(`HTTP ${status}: no answer to a request`, { status, body });
+      }
+      return;
+    }
     if (!looksLikeJson(body)) {
       throw new TransportError(`HTTP ${status} answer is not JSON`, { status, body });
     }
