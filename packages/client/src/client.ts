@@ -16,6 +16,7 @@ import {
   formatIssues,
   fromErrorObject,
   type GiveUpReason,
+  isPromiseLike,
   type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcParams,
@@ -44,7 +45,7 @@ import {
   DEFAULT_TIMEOUT,
 } from './defaults.js';
 import { ResultValidationError } from './errors.js';
-import { type AnswerSink, createIncoming, type Incoming, isThenable } from './incoming.js';
+import { type AnswerSink, createIncoming, type Incoming } from './incoming.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { sendError } from './send-error.js';
 import type { AutoBatchOptions, Client, ClientOptions } from './types.js';
@@ -390,7 +391,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
       return result.value;
     };
     const verdict = validate(schema, value);
-    return isThenable(verdict) ? verdict.then(finish) : finish(verdict);
+    return isPromiseLike(verdict) ? verdict.then(finish) : finish(verdict);
   };
 
   const checked = (

@@ -12,6 +12,7 @@ import {
   type IncomingNotificationHandler,
   type IncomingRequestHandler,
   isJsonRpcError,
+  isPromiseLike,
   type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcNotification,
@@ -33,15 +34,6 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   message: 'Internal error',
 });
 const NO_TRANSPORT_FACTS: TransportContext = Object.freeze({});
-
-/** Whether a value is a promise or another thenable. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
 
 /**
  * Receives an answer that was not ready at once: the answer text, or `undefined` when the request
@@ -228,7 +220,7 @@ export function createIncoming(options: IncomingOptions): Incoming {
       finishContext(ctx);
       return errorAnswer(id, rawId, error);
     }
-    if (!isThenable(result)) {
+    if (!isPromiseLike(result)) {
       finishContext(ctx);
       return successAnswer(id, rawId, result);
     }
@@ -271,7 +263,7 @@ export function createIncoming(options: IncomingOptions): Incoming {
     if (onNotification === undefined) return;
     try {
       const result = onNotification(message, notificationContext);
-      if (isThenable(result)) {
+      if (isPromiseLike(result)) {
         Promise.resolve(result).then(undefined, (error: unknown) =>
           report(error instanceof Error ? error : new Error(String(error))),
         );

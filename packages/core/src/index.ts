@@ -115,4 +115,5 @@ export {
 } from './serialize.js';
 export type { TapDirection, TransportTap } from './tap-transport.js';
 export { tapTransport } from './tap-transport.js';
+export { isPromiseLike } from './thenable.js';
 export type { SendOptions, Transport, TransportHandler } from './transport.js';

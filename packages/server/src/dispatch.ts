@@ -14,6 +14,7 @@ import {
   InvalidParamsError,
   InvalidRequestError,
   isJsonRpcError,
+  isPromiseLike,
   type JsonRpcErrorObject,
   type JsonRpcId,
   MethodNotFoundError,
@@ -85,14 +86,6 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   message: 'Internal error',
 });
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
 function checked(result: StandardSchemaResult<unknown>): unknown {
   if (result.issues !== undefined) {
     throw new InvalidParamsError('Invalid params', formatIssues(result.issues));
@@ -123,7 +116,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     const schema = entry.schema;
     if (schema !== undefined) {
       const verdict = schema['~standard'].validate(params);
-      if (isThenable(verdict)) {
+      if (isPromiseLike(verdict)) {
         return (verdict as Promise<StandardSchemaResult<unknown>>).then((v) =>
           entry.handler(checked(v), call),
         );
@@ -167,7 +160,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
         release(limiter);
         throw error;
       }
-      if (!isThenable(result)) {
+      if (!isPromiseLike(result)) {
         release(limiter);
         return result;
       }
@@ -237,7 +230,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
 
   function run(call: Call, scope: Scope): unknown {
     const result = limited(call, scope.limiter);
-    if (!isThenable(result)) return result;
+    if (!isPromiseLike(result)) return result;
     const entry = methods.get(call.method);
     const timeout = entry?.timeout ?? defaultTimeout;
     if (timeout > 0 || scope.running !== undefined || scope.outer !== undefined) {
@@ -296,7 +289,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     } catch (error) {
       return failure(parsed, call, error);
     }
-    if (!isThenable(result)) return success(parsed, result);
+    if (!isPromiseLike(result)) return success(parsed, result);
     const running = scope.running;
     if (running === undefined) {
       return (result as Promise<unknown>).then(
@@ -358,7 +351,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       reportNotification(call, error);
       return undefined;
     }
-    if (!isThenable(result)) return undefined;
+    if (!isPromiseLike(result)) return undefined;
     const calls = scope.calls;
     calls?.add(call);
     return (result as Promise<unknown>).then(

@@ -4,6 +4,7 @@
  * @module
  */
 import type { MessageHandler } from '@jsonrpc-kit/core';
+import { isPromiseLike } from '@jsonrpc-kit/core';
 import { isJsonContentType } from './content-type.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
@@ -12,7 +13,6 @@ import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
   INTERNAL_ERROR_BODY,
-  isPromiseLike,
   METHOD_NOT_ALLOWED_BODY,
   rejectionOf,
   resolveHandlerOptions,

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler } from '@jsonrpc-kit/core';
+import { isPromiseLike } from '@jsonrpc-kit/core';
 import { isJsonContentType } from './content-type.js';
 import { createDeadlines, type Deadline, type Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
@@ -14,7 +15,6 @@ import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
   INTERNAL_ERROR_BODY,
-  isPromiseLike,
   METHOD_NOT_ALLOWED_BODY,
   type ResolvedHandlerOptions,
   rejectionOf,

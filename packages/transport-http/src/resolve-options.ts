@@ -131,20 +131,6 @@ export function rejectionOf(error: unknown, onError: (error: unknown) => void): 
 }
 
 /**
- * Whether a value is a thenable.
- *
- * @param value - anything
- * @returns whether it has a `then` method
- */
-export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-/**
  * Whether a status may carry a body.
  *
  * @param status - an HTTP status
