@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { type Client, createClient } from '@jsonrpc-kit/client';
 import {
   ConnectionClosedError,
@@ -15,7 +13,8 @@ import {
   listen,
 } from '@jsonrpc-kit/transport-http';
 import * as api from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { recordingTracer, useContextManager } from '../test/otel.js';
 import { traceCall, tracedClient } from './client-tracing.js';
 import {
   activeTraceCarrier,
@@ -24,81 +23,9 @@ import {
   traceContextTransport,
   traceHeaders,
 } from './trace-propagation.js';
-import { type SpanLike, type TracerLike, tracing } from './tracing.js';
+import { type TracerLike, tracing } from './tracing.js';
 
-interface Recorded {
-  name: string;
-  kind: number | undefined;
-  attributes: Record<string, unknown>;
-  parent: api.SpanContext | undefined;
-  status?: { code: number; message?: string };
-  exceptions: unknown[];
-  ended: boolean;
-  spanContext(): api.SpanContext;
-}
-
-/** A tracer that records its spans; a root span gets a fresh random trace id. */
-function recordingTracer(): TracerLike & { spans: Recorded[] } {
-  const spans: Recorded[] = [];
-  return {
-    spans,
-    startSpan(name, options, context) {
-      const parent = context === undefined ? undefined : api.trace.getSpanContext(context);
-      const own: api.SpanContext = {
-        traceId: parent?.traceId ?? randomBytes(16).toString('hex'),
-        spanId: randomBytes(8).toString('hex'),
-        traceFlags: 1,
-      };
-      if (parent?.traceState !== undefined) own.traceState = parent.traceState;
-      const span: Recorded & SpanLike = {
-        name,
-        kind: options?.kind,
-        attributes: { ...options?.attributes },
-        parent,
-        exceptions: [],
-        ended: false,
-        spanContext: () => own,
-        setAttribute(key, value) {
-          span.attributes[key] = value;
-          return span;
-        },
-        setStatus(status) {
-          span.status = status;
-          return span;
-        },
-        recordException(exception) {
-          span.exceptions.push(exception);
-        },
-        end() {
-          span.ended = true;
-        },
-      };
-      spans.push(span);
-      return span;
-    },
-  };
-}
-
-// A context manager on AsyncLocalStorage, so that "the active span" means something in tests.
-const storage = new AsyncLocalStorage<api.Context>();
-const manager: api.ContextManager = {
-  active: () => storage.getStore() ?? api.ROOT_CONTEXT,
-  with: (context, fn, thisArg, ...args) => storage.run(context, () => fn.call(thisArg, ...args)),
-  bind: (_context, target) => target,
-  enable() {
-    return this;
-  },
-  disable() {
-    return this;
-  },
-};
-
-beforeAll(() => {
-  api.context.setGlobalContextManager(manager);
-});
-afterAll(() => {
-  api.context.disable();
-});
+useContextManager();
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

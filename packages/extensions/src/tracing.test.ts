@@ -1,89 +1,17 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createClient } from '@jsonrpc-kit/client';
 import { createMemoryTransportPair, JsonRpcError } from '@jsonrpc-kit/core';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 import * as api from '@opentelemetry/api';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { recordingTracer, useContextManager } from '../test/otel.js';
 import {
   type OpenTelemetryApiLike,
   parseTraceparent,
-  type SpanLike,
   type TracerLike,
   tracing,
 } from './tracing.js';
 
-interface Recorded {
-  name: string;
-  kind: number | undefined;
-  attributes: Record<string, unknown>;
-  parent: api.SpanContext | undefined;
-  status?: { code: number; message?: string };
-  exceptions: unknown[];
-  ended: boolean;
-  spanContext(): api.SpanContext;
-}
-
-function recordingTracer(): TracerLike & { spans: Recorded[] } {
-  const spans: Recorded[] = [];
-  let n = 0;
-  return {
-    spans,
-    startSpan(name, options, context) {
-      const parent = context === undefined ? undefined : api.trace.getSpanContext(context);
-      const own: api.SpanContext = {
-        traceId: parent?.traceId ?? 'f'.repeat(32),
-        spanId: (++n).toString(16).padStart(16, '0'),
-        traceFlags: 1,
-      };
-      const span: Recorded & SpanLike = {
-        name,
-        kind: options?.kind,
-        attributes: { ...options?.attributes },
-        parent,
-        exceptions: [],
-        ended: false,
-        spanContext: () => own,
-        setAttribute(key, value) {
-          span.attributes[key] = value;
-          return span;
-        },
-        setStatus(status) {
-          span.status = status;
-          return span;
-        },
-        recordException(exception) {
-          span.exceptions.push(exception);
-        },
-        end() {
-          span.ended = true;
-        },
-      };
-      spans.push(span);
-      return span;
-    },
-  };
-}
-
-// A context manager on AsyncLocalStorage, so that "the active span" means something in tests.
-const storage = new AsyncLocalStorage<api.Context>();
-const manager: api.ContextManager = {
-  active: () => storage.getStore() ?? api.ROOT_CONTEXT,
-  with: (context, fn, thisArg, ...args) => storage.run(context, () => fn.call(thisArg, ...args)),
-  bind: (_context, target) => target,
-  enable() {
-    return this;
-  },
-  disable() {
-    return this;
-  },
-};
-
-beforeAll(() => {
-  api.context.setGlobalContextManager(manager);
-});
-afterAll(() => {
-  api.context.disable();
-});
+useContextManager();
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT = `00-${TRACE_ID}-b7ad6b7169203331-01`;
