@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -19,6 +20,7 @@ export default defineConfig({
     hookTimeout: 15_000,
     teardownTimeout: 5_000,
     pool: 'forks',
-    globalSetup: ['./scripts/vitest-global-setup.ts'],
+    // Absolute, so that package scripts (`--root packages/<name>`) find it too.
+    globalSetup: [fileURLToPath(new URL('./scripts/vitest-global-setup.ts', import.meta.url))],
   },
 });
