@@ -5,6 +5,7 @@ import { createClient } from '@jsonrpc-kit/client';
 import { JsonRpcError } from '@jsonrpc-kit/core';
 import { createHttpTransport } from '@jsonrpc-kit/transport-http';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { firstLine } from '../../../tests/support/first-line.js';
 import { createCalculatorServer } from '../src/calculator.js';
 import { calculator, DIVISION_BY_ZERO } from '../src/contract.js';
 import { curlCommands, run } from '../src/main.js';
@@ -79,19 +80,7 @@ describe('node dist/server.js --port 0', () => {
     child = spawn(process.execPath, [SERVER_JS, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('no URL printed')), 10_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const end = out.indexOf('\n');
-        if (end !== -1) {
-          clearTimeout(timer);
-          resolve(out.slice(0, end));
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-    });
+    url = await firstLine(child);
   });
 
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { JsonRpcError } from '@jsonrpc-kit/core';
 import { createWebSocketServer, type JsonRpcWebSocketServer } from '@jsonrpc-kit/transport-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { firstLine } from '../../../tests/support/first-line.js';
 import { ChatError, type ChatMessage, createChatServer } from '../src/chat.js';
 import { run } from '../src/main.js';
 import { connectMember, type Member } from '../src/member.js';
@@ -110,19 +111,7 @@ describe('node dist/server.js --port 0', () => {
     child = spawn(process.execPath, [SERVER_JS, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('no URL printed')), 10_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const end = out.indexOf('\n');
-        if (end !== -1) {
-          clearTimeout(timer);
-          resolve(out.slice(0, end));
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-    });
+    url = await firstLine(child);
   });
   afterAll(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstLine } from '../../../tests/support/first-line.js';
 
 export const EXAMPLE_DIR: string = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_JS: string = join(EXAMPLE_DIR, 'dist', 'server.js');
@@ -279,26 +280,11 @@ export async function spawnNetwork(
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no first line; stderr: ${stderr}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const end = out.indexOf('\n');
-      if (end !== -1) {
-        clearTimeout(timer);
-        resolve(out.slice(0, end));
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}; stderr: ${stderr}`));
-    });
-  });
-  const [, httpUrl = '', wsUrl = ''] = firstLine.split(' ');
+  const line = await firstLine(child, () => `stderr: ${stderr}`);
+  const [, httpUrl = '', wsUrl = ''] = line.split(' ');
   return {
     child,
-    firstLine,
+    firstLine: line,
     httpUrl,
     wsUrl,
     async close() {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
