@@ -10,10 +10,18 @@ export type {
   NotificationOptions,
   ParamsInput,
   ParamsOutput,
+  ParamsShape,
   ResultInput,
   ResultOutput,
 } from './contract.js';
-export { defineContract, method, notification, paramNamesOf } from './contract.js';
+export {
+  checkParamNames,
+  defineContract,
+  method,
+  notification,
+  paramNamesOf,
+  paramsShapeOf,
+} from './contract.js';
 export type {
   CancellationProtocol,
   ConnectionHandler,

@@ -36,7 +36,7 @@ import {
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
 import { type Limiter, release } from './limiter.js';
-import { type Entry, paramsByName } from './registry.js';
+import { arrangeParams, type Entry } from './registry.js';
 import type { ErrorInfo, Middleware } from './types.js';
 
 /** Where a message is answered: one `handle()` exchange, or one connection. */
@@ -108,11 +108,11 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   /** Innermost step: lookup, name mapping, validation, handler. */
   function invoke(call: Call): unknown {
     const entry = methods.get(call.method);
-    if (entry === undefined) throw new MethodNotFoundError();
-    let params = call.params;
-    if (entry.paramNames !== undefined && Array.isArray(params)) {
-      params = paramsByName(entry.paramNames, params);
+    // A request to a notification handler gets nothing it could answer with: as if not there.
+    if (entry === undefined || (entry.kind === 'notification' && !call.notification)) {
+      throw new MethodNotFoundError();
     }
+    let params = arrangeParams(entry, call.params);
     const schema = entry.schema;
     if (schema !== undefined) {
       const verdict = schema['~standard'].validate(params);

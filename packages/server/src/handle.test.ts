@@ -331,12 +331,21 @@ describe('handle(): params', () => {
     expect(({} as Record<string, unknown>).polluted).toBe(undefined);
   });
 
-  it('answers a request to a notification handler with null', async () => {
+  it('answers a request to a notification handler -32601 and does not run it', async () => {
     const server = createServer();
     const seen = vi.fn();
     server.notification('log', seen);
-    expect(await server.handle(req('log', ['x']))).toBe('{"jsonrpc":"2.0","id":1,"result":null}');
-    expect(seen).toHaveBeenCalledWith(['x'], expect.objectContaining({ method: 'log', id: 1 }));
+    expect(await server.handle(req('log', ['x']))).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}',
+    );
+    expect(
+      await server.handle(
+        '[{"jsonrpc":"2.0","id":"a","method":"log"},{"jsonrpc":"2.0","method":"log"}]',
+      ),
+    ).toBe('[{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"Method not found"}}]');
+    // Sent as a notification it runs, once (the batch's notification member).
+    expect(seen).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveBeenCalledWith(undefined, expect.objectContaining({ method: 'log' }));
   });
 });
 
