@@ -45,7 +45,7 @@ describe('registration', () => {
     expect(() => server.method('m', handler, { paramNames: [''] })).toThrow(
       new TypeError('Method "m": every parameter name must be a non-empty string'),
     );
-    expect(() => server.notification('n', handler, { paramNames: [1 as never] })).toThrow(
+    expect(() => server.notification('n', () => {}, { paramNames: [1 as never] })).toThrow(
       /Method "n": every parameter name/,
     );
     expect(() => server.registerSystem('rpc.x', handler, { paramNames: ['b', 'b'] })).toThrow(
