@@ -245,9 +245,13 @@ describe('onRequest / onNotification', () => {
     expect(error).toBeInstanceOf(InternalError);
     expect((error as InternalError).message).toBe('Internal error');
     const onError = vi.fn();
-    const quiet = createServer({ onError });
+    const quiet = createServer({ onError, onErrorLevel: 'debug' });
     await quiet.onNotification({ jsonrpc: '2.0', method: 'nope' }, ctx());
     expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![1]).toMatchObject({
+      kind: 'unknown-notification',
+      level: 'debug',
+    });
     await onNotification({ jsonrpc: '2.0', method: 'add', params: [1, 2] }, ctx());
   });
 });
