@@ -5,31 +5,12 @@
  *
  * @module
  */
-import {
-  type CancellationProtocol,
-  InvalidParamsError,
-  JsonRpcError,
-  type JsonRpcId,
-  type JsonRpcParams,
-} from '@jsonrpc-kit/core';
+import { InvalidParamsError, JsonRpcError, type JsonRpcParams } from '@jsonrpc-kit/core';
+import { lspProfile } from '@jsonrpc-kit/extensions';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 
-/** LSP's code for a request the client cancelled. */
-export const LSP_REQUEST_CANCELLED = -32800;
 /** LSP's code for a request before `initialize`. */
 export const LSP_SERVER_NOT_INITIALIZED = -32002;
-
-/** LSP's cancellation: `$/cancelRequest` with `{ id }`, answered -32800. */
-export const lspCancellation: CancellationProtocol = {
-  method: '$/cancelRequest',
-  code: LSP_REQUEST_CANCELLED,
-  toParams: (id: JsonRpcId) => ({ id }),
-  fromParams: (params: JsonRpcParams | undefined) => {
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
-    const id = (params as Record<string, unknown>).id;
-    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-  },
-};
 
 /** Longest `example/slowCount`. */
 export const MAX_COUNT = 10_000;
@@ -145,7 +126,7 @@ export function createLanguageServer(options: LanguageServerOptions = {}): Serve
   let initialized = false;
   let shuttingDown = false;
   const server = createServer({
-    cancellation: lspCancellation,
+    cancellation: lspProfile.cancellation,
     onError: (error, info) =>
       options.log?.(`error in ${info.method ?? 'a message'}: ${String(error)}`),
   });

@@ -8,8 +8,8 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import { type TapDirection, tapTransport } from '@jsonrpc-kit/core';
+import { LSP_REQUEST_CANCELLED, lspProfile } from '@jsonrpc-kit/extensions';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
-import { LSP_REQUEST_CANCELLED, lspCancellation } from './language-server.js';
 
 /** Prints one line. */
 export type Log = (line: string) => void;
@@ -65,7 +65,7 @@ export async function run(log: Log = console.log): Promise<void> {
     ),
     {
       timeout: 5_000,
-      cancellation: lspCancellation,
+      cancellation: lspProfile.cancellation,
       onNotification: (notification) => {
         notifications.push(notification.method);
       },

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMemoryTransportPair, type Transport } from '@jsonrpc-kit/core';
+import { LSP_REQUEST_CANCELLED } from '@jsonrpc-kit/extensions';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLanguageServer, LSP_REQUEST_CANCELLED } from '../src/language-server.js';
+import { createLanguageServer } from '../src/language-server.js';
 import { run } from '../src/main.js';
 
 const EXAMPLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -4,12 +4,8 @@
  *
  * @module
  */
-import {
-  type CancellationProtocol,
-  InvalidParamsError,
-  type JsonRpcId,
-  type JsonRpcParams,
-} from '@jsonrpc-kit/core';
+import { InvalidParamsError } from '@jsonrpc-kit/core';
+import { mcpProfile } from '@jsonrpc-kit/extensions';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 import * as v from 'valibot';
 import { inputSchemaOf, type Tool } from './tools.js';
@@ -24,19 +20,6 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
   '2025-03-26',
   '2024-11-05',
 ];
-
-/** MCP's cancellation: `notifications/cancelled` with `{ requestId, reason? }`. */
-export const mcpCancellation: CancellationProtocol = Object.freeze({
-  method: 'notifications/cancelled',
-  code: -32001,
-  toParams: (id: JsonRpcId, reason?: string) =>
-    reason === undefined ? { requestId: id } : { requestId: id, reason },
-  fromParams: (params: JsonRpcParams | undefined) => {
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
-    const id = (params as Record<string, unknown>).requestId;
-    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-  },
-});
 
 /** Who the server is, as `initialize` tells the client. */
 export interface ServerInfo {
@@ -65,6 +48,12 @@ const InitializeParams = v.looseObject({
   capabilities: v.optional(v.looseObject({})),
   clientInfo: v.optional(v.looseObject({ name: v.string(), version: v.optional(v.string()) })),
 });
+
+/** `tools/list`: an optional page cursor. Clients (the MCP SDK's too) send no params at all. */
+const ListParams = v.looseObject({ cursor: v.optional(v.string()) });
+
+/** `ping`: nothing but an optional `_meta`; usually no params at all. */
+const PingParams = v.looseObject({});
 
 const CallParams = v.looseObject({
   name: v.string(),
@@ -104,7 +93,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     })),
   };
   const server = createServer({
-    cancellation: mcpCancellation,
+    // MCP's cancellation: `notifications/cancelled` `{ requestId }`, and no answer at all.
+    cancellation: mcpProfile.cancellation,
     onError: (error, info) => log(`error in ${info.method ?? 'a message'}: ${String(error)}`),
   });
 
@@ -127,8 +117,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     { params: InitializeParams },
   );
   server.notification('notifications/initialized', () => log('client initialized'));
-  server.method('ping', () => ({}));
-  server.method('tools/list', () => listed);
+  // Absent params are the schema's empty value ({}), so a bare `{"method":"ping"}` is valid.
+  server.method('ping', () => ({}), { params: PingParams });
+  server.method('tools/list', () => listed, { params: ListParams });
   server.method(
     'tools/call',
     async (params: v.InferOutput<typeof CallParams>, ctx): Promise<CallToolResult> => {

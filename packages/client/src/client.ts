@@ -11,8 +11,10 @@ import {
   ConnectionClosedError,
   type Contract,
   createPendingCalls,
+  createReporter,
   defaultCancellation,
   ErrorCode,
+  type ErrorInfo,
   formatIssues,
   fromErrorObject,
   type GiveUpReason,
@@ -118,7 +120,6 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
       : options.cancellation === false
         ? undefined
         : options.cancellation;
-  const onError = options.onError;
   const auto = autoBatchOptions(options.batch);
   const batchWait = auto?.wait ?? DEFAULT_BATCH_WAIT;
   const batchMaxSize = auto?.maxSize ?? DEFAULT_BATCH_MAX_SIZE;
@@ -144,14 +145,13 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     resolveClosed = resolve;
   });
 
-  const report = (error: Error): void => {
-    if (onError === undefined) return;
-    try {
-      onError(error);
-    } catch {
-      // The hook must never break the client.
-    }
-  };
+  const report = createReporter(options.onError, options.onErrorLevel);
+  const asError = (error: unknown): Error =>
+    error instanceof Error ? error : new TransportError(String(error));
+  /** A transport's own trouble: non-fatal (warn), or it could not start (error). */
+  const TRANSPORT_WARN: ErrorInfo = { kind: 'transport-error', level: 'warn' };
+  const UNEXPECTED: ErrorInfo = { kind: 'unexpected-response', level: 'warn' };
+  const INVALID: ErrorInfo = { kind: 'invalid-message', level: 'warn' };
 
   /** Set before the transport starts: nothing arrives earlier. */
   let incoming!: Incoming;
@@ -183,7 +183,10 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
   const sendDetached = (text: string): void => {
     if (closed) return;
     send(text).then(undefined, (error: unknown) =>
-      report(error instanceof Error ? error : new TransportError(String(error))),
+      report(asError(error), {
+        kind: 'send-failed',
+        level: error instanceof ConnectionClosedError ? 'debug' : 'warn',
+      }),
     );
   };
 
@@ -214,7 +217,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     exchange.notified?.reject(sendError(error, {}));
   };
 
-  const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, _method: string): void => {
+  const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string): void => {
     givenUp.add(id);
     if (givenUp.size > DEFAULT_LATE_ANSWER_MEMORY) {
       givenUp.delete(givenUp.values().next().value as JsonRpcId);
@@ -232,7 +235,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
           cancellation.toParams(id, reason === 'timeout' ? 'timeout' : 'aborted'),
         );
       } catch (error) {
-        report(error as Error);
+        report(asError(error), { kind: 'send-failed', level: 'error', method, id });
         return;
       }
       sendDetached(text);
@@ -509,13 +512,19 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     let exchange = hint;
     if (exchange === undefined) {
       if (pending.size === 0) {
-        report(new ProtocolError('Received an error with id null while no call waits', received));
+        report(
+          new ProtocolError('Received an error with id null while no call waits', received),
+          UNEXPECTED,
+        );
         return;
       }
       if (pending.size === 1) {
         const only = pending.calls().next().value!;
         if (exchanges.get(only.id)?.sent === false) {
-          report(new ProtocolError('Received an error with id null while no call waits', received));
+          report(
+            new ProtocolError('Received an error with id null while no call waits', received),
+            UNEXPECTED,
+          );
           return;
         }
         leaveExchange(only.id, true);
@@ -537,6 +546,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
             'Received an error with id null that matches no single exchange',
             received,
           ),
+          UNEXPECTED,
         );
         return;
       }
@@ -566,6 +576,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
         `Received an answer for an unknown or already answered id ${JSON.stringify(id)}`,
         response,
       ),
+      { kind: 'unexpected-response', level: 'warn', id },
     );
   };
 
@@ -577,13 +588,16 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
   /** Returns an answer to send, for an invalid request that has an id. */
   const onInvalid = (parsed: ParsedInvalid, text: string): string | undefined => {
     if (parsed.error.code === ErrorCode.ParseError) {
-      report(new ProtocolError('Received text that is not JSON', text));
+      report(new ProtocolError('Received text that is not JSON', text), INVALID);
       return undefined;
     }
     const value = parsed.value;
     const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
     if (isObject && 'method' in value) {
-      report(new ProtocolError('Received an invalid request', value));
+      report(
+        new ProtocolError('Received an invalid request', value),
+        typeof value.method === 'string' ? { ...INVALID, method: value.method } : INVALID,
+      );
       return !parsed.silent && 'id' in value
         ? serializeError(parsed.id, parsed.error, parsed.rawId)
         : undefined;
@@ -594,9 +608,9 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
       const error = new ProtocolError('Received an invalid answer', value, { method, id });
       leaveExchange(id, true);
       pending.reject(id, error);
-      report(error);
+      report(error, { ...INVALID, method, id });
     } else if (!(id !== null && givenUp.has(id))) {
-      report(new ProtocolError('Received an invalid answer', value));
+      report(new ProtocolError('Received an invalid answer', value), INVALID);
     }
     return undefined;
   };
@@ -725,7 +739,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     return closing.then(
       () => closedPromise,
       (error: unknown) => {
-        report(error instanceof Error ? error : new TransportError(String(error)));
+        report(asError(error), TRANSPORT_WARN);
         return closedPromise;
       },
     );
@@ -765,7 +779,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
       .start({
         onMessage,
         onClose: (error?: Error) => shutdown(error),
-        onError: report,
+        onError: (error: Error) => report(error, TRANSPORT_WARN),
         onDisconnect: (error?: Error) => failAllWaiting('Connection lost', error),
       })
       .then(
@@ -773,13 +787,13 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
           started = true;
         },
         (error: unknown) => {
-          report(error instanceof Error ? error : new TransportError(String(error)));
+          report(asError(error), { kind: 'transport-error', level: 'error' });
           shutdown(error);
         },
       );
   } catch (error) {
     startPromise = Promise.resolve();
-    report(error instanceof Error ? error : new TransportError(String(error)));
+    report(asError(error), { kind: 'transport-error', level: 'error' });
     shutdown(error);
   }
 

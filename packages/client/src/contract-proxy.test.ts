@@ -125,6 +125,75 @@ describe('client.use', () => {
   });
 });
 
+describe('client.use: arguments left out', () => {
+  const eth = defineContract({
+    eth_chainId: method({ params: v.tuple([]), result: v.string() }),
+    getBalance: method({
+      params: v.tuple([v.string(), v.optional(v.string(), 'latest')]),
+      result: v.string(),
+    }),
+    getBalanceNamed: method({
+      params: v.tuple([v.string(), v.optional(v.string())]),
+      paramNames: ['address', 'block'],
+      result: v.string(),
+    }),
+    list: method({ params: v.object({ cursor: v.optional(v.string()) }) }),
+    find: method({ params: v.object({ q: v.string(), limit: v.optional(v.number()) }) }),
+  });
+
+  it('sends no params for a call without arguments', async () => {
+    const peer = rawPeer();
+    const api = peer.client.use(eth);
+    void api.eth_chainId().catch(() => {});
+    void api.list().catch(() => {});
+    void api.getBalanceNamed(undefined as never).catch(() => {});
+    expect(peer.received).toEqual([]);
+    await peer.settle();
+    expect(peer.received).toEqual([
+      '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
+      '{"jsonrpc":"2.0","id":2,"method":"list"}',
+      '{"jsonrpc":"2.0","id":3,"method":"getBalanceNamed"}',
+    ]);
+    await peer.client.close();
+  });
+
+  it('drops trailing undefined arguments and undefined members, never sending null', async () => {
+    const peer = rawPeer();
+    const api = peer.client.use(eth);
+    const byPosition = peer.client.use(eth, { params: 'byPosition' });
+    void api.getBalance('0xa', undefined).catch(() => {});
+    void api.getBalance('0xa').catch(() => {});
+    void api.getBalanceNamed('0xa', undefined).catch(() => {});
+    void api.find({ q: 'x', limit: undefined }).catch(() => {});
+    void byPosition.find({ q: 'x', limit: undefined }).catch(() => {});
+    void byPosition.getBalanceNamed('0xa', undefined).catch(() => {});
+    await peer.settle();
+    expect(peer.received).toEqual([
+      '{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["0xa"]}',
+      '{"jsonrpc":"2.0","id":2,"method":"getBalance","params":["0xa"]}',
+      '{"jsonrpc":"2.0","id":3,"method":"getBalanceNamed","params":{"address":"0xa"}}',
+      '{"jsonrpc":"2.0","id":4,"method":"find","params":{"q":"x"}}',
+      '{"jsonrpc":"2.0","id":5,"method":"find","params":["x"]}',
+      '{"jsonrpc":"2.0","id":6,"method":"getBalanceNamed","params":["0xa"]}',
+    ]);
+    await peer.client.close();
+  });
+
+  it('does the same through client.proxy()', async () => {
+    interface Api {
+      getBalance(address: string, block?: string): string;
+    }
+    const peer = rawPeer();
+    const api = peer.client.proxy<Api>();
+    void api.getBalance('0xa', undefined).catch(() => {});
+    await peer.settle();
+    expect(peer.received).toEqual([
+      '{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["0xa"]}',
+    ]);
+    await peer.client.close();
+  });
+});
+
 describe('client.proxy', () => {
   interface Api {
     add(a: number, b: number): number;

@@ -14,6 +14,7 @@ import {
   type ResultOutput,
   type StandardSchemaV1,
 } from '@jsonrpc-kit/core';
+import { namedParams, orderedParams, positionalParams } from './arguments.js';
 
 /** How a contract proxy puts params on the wire. */
 export type ParamsStyle = 'byName' | 'byPosition';
@@ -34,14 +35,31 @@ type Answer<E extends ContractEntry> =
   E extends NotificationDefinition<any> ? Promise<void> : Promise<ResultOutput<E>>;
 
 /**
- * The function a contract proxy has for one entry: spread arguments for a tuple schema, one
- * object for an object schema, optional untyped params without a schema. Methods resolve to the
- * result schema's output; notifications resolve once sent.
+ * A tuple whose trailing elements that accept `undefined` may be left out:
+ * `[string, number | undefined]` becomes `[string, (number | undefined)?]`.
+ */
+export type OptionalTail<T extends readonly unknown[]> = T extends readonly [
+  ...infer Head,
+  infer Last,
+]
+  ? undefined extends Last
+    ? [...OptionalTail<Head>, Last?]
+    : T
+  : T;
+
+/**
+ * The function a contract proxy has for one entry: spread arguments for a tuple schema (trailing
+ * optional ones may be left out), one object for an object schema (optional when every member is),
+ * optional untyped params without a schema. A call with no arguments sends no params; a trailing
+ * `undefined` argument is left out. Methods resolve to the result schema's output; notifications
+ * resolve once sent.
  */
 export type ContractProxyFunction<E extends ContractEntry> = E['params'] extends StandardSchemaV1
   ? InferInput<E['params']> extends readonly unknown[]
-    ? (...args: InferInput<E['params']>) => Answer<E>
-    : (params: InferInput<E['params']>) => Answer<E>
+    ? (...args: OptionalTail<InferInput<E['params']>>) => Answer<E>
+    : {} extends InferInput<E['params']>
+      ? (params?: InferInput<E['params']>) => Answer<E>
+      : (params: InferInput<E['params']>) => Answer<E>
   : (params?: JsonRpcParams) => Answer<E>;
 
 /**
@@ -67,18 +85,6 @@ export interface ContractCaller {
   notify(method: string, params?: JsonRpcParams): Promise<void>;
 }
 
-function named(names: readonly string[], args: readonly unknown[]): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (let i = 0; i < names.length && i < args.length; i++) params[names[i]!] = args[i];
-  return params;
-}
-
-function positional(names: readonly string[], params: unknown): unknown[] | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  const record = params as Record<string, unknown>;
-  return names.map((name) => record[name]);
-}
-
 type Send = (params: JsonRpcParams | undefined) => Promise<unknown>;
 
 function entryFunction(entry: ContractEntry, send: Send, style: ParamsStyle): Function {
@@ -86,17 +92,17 @@ function entryFunction(entry: ContractEntry, send: Send, style: ParamsStyle): Fu
   if (schema === undefined) return (params?: JsonRpcParams) => send(params);
   const objectNames = paramNamesOf(schema);
   if (objectNames !== undefined) {
-    // An object schema: one params object.
+    // An object schema: one params object (its `undefined` members never reach the wire).
     if (style === 'byName') return (params?: JsonRpcParams) => send(params);
     const order = entry.paramNames ?? objectNames;
-    return (params?: JsonRpcParams) => send(positional(order, params));
+    return (params?: JsonRpcParams) => send(orderedParams(order, params));
   }
   // A tuple (or other positional) schema: spread arguments.
   const names = entry.paramNames;
   if (style === 'byName' && names !== undefined) {
-    return (...args: unknown[]) => send(named(names, args));
+    return (...args: unknown[]) => send(namedParams(names, args));
   }
-  return (...args: unknown[]) => send(args);
+  return (...args: unknown[]) => send(positionalParams(args));
 }
 
 /**

@@ -7,6 +7,7 @@
 import {
   type CancellationProtocol,
   ErrorCode,
+  type ErrorInfo,
   fromErrorObject,
   type IncomingContext,
   type IncomingNotificationHandler,
@@ -34,6 +35,10 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   message: 'Internal error',
 });
 const NO_TRANSPORT_FACTS: TransportContext = Object.freeze({});
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
 
 /**
  * Receives an answer that was not ready at once: the answer text, or `undefined` when the request
@@ -119,7 +124,7 @@ export interface IncomingOptions {
   /** Aborted when the client closes. */
   readonly life: AbortSignal;
   /** Where failures of handlers go. */
-  readonly report: (error: Error) => void;
+  readonly report: (error: Error, info: ErrorInfo) => void;
 }
 
 /** A request whose handler has not settled yet. */
@@ -183,17 +188,25 @@ export function createIncoming(options: IncomingOptions): Incoming {
     return byId.get(id);
   };
 
-  const errorAnswer = (id: JsonRpcId, rawId: string | undefined, error: unknown): string => {
+  const errorAnswer = (
+    { id, method }: JsonRpcRequest,
+    rawId: string | undefined,
+    error: unknown,
+  ): string => {
     if (isJsonRpcError(error)) return serializeError(id, error.toErrorObject(), rawId);
-    report(error instanceof Error ? error : new Error(String(error)));
+    report(asError(error), { kind: 'handler-failed', level: 'error', method, id });
     return serializeError(id, INTERNAL_ERROR, rawId);
   };
 
-  const successAnswer = (id: JsonRpcId, rawId: string | undefined, result: unknown): string => {
+  const successAnswer = (
+    { id, method }: JsonRpcRequest,
+    rawId: string | undefined,
+    result: unknown,
+  ): string => {
     try {
       return serializeSuccess(id, result, rawId);
     } catch (error) {
-      report(error as Error);
+      report(asError(error), { kind: 'unserializable-result', level: 'error', method, id });
       return serializeError(id, UNSERIALIZABLE_RESULT, rawId);
     }
   };
@@ -218,20 +231,20 @@ export function createIncoming(options: IncomingOptions): Incoming {
       result = onRequest(message, ctx);
     } catch (error) {
       finishContext(ctx);
-      return errorAnswer(id, rawId, error);
+      return errorAnswer(message, rawId, error);
     }
     if (!isPromiseLike(result)) {
       finishContext(ctx);
-      return successAnswer(id, rawId, result);
+      return successAnswer(message, rawId, result);
     }
     const entry: Running = { ctx, id, rawId, sink, index: running.length };
     track(entry);
     Promise.resolve(result).then(
       (value) => {
-        if (settle(entry)) sink(successAnswer(id, rawId, value));
+        if (settle(entry)) sink(successAnswer(message, rawId, value));
       },
       (error: unknown) => {
-        if (settle(entry)) sink(errorAnswer(id, rawId, error));
+        if (settle(entry)) sink(errorAnswer(message, rawId, error));
       },
     );
     return undefined;
@@ -244,7 +257,7 @@ export function createIncoming(options: IncomingOptions): Incoming {
     try {
       id = cancellation.fromParams(params);
     } catch (error) {
-      report(error instanceof Error ? error : new Error(String(error)));
+      report(asError(error), { kind: 'invalid-message', level: 'warn', method: cancelMethod });
       return;
     }
     if (id === undefined) return;
@@ -261,15 +274,17 @@ export function createIncoming(options: IncomingOptions): Incoming {
       return;
     }
     if (onNotification === undefined) return;
+    const failed = (error: unknown): void =>
+      report(asError(error), {
+        kind: 'notification-failed',
+        level: isJsonRpcError(error) ? 'warn' : 'error',
+        method: message.method,
+      });
     try {
       const result = onNotification(message, notificationContext);
-      if (isPromiseLike(result)) {
-        Promise.resolve(result).then(undefined, (error: unknown) =>
-          report(error instanceof Error ? error : new Error(String(error))),
-        );
-      }
+      if (isPromiseLike(result)) Promise.resolve(result).then(undefined, failed);
     } catch (error) {
-      report(error instanceof Error ? error : new Error(String(error)));
+      failed(error);
     }
   };
 

@@ -11,6 +11,7 @@ export { createClient } from './client.js';
 export type {
   ContractProxy,
   ContractProxyFunction,
+  OptionalTail,
   ParamsStyle,
   UseOptions,
 } from './contract-proxy.js';

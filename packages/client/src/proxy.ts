@@ -4,6 +4,7 @@
  * @module
  */
 import type { JsonRpcParams } from '@jsonrpc-kit/core';
+import { positionalParams } from './arguments.js';
 
 /** Options of `client.proxy()`. */
 export interface ProxyOptions {
@@ -37,7 +38,8 @@ export type ProxyCall = (method: string, params: JsonRpcParams | undefined) => P
 
 /**
  * Builds a schema-free proxy. Internal: reached through `client.proxy()`. Arguments go on the
- * wire by position (`api.add(1, 2)` sends `[1, 2]`); a call without arguments sends no params.
+ * wire by position (`api.add(1, 2)` sends `[1, 2]`); trailing `undefined` arguments are left out,
+ * and a call without arguments sends no params.
  * `then` and symbol keys read as `undefined`, so the proxy is not mistaken for a promise.
  *
  * @param call - the client's request function
@@ -56,7 +58,7 @@ export function createPromisifiedProxy<T extends object>(
       let fn = cache.get(key);
       if (fn === undefined) {
         const method = prefix + key;
-        fn = (...args: unknown[]) => call(method, args.length === 0 ? undefined : args);
+        fn = (...args: unknown[]) => call(method, positionalParams(args));
         cache.set(key, fn);
       }
       return fn;

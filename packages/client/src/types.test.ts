@@ -10,6 +10,28 @@ const calculator = defineContract({
   log: notification({ params: v.object({ message: v.string() }) }),
 });
 
+const optional = defineContract({
+  none: method({ params: v.tuple([]), result: v.string() }),
+  balance: method({ params: v.tuple([v.string(), v.optional(v.string())]) }),
+  list: method({ params: v.object({ cursor: v.optional(v.string()) }) }),
+  find: method({ params: v.object({ q: v.string() }) }),
+});
+
+// Arguments that may be left out can be left out; required ones cannot.
+function optionalArguments(client: Client): void {
+  const api = client.use(optional);
+  void api.none();
+  void api.balance('0xa');
+  void api.balance('0xa', undefined);
+  void api.list();
+  void api.list({});
+  // @ts-expect-error the address is required
+  void api.balance();
+  // @ts-expect-error q is required, so the object is too
+  void api.find();
+}
+void optionalArguments;
+
 // Only compiled, never run against a peer: every call below is type-checked by tsc.
 function typeOnly(client: Client): void {
   // request

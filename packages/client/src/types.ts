@@ -6,6 +6,8 @@
 import type {
   CancellationProtocol,
   Contract,
+  ErrorInfo,
+  ErrorLevel,
   IncomingNotificationHandler,
   IncomingRequestHandler,
   JsonRpcId,
@@ -78,9 +80,21 @@ export interface ClientOptions {
   readonly onNotification?: IncomingNotificationHandler;
   /**
    * Receives what goes wrong outside a call: malformed or unknown answers (a `ProtocolError`),
-   * the transport's non-fatal errors, failing handlers. Never throws into the client.
+   * the transport's non-fatal errors, failing handlers, sends nobody waits on. `info` tells the
+   * event's `kind` and `level` (see core's `ErrorKind`) and the call's `method` and `id` when
+   * known. Events below {@link ClientOptions.onErrorLevel} are not passed on. Its throws are
+   * ignored.
+   *
+   * @param error - what failed
+   * @param info - the event's kind, level, method and id
    */
-  readonly onError?: (error: Error) => void;
+  readonly onError?: (error: Error, info: ErrorInfo) => void;
+  /**
+   * The least level passed to `onError`; `"debug"` passes routine events too (a cancel
+   * notification or an answer that could not be sent because the connection had closed).
+   * @default DEFAULT_ON_ERROR_LEVEL ("warn")
+   */
+  readonly onErrorLevel?: ErrorLevel;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type ParamsInput,
   type ParamsOutput,
   paramNamesOf,
+  paramsShapeOf,
   type ResultInput,
   type ResultOutput,
 } from './contract.js';
@@ -44,6 +45,17 @@ describe('contracts', () => {
     expect(paramNamesOf({ shape: { x: 1, y: 2 } })).toEqual(['x', 'y']);
     expect(paramNamesOf({ type: 'object', properties: { q: {} } })).toEqual(['q']);
     expect(paramNamesOf(undefined)).toBeUndefined();
+  });
+
+  it('tells the shape of params a schema takes', () => {
+    expect(paramsShapeOf(v.object({ a: v.number() }))).toBe('byName');
+    expect(paramsShapeOf(v.tuple([]))).toBe('byPosition');
+    expect(paramsShapeOf(v.strictTuple([v.string()]))).toBe('byPosition');
+    expect(paramsShapeOf(v.array(v.number()))).toBe('byPosition');
+    expect(paramsShapeOf({ type: 'array', items: { type: 'number' } })).toBe('byPosition');
+    expect(paramsShapeOf({ def: { type: 'tuple' } })).toBe('byPosition');
+    expect(paramsShapeOf(v.string())).toBeUndefined();
+    expect(paramsShapeOf(undefined)).toBeUndefined();
   });
 
   it('refuses entries not made by method() or notification()', () => {

@@ -10,10 +10,18 @@ export type {
   NotificationOptions,
   ParamsInput,
   ParamsOutput,
+  ParamsShape,
   ResultInput,
   ResultOutput,
 } from './contract.js';
-export { defineContract, method, notification, paramNamesOf } from './contract.js';
+export {
+  checkParamNames,
+  defineContract,
+  method,
+  notification,
+  paramNamesOf,
+  paramsShapeOf,
+} from './contract.js';
 export type {
   CancellationProtocol,
   ConnectionHandler,
@@ -93,6 +101,8 @@ export type {
 export { classify, parse } from './parse.js';
 export type { GiveUpReason, PendingCall, PendingCallOptions, PendingCalls } from './pending.js';
 export { createPendingCalls } from './pending.js';
+export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
+export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
 export type {
   InferInput,
   InferOutput,

@@ -145,7 +145,11 @@ export function createProfiledClient<V>(
         try {
           listener(progress!.value);
         } catch (error) {
-          options.onError?.(error instanceof Error ? error : new Error(String(error)));
+          options.onError?.(error instanceof Error ? error : new Error(String(error)), {
+            kind: 'notification-failed',
+            level: 'error',
+            method: notification.method,
+          });
         }
         return;
       }

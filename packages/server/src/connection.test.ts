@@ -116,7 +116,7 @@ describe('connect()', () => {
     });
 
     const onError = vi.fn();
-    const plain = createServer({ cancellation: false, onError });
+    const plain = createServer({ cancellation: false, onError, onErrorLevel: 'debug' });
     plain.method('slow', async () => {
       await sleep(20);
       return 'done';
@@ -125,7 +125,14 @@ describe('connect()', () => {
     await remote2.send(req('slow', 1));
     await remote2.send('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}');
     expect(await remote2.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"done"}');
-    expect(onError.mock.calls[0]![0].code).toBe(-32601); // an unknown notification now
+    // An unknown notification now, reported at debug level.
+    expect(onError.mock.calls[0]![0].code).toBe(-32601);
+    expect(onError.mock.calls[0]![1]).toEqual({
+      kind: 'unknown-notification',
+      level: 'debug',
+      method: '$/cancelRequest',
+      notification: true,
+    });
   });
 
   it('sends no answer for a cancelled request when the protocol says so (MCP)', async () => {
@@ -312,7 +319,11 @@ describe('connect()', () => {
       close: () => Promise.resolve(),
     });
     await connection.closed;
-    expect(onError).toHaveBeenCalledWith(boom, { notification: false });
+    expect(onError).toHaveBeenCalledWith(boom, {
+      kind: 'transport-error',
+      level: 'error',
+      notification: false,
+    });
     expect(server.connections.size).toBe(0);
   });
 

@@ -10,6 +10,7 @@ import {
   createPendingCalls,
   type JsonRpcId,
   type JsonRpcParams,
+  type ParseResult,
   parse,
   type RequestOptions,
   serializeNotification,
@@ -38,7 +39,21 @@ export interface ConnectionConfig {
   readonly onClosed: (connection: Connection) => void;
 }
 
-const TRANSPORT_INFO: ErrorInfo = Object.freeze({ notification: false });
+const TRANSPORT_INFO: ErrorInfo = Object.freeze({
+  kind: 'transport-error',
+  level: 'warn',
+  notification: false,
+});
+const START_FAILED_INFO: ErrorInfo = Object.freeze({ ...TRANSPORT_INFO, level: 'error' });
+
+/** What a failed send of an answer is reported as: routine when the peer had gone. */
+function sendFailedInfo(error: unknown, parsed: ParseResult | undefined): ErrorInfo {
+  const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
+  const kind = 'send-failed';
+  if (parsed?.kind !== 'request') return { kind, level, notification: false };
+  const { method, id } = parsed.message;
+  return { kind, level, method, id, notification: false };
+}
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new TransportError(String(error));
@@ -69,10 +84,11 @@ export function createConnection(
     resolveClosed = resolve;
   });
 
-  const send = (text: string): void => {
+  /** Sends an answer (to `parsed`, when known) or a notification nobody waits on. */
+  const send = (text: string, parsed?: ParseResult): void => {
     if (isClosed) return;
     transport.send(text).catch((error: unknown) => {
-      if (!isClosed) report(error, TRANSPORT_INFO);
+      if (!isClosed) report(error, sendFailedInfo(error, parsed));
     });
   };
 
@@ -106,12 +122,13 @@ export function createConnection(
       send(tooLargeText);
       return;
     }
-    const out = dispatcher.answer(parse(text), scope);
+    const parsed = parse(text);
+    const out = dispatcher.answer(parsed, scope);
     if (out === undefined) return;
-    if (typeof out === 'string') send(out);
+    if (typeof out === 'string') send(out, parsed);
     else
       out.then((answer) => {
-        if (answer !== undefined) send(answer);
+        if (answer !== undefined) send(answer, parsed);
       });
   };
 
@@ -177,7 +194,12 @@ export function createConnection(
       if (!pending.settle(parsed.message)) {
         report(
           new TransportError(`Unexpected response with id ${JSON.stringify(parsed.message.id)}`),
-          { id: parsed.message.id, notification: false },
+          {
+            kind: 'unexpected-response',
+            level: 'warn',
+            id: parsed.message.id,
+            notification: false,
+          },
         );
       }
     },
@@ -200,7 +222,7 @@ export function createConnection(
         ),
     })
     .catch((error: unknown) => {
-      report(error, TRANSPORT_INFO);
+      report(error, START_FAILED_INFO);
       shutdown(asError(error));
     });
 

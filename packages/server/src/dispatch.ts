@@ -9,6 +9,8 @@
 import {
   ConnectionClosedError,
   ErrorCode,
+  type ErrorKind,
+  type ErrorLevel,
   formatIssues,
   fromErrorObject,
   InvalidParamsError,
@@ -36,7 +38,7 @@ import {
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
 import { type Limiter, release } from './limiter.js';
-import { type Entry, paramsByName } from './registry.js';
+import { arrangeParams, type Entry } from './registry.js';
 import type { ErrorInfo, Middleware } from './types.js';
 
 /** Where a message is answered: one `handle()` exchange, or one connection. */
@@ -77,8 +79,10 @@ export interface Dispatcher {
   answer(parsed: ParseResult, scope: Scope): Answer;
   /** Runs one call through middleware, validation and the handler, within the scope's limits. */
   run(call: Call, scope: Scope): unknown;
-  /** The wire error for anything thrown by a call. */
-  errorObject(error: unknown, info: ErrorInfo): JsonRpcErrorObject;
+  /** The wire error for anything thrown by a request; unexpected failures are reported. */
+  errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject;
+  /** Reports a notification's failure (an unknown method at debug level). */
+  notificationFailed(method: string, error: unknown): void;
 }
 
 const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
@@ -108,11 +112,11 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   /** Innermost step: lookup, name mapping, validation, handler. */
   function invoke(call: Call): unknown {
     const entry = methods.get(call.method);
-    if (entry === undefined) throw new MethodNotFoundError();
-    let params = call.params;
-    if (entry.paramNames !== undefined && Array.isArray(params)) {
-      params = paramsByName(entry.paramNames, params);
+    // A request to a notification handler gets nothing it could answer with: as if not there.
+    if (entry === undefined || (entry.kind === 'notification' && !call.notification)) {
+      throw new MethodNotFoundError();
     }
+    let params = arrangeParams(entry, call.params);
     const schema = entry.schema;
     if (schema !== undefined) {
       const verdict = schema['~standard'].validate(params);
@@ -239,9 +243,11 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     return result;
   }
 
-  function errorObject(error: unknown, info: ErrorInfo): JsonRpcErrorObject {
+  function errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject {
     if (isJsonRpcError(error)) return error.toErrorObject();
-    if (!(error instanceof ConnectionClosedError)) report(error, info);
+    if (!(error instanceof ConnectionClosedError)) {
+      report(error, { kind: 'handler-failed', level: 'error', method, id, notification: false });
+    }
     if (!exposeErrorDetails) return INTERNAL_ERROR;
     const message =
       error instanceof Error
@@ -253,24 +259,39 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       : { code: ErrorCode.InternalError, message, data: { stack } };
   }
 
-  function infoOf(call: Call): ErrorInfo {
-    return call.id === undefined
-      ? { method: call.method, notification: true }
-      : { method: call.method, id: call.id, notification: false };
+  function notificationFailed(method: string, error: unknown): void {
+    if (error instanceof ConnectionClosedError) return;
+    let kind: ErrorKind = 'notification-failed';
+    let level: ErrorLevel = 'error';
+    if (error instanceof MethodNotFoundError) {
+      kind = 'unknown-notification';
+      level = 'debug';
+    } else if (isJsonRpcError(error)) level = 'warn';
+    report(error, { kind, level, method, notification: true });
   }
 
   function success(parsed: ParsedRequest, result: unknown): string {
     try {
       return serializeSuccess(parsed.message.id, result, parsed.rawId);
     } catch (error) {
-      report(error, { method: parsed.message.method, id: parsed.message.id, notification: false });
+      report(error, {
+        kind: 'unserializable-result',
+        level: 'error',
+        method: parsed.message.method,
+        id: parsed.message.id,
+        notification: false,
+      });
       return serializeError(parsed.message.id, UNSERIALIZABLE_RESULT, parsed.rawId);
     }
   }
 
   function failure(parsed: ParsedRequest, call: Call, error: unknown): string | undefined {
     if (unanswered.has(error as object)) return undefined;
-    return serializeError(parsed.message.id, errorObject(error, infoOf(call)), parsed.rawId);
+    return serializeError(
+      parsed.message.id,
+      errorObject(error, call.method, parsed.message.id),
+      parsed.rawId,
+    );
   }
 
   function answerRequest(parsed: ParsedRequest, scope: Scope): Answer {
@@ -348,7 +369,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     try {
       result = run(call, scope);
     } catch (error) {
-      reportNotification(call, error);
+      notificationFailed(method, error);
       return undefined;
     }
     if (!isPromiseLike(result)) return undefined;
@@ -361,21 +382,18 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       },
       (error: unknown) => {
         calls?.delete(call);
-        reportNotification(call, error);
+        notificationFailed(method, error);
         return undefined;
       },
     );
-  }
-
-  function reportNotification(call: Call, error: unknown): void {
-    if (error instanceof ConnectionClosedError) return;
-    report(error, infoOf(call));
   }
 
   function answerInvalid(parsed: ParsedInvalid, scope: Scope): string | undefined {
     if (parsed.silent || (parsed.response && scope.onResponse !== undefined)) {
       const value = parsed.value as { method?: unknown } | undefined;
       report(fromErrorObject(parsed.error), {
+        kind: 'invalid-message',
+        level: 'warn',
         ...(typeof value?.method === 'string' ? { method: value.method } : {}),
         notification: parsed.silent,
       });
@@ -424,5 +442,6 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     },
     run,
     errorObject,
+    notificationFailed,
   };
 }

@@ -148,10 +148,11 @@ describe('handle(): errors', () => {
     expect(await server.handle(req('boom'))).toBe(internal);
     expect(await server.handle(req('boomAsync'))).toBe(internal);
     expect(await server.handle(req('throwNull'))).toBe(internal);
+    const failed = { kind: 'handler-failed', level: 'error', id: 1, notification: false };
     expect(errors).toEqual([
-      [secret, { method: 'boom', id: 1, notification: false }],
-      ['a string', { method: 'boomAsync', id: 1, notification: false }],
-      [null, { method: 'throwNull', id: 1, notification: false }],
+      [secret, { ...failed, method: 'boom' }],
+      ['a string', { ...failed, method: 'boomAsync' }],
+      [null, { ...failed, method: 'throwNull' }],
     ]);
   });
 
@@ -202,7 +203,10 @@ describe('handle(): errors', () => {
 
   it('reports errors of notifications and never answers them', async () => {
     const errors: Array<[unknown, ErrorInfo]> = [];
-    const server = createServer({ onError: (e, info) => errors.push([e, info]) });
+    const server = createServer({
+      onError: (e, info) => errors.push([e, info]),
+      onErrorLevel: 'debug',
+    });
     const boom = new Error('boom');
     server.notification('sync', () => {
       throw boom;
@@ -215,11 +219,29 @@ describe('handle(): errors', () => {
     expect(await server.handle('{"jsonrpc":"2.0","method":"missing"}')).toBe(undefined);
     expect(await server.handle('{"jsonrpc":"2.0","method":"sync","params":5}')).toBe(undefined);
     expect(errors.map(([e, info]) => [(e as { code?: unknown }).code ?? e, info])).toEqual([
-      [boom, { method: 'sync', notification: true }],
-      [5, { method: 'async', notification: true }],
-      [-32601, { method: 'missing', notification: true }],
-      [-32602, { method: 'sync', notification: true }],
+      [boom, { kind: 'notification-failed', level: 'error', method: 'sync', notification: true }],
+      [5, { kind: 'notification-failed', level: 'warn', method: 'async', notification: true }],
+      [
+        -32601,
+        { kind: 'unknown-notification', level: 'debug', method: 'missing', notification: true },
+      ],
+      [-32602, { kind: 'invalid-message', level: 'warn', method: 'sync', notification: true }],
     ]);
+  });
+
+  it('keeps unknown notifications from onError at the default level', async () => {
+    const errors: Array<[unknown, ErrorInfo]> = [];
+    const server = createServer({ onError: (e, info) => errors.push([e, info]) });
+    server.notification('boom', () => {
+      throw new Error('boom');
+    });
+    expect(await server.handle('{"jsonrpc":"2.0","method":"$/setTrace","params":{}}')).toBe(
+      undefined,
+    );
+    expect(errors).toEqual([]);
+    await server.handle('{"jsonrpc":"2.0","method":"boom"}');
+    expect(errors.map(([, info]) => info.kind)).toEqual(['notification-failed']);
+    expect(() => createServer({ onErrorLevel: 'loud' as 'warn' })).toThrow(RangeError);
   });
 
   it('survives an onError hook that throws', async () => {
@@ -331,12 +353,21 @@ describe('handle(): params', () => {
     expect(({} as Record<string, unknown>).polluted).toBe(undefined);
   });
 
-  it('answers a request to a notification handler with null', async () => {
+  it('answers a request to a notification handler -32601 and does not run it', async () => {
     const server = createServer();
     const seen = vi.fn();
     server.notification('log', seen);
-    expect(await server.handle(req('log', ['x']))).toBe('{"jsonrpc":"2.0","id":1,"result":null}');
-    expect(seen).toHaveBeenCalledWith(['x'], expect.objectContaining({ method: 'log', id: 1 }));
+    expect(await server.handle(req('log', ['x']))).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}',
+    );
+    expect(
+      await server.handle(
+        '[{"jsonrpc":"2.0","id":"a","method":"log"},{"jsonrpc":"2.0","method":"log"}]',
+      ),
+    ).toBe('[{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"Method not found"}}]');
+    // Sent as a notification it runs, once (the batch's notification member).
+    expect(seen).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveBeenCalledWith(undefined, expect.objectContaining({ method: 'log' }));
   });
 });
 

@@ -36,6 +36,34 @@ describe('registration', () => {
     expect(() => server.method('c', () => 1, { timeout: -1 })).toThrow(TypeError);
   });
 
+  it('refuses repeated, empty and non-string parameter names, naming the method', () => {
+    const server = createServer();
+    const handler = (): number => 1;
+    expect(() => server.method('m', handler, { paramNames: ['a', 'a'] })).toThrow(
+      new TypeError('Method "m": parameter name "a" is repeated'),
+    );
+    expect(() => server.method('m', handler, { paramNames: [''] })).toThrow(
+      new TypeError('Method "m": every parameter name must be a non-empty string'),
+    );
+    expect(() => server.notification('n', () => {}, { paramNames: [1 as never] })).toThrow(
+      /Method "n": every parameter name/,
+    );
+    expect(() => server.registerSystem('rpc.x', handler, { paramNames: ['b', 'b'] })).toThrow(
+      /Method "rpc.x": parameter name "b" is repeated/,
+    );
+    // Contracts refuse them where they are defined, and implement() where they are registered.
+    expect(() =>
+      defineContract({ add: method({ params: v.tuple([v.number()]), paramNames: ['x', 'x'] }) }),
+    ).toThrow(new TypeError('Contract entry "add": parameter name "x" is repeated'));
+    const unchecked = {
+      add: method({ params: v.tuple([v.number()]), paramNames: ['', 'y'] }),
+    };
+    expect(() => server.implement(unchecked, { add: handler }, { prefix: 'calc.' })).toThrow(
+      /Method "calc.add": every parameter name must be a non-empty string/,
+    );
+    expect(server.methods()).toEqual([]);
+  });
+
   it('registerSystem takes only rpc. names, and they dispatch', async () => {
     const server = createServer();
     expect(() => server.registerSystem('discover', () => 1)).toThrow(/must start with "rpc."/);
@@ -217,9 +245,13 @@ describe('onRequest / onNotification', () => {
     expect(error).toBeInstanceOf(InternalError);
     expect((error as InternalError).message).toBe('Internal error');
     const onError = vi.fn();
-    const quiet = createServer({ onError });
+    const quiet = createServer({ onError, onErrorLevel: 'debug' });
     await quiet.onNotification({ jsonrpc: '2.0', method: 'nope' }, ctx());
     expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![1]).toMatchObject({
+      kind: 'unknown-notification',
+      level: 'debug',
+    });
     await onNotification({ jsonrpc: '2.0', method: 'add', params: [1, 2] }, ctx());
   });
 });

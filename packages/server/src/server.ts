@@ -6,6 +6,7 @@
  */
 import {
   type Contract,
+  createReporter,
   defaultCancellation,
   type IncomingContext,
   InternalError,
@@ -34,7 +35,6 @@ import { type Entry, type EntryOptions, makeEntry } from './registry.js';
 import type {
   Connection,
   ContractImplementation,
-  ErrorInfo,
   Handler,
   ImplementOptions,
   MethodDescriptor,
@@ -60,7 +60,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  *
  * @param options - limits, timeouts, error exposure, cancellation and the error hook
  * @returns the server
- * @throws RangeError when a limit is not a positive number
+ * @throws RangeError when a limit is not a positive number, or `onErrorLevel` is not a level
  * @example
  * ```ts
  * const server = createServer();
@@ -92,16 +92,7 @@ export function createServer(options: ServerOptions = {}): Server {
   const requestTimeout = options.requestTimeout ?? 0;
   const cancellation =
     options.cancellation === false ? undefined : (options.cancellation ?? defaultCancellation);
-  const onError = options.onError;
-
-  const report = (error: unknown, info: ErrorInfo): void => {
-    if (onError === undefined) return;
-    try {
-      onError(error, info);
-    } catch {
-      // The hook's own failures are not ours to report.
-    }
-  };
+  const report = createReporter(options.onError, options.onErrorLevel);
 
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
@@ -269,10 +260,9 @@ export function createServer(options: ServerOptions = {}): Server {
         ctx.peer,
         ctx,
       );
-      const info: ErrorInfo = { method: request.method, id: request.id, notification: false };
       const wire = (error: unknown): never => {
         if (isJsonRpcError(error)) throw error;
-        const object = dispatcher.errorObject(error, info);
+        const object = dispatcher.errorObject(error, request.method, request.id);
         throw new InternalError(object.message, object.data, { cause: error });
       };
       let result: unknown;
@@ -292,16 +282,14 @@ export function createServer(options: ServerOptions = {}): Server {
         ctx.peer,
         ctx,
       );
-      const info: ErrorInfo = { method: notification.method, notification: true };
+      const failed = (error: unknown): void => dispatcher.notificationFailed(call.method, error);
       try {
         return Promise.resolve(dispatcher.run(call, incomingScope(ctx))).then(
           () => undefined,
-          (error: unknown) => {
-            report(error, info);
-          },
+          failed,
         );
       } catch (error) {
-        report(error, info);
+        failed(error);
         return Promise.resolve();
       }
     },

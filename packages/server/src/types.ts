@@ -9,6 +9,8 @@ import type {
   ConnectionHandler,
   ConnectionLike,
   Contract,
+  ErrorInfo as CoreErrorInfo,
+  ErrorLevel,
   IncomingNotificationHandler,
   IncomingRequestHandler,
   JsonRpcId,
@@ -25,13 +27,22 @@ import type {
   TransportContext,
 } from '@jsonrpc-kit/core';
 
-/** What {@link ServerOptions.onError} is told about the call an error belongs to. */
-export interface ErrorInfo {
-  /** The method of the call, when the message named one. */
-  readonly method?: string;
-  /** The id of the call (absent for notifications and for unreadable messages). */
-  readonly id?: JsonRpcId;
-  /** `true` when the error belongs to a notification (nobody is answered). */
+/**
+ * What {@link ServerOptions.onError} is told about an event: its `kind` and `level` (see core's
+ * `ErrorKind` for the table), the call's `method` and `id` when known, and whether it belongs to a
+ * notification.
+ *
+ * @example
+ * ```ts
+ * createServer({
+ *   onError: (error, info) => {
+ *     if (info.level === 'error') console.error(info.kind, info.method, error);
+ *   },
+ * });
+ * ```
+ */
+export interface ErrorInfo extends CoreErrorInfo {
+  /** `true` when the event belongs to a notification (nobody is answered). */
   readonly notification: boolean;
 }
 
@@ -89,9 +100,21 @@ export interface ServerOptions {
   readonly cancellation?: CancellationProtocol | false;
   /**
    * Told of failures nobody is answered about (notification handlers, invalid notifications,
-   * transport errors) and of unexpected handler failures (-32603). Its own throws are ignored.
+   * transport errors, answers that could not be sent) and of unexpected handler failures (-32603),
+   * each with its `kind` and `level` in `info`. Events below {@link ServerOptions.onErrorLevel}
+   * are not passed on. Its own throws are ignored.
+   *
+   * @param error - what failed (an `Error`, or whatever a handler threw)
+   * @param info - the event's kind, level, method, id, and whether it was a notification
    */
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  /**
+   * The least level passed to `onError`. At the default, routine events such as a notification
+   * for an unknown method (`$/setTrace`) or an answer to a peer that just left are not passed on;
+   * `"debug"` passes everything.
+   * @default DEFAULT_ON_ERROR_LEVEL ("warn")
+   */
+  readonly onErrorLevel?: ErrorLevel;
 }
 
 /** What a handler gets besides its params. */
