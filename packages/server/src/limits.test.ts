@@ -8,17 +8,19 @@ const batchOf = (n: number, method: string, params: unknown = []): string =>
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('concurrency', () => {
-  it('runs batch members concurrently: 10 x 50 ms finish well under 10 x', async () => {
+  it('runs batch members concurrently: all 10 slow members are in flight at once', async () => {
     const server = createServer();
+    let now = 0;
+    let peak = 0;
     server.method('slow', async () => {
+      peak = Math.max(peak, ++now);
       await sleep(50);
+      now--;
       return 1;
     });
-    const started = performance.now();
     const answer = JSON.parse((await server.handle(batchOf(10, 'slow')))!);
-    const elapsed = performance.now() - started;
     expect(answer).toHaveLength(10);
-    expect(elapsed).toBeLessThan(250);
+    expect(peak).toBe(10);
   });
 
   it('holds batchConcurrency within one batch', async () => {
@@ -106,9 +108,9 @@ describe('timeouts', () => {
       finished();
       return 'late';
     });
-    const started = performance.now();
     const answer = await server.handle(req('slow', [], 1));
-    expect(performance.now() - started).toBeLessThan(55);
+    // Answered on the deadline, before the handler could finish.
+    expect(finished).not.toHaveBeenCalled();
     expect(answer).toBe(
       '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"Request timed out after 20 ms"}}',
     );
