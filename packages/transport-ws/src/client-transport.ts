@@ -147,7 +147,7 @@ interface Corkable {
 }
 
 interface NodeWebSocketExtras {
-  _socket?: Corkable;
+  _socket?: Partial<Corkable>;
   ping?: () => void;
   terminate?: () => void;
   on?: (event: string, listener: () => void) => void;
@@ -255,7 +255,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let attempts = 0;
   let lastError: Error | undefined;
   let queue: Queued[] = [];
-  let corked: Corkable | undefined;
+  let corked: Partial<Corkable> | undefined;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
@@ -298,12 +298,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const uncork = (): void => {
     const target = corked;
     corked = undefined;
-    target?.uncork();
+    target?.uncork?.();
   };
 
   const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
     const raw = open._socket;
-    if (raw !== undefined && defer !== undefined && corked === undefined) {
+    // Bun's `ws` has a `_socket` that cannot cork: write straight through there.
+    if (typeof raw?.cork === 'function' && defer !== undefined && corked === undefined) {
       corked = raw;
       raw.cork();
       defer(uncork);

@@ -1,0 +1,17 @@
+/**
+ * Deno (the `deno` npm package's binary): the fetch handler on `Deno.serve`, and the client with
+ * the HTTP and WebSocket transports. Deno resolves the packages from node_modules by itself.
+ */
+import { afterAll, describe } from 'vitest';
+import { fetchRuntimeSuite } from './support/fetch-runtime.js';
+import { stopAll } from './support/processes.js';
+import { DENO, missing } from './support/runtimes.js';
+
+if (DENO === undefined) console.warn(missing('Deno', 'pnpm install (the `deno` devDependency)'));
+
+afterAll(stopAll);
+
+describe.skipIf(DENO === undefined)('Deno', () => {
+  // --sloppy-imports: the fixtures import `./x.js` for `x.ts`, as the project's TypeScript does.
+  fetchRuntimeSuite(() => ({ binary: DENO!, args: ['run', '--allow-all', '--sloppy-imports'] }));
+});

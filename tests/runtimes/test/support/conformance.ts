@@ -1,0 +1,27 @@
+/**
+ * The conformance server's command, started under a given runtime (Node by default).
+ */
+import { CONFORMANCE_SERVER_JS } from './runtimes.js';
+import { type Started, startServer } from './processes.js';
+
+/** A running conformance server. */
+export interface ConformanceServer extends Started {
+  readonly httpUrl: string;
+  readonly wsUrl: string;
+}
+
+/**
+ * Starts `dist/server.js --port 0` and reads its URLs from the first line.
+ *
+ * @param runtime - the binary that runs it
+ * @param runtimeArgs - arguments before the script
+ * @returns the running server
+ */
+export async function startConformanceServer(
+  runtime: string = process.execPath,
+  runtimeArgs: readonly string[] = [],
+): Promise<ConformanceServer> {
+  const started = await startServer(runtime, [...runtimeArgs, CONFORMANCE_SERVER_JS, '--port', '0']);
+  const [, httpUrl = '', wsUrl = ''] = started.line.split(' ');
+  return { ...started, httpUrl, wsUrl };
+}

@@ -1,0 +1,64 @@
+/**
+ * The checks every server-side fetch runtime gets: the conformance fetch handler served by the
+ * runtime itself, checked with raw bytes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALLOWED_ORIGIN } from '../fixtures/conformance-fetch.js';
+import { EXPECTED } from '../fixtures/client-scenario.js';
+import { type ConformanceServer, startConformanceServer } from './conformance.js';
+import { run, type StartOptions, startServer } from './processes.js';
+import { RUNTIMES_DIR } from './runtimes.js';
+import { httpSuite } from './wire-suite.js';
+
+/** How to run a TypeScript file in the runtime under test. */
+export interface RuntimeCommand {
+  readonly binary: string;
+  /** Arguments before the script. */
+  readonly args: readonly string[];
+  readonly options?: StartOptions;
+}
+
+const fixture = (name: string): string => `test/fixtures/${name}`;
+
+/**
+ * Declares: the fetch handler served by the runtime (`serve-fetch.ts`), and the client scenario
+ * run by the runtime against the conformance server on Node.
+ *
+ * @param runtime - the runtime's command
+ */
+export function fetchRuntimeSuite(runtime: () => RuntimeCommand): void {
+  describe('the fetch handler served by the runtime', () => {
+    let url = '';
+    beforeAll(async () => {
+      const { binary, args, options } = runtime();
+      const server = await startServer(binary, [...args, fixture('serve-fetch.ts')], {
+        cwd: RUNTIMES_DIR,
+        ...options,
+      });
+      url = server.line.replace(/^listening /, '');
+    }, 30_000);
+    httpSuite(() => url, { allowedOrigin: ALLOWED_ORIGIN });
+  });
+
+  describe('the client, HTTP and WebSocket, against the conformance server on Node', () => {
+    let server: ConformanceServer;
+    beforeAll(async () => {
+      server = await startConformanceServer();
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('calls, errors, batches, auto-batching, a valibot contract, abort and timeout', async () => {
+      const { binary, args, options } = runtime();
+      const result = await run(
+        binary,
+        [...args, fixture('run-client.ts'), server.httpUrl, server.wsUrl],
+        { cwd: RUNTIMES_DIR, ...options },
+        40_000,
+      );
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toEqual(EXPECTED);
+    }, 45_000);
+  });
+}
