@@ -4,8 +4,8 @@
  */
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from './support/bundle.js';
 import { ALLOWED_ORIGIN } from './fixtures/conformance-fetch.js';
+import { bundle } from './support/bundle.js';
 import { httpSuite } from './support/wire-suite.js';
 
 describe('workerd (miniflare): the fetch handler as a Worker', () => {

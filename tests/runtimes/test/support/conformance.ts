@@ -1,11 +1,12 @@
 /**
  * The conformance server's command, started under a given runtime (Node by default).
  */
+
+import { type StartedServer, startServer } from './processes.js';
 import { CONFORMANCE_SERVER_JS } from './runtimes.js';
-import { type Started, startServer } from './processes.js';
 
 /** A running conformance server. */
-export interface ConformanceServer extends Started {
+export interface ConformanceServer extends StartedServer {
   readonly httpUrl: string;
   readonly wsUrl: string;
 }
@@ -21,7 +22,12 @@ export async function startConformanceServer(
   runtime: string = process.execPath,
   runtimeArgs: readonly string[] = [],
 ): Promise<ConformanceServer> {
-  const started = await startServer(runtime, [...runtimeArgs, CONFORMANCE_SERVER_JS, '--port', '0']);
+  const started = await startServer(runtime, [
+    ...runtimeArgs,
+    CONFORMANCE_SERVER_JS,
+    '--port',
+    '0',
+  ]);
   const [, httpUrl = '', wsUrl = ''] = started.line.split(' ');
   return { ...started, httpUrl, wsUrl };
 }

@@ -3,8 +3,8 @@
  * runtime itself, checked with raw bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOWED_ORIGIN } from '../fixtures/conformance-fetch.js';
 import { EXPECTED } from '../fixtures/client-scenario.js';
+import { ALLOWED_ORIGIN } from '../fixtures/conformance-fetch.js';
 import { type ConformanceServer, startConformanceServer } from './conformance.js';
 import { run, type StartOptions, startServer } from './processes.js';
 import { RUNTIMES_DIR } from './runtimes.js';

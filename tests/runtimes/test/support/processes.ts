@@ -16,6 +16,11 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/** A started server and the first line it printed (its address). */
+export interface StartedServer extends Started {
+  readonly line: string;
+}
+
 /** Options of {@link start}. */
 export interface StartOptions {
   readonly cwd?: string;
@@ -83,7 +88,7 @@ export async function startServer(
   args: readonly string[],
   options: StartOptions = {},
   timeoutMs = 20_000,
-): Promise<Started & { readonly line: string }> {
+): Promise<StartedServer> {
   const started = start(command, args, options);
   try {
     const line = await firstLine(started.child, () => `output: ${started.output()}`, timeoutMs);
