@@ -53,6 +53,14 @@ function startWebSocketServer(
   return wss.ready.then(() => wss);
 }
 
+// `.ci/run` installs Chromium: in CI a missing browser is a failure, not a skip.
+it.runIf(CHROMIUM === undefined && process.env.CI !== undefined)(
+  'Chromium is installed in CI',
+  () => {
+    expect.fail(missing('Chromium', 'apt-get install -y chromium'));
+  },
+);
+
 describe.skipIf(CHROMIUM === undefined)('Chromium', () => {
   const server = createConformanceServer();
   let browser: Browser | undefined;
