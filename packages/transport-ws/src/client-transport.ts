@@ -155,6 +155,12 @@ interface NodeWebSocketExtras {
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/** Bytes the socket holds; 0 for sockets that do not say (workerd has no `bufferedAmount`). */
+function buffered(socket: WebSocketLike): number {
+  const amount = socket.bufferedAmount;
+  return typeof amount === 'number' ? amount : 0;
+}
+
 let nodeWebSocket: Promise<WebSocketConstructor> | undefined;
 
 function isNode(): boolean {
@@ -519,7 +525,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
           bufferWait = undefined;
           // The socket went away; the close path reports it to the owner.
           reject(new ConnectionClosedError());
-        } else if (open.bufferedAmount <= highWaterMark) {
+        } else if (buffered(open) <= highWaterMark) {
           bufferWait = undefined;
           resolve();
         } else {
@@ -552,7 +558,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         } catch (error) {
           return Promise.reject(new TransportError('Send failed', { cause: error }));
         }
-        return bufferWait === undefined && open.bufferedAmount <= highWaterMark
+        return bufferWait === undefined && buffered(open) <= highWaterMark
           ? RESOLVED
           : waitBuffer(open);
       }

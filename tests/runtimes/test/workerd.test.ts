@@ -1,12 +1,18 @@
 /**
- * workerd, through miniflare: the fetch handler bundled with esbuild as a Worker, answering the
- * specification's examples, batches, limits and CORS over real HTTP.
+ * workerd, through miniflare: a Worker bundled with esbuild. Its fetch handler answers the
+ * specification's examples, batches, limits and CORS over real HTTP; from inside the Worker, the
+ * client calls the conformance server on Node over HTTP and WebSocket.
  */
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPECTED } from './fixtures/client-scenario.js';
 import { ALLOWED_ORIGIN } from './fixtures/conformance-fetch.js';
 import { bundle } from './support/bundle.js';
+import { type ConformanceServer, startConformanceServer } from './support/conformance.js';
+import { stopAll } from './support/processes.js';
 import { httpSuite } from './support/wire-suite.js';
+
+afterAll(stopAll);
 
 describe('workerd (miniflare): the fetch handler as a Worker', () => {
   let mf: Miniflare | undefined;
@@ -32,4 +38,22 @@ describe('workerd (miniflare): the fetch handler as a Worker', () => {
   });
 
   httpSuite(() => url, { allowedOrigin: ALLOWED_ORIGIN });
+
+  describe('the client in the Worker', () => {
+    let server: ConformanceServer;
+    beforeAll(async () => {
+      server = await startConformanceServer();
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('calls, errors, batches, auto-batching, a valibot contract, abort and timeout', async () => {
+      const query = new URLSearchParams({ http: server.httpUrl, ws: server.wsUrl });
+      const response = await fetch(new URL(`/client?${query}`, url), {
+        signal: AbortSignal.timeout(20_000),
+      });
+      expect(await response.json()).toEqual(EXPECTED);
+    }, 25_000);
+  });
 });
