@@ -1,10 +1,11 @@
 /**
- * Deno (the `deno` npm package's binary): the fetch handler on `Deno.serve`, and the client with
- * the HTTP and WebSocket transports. Deno resolves the packages from node_modules by itself.
+ * Deno (the `deno` npm package's binary): the fetch handler on `Deno.serve`, the client with the
+ * HTTP and WebSocket transports, and the Node servers (node:http handler, `ws` server) run by
+ * Deno. Deno resolves the packages from node_modules by itself.
  */
 import { afterAll, describe } from 'vitest';
-import { fetchRuntimeSuite } from './support/fetch-runtime.js';
 import { stopAll } from './support/processes.js';
+import { fetchRuntimeSuite, nodeServersSuite } from './support/runtime-suites.js';
 import { DENO, missing } from './support/runtimes.js';
 
 if (DENO === undefined) console.warn(missing('Deno', 'pnpm install (the `deno` devDependency)'));
@@ -13,5 +14,7 @@ afterAll(stopAll);
 
 describe.skipIf(DENO === undefined)('Deno', () => {
   // --sloppy-imports: the fixtures import `./x.js` for `x.ts`, as the project's TypeScript does.
-  fetchRuntimeSuite(() => ({ binary: DENO!, args: ['run', '--allow-all', '--sloppy-imports'] }));
+  const deno = () => ({ binary: DENO!, args: ['run', '--allow-all', '--sloppy-imports'] });
+  fetchRuntimeSuite(deno);
+  nodeServersSuite(deno);
 });

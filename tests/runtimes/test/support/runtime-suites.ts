@@ -1,14 +1,18 @@
 /**
- * The checks every server-side fetch runtime gets: the conformance fetch handler served by the
- * runtime itself, checked with raw bytes.
+ * The checks Deno and Bun share: the conformance fetch handler served by the runtime, the client
+ * scenario run by the runtime, and the Node servers (node:http handler, `ws` server) run by it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DuplexPeer,
+  openWebSocket,
+} from '../../../../examples/conformance-server/test/raw-peers.js';
 import { EXPECTED } from '../fixtures/client-scenario.js';
 import { ALLOWED_ORIGIN } from '../fixtures/conformance-fetch.js';
 import { type ConformanceServer, startConformanceServer } from './conformance.js';
 import { run, type StartOptions, startServer } from './processes.js';
 import { RUNTIMES_DIR } from './runtimes.js';
-import { httpSuite } from './wire-suite.js';
+import { httpSuite, webSocketSuite } from './wire-suite.js';
 
 /** How to run a TypeScript file in the runtime under test. */
 export interface RuntimeCommand {
@@ -60,5 +64,33 @@ export function fetchRuntimeSuite(runtime: () => RuntimeCommand): void {
       expect(result.stderr).toBe('');
       expect(JSON.parse(result.stdout)).toEqual(EXPECTED);
     }, 45_000);
+  });
+}
+
+/**
+ * Declares: the conformance server's command (node:http and `ws`) run by the runtime, checked
+ * with raw bytes over HTTP and WebSocket.
+ *
+ * @param runtime - the runtime's command
+ */
+export function nodeServersSuite(runtime: () => RuntimeCommand): void {
+  describe('the conformance server (node:http and ws) run by the runtime', () => {
+    let server: ConformanceServer;
+    let peer: DuplexPeer | undefined;
+    beforeAll(async () => {
+      const { binary, args } = runtime();
+      server = await startConformanceServer(binary, args);
+      peer = await openWebSocket(server.wsUrl);
+    }, 30_000);
+    afterAll(async () => {
+      await peer?.close();
+      await server?.stop();
+    });
+
+    it('prints its address first', () => {
+      expect(server.line).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+\/rpc ws:/);
+    });
+    httpSuite(() => server.httpUrl);
+    webSocketSuite(() => peer!);
   });
 }
