@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPECTED } from './fixtures/client-scenario.js';
 import { ALLOWED_ORIGIN } from './fixtures/conformance-fetch.js';
 import { bundle } from './support/bundle.js';
-import { type ConformanceServer, startConformanceServer } from './support/conformance.js';
+import { useConformanceServer } from './support/conformance.js';
 import { stopAll } from './support/processes.js';
 import { httpSuite } from './support/wire-suite.js';
 
@@ -40,16 +40,10 @@ describe('workerd (miniflare): the fetch handler as a Worker', () => {
   httpSuite(() => url, { allowedOrigin: ALLOWED_ORIGIN });
 
   describe('the client in the Worker', () => {
-    let server: ConformanceServer;
-    beforeAll(async () => {
-      server = await startConformanceServer();
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const conformance = useConformanceServer();
 
     it('calls, errors, batches, auto-batching, a valibot contract, abort and timeout', async () => {
-      const query = new URLSearchParams({ http: server.httpUrl, ws: server.wsUrl });
+      const query = new URLSearchParams({ http: conformance().httpUrl, ws: conformance().wsUrl });
       const response = await fetch(new URL(`/client?${query}`, url), {
         signal: AbortSignal.timeout(20_000),
       });

@@ -2,6 +2,7 @@
  * The conformance server's command, started under a given runtime (Node by default).
  */
 
+import { afterAll, beforeAll } from 'vitest';
 import { type StartedServer, startServer } from './processes.js';
 import { CONFORMANCE_SERVER_JS } from './runtimes.js';
 
@@ -30,4 +31,21 @@ export async function startConformanceServer(
   ]);
   const [, httpUrl = '', wsUrl = ''] = started.line.split(' ');
   return { ...started, httpUrl, wsUrl };
+}
+
+/**
+ * Starts the conformance server on Node before the tests of the enclosing `describe` and stops it
+ * after them.
+ *
+ * @returns the running server, once `beforeAll` has run
+ */
+export function useConformanceServer(): () => ConformanceServer {
+  let server: ConformanceServer | undefined;
+  beforeAll(async () => {
+    server = await startConformanceServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => server!;
 }

@@ -9,7 +9,11 @@ import {
 } from '../../../../examples/conformance-server/test/raw-peers.js';
 import { EXPECTED } from '../fixtures/client-scenario.js';
 import { ALLOWED_ORIGIN } from '../fixtures/conformance-fetch.js';
-import { type ConformanceServer, startConformanceServer } from './conformance.js';
+import {
+  type ConformanceServer,
+  startConformanceServer,
+  useConformanceServer,
+} from './conformance.js';
 import { run, type StartOptions, startServer } from './processes.js';
 import { RUNTIMES_DIR } from './runtimes.js';
 import { httpSuite, webSocketSuite } from './wire-suite.js';
@@ -45,19 +49,13 @@ export function fetchRuntimeSuite(runtime: () => RuntimeCommand): void {
   });
 
   describe('the client, HTTP and WebSocket, against the conformance server on Node', () => {
-    let server: ConformanceServer;
-    beforeAll(async () => {
-      server = await startConformanceServer();
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const conformance = useConformanceServer();
 
     it('calls, errors, batches, auto-batching, a valibot contract, abort and timeout', async () => {
       const { binary, args, options } = runtime();
       const result = await run(
         binary,
-        [...args, fixture('run-client.ts'), server.httpUrl, server.wsUrl],
+        [...args, fixture('run-client.ts'), conformance().httpUrl, conformance().wsUrl],
         { cwd: RUNTIMES_DIR, ...options },
         40_000,
       );
