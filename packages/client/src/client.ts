@@ -6,6 +6,7 @@
  */
 import {
   AbortError,
+  asyncDisposeSymbol,
   type CallInfo,
   type CancellationProtocol,
   ConnectionClosedError,
@@ -16,6 +17,7 @@ import {
   formatIssues,
   fromErrorObject,
   type GiveUpReason,
+  isJsonRpcError,
   isPromiseLike,
   type JsonRpcErrorObject,
   type JsonRpcId,
@@ -477,7 +479,10 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
       promises.push(
         promise.then(
           (value): BatchResult<unknown> => ({ ok: true, value }),
-          (error: Error): BatchResult<unknown> => ({ ok: false, error }),
+          (error: unknown): BatchResult<unknown> => ({
+            ok: false,
+            error: isJsonRpcError(error) ? error : sendError(error, { method: methods[i]!, id }),
+          }),
         ),
       );
     }
@@ -747,6 +752,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     },
     close,
     closed: closedPromise,
+    [asyncDisposeSymbol]: () => close(),
   };
 
   incoming = createIncoming({

@@ -316,6 +316,16 @@ describe('transport events', () => {
     expect(manual.closes).toBe(1);
   });
 
+  it('closes through Symbol.asyncDispose (await using)', async () => {
+    const manual = manualTransport();
+    const client = createClient(manual.transport);
+    const waiting = client.request('m');
+    await client[Symbol.asyncDispose]();
+    await client.closed;
+    expect(manual.closes).toBe(1);
+    await expect(waiting).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+  });
+
   it('waits for start before the first send, and closes when start fails', async () => {
     let release!: () => void;
     const sent: string[] = [];

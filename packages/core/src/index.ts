@@ -14,6 +14,7 @@ export type {
   ResultOutput,
 } from './contract.js';
 export { defineContract, method, notification, paramNamesOf } from './contract.js';
+export { asyncDisposeSymbol } from './dispose.js';
 export type {
   CancellationProtocol,
   ConnectionHandler,

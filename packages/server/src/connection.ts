@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  asyncDisposeSymbol,
   type CancellationProtocol,
   ConnectionClosedError,
   createPendingCalls,
@@ -20,7 +21,6 @@ import {
 } from '@jsonrpc-kit/core';
 import type { Call } from './call.js';
 import type { Dispatcher, Scope } from './dispatch.js';
-import { withAsyncDispose } from './dispose.js';
 import { createLimiter } from './limiter.js';
 import type { Connection, ErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
@@ -165,6 +165,7 @@ export function createConnection(
         () => closed,
       );
     },
+    [asyncDisposeSymbol]: () => connection.close(),
   };
 
   const scope: Scope = {
@@ -204,5 +205,5 @@ export function createConnection(
       shutdown(asError(error));
     });
 
-  return withAsyncDispose(connection, () => connection.close());
+  return connection;
 }

@@ -1,6 +1,14 @@
-import { createMemoryTransportPair, defineContract, method, notification } from '@jsonrpc-kit/core';
+import {
+  defineContract,
+  type JsonRpcError,
+  type LocalError,
+  type LocalErrorCodeValue,
+  method,
+  notification,
+  type Transport,
+} from '@jsonrpc-kit/core';
 import * as v from 'valibot';
-import { describe, expectTypeOf, it } from 'vitest';
+import { expectTypeOf, it } from 'vitest';
 import { type BatchResult, type Client, createClient } from './index.js';
 
 const calculator = defineContract({
@@ -10,8 +18,11 @@ const calculator = defineContract({
   log: notification({ params: v.object({ message: v.string() }) }),
 });
 
-// Only compiled, never run against a peer: every call below is type-checked by tsc.
-function typeOnly(client: Client): void {
+// Type tests: compiled by tsc (vitest typecheck mode and `pnpm typecheck`), never run.
+declare const client: Client;
+declare const transport: Transport;
+
+it('types requests, batches, contract proxies and schema-free proxies', () => {
   // request
   expectTypeOf(client.request('m')).toEqualTypeOf<Promise<unknown>>();
   expectTypeOf(client.request<number>('m', [1])).toEqualTypeOf<Promise<number>>();
@@ -34,7 +45,12 @@ function typeOnly(client: Client): void {
   expectTypeOf(many).toEqualTypeOf<Promise<BatchResult<number>[]>>();
   void results.then(([first]) => {
     if (first.ok) expectTypeOf(first.value).toEqualTypeOf<number>();
-    else expectTypeOf(first.error).toEqualTypeOf<Error>();
+    else {
+      expectTypeOf(first.error).toEqualTypeOf<JsonRpcError | LocalError>();
+      // The documented pattern: match on `error.code`, no guard needed.
+      expectTypeOf(first.error.code).toEqualTypeOf<number | LocalErrorCodeValue>();
+      expectTypeOf(first.error.method).toEqualTypeOf<string | undefined>();
+    }
   });
   // @ts-expect-error the builder returns entries, not numbers
   void client.batch(() => [1]);
@@ -77,15 +93,12 @@ function typeOnly(client: Client): void {
   void api.version;
   // @ts-expect-error wrong argument
   void api.add(1, '2');
-}
+});
 
-describe('types', () => {
-  it('compiles the type assertions', () => {
-    expectTypeOf(typeOnly).toBeFunction();
-    expectTypeOf(createClient).returns.toEqualTypeOf<Client>();
-    const [a] = createMemoryTransportPair();
-    const client = createClient(a);
-    expectTypeOf(client.pending).toEqualTypeOf<number>();
-    void client.close();
-  });
+it('creates a Client that `await using` closes', async () => {
+  expectTypeOf(createClient).returns.toEqualTypeOf<Client>();
+  expectTypeOf(client.pending).toEqualTypeOf<number>();
+  expectTypeOf<Client>().toExtend<AsyncDisposable>();
+  await using disposable = createClient(transport);
+  expectTypeOf(disposable[Symbol.asyncDispose]).returns.toEqualTypeOf<Promise<void>>();
 });
