@@ -25,7 +25,10 @@ export default defineConfig({
     typecheck: {
       enabled: true,
       checker: 'tsc',
-      include: ['{src,test}/**/*.test-d.ts', '{packages,examples,tests}/*/{src,test}/**/*.test-d.ts'],
+      include: [
+        '{src,test}/**/*.test-d.ts',
+        '{packages,examples,tests}/*/{src,test}/**/*.test-d.ts',
+      ],
       tsconfig: fileURLToPath(new URL('./tsconfig.test.json', import.meta.url)),
     },
     // Absolute, so that package scripts (`--root packages/<name>`) find it too.
