@@ -3,7 +3,9 @@
 // - a fresh strict TypeScript consumer (module/moduleResolution nodenext, `--strict`,
 //   `skipLibCheck: false`, only `@types/node` besides the tarballs and their own dependencies)
 //   that imports every public entry of every package, so a published `.d.ts` that needs a type
-//   package the user does not have (TS7016) fails here.
+//   package the user does not have (TS7016) fails here;
+// - the same for a browser project (moduleResolution bundler, DOM lib, no `@types/node`) importing
+//   the entries that run in browsers.
 // Everything happens in a temporary directory outside the repository, removed at the end; the
 // consumer installs with `--prefer-offline`, from the pnpm store when it is warm.
 import { execFileSync } from 'node:child_process';
@@ -11,6 +13,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+
+/** Entries that run in browsers: they must type-check without Node's types. */
+const BROWSER_ENTRIES = [
+  '@jsonrpc-kit/core',
+  '@jsonrpc-kit/client',
+  '@jsonrpc-kit/server',
+  '@jsonrpc-kit/transport-http',
+  '@jsonrpc-kit/transport-ws/client',
+  '@jsonrpc-kit/extensions',
+];
 
 const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'jsonrpc-kit-pack-'));
@@ -62,7 +74,7 @@ try {
   }
   try {
     checkConsumer();
-    console.log(`ok   strict consumer (${packed.size} packages)`);
+    console.log(`ok   strict consumers, Node and browser (${packed.size} packages)`);
   } catch (error) {
     fail('strict consumer: tsc --noEmit --strict on the installed tarballs', error);
   }
@@ -72,6 +84,27 @@ try {
 if (failed > 0) {
   console.log(`${failed} pack check(s) failed`);
   process.exit(1);
+}
+
+/** Writes a module importing `specifiers` and the tsconfig that checks it. */
+function writeProject(app, name, specifiers, compilerOptions) {
+  writeFileSync(
+    join(app, `${name}.ts`),
+    `${specifiers.map((s, i) => `import * as entry${i} from '${s}';`).join('\n')}\n` +
+      `export const entries: readonly object[] = [${specifiers.map((_, i) => `entry${i}`).join(', ')}];\n`,
+  );
+  const base = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true };
+  writeFileSync(
+    join(app, `tsconfig.${name}.json`),
+    JSON.stringify(
+      {
+        compilerOptions: { ...base, skipLibCheck: false, noEmit: true, ...compilerOptions },
+        files: [`${name}.ts`],
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** Installs every tarball into a fresh project and type-checks an import of every entry. */
@@ -95,42 +128,36 @@ function checkConsumer() {
       2,
     ),
   );
-  writeFileSync(
-    join(app, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: false,
-          noEmit: true,
-          types: ['node'],
-        },
-        include: ['index.ts'],
-      },
-      null,
-      2,
-    ),
-  );
   const specifiers = [...packed.values()].flatMap(({ entries }) => entries);
-  writeFileSync(
-    join(app, 'index.ts'),
-    `${specifiers.map((s, i) => `import * as entry${i} from '${s}';`).join('\n')}\n` +
-      `export const entries: readonly object[] = [${specifiers.map((_, i) => `entry${i}`).join(', ')}];\n`,
-  );
+  writeProject(app, 'node', specifiers, {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    types: ['node'],
+  });
+  writeProject(app, 'browser', BROWSER_ENTRIES, {
+    target: 'es2022',
+    lib: ['es2022', 'dom'],
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    types: [],
+  });
   runPnpm(
     ['install', '--prefer-offline', '--ignore-scripts', '--config.confirmModulesPurge=false'],
     app,
   );
   const require = createRequire(import.meta.url);
   const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(app, 'tsconfig.json')], {
-    cwd: app,
-    stdio: 'pipe',
-    encoding: 'utf8',
-  });
+  for (const name of ['node', 'browser']) {
+    try {
+      execFileSync(process.execPath, [tsc, '-p', join(app, `tsconfig.${name}.json`)], {
+        cwd: app,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      error.stdout = `${name} project:\n${error.stdout ?? ''}`;
+      throw error;
+    }
+  }
 }
