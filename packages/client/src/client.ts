@@ -23,6 +23,7 @@ import {
   type JsonRpcId,
   type JsonRpcParams,
   type JsonRpcResponse,
+  LocalError,
   type ParsedInvalid,
   type ParsedMessage,
   type ParsedRequest,
@@ -481,7 +482,11 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
           (value): BatchResult<unknown> => ({ ok: true, value }),
           (error: unknown): BatchResult<unknown> => ({
             ok: false,
-            error: isJsonRpcError(error) ? error : sendError(error, { method: methods[i]!, id }),
+            // Kit errors as they are; anything else becomes a TransportError naming the call.
+            error:
+              isJsonRpcError(error) || error instanceof LocalError
+                ? error
+                : sendError(error, { method: methods[i]!, id }),
           }),
         ),
       );
