@@ -6,6 +6,7 @@
  */
 import {
   AbortError,
+  asyncDisposeSymbol,
   type CallInfo,
   type CancellationProtocol,
   ConnectionClosedError,
@@ -18,11 +19,13 @@ import {
   formatIssues,
   fromErrorObject,
   type GiveUpReason,
+  isJsonRpcError,
   isPromiseLike,
   type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcParams,
   type JsonRpcResponse,
+  LocalError,
   type ParsedInvalid,
   type ParsedMessage,
   type ParsedRequest,
@@ -480,7 +483,14 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
       promises.push(
         promise.then(
           (value): BatchResult<unknown> => ({ ok: true, value }),
-          (error: Error): BatchResult<unknown> => ({ ok: false, error }),
+          (error: unknown): BatchResult<unknown> => ({
+            ok: false,
+            // Kit errors as they are; anything else becomes a TransportError naming the call.
+            error:
+              isJsonRpcError(error) || error instanceof LocalError
+                ? error
+                : sendError(error, { method: methods[i]!, id }),
+          }),
         ),
       );
     }
@@ -761,6 +771,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     },
     close,
     closed: closedPromise,
+    [asyncDisposeSymbol]: () => close(),
   };
 
   incoming = createIncoming({

@@ -22,6 +22,7 @@ export {
   paramNamesOf,
   paramsShapeOf,
 } from './contract.js';
+export { asyncDisposeSymbol } from './dispose.js';
 export type {
   CancellationProtocol,
   ConnectionHandler,

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  asyncDisposeSymbol,
   type CancellationProtocol,
   ConnectionClosedError,
   createPendingCalls,
@@ -21,7 +22,6 @@ import {
 } from '@jsonrpc-kit/core';
 import type { Call } from './call.js';
 import type { Dispatcher, Scope } from './dispatch.js';
-import { withAsyncDispose } from './dispose.js';
 import { createLimiter } from './limiter.js';
 import type { Connection, ErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
@@ -182,6 +182,7 @@ export function createConnection(
         () => closed,
       );
     },
+    [asyncDisposeSymbol]: () => connection.close(),
   };
 
   const scope: Scope = {
@@ -226,5 +227,5 @@ export function createConnection(
       shutdown(asError(error));
     });
 
-  return withAsyncDispose(connection, () => connection.close());
+  return connection;
 }

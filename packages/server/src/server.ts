@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  asyncDisposeSymbol,
   type Contract,
   createReporter,
   defaultCancellation,
@@ -29,7 +30,6 @@ import {
   DEFAULT_MAX_REQUEST_BYTES,
 } from './defaults.js';
 import { createDispatcher, type Scope } from './dispatch.js';
-import { withAsyncDispose } from './dispose.js';
 import { createLimiter } from './limiter.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
 import type {
@@ -299,6 +299,7 @@ export function createServer(options: ServerOptions = {}): Server {
         () => undefined,
       );
     },
+    [asyncDisposeSymbol]: () => server.close(),
   };
-  return withAsyncDispose(server, () => server.close());
+  return server;
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TransportContext } from '@jsonrpc-kit/core';
-import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   closeAll,
   closedWithin,
@@ -13,7 +13,7 @@ import {
   until,
 } from '../test/helpers.js';
 import { HttpError } from './http-error.js';
-import { createHttpHandler, type NodeHttpHandler } from './node-handler.js';
+import { createHttpHandler } from './node-handler.js';
 
 afterEach(closeAll);
 
@@ -623,15 +623,5 @@ describe('createHttpHandler: CORS', () => {
     const r = await rawExchange(port, rawPost(ping, { origin: 'https://x.example' }));
     expect(r.headers['access-control-allow-origin']).toBe('https://x.example');
     expect(r.headers['access-control-allow-credentials']).toBe('true');
-  });
-});
-
-describe('createHttpHandler: types', () => {
-  it('returns a node:http request listener', () => {
-    expectTypeOf(createHttpHandler(echoServer())).toEqualTypeOf<NodeHttpHandler>();
-    // @ts-expect-error a server needs handle()
-    createHttpHandler({});
-    // @ts-expect-error cors takes a boolean or options
-    createHttpHandler(echoServer(), { cors: 'yes' });
   });
 });

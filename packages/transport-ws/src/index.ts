@@ -28,5 +28,10 @@ export {
   DEFAULT_MAX_PAYLOAD,
   DEFAULT_SHUTDOWN_TIMEOUT,
 } from './server.js';
-export type { SocketTransport, SocketTransportOptions } from './socket-transport.js';
+export type {
+  ServerSocketLike,
+  SocketData,
+  SocketTransport,
+  SocketTransportOptions,
+} from './socket-transport.js';
 export { createSocketTransport, DEFAULT_HIGH_WATER_MARK } from './socket-transport.js';
