@@ -221,6 +221,21 @@ describe('createFaultyTransport', () => {
     expect(first.injected.drop).toBe(first.log.filter((f) => f.fault === 'drop').length);
   });
 
+  it('injects nothing while disabled, and draws nothing meanwhile', async () => {
+    vi.useFakeTimers();
+    const w = await wire({ seed: 12, faults: { drop: 0.5 }, enabled: false });
+    await sendAll(w);
+    expect(w.atPeer).toEqual(MESSAGES);
+    w.faulty.enabled = true;
+    await sendAll(w);
+    const fresh = await wire({ seed: 12, faults: { drop: 0.5 } });
+    await sendAll(fresh);
+    // The same faults as a transport that was on from the start.
+    expect(w.atPeer.slice(MESSAGES.length)).toEqual(fresh.atPeer);
+    expect(fresh.atPeer.length).toBeLessThan(MESSAGES.length);
+    expect(w.faulty.enabled).toBe(true);
+  });
+
   it('picks a random seed when none is given, and tells it', () => {
     const [a] = createMemoryTransportPair();
     const faulty = createFaultyTransport(a);

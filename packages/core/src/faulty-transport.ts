@@ -121,6 +121,12 @@ export interface FaultyTransportOptions {
    * @param fault - what was injected, and where
    */
   readonly onFault?: ((fault: InjectedFault) => void) | undefined;
+  /**
+   * Whether faults are injected from the start; see {@link FaultyTransport.enabled}.
+   *
+   * @default true
+   */
+  readonly enabled?: boolean | undefined;
 }
 
 /** A transport with injected faults: a `Transport`, plus its seed and what it injected. */
@@ -129,6 +135,12 @@ export interface FaultyTransport extends Transport {
   readonly seed: number;
   /** How many times each fault was injected so far. */
   readonly injected: Readonly<Record<FaultName, number>>;
+  /**
+   * Whether faults are injected. While `false`, messages pass untouched (still in order behind
+   * any held back) and draw nothing from the PRNG: let a handshake through, then turn faults on;
+   * or turn them off to check that the connection recovers.
+   */
+  enabled: boolean;
 }
 
 /** mulberry32: a small, fast, seeded 32-bit PRNG. Returns floats in [0, 1). */
@@ -184,6 +196,7 @@ interface Held {
 
 interface LaneSettings {
   readonly direction: TapDirection;
+  readonly enabled: () => boolean;
   readonly rates: FaultRates;
   readonly random: () => number;
   readonly maxDelayMs: number;
@@ -211,9 +224,10 @@ function createLane(settings: LaneSettings): Lane {
   let index = 0;
   let held: Held | undefined;
 
+  let on = true;
   const fires = (fault: FaultName, at: number): boolean => {
     const rate = rates[fault];
-    if (rate === undefined || rate === 0 || random() >= rate) return false;
+    if (!on || rate === undefined || rate === 0 || random() >= rate) return false;
     record(fault, direction, at);
     return true;
   };
@@ -241,6 +255,7 @@ function createLane(settings: LaneSettings): Lane {
     at: number,
     done: Deferred,
   ): Promise<void> => {
+    on = settings.enabled();
     if (fires('stallReader', at)) await sleep(stallMs);
     if (fires('delay', at)) await sleep(Math.floor(random() * (maxDelayMs + 1)));
     if (fires('drop', at)) {
@@ -369,6 +384,7 @@ export function createFaultyTransport(
   const seed = (options.seed ?? Math.floor(Math.random() * 0x100000000)) >>> 0;
   const direction = options.direction ?? 'both';
   const onFault = options.onFault;
+  let enabled = options.enabled ?? true;
   const injected = Object.fromEntries(FAULT_NAMES.map((name) => [name, 0])) as Record<
     FaultName,
     number
@@ -391,6 +407,7 @@ export function createFaultyTransport(
   ): Lane =>
     createLane({
       direction: way,
+      enabled: () => enabled,
       rates: direction === 'both' || direction === way ? rates : {},
       // Each direction draws from its own stream, so that timing between them changes nothing.
       random: mulberry32(way === 'sent' ? seed : seed ^ 0x9e3779b9),
@@ -406,6 +423,12 @@ export function createFaultyTransport(
   return {
     seed,
     injected,
+    get enabled() {
+      return enabled;
+    },
+    set enabled(value: boolean) {
+      enabled = value;
+    },
     start(handler: TransportHandler) {
       const received = lane('received', (text) => {
         try {
