@@ -191,7 +191,9 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
     if (stop === -1 || stop - p > maxHeaderBytes) {
       const limit = stop === -1 ? end : stop;
       const bad = cannotBeHeader(b, p, limit);
-      if (!bad && limit - p <= maxHeaderBytes) {
+      // Without the blank line yet, the last bytes may be the start of it: not header bytes.
+      const slack = stop === -1 ? HEADER_END.length - 1 : 0;
+      if (!bad && limit - p <= maxHeaderBytes + slack) {
         keepFrom = p;
         return -1;
       }
