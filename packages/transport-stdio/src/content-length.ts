@@ -182,6 +182,15 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
   const readHeader = (b: Buffer, start: number): number => {
     const end = b.length;
     let p = start;
+    if (resyncing) {
+      // After a bad header, only a Content-Length header starts the next message, wherever the
+      // chunks were cut.
+      p = findToken(b, p, end);
+      if (p === -1) {
+        keepFrom = Math.max(start, end - TOKEN.length + 1);
+        return -1;
+      }
+    }
     while (p < end && isWhitespace(b[p]!)) p++;
     if (p === end) {
       keepFrom = end;
