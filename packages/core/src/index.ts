@@ -67,6 +67,19 @@ export {
   TimeoutError,
   TransportError,
 } from './errors.js';
+export type {
+  FaultName,
+  FaultRates,
+  FaultyTransport,
+  FaultyTransportOptions,
+  InjectedFault,
+} from './faulty-transport.js';
+export {
+  createFaultyTransport,
+  DEFAULT_FAULT_DELAY_MS,
+  DEFAULT_FAULT_STALL_MS,
+  FAULT_NAMES,
+} from './faulty-transport.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,
