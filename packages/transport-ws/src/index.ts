@@ -26,6 +26,8 @@ export type {
 } from './server.js';
 export {
   createWebSocketServer,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_PAYLOAD,
   DEFAULT_SHUTDOWN_TIMEOUT,
 } from './server.js';
