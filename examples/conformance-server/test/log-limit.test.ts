@@ -39,7 +39,10 @@ describe('conformance server over stdio', () => {
       await peer.close();
       await stderrDone;
     }
-    const lines = peer.stderr().split('\n').filter((line) => line !== '');
+    const lines = peer
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.length).toBeLessThanOrEqual(11);
     expect(lines.at(-1)).toMatch(/more lines suppressed/);

@@ -83,7 +83,10 @@ describe('connection caps', () => {
     const { wss, url } = await start({ maxConnections: 2 });
     const a = await openRaw(url);
     const b = await openRaw(url);
-    cleanups.push(() => a.ws.terminate(), () => b.ws.terminate());
+    cleanups.push(
+      () => a.ws.terminate(),
+      () => b.ws.terminate(),
+    );
     await waitFor(() => wss.connections.size === 2);
     expect(await rawUpgrade(wss.port)).toBe(503);
     a.ws.close();
@@ -108,7 +111,10 @@ describe('idle timeout', () => {
     });
     const idle = await openRaw(url);
     const talking = await openRaw(url);
-    cleanups.push(() => idle.ws.terminate(), () => talking.ws.terminate());
+    cleanups.push(
+      () => idle.ws.terminate(),
+      () => talking.ws.terminate(),
+    );
     let pings = 0;
     idle.ws.on('ping', () => pings++);
     const idleClosed = closeCode(idle.ws);
