@@ -189,6 +189,7 @@ export function createConnection(
     transport: context,
     peer: connection,
     limiter,
+    client: undefined,
     running,
     calls,
     onResponse: (parsed) => {

@@ -28,6 +28,7 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_REQUEST_BYTES,
+  defaultClientKey,
 } from './defaults.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
@@ -97,7 +98,22 @@ export function createServer(options: ServerOptions = {}): Server {
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
   const connections = new Set<Connection>();
-  const globalLimiter = createLimiter(maxConcurrency, maxQueue);
+  const clientKey =
+    options.clientKey === false ? undefined : (options.clientKey ?? defaultClientKey);
+  const globalLimiter = createLimiter(
+    maxConcurrency,
+    maxQueue,
+    clientKey === undefined
+      ? undefined
+      : {
+          maxPerClient: positive(
+            options.maxConcurrencyPerClient,
+            Math.ceil((maxConcurrency * 3) / 4),
+            'maxConcurrencyPerClient',
+          ),
+          maxQueuePerClient: options.maxQueuePerClient ?? Math.ceil(maxQueue / 4),
+        },
+  );
   const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
 
   const dispatcher = createDispatcher({
@@ -118,6 +134,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: EMPTY_CONTEXT,
     peer: undefined,
     limiter: globalLimiter,
+    client: undefined,
     running: undefined,
     calls: undefined,
     onResponse: undefined,
@@ -148,6 +165,7 @@ export function createServer(options: ServerOptions = {}): Server {
           transport: context,
           peer: undefined,
           limiter: globalLimiter,
+          client: clientKey?.(context),
           running: undefined,
           calls: undefined,
           onResponse: undefined,
@@ -158,6 +176,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: ctx.transport,
     peer: ctx.peer,
     limiter: globalLimiter,
+    client: undefined,
     running: undefined,
     calls: undefined,
     onResponse: undefined,

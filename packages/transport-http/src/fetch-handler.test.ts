@@ -64,8 +64,11 @@ describe('createFetchHandler', () => {
     expect((await handler(post(ping, { 'content-type': 'application/json-rpc' }))).status).toBe(
       200,
     );
-    // A byte body gets no content type from fetch: a missing one is accepted.
-    expect((await handler(post(new TextEncoder().encode(ping), {}))).status).toBe(200);
+    // A byte body gets no content type from fetch: refused by default (a cross-origin page could
+    // send it without a preflight), accepted with requireJsonContentType: false.
+    expect((await handler(post(new TextEncoder().encode(ping), {}))).status).toBe(415);
+    const lax = createFetchHandler(echoServer(), { requireJsonContentType: false });
+    expect((await lax(post(new TextEncoder().encode(ping), {}))).status).toBe(200);
     // fetch labels a string body text/plain when the caller names no type: refused.
     expect((await handler(post(ping, {}))).status).toBe(415);
   });

@@ -10,6 +10,7 @@ export type {
 export {
   createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
+  DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
   DEFAULT_QUEUE_SIZE,
 } from './client-transport.js';
@@ -25,6 +26,8 @@ export type {
 } from './server.js';
 export {
   createWebSocketServer,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_PAYLOAD,
   DEFAULT_SHUTDOWN_TIMEOUT,
 } from './server.js';
