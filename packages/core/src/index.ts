@@ -88,6 +88,7 @@ export type {
   ParsedNotification,
   ParsedRequest,
   ParsedResponse,
+  ParseOptions,
   ParseResult,
 } from './parse.js';
 export { classify, parse } from './parse.js';

@@ -10,7 +10,6 @@ import {
   createPendingCalls,
   type JsonRpcId,
   type JsonRpcParams,
-  parse,
   type RequestOptions,
   serializeNotification,
   serializeRequest,
@@ -106,7 +105,7 @@ export function createConnection(
       send(tooLargeText);
       return;
     }
-    const out = dispatcher.answer(parse(text), scope);
+    const out = dispatcher.answerText(text, scope);
     if (out === undefined) return;
     if (typeof out === 'string') send(out);
     else

@@ -75,6 +75,22 @@ describe('handle(): batches', () => {
     expect(JSON.parse((await server.handle(batch(3)))!)).toHaveLength(3);
   });
 
+  it('echoes every exact id of a batch, and refuses an over-long one of exact ids at once', async () => {
+    const server = createServer({ maxBatchSize: 100 });
+    server.method('one', () => 1);
+    const batch = (n: number) =>
+      `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","method":"one","id":${i}.5}`).join(',')}]`;
+    const answer = JSON.parse(
+      (await server.handle(batch(100)))!.replace(/"id":([\d.]+)/g, '"id":"$1"'),
+    );
+    expect(answer.map((a: { id: string }) => a.id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `${i}.5`),
+    );
+    expect(await server.handle(batch(20_000))).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"Batch too large"}}',
+    );
+  });
+
   it('keeps request order whatever order members finish in, with no entry for notifications', async () => {
     const server = createServer();
     server.method('sleep', async (p: [number]) => {

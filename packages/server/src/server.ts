@@ -12,7 +12,6 @@ import {
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcRequest,
-  parse,
   RequestTooLargeError,
   serializeError,
   type Transport,
@@ -242,7 +241,7 @@ export function createServer(options: ServerOptions = {}): Server {
     },
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
       if (exceedsUtf8Bytes(text, maxRequestBytes)) return Promise.resolve(tooLargeText);
-      const out = dispatcher.answer(parse(text), scopeOf(context));
+      const out = dispatcher.answerText(text, scopeOf(context));
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
     connect(transport: Transport, context?: TransportContext): Connection {
