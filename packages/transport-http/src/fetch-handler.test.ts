@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TransportContext } from '@jsonrpc-kit/core';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { echoServer } from '../test/helpers.js';
+import { DISCARD_BYTES } from './constants.js';
 import { createFetchHandler, type FetchHandler } from './fetch-handler.js';
 import { HttpError } from './http-error.js';
 
@@ -82,19 +83,28 @@ describe('createFetchHandler', () => {
     expect(server.texts).toEqual([]);
   });
 
-  it('answers 413 while streaming a body without length, and cancels the stream', async () => {
+  it('answers 413 while streaming a body without length, drains a bounded amount, then cancels', async () => {
     let pulled = 0;
+    let cancelled = false;
+    const chunk = 64 * 1024;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         pulled++;
-        controller.enqueue(new Uint8Array(40).fill(0x20));
+        controller.enqueue(new Uint8Array(chunk).fill(0x20));
+      },
+      cancel() {
+        cancelled = true;
       },
     });
     const server = echoServer();
     const res = await createFetchHandler(server, { maxRequestBytes: 100 })(post(body));
     expect(res.status).toBe(413);
-    expect(pulled).toBeLessThan(10);
     expect(server.texts).toEqual([]);
+    for (let i = 0; i < 200 && !cancelled; i++) await sleep(10);
+    expect(cancelled).toBe(true);
+    // Read on past the limit (the client may still be writing), but never past DISCARD_BYTES.
+    expect(pulled * chunk).toBeGreaterThan(1024 * 1024);
+    expect(pulled * chunk).toBeLessThanOrEqual(DISCARD_BYTES + 3 * chunk);
   });
 
   it('reads a streamed body and decodes UTF-8 split across chunks', async () => {
