@@ -13,7 +13,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   RequestTooLargeError,
-  serializeError,
+  scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
@@ -30,6 +30,7 @@ import { createDispatcher, type Scope } from './dispatch.js';
 import { withAsyncDispose } from './dispose.js';
 import { createLimiter } from './limiter.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
+import { refuseTooLarge } from './too-large.js';
 import type {
   Connection,
   ContractImplementation,
@@ -74,6 +75,8 @@ export function createServer(options: ServerOptions = {}): Server {
     DEFAULT_MAX_REQUEST_BYTES,
     'maxRequestBytes',
   );
+  /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
+  const setRequestBytes = options.maxRequestBytes;
   const maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
   const batchConcurrency = positive(
     options.batchConcurrency,
@@ -106,7 +109,6 @@ export function createServer(options: ServerOptions = {}): Server {
   let middleware: readonly Middleware[] = [];
   const connections = new Set<Connection>();
   const globalLimiter = createLimiter(maxConcurrency, maxQueue);
-  const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
 
   const dispatcher = createDispatcher({
     methods,
@@ -239,8 +241,13 @@ export function createServer(options: ServerOptions = {}): Server {
     methods(): readonly MethodDescriptor[] {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
+    maxRequestBytes: setRequestBytes,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
-      if (exceedsUtf8Bytes(text, maxRequestBytes)) return Promise.resolve(tooLargeText);
+      const limit = context?.maxRequestBytes ?? maxRequestBytes;
+      if (exceedsUtf8Bytes(text, limit)) {
+        const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
+        return Promise.resolve(refuseTooLarge(scanEnvelope(text), limit, error, report));
+      }
       const out = dispatcher.answerText(text, scopeOf(context));
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
@@ -248,7 +255,7 @@ export function createServer(options: ServerOptions = {}): Server {
       const connection = createConnection(transport, context ?? EMPTY_CONTEXT, {
         dispatcher,
         maxRequestBytes,
-        tooLargeText,
+        setRequestBytes,
         maxConcurrency,
         maxQueue,
         requestTimeout,
