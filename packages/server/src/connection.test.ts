@@ -296,7 +296,7 @@ describe('connect()', () => {
   it('fails its own pending request when the answer is oversized', async () => {
     const server = createServer({ maxRequestBytes: 100 });
     const [connection, remote] = await connect(server);
-    const call = connection.request('config');
+    const call = connection.request('config', undefined, { timeout: 2000 });
     const sent = JSON.parse(await remote.next()) as { id: number };
     await remote.send(JSON.stringify({ jsonrpc: '2.0', id: sent.id, result: 'x'.repeat(200) }));
     await expect(call).rejects.toMatchObject({ code: -32004 });
