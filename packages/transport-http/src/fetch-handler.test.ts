@@ -71,6 +71,14 @@ describe('createFetchHandler', () => {
     expect((await handler(post(ping, {}))).status).toBe(415);
   });
 
+  it("adopts the server's limit, and hands its own limit to the server with each exchange", async () => {
+    const server = Object.assign(echoServer(), { maxRequestBytes: 10 });
+    expect((await createFetchHandler(server)(post(ping))).status).toBe(413);
+    const wide = createFetchHandler(server, { maxRequestBytes: 1000 });
+    expect((await wide(post(ping))).status).toBe(200);
+    expect(server.contexts[0]?.maxRequestBytes).toBe(1000);
+  });
+
   it('answers 413 when Content-Length says too much', async () => {
     const server = echoServer();
     const res = await createFetchHandler(server, { maxRequestBytes: 10 })(post(ping));

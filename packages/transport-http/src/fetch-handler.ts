@@ -162,7 +162,7 @@ export function createFetchHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): FetchHandler {
-  const cfg = resolveHandlerOptions(options);
+  const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
   const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];
   const fail = (error: unknown, cors: readonly string[]): Response => {
@@ -196,9 +196,14 @@ export function createFetchHandler(
       return json(413, cfg.tooLargeBody, cors);
     }
 
-    const ctx = new HttpContext(headerRecord(headers), info?.remoteAddress, request.url, method, {
-      signal: request.signal,
-    });
+    const ctx = new HttpContext(
+      headerRecord(headers),
+      info?.remoteAddress,
+      request.url,
+      method,
+      { signal: request.signal },
+      cfg.maxRequestBytes,
+    );
     if (cfg.authenticate !== undefined) {
       let auth: unknown;
       try {

@@ -162,9 +162,14 @@ function serve(
   parsed: string | undefined,
 ): void {
   // The context watches for a disconnect only once a handler reads its signal.
-  const ctx = new HttpContext(req.headers, req.socket.remoteAddress, req.url ?? '/', 'POST', {
-    watch: (disconnect) => watchDisconnect(res, disconnect),
-  });
+  const ctx = new HttpContext(
+    req.headers,
+    req.socket.remoteAddress,
+    req.url ?? '/',
+    'POST',
+    { watch: (disconnect) => watchDisconnect(res, disconnect) },
+    cfg.maxRequestBytes,
+  );
   const max = cfg.maxRequestBytes;
   let state = READING;
   let first: Buffer | undefined;
@@ -354,7 +359,7 @@ export function createHttpHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): NodeHttpHandler {
-  const cfg = resolveHandlerOptions(options);
+  const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
   const deadlines = cfg.bodyTimeout > 0 ? createDeadlines(cfg.bodyTimeout) : undefined;
   const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];

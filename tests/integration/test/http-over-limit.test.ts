@@ -21,10 +21,10 @@ async function* pieces(): AsyncGenerator<Buffer> {
   for (let i = 0; i < big.length; i += 64 * 1024) yield Buffer.from(big.slice(i, i + 64 * 1024));
 }
 
-async function server() {
-  const rpc = createServer();
+async function server(limits: { server?: number; http?: number } = {}) {
+  const rpc = createServer(limits.server === undefined ? {} : { maxRequestBytes: limits.server });
   rpc.method('echo', (params) => params);
-  const http = await listen(rpc);
+  const http = await listen(rpc, limits.http === undefined ? {} : { maxRequestBytes: limits.http });
   cleanups.push(() => http.close());
   return http;
 }
@@ -61,5 +61,32 @@ describe('clients that do not wait for 100-continue get the 413 of an over-limit
       expect(r.status).toBe(413);
       expect(await r.json()).toEqual(tooLarge);
     }
+  });
+});
+
+describe('one limit per HTTP endpoint', () => {
+  const post = (url: string) =>
+    request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+
+  it("the handler adopts the server's limit: raising it on the server lets 2 MiB through", async () => {
+    const http = await server({ server: 4 * MiB });
+    const r = await post(http.url);
+    expect(r.statusCode).toBe(200);
+    expect((await r.body.json()) as unknown).toMatchObject({
+      id: 1,
+      result: ['x'.repeat(2 * MiB)],
+    });
+  });
+
+  it("the handler's own limit is the server's too for its exchanges", async () => {
+    const http = await server({ http: 4 * MiB });
+    const r = await post(http.url);
+    expect(r.statusCode).toBe(200);
+    expect((await r.body.json()) as unknown).toMatchObject({
+      id: 1,
+      result: ['x'.repeat(2 * MiB)],
+    });
+    const tight = await server({ server: 4 * MiB, http: MiB });
+    expect((await post(tight.url)).statusCode).toBe(413);
   });
 });
