@@ -40,6 +40,7 @@ const stdioConfig = wsConfig;
  */
 
 /** @type {Scenario[]} */
+import { COST_CASES } from './scenarios/cost.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -184,7 +185,25 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) => (await import('./scenarios/heap.mjs')).run(impl, config),
   },
+  {
+    id: 'cost',
+    title: '7. Cost per byte, inputs from 1 KB to the 1 MiB limit (in-process, kit)',
+    unit: 'ns/byte',
+    kind: 'cost',
+    cpu: 1,
+    impls: COST_CASES.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
+  },
 ];
+
+/** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
+export const COST_FLAT_LIMIT = 2;
 
 /** Heap growth allowed by the memory scenario: end ≤ start × this. */
 export const HEAP_LIMIT = 1.1;
