@@ -38,7 +38,7 @@ describe('scanEnvelope', () => {
   it('keeps the exact text of ids a number cannot hold', () => {
     expect(scanEnvelope('{"method":"m","id":9007199254740993}')).toEqual({
       kind: 'request',
-      id: 9007199254740993,
+      id: 2 ** 53,
       rawId: '9007199254740993',
       method: 'm',
     });

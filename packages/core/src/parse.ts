@@ -125,7 +125,7 @@ function rawIdOf(
   index: number,
 ): string | undefined | null {
   if (Number.isSafeInteger(id)) return undefined;
-  const raw = ids === undefined ? undefined : ids()[index < 0 ? 0 : index];
+  const raw = ids === undefined ? undefined : ids()[Math.max(index, 0)];
   if (raw !== undefined) return raw;
   return Number.isFinite(id) ? undefined : null;
 }

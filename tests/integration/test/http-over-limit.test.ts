@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { createServer } from '@jsonrpc-kit/server';
 import { listen } from '@jsonrpc-kit/transport-http/node';
 import { request } from 'undici';
@@ -42,7 +43,7 @@ describe('clients that do not wait for 100-continue get the 413 of an over-limit
       const r = await request(http.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: how === 'length' ? big : pieces(),
+        body: how === 'length' ? big : Readable.from(pieces()),
       });
       expect(r.statusCode).toBe(413);
       expect(await r.body.json()).toEqual(tooLarge);
@@ -55,7 +56,7 @@ describe('clients that do not wait for 100-continue get the 413 of an over-limit
       const r = await fetch(http.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: how === 'length' ? big : ReadableStream.from(pieces()),
+        body: how === 'length' ? big : (Readable.toWeb(Readable.from(pieces())) as ReadableStream),
         duplex: 'half',
       } as RequestInit);
       expect(r.status).toBe(413);
