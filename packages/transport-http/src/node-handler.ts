@@ -29,15 +29,14 @@ export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => voi
 
 const none: readonly string[] = [];
 
-/** Writes a JSON body with one `writeHead` and one `end`. */
-function writeJson(
+/** Writes the head of a JSON answer: type, length, `extra`, and `Connection: close` if asked. */
+function writeJsonHead(
   res: ServerResponse,
   status: number,
   body: string,
   extra: readonly string[],
   close: boolean,
 ): void {
-  if (res.destroyed || res.headersSent) return;
   const headers: string[] = [
     'content-type',
     'application/json',
@@ -47,6 +46,18 @@ function writeJson(
   for (let i = 0; i < extra.length; i++) headers.push(extra[i]!);
   if (close) headers.push('connection', 'close');
   res.writeHead(status, headers);
+}
+
+/** Writes a JSON body with one `writeHead` and one `end`. */
+function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: readonly string[],
+  close: boolean,
+): void {
+  if (res.destroyed || res.headersSent) return;
+  writeJsonHead(res, status, body, extra, close);
   res.end(body);
 }
 
@@ -68,15 +79,7 @@ function writeEarly(
     writeJson(res, status, body, extra, false);
     return;
   }
-  const headers: string[] = [
-    'content-type',
-    'application/json',
-    'content-length',
-    String(Buffer.byteLength(body)),
-  ];
-  for (let i = 0; i < extra.length; i++) headers.push(extra[i]!);
-  headers.push('connection', 'close');
-  res.writeHead(status, headers);
+  writeJsonHead(res, status, body, extra, true);
   // The answer is complete on the wire (Content-Length); ending the response is what closes the
   // socket, so that waits until the body is drained or a bound is reached.
   res.write(body);
