@@ -178,18 +178,6 @@ export function createEnvelopeScanner(): EnvelopeScanner {
         }
         keep(c);
         return;
-      case NESTED:
-        if (nestedString) {
-          if (escaped) escaped = false;
-          else if (c === 0x5c) escaped = true;
-          else if (c === 0x22) nestedString = false;
-        } else if (c === 0x22) nestedString = true;
-        else if (c === 0x7b || c === 0x5b) depth++;
-        else if (c === 0x7d || c === 0x5d) {
-          depth--;
-          if (depth === 0) endValue(); // an object or array: no readable id or method
-        }
-        return;
       case COMMA_OR_END:
         if (c === 0x2c) state = KEY_OR_END;
         else if (c === 0x7d) state = DONE;
@@ -200,14 +188,47 @@ export function createEnvelopeScanner(): EnvelopeScanner {
     }
   };
 
+  /**
+   * The bulk of a message is nested values (params): skips through one with the state in locals,
+   * from `i`, and returns where it stopped (after the value's end, or the chunk's).
+   */
+  const skipNested = (chunk: Uint8Array | string, text: boolean, i: number): number => {
+    const n = chunk.length;
+    let inString = nestedString;
+    let esc = escaped;
+    let d = depth;
+    for (; i < n; i++) {
+      const c = text ? (chunk as string).charCodeAt(i) : (chunk as Uint8Array)[i]!;
+      if (inString) {
+        if (esc) esc = false;
+        else if (c === 0x5c) esc = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) d++;
+      else if (c === 0x7d || c === 0x5d) {
+        d--;
+        if (d === 0) {
+          i++;
+          break;
+        }
+      }
+    }
+    nestedString = inString;
+    escaped = esc;
+    depth = d;
+    if (d === 0) endValue(); // an object or array: no readable id or method
+    return i;
+  };
+
   return {
     push(chunk) {
-      if (state === DONE) return;
-      if (typeof chunk === 'string') {
-        for (let i = 0; i < chunk.length && state !== DONE; i++) step(chunk.charCodeAt(i));
-      } else {
-        bytes = true;
-        for (let i = 0; i < chunk.length && state !== DONE; i++) step(chunk[i]!);
+      const text = typeof chunk === 'string';
+      if (!text) bytes = true;
+      const n = chunk.length;
+      let i = 0;
+      while (i < n && state !== DONE) {
+        if (state === NESTED) i = skipNested(chunk, text, i);
+        else step(text ? (chunk as string).charCodeAt(i++) : (chunk as Uint8Array)[i++]!);
       }
     },
     result() {
