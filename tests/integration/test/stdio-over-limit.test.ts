@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { connect, createServer as createTcpServer, type Socket } from 'node:net';
+import { createServer } from '@jsonrpc-kit/server';
+import { createStreamTransport } from '@jsonrpc-kit/transport-stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,5 +91,42 @@ describe('an over-limit message over stdio gets an answer its sender can match',
     ).rejects.toMatchObject({ code: -32004 });
     const ok = await client.callTool({ name: 'echo', arguments: { text: 'abc' } });
     expect(ok.content).toEqual([{ type: 'text', text: '3' }]);
+  });
+});
+
+describe('an over-limit message over TCP (stream transport), on raw bytes', () => {
+  it('answers a request with its own id, a notification not at all, and keeps serving', async () => {
+    const reported: unknown[] = [];
+    const rpc = createServer({ maxRequestBytes: 1024, onError: (_, info) => reported.push(info) });
+    rpc.method('ping', () => 'pong');
+    const tcp = createTcpServer((socket) => {
+      rpc.connect(createStreamTransport(socket, socket, { framing: 'content-length' }));
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => tcp.close(resolve)));
+    const port = (tcp.address() as { port: number }).port;
+    const socket: Socket = connect(port, '127.0.0.1');
+    cleanups.push(() => socket.destroy());
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+    });
+    const frame = (text: string) => `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+    const pad = 'x'.repeat(4000);
+    socket.write(frame(`{"jsonrpc":"2.0","method":"ping","params":["${pad}"],"id":"big"}`));
+    socket.write(frame(`{"jsonrpc":"2.0","method":"note","params":["${pad}"]}`));
+    socket.write(frame('{"jsonrpc":"2.0","id":2,"method":"ping"}'));
+    const answer1 =
+      '{"jsonrpc":"2.0","id":"big","error":{"code":-32004,"message":"Request too large","data":{"maxRequestBytes":1024}}}';
+    const answer2 = '{"jsonrpc":"2.0","id":2,"result":"pong"}';
+    const expected = frame(answer1) + frame(answer2);
+    for (let i = 0; i < 200 && received.length < expected.length; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(received).toBe(expected);
+    expect(reported).toEqual([
+      { method: 'ping', id: 'big', notification: false },
+      { method: 'note', notification: true },
+    ]);
   });
 });
