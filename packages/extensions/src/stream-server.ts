@@ -6,7 +6,13 @@
  * @module
  */
 import { InvalidParamsError, type Peer, ServerBusyError } from '@jsonrpc-kit/core';
-import type { Handler, HandlerContext, MiddlewareContext, Server } from '@jsonrpc-kit/server';
+import type {
+  Handler,
+  HandlerContext,
+  MethodOptions,
+  MiddlewareContext,
+  Server,
+} from '@jsonrpc-kit/server';
 import { defaultStreamProfile, endError, type StreamProfile } from './stream-profile.js';
 import {
   DEFAULT_MAX_ITEMS_PER_PULL,
@@ -197,7 +203,7 @@ function readPullParams(
  * @param server - the server
  * @param options - limits
  * @returns a function that removes the methods and the middleware and ends every open stream
- * @throws TypeError when `rpc.stream.next` or `rpc.stream.cancel` is already registered
+ * @throws TypeError when the profile's `next` or `cancel` method is already registered
  * @example
  * ```ts
  * streams(server);
@@ -397,7 +403,12 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
     return { items, done: false };
   }
 
-  const removeNext = server.registerSystem(
+  // `rpc.*` names are system methods; other profiles' names (kotlinx.rpc.…) are plain methods.
+  const register = (name: string, handler: Handler, options: MethodOptions): (() => void) =>
+    name.startsWith('rpc.')
+      ? server.registerSystem(name, handler, options)
+      : server.method(name, handler, options);
+  const removeNext = register(
     profile.next,
     (params: unknown, ctx) => {
       const { stream, max } = readPullParams(params, maxItems, profile);
@@ -416,7 +427,7 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
   );
   const cancelled = (value: boolean): unknown =>
     profile.cancelAnswer === 'null' ? null : { cancelled: value };
-  const removeCancel = server.registerSystem(
+  const removeCancel = register(
     profile.cancel,
     (params: unknown, ctx) => {
       const { stream } = readPullParams(params, maxItems, profile);
