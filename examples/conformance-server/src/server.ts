@@ -22,13 +22,16 @@ async function main(): Promise<void> {
     process.stderr.write(USAGE);
     return;
   }
-  const server = createConformanceServer({
-    onError: (error, info) => {
-      // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
-      if (info.method === 'crash' || error instanceof ConnectionClosedError) return;
-      process.stderr.write(`conformance-server: ${String(error)}\n`);
+  const server = createConformanceServer(
+    {
+      onError: (error, info) => {
+        // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
+        if (info.method === 'crash' || error instanceof ConnectionClosedError) return;
+        process.stderr.write(`conformance-server: ${String(error)}\n`);
+      },
     },
-  });
+    cli.streams,
+  );
   if (cli.mode === 'stdio') {
     // In stdio mode stdout carries framed messages only; everything else goes to stderr.
     await serveStdio(server, cli.framing);
