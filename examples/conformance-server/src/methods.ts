@@ -137,7 +137,10 @@ function countParams(params: unknown): number {
  * registerStreamMethods(server, 'kotlinx');
  * ```
  */
-export function registerStreamMethods(server: Server, flavour: StreamsFlavour = 'default'): () => void {
+export function registerStreamMethods(
+  server: Server,
+  flavour: StreamsFlavour = 'default',
+): () => void {
   const profile = flavour === 'kotlinx' ? kotlinxStreamProfile : defaultStreamProfile;
   const disposers = [
     streams(server, { profile }),

@@ -333,17 +333,26 @@ describe('the stream method count, pulled with raw frames', () => {
     children.push(peer);
     const next = 'kotlinx.rpc.jsonrpc.internal.nextFlowValue';
     await exchangeAll(peer, [
-      ['{"jsonrpc":"2.0","id":1,"method":"count","params":[2]}', '{"jsonrpc":"2.0","id":1,"result":1}'],
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"count","params":[2]}',
+        '{"jsonrpc":"2.0","id":1,"result":1}',
+      ],
       [
         `{"jsonrpc":"2.0","id":2,"method":"${next}","params":{"flowId":1}}`,
         '{"jsonrpc":"2.0","id":2,"result":1}',
       ],
-      [`{"jsonrpc":"2.0","id":3,"method":"${next}","params":[1]}`, '{"jsonrpc":"2.0","id":3,"result":2}'],
+      [
+        `{"jsonrpc":"2.0","id":3,"method":"${next}","params":[1]}`,
+        '{"jsonrpc":"2.0","id":3,"result":2}',
+      ],
       [
         `{"jsonrpc":"2.0","id":4,"method":"${next}","params":{"flowId":1}}`,
         '{"jsonrpc":"2.0","id":4,"error":{"code":-32001,"message":"Flow completed","data":{"flowId":1}}}',
       ],
-      ['{"jsonrpc":"2.0","id":5,"method":"count","params":[9]}', '{"jsonrpc":"2.0","id":5,"result":2}'],
+      [
+        '{"jsonrpc":"2.0","id":5,"method":"count","params":[9]}',
+        '{"jsonrpc":"2.0","id":5,"result":2}',
+      ],
       [
         '{"jsonrpc":"2.0","id":6,"method":"kotlinx.rpc.jsonrpc.internal.cancelFlow","params":{"flowId":2}}',
         '{"jsonrpc":"2.0","id":6,"result":null}',
@@ -363,7 +372,10 @@ describe('the stream method count, pulled with raw frames', () => {
     const peer = spawnStdio('newline', ['--streams', 'kotlinx']);
     children.push(peer);
     await exchangeAll(peer, [
-      ['{"jsonrpc":"2.0","id":1,"method":"count","params":[1]}', '{"jsonrpc":"2.0","id":1,"result":1}'],
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"count","params":[1]}',
+        '{"jsonrpc":"2.0","id":1,"result":1}',
+      ],
       [
         '{"jsonrpc":"2.0","id":2,"method":"kotlinx.rpc.jsonrpc.internal.nextFlowValue","params":{"flowId":1}}',
         '{"jsonrpc":"2.0","id":2,"result":1}',

@@ -11,9 +11,9 @@ import {
   type Peer,
   ProtocolError,
 } from '@jsonrpc-kit/core';
+import type { ReconnectSignal } from './reconnect-signal.js';
 import { defaultStreamProfile, pullParams, type StreamProfile } from './stream-profile.js';
 import { DEFAULT_STREAM_WINDOW, STREAM_RESUME_PARAM } from './stream-protocol.js';
-import type { ReconnectSignal } from './reconnect-signal.js';
 
 /**
  * Default milliseconds a resumable stream waits for the transport to reconnect before the loop
@@ -136,12 +136,15 @@ export function streamCall<T = unknown>(
   /** Takes the stream id from the answer of the (re-)opening call. */
   const adopt = (handle: unknown): void => {
     const stream =
-      profile.handle === 'id' ? handle : (handle as Record<string, unknown> | null)?.[profile.idParam];
+      profile.handle === 'id'
+        ? handle
+        : (handle as Record<string, unknown> | null)?.[profile.idParam];
     if (typeof stream !== 'string' && (profile.ids === 'string' || typeof stream !== 'number')) {
       throw new ProtocolError('The answer is not a stream handle', handle, { method });
     }
     id = stream;
-    canResume = profile.handle === 'object' && (handle as { resumable?: unknown }).resumable === true;
+    canResume =
+      profile.handle === 'object' && (handle as { resumable?: unknown }).resumable === true;
     epoch = resume?.count ?? 0;
   };
 

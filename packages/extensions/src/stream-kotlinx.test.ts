@@ -106,16 +106,16 @@ const CANCEL = 'kotlinx.rpc.jsonrpc.internal.cancelFlow';
 
 /** What a kotlinx-rpc peer consuming our streams sends, and the exact bytes it must get back. */
 const CONSUMER_EXCHANGES: ReadonlyArray<readonly [string, string]> = [
-  [
-    '{"jsonrpc":"2.0","id":1,"method":"count","params":[2]}',
-    '{"jsonrpc":"2.0","id":1,"result":1}',
-  ],
+  ['{"jsonrpc":"2.0","id":1,"method":"count","params":[2]}', '{"jsonrpc":"2.0","id":1,"result":1}'],
   [
     `{"jsonrpc":"2.0","id":2,"method":"${NEXT}","params":{"flowId":1}}`,
     '{"jsonrpc":"2.0","id":2,"result":1}',
   ],
   // By position, which the server accepts as well.
-  [`{"jsonrpc":"2.0","id":3,"method":"${NEXT}","params":[1]}`, '{"jsonrpc":"2.0","id":3,"result":2}'],
+  [
+    `{"jsonrpc":"2.0","id":3,"method":"${NEXT}","params":[1]}`,
+    '{"jsonrpc":"2.0","id":3,"result":2}',
+  ],
   [
     `{"jsonrpc":"2.0","id":4,"method":"${NEXT}","params":{"flowId":1}}`,
     '{"jsonrpc":"2.0","id":4,"error":{"code":-32001,"message":"Flow completed","data":{"flowId":1}}}',
@@ -177,7 +177,8 @@ function kotlinxFlowServer(values: readonly number[]) {
       cancelled = true;
       return reply('"result":null');
     }
-    if (message.method !== NEXT) return reply('"error":{"code":-32601,"message":"Method not found"}');
+    if (message.method !== NEXT)
+      return reply('"error":{"code":-32601,"message":"Method not found"}');
     if (cancelled || index >= values.length) {
       return reply('"error":{"code":-32001,"message":"Flow completed"}');
     }
@@ -197,7 +198,9 @@ async function memoryClient(answer: (text: string) => string): Promise<Client> {
 async function webSocketClient(answer: (text: string) => string): Promise<Client> {
   const http = createHttpServer();
   const wss = new WebSocketServer({ server: http });
-  wss.on('connection', (socket) => socket.on('message', (data) => socket.send(answer(String(data)))));
+  wss.on('connection', (socket) =>
+    socket.on('message', (data) => socket.send(answer(String(data)))),
+  );
   const port = await listen(http);
   cleanup.push(async () => {
     for (const socket of wss.clients) socket.terminate();
@@ -250,7 +253,9 @@ describe('we consume a kotlinx-rpc peer’s Flow (client with the kotlinx profil
       }
       expect(items).toEqual([1, 2]);
       expect(peer.cancelled()).toBe(true);
-      expect(peer.received.at(-1)).toBe(`{"jsonrpc":"2.0","id":5,"method":"${CANCEL}","params":[42]}`);
+      expect(peer.received.at(-1)).toBe(
+        `{"jsonrpc":"2.0","id":5,"method":"${CANCEL}","params":[42]}`,
+      );
       expect(peer.received.slice(1, -1).every((m) => m.endsWith('"params":[42]}'))).toBe(true);
     });
   }

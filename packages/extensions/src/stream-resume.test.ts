@@ -98,7 +98,11 @@ interface Running {
 
 async function serveWebSocket(server: Server, port: number): Promise<Running> {
   const http = createHttpServer();
-  const wss: JsonRpcWebSocketServer = createWebSocketServer({ server, httpServer: http, path: '/ws' });
+  const wss: JsonRpcWebSocketServer = createWebSocketServer({
+    server,
+    httpServer: http,
+    path: '/ws',
+  });
   const bound = await listenOn(http, port);
   return {
     port: bound,
