@@ -77,12 +77,14 @@ function isConnectionClosed(error: unknown): boolean {
  * Calls a method whose handler returns an `AsyncIterable`, and iterates its items. The call is
  * made when iteration starts. `break` (or `return()`) cancels the producer; a producer error makes
  * the loop throw that error (a `JsonRpcError` with its code); a closed connection makes it throw
- * a `ConnectionClosedError`.
+ * a `ConnectionClosedError` (unless `resume` is given and the stream is resumable: then the
+ * stream is re-opened after the reconnect from the items received). `profile` must match the
+ * server's (`kotlinxStreamProfile` to pull a kotlinx-rpc peer's Flow).
  *
  * @param peer - a client, or a server connection (to pull a stream the client serves)
  * @param method - the streaming method
  * @param params - its params
- * @param options - window, signal, timeout
+ * @param options - profile, window, signal, timeout, resume
  * @returns the items, as an async iterable
  * @throws ProtocolError (`PROTOCOL_ERROR`) from the loop when the answer is not a stream
  * @example

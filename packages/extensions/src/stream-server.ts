@@ -194,7 +194,9 @@ function readPullParams(
 
 /**
  * Serves streams on a server: handlers that return an `AsyncIterable` are answered with
- * `{ "stream": "<id>" }`, and `rpc.stream.next` / `rpc.stream.cancel` are registered. Streams
+ * `{ "stream": "<id>" }`, and `rpc.stream.next` / `rpc.stream.cancel` are registered (under
+ * `options.profile`, that profile's handle and methods instead: with `kotlinxStreamProfile`, a
+ * numeric flow id and `kotlinx.rpc.jsonrpc.internal.nextFlowValue` / `cancelFlow`). Streams
  * belong to their connection (another connection cannot pull them) and end when it closes; over
  * stateless exchanges (HTTP) ids are random UUIDs and the idle timeout reclaims abandoned streams.
  * The producer is pulled only as far as callers ask (no unbounded buffering), and its iterator's
@@ -206,7 +208,7 @@ function readPullParams(
  * @throws TypeError when the profile's `next` or `cancel` method is already registered
  * @example
  * ```ts
- * streams(server);
+ * streams(server); // or streams(server, { profile: kotlinxStreamProfile })
  * server.method('count', async function* ({ to }: { to: number }) {
  *   for (let i = 1; i <= to; i++) yield i;
  * });
