@@ -155,6 +155,8 @@ export function streamCall<T = unknown>(
     const timer = setTimeout(() => wait.abort(), resumeTimeout);
     const onAbort = (): void => wait.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
+    // A client closed for good (by `close()`, or a transport that gave up) never reconnects.
+    (peer as { closed?: Promise<void> }).closed?.then(onAbort, onAbort);
     return resume!.after(epoch, wait.signal).finally(() => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -170,6 +172,7 @@ export function streamCall<T = unknown>(
         failure ??= { error: cause };
         return;
       }
+      if (closed || failure) return;
       epoch = resume!.count;
       const from = { from: received, ...(params === undefined ? {} : { params }) };
       try {

@@ -211,3 +211,23 @@ describe('createReconnectSignal', () => {
     await expect(stopped).rejects.toThrow('stop');
   });
 });
+
+describe('resume gives up at once when the client is closed', () => {
+  it('ends the loop with CONNECTION_CLOSED without waiting for resumeTimeout', async () => {
+    const server = countingServer();
+    const [a, b] = createMemoryTransportPair();
+    server.connect(b);
+    const client = createClient(a);
+    const iterator = streamCall<number>(client, 'count', [1_000_000], {
+      window: 2,
+      resume: createReconnectSignal(),
+      resumeTimeout: 60_000,
+    });
+    expect((await iterator.next()).value).toBe(1);
+    await client.close();
+    const error = await (async () => {
+      for (let i = 0; i < 1_000; i++) await iterator.next();
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+  }, 5_000);
+});
