@@ -309,3 +309,22 @@ describe('our client and server, both with the kotlinx profile', () => {
     await expect.poll(returned).toBe(true);
   });
 });
+
+describe('the kotlinx profile over stateless exchanges', () => {
+  it('answers a UUID flow id, which our client pulls across handle() calls', async () => {
+    const { server } = kotlinxServer();
+    const open = JSON.parse(
+      (await server.handle('{"jsonrpc":"2.0","id":1,"method":"count","params":[2]}'))!,
+    ) as { result: string };
+    expect(open.result).toMatch(/^[0-9a-f-]{36}$/);
+    const pull = (id: number) =>
+      server.handle(
+        `{"jsonrpc":"2.0","id":${id},"method":"${NEXT}","params":{"flowId":"${open.result}"}}`,
+      );
+    expect(await pull(2)).toBe('{"jsonrpc":"2.0","id":2,"result":1}');
+    expect(await pull(3)).toBe('{"jsonrpc":"2.0","id":3,"result":2}');
+    expect(await pull(4)).toBe(
+      `{"jsonrpc":"2.0","id":4,"error":{"code":-32001,"message":"Flow completed","data":{"flowId":"${open.result}"}}}`,
+    );
+  });
+});
