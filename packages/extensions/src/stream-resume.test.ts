@@ -151,6 +151,31 @@ describe('resuming over a real WebSocket server restart', () => {
     expect(opened[1]).toBeGreaterThanOrEqual(6);
   }, 15_000);
 
+  it('re-opens when the drop came while no pull was in flight (the old id means nothing now)', async () => {
+    const opened: number[] = [];
+    const first = await serveWebSocket(countingServer(opened), 0);
+    let running: Running = first;
+    cleanup.push(() => running.stop());
+    const reconnects = createReconnectSignal();
+    const transport = createWebSocketTransport({
+      url: `ws://127.0.0.1:${first.port}/ws`,
+      reconnect: { strategy: 'fixed', delay: 20, jitter: 0, maxAttempts: 100 },
+      onReconnect: reconnects.onReconnect,
+    });
+    const client = createClient(transport);
+    cleanup.push(() => client.close());
+    const iterator = streamCall<number>(client, 'count', [30], { window: 4, resume: reconnects });
+    const items = [(await iterator.next()).value as number];
+    // The client fills its buffer, then stops pulling: nothing is in flight when the server goes.
+    await expect.poll(() => client.pending).toBe(0);
+    await first.stop();
+    running = await serveWebSocket(countingServer(opened), first.port);
+    await expect.poll(() => reconnects.count, { timeout: 5_000 }).toBe(1);
+    for await (const n of iterator) items.push(n);
+    expect(items).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(opened).toHaveLength(2);
+  }, 15_000);
+
   it('without `resume`, a drop ends the loop with CONNECTION_CLOSED', async () => {
     const running = await serveWebSocket(countingServer(), 0);
     const transport = createWebSocketTransport({
