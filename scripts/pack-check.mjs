@@ -40,7 +40,10 @@ const step = (what, fn) => {
 try {
   cpSync(root, copy, {
     recursive: true,
-    filter: (src) => !relative(root, src).split(sep).some((part) => skipped.has(part)),
+    filter: (src) =>
+      !relative(root, src)
+        .split(sep)
+        .some((part) => skipped.has(part)),
   });
   mkdirSync(out);
   step('changeset version', () =>
@@ -64,7 +67,10 @@ try {
     let tarball;
     step(`pnpm pack ${manifest.name}`, () => {
       pnpm(['pack', '--pack-destination', out], cwd);
-      tarball = join(out, readdirSync(out).find((f) => !before.has(f)));
+      tarball = join(
+        out,
+        readdirSync(out).find((f) => !before.has(f)),
+      );
     });
     if (!tarball) continue;
     step(`tarball ${manifest.name}@${manifest.version} (${basename(tarball)})`, () => {

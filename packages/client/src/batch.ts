@@ -35,6 +35,9 @@ export type BatchResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: Error };
 
+/**
+ * The results of a tuple of batch entries: a {@link BatchResult} per request, notifications skipped.
+ */
 type TupleResults<T extends readonly unknown[], Acc extends unknown[]> = T extends readonly [
   infer Head,
   ...infer Rest,
@@ -44,6 +47,9 @@ type TupleResults<T extends readonly unknown[], Acc extends unknown[]> = T exten
     : TupleResults<Rest, Acc>
   : Acc;
 
+/**
+ * The result type of a batch entry: `T` for a request, `never` for a notification.
+ */
 type EntryResult<E> = E extends BatchRequest<infer V> ? V : never;
 
 /**
