@@ -32,8 +32,18 @@ export type BatchEntry<T = unknown> = BatchRequest<T> | BatchNotification;
 
 /** The settled outcome of one request of a batch. */
 export type BatchResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: Error };
+  | {
+      /** The request succeeded. */
+      readonly ok: true;
+      /** Its result. */
+      readonly value: T;
+    }
+  | {
+      /** The request failed. */
+      readonly ok: false;
+      /** Why: the wire error's class, a timeout, an abort or a connection error. */
+      readonly error: Error;
+    };
 
 /**
  * The results of a tuple of batch entries: a {@link BatchResult} per request, notifications skipped.
