@@ -9,7 +9,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
+import { CompilerState, Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 
 const write = process.argv.includes('--write');
 const packagesDir = new URL('../packages/', import.meta.url).pathname;
@@ -18,14 +18,30 @@ const stale = [];
 let failed = false;
 
 try {
-  for (const dir of readdirSync(packagesDir)) {
-    const packageFolder = join(packagesDir, dir);
-    const manifest = JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8'));
-    if (manifest.private) continue;
+  const packages = readdirSync(packagesDir)
+    .map((dir) => ({ dir, folder: join(packagesDir, dir) }))
+    .map((p) => ({
+      ...p,
+      manifest: JSON.parse(readFileSync(join(p.folder, 'package.json'), 'utf8')),
+    }))
+    .filter((p) => !p.manifest.private)
+    .map((p) => ({
+      ...p,
+      entries: entryPoints(p.manifest).map(([subpath, types]) => {
+        const specifier =
+          subpath === '.' ? p.manifest.name : `${p.manifest.name}/${subpath.slice(2)}`;
+        return { specifier, config: prepare(p.folder, join(p.folder, types), specifier) };
+      }),
+    }));
+  // One TypeScript program for every entry point: building one per entry costs most of the time.
+  const entries = packages.flatMap((p) => p.entries);
+  const compilerState = CompilerState.create(entries[0].config, {
+    additionalEntryPoints: entries.map((entry) => entry.config.mainEntryPointFilePath),
+  });
+  for (const { dir, folder, manifest, entries } of packages) {
     const sections = [];
-    for (const [subpath, types] of entryPoints(manifest)) {
-      const specifier = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
-      const report = extract(packageFolder, join(packageFolder, types), specifier);
+    for (const { specifier, config } of entries) {
+      const report = extract(config, compilerState, folder, specifier);
       if (report === undefined) {
         failed = true;
         continue;
@@ -39,7 +55,7 @@ try {
       '',
       ...sections,
     ].join('\n');
-    const file = join(packageFolder, 'api.md');
+    const file = join(folder, 'api.md');
     const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     if (current === text) continue;
     if (write) {
@@ -56,7 +72,7 @@ try {
 if (stale.length > 0) {
   console.log(
     `The public API changed; these reports no longer match the build:\n  ${stale.join('\n  ')}\n` +
-      'Run `pnpm build && pnpm api:update` and commit the reports with the change.',
+      'Run `pnpm api:update` and commit the reports with the change.',
   );
 }
 if (failed || stale.length > 0) process.exit(1);
@@ -69,10 +85,9 @@ function entryPoints(manifest) {
     .map(([subpath, conditions]) => [subpath, conditions.types]);
 }
 
-/** One entry point's API Extractor report, as its fenced `ts` block (undefined when it fails). */
-function extract(projectFolder, mainEntryPointFilePath, specifier) {
-  const reportFileName = specifier.replaceAll('/', '+');
-  const config = ExtractorConfig.prepare({
+/** API Extractor's configuration for one entry point: a report, nothing else. */
+function prepare(projectFolder, mainEntryPointFilePath, specifier) {
+  return ExtractorConfig.prepare({
     configObjectFullPath: undefined,
     packageJsonFullPath: join(projectFolder, 'package.json'),
     configObject: {
@@ -94,7 +109,7 @@ function extract(projectFolder, mainEntryPointFilePath, specifier) {
       },
       apiReport: {
         enabled: true,
-        reportFileName,
+        reportFileName: specifier.replaceAll('/', '+'),
         reportFolder: temp,
         reportTempFolder: temp,
         includeForgottenExports: false,
@@ -117,9 +132,14 @@ function extract(projectFolder, mainEntryPointFilePath, specifier) {
       },
     },
   });
+}
+
+/** One entry point's API Extractor report, as its fenced `ts` block (undefined when it fails). */
+function extract(config, compilerState, projectFolder, specifier) {
   let problems = 0;
   const result = Extractor.invoke(config, {
     localBuild: true,
+    compilerState,
     messageCallback: (message) => {
       if (message.logLevel === 'warning' || message.logLevel === 'error') {
         problems++;
@@ -129,7 +149,7 @@ function extract(projectFolder, mainEntryPointFilePath, specifier) {
     },
   });
   if (!result.succeeded || problems > 0) return undefined;
-  const report = readFileSync(join(temp, `${reportFileName}.api.md`), 'utf8');
+  const report = readFileSync(join(config.reportFolder, config.reportConfigs[0].fileName), 'utf8');
   const start = report.indexOf('```ts');
   return report.slice(start, report.lastIndexOf('```') + 3).concat('\n');
 }
