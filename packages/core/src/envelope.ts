@@ -18,6 +18,7 @@ import type { JsonRpcId } from './messages.js';
  *   answer with id `null`.
  */
 export interface MessageEnvelope {
+  /** What the message is, as far as its top level tells (see above). */
   readonly kind: 'request' | 'notification' | 'response' | 'unknown';
   /** The id to answer with: the message's own where it could be read, else `null`. */
   readonly id: JsonRpcId;

@@ -15,7 +15,9 @@ import { findRawIds } from './raw-id.js';
 
 /** A valid request: answer it with `message.id` (or `rawId`, when set). */
 export interface ParsedRequest {
+  /** Tells the variants apart. */
   readonly kind: 'request';
+  /** The request, as sent. */
   readonly message: JsonRpcRequest;
   /**
    * The id's exact source text when a JavaScript number cannot hold it exactly (an integer
@@ -26,13 +28,17 @@ export interface ParsedRequest {
 
 /** A valid notification: never answered. */
 export interface ParsedNotification {
+  /** Tells the variants apart. */
   readonly kind: 'notification';
+  /** The notification, as sent. */
   readonly message: JsonRpcNotification;
 }
 
 /** A valid response (success or error). */
 export interface ParsedResponse {
+  /** Tells the variants apart. */
   readonly kind: 'response';
+  /** The response, as sent. */
   readonly message: JsonRpcResponse;
   /** As {@link ParsedRequest.rawId}. */
   readonly rawId: string | undefined;
@@ -40,6 +46,7 @@ export interface ParsedResponse {
 
 /** Something that is not a valid message, with the error to answer and the id to answer with. */
 export interface ParsedInvalid {
+  /** Tells the variants apart. */
   readonly kind: 'invalid';
   /**
    * The error to answer with: -32700, -32600, -32602 for params that are not structured, or -32003
@@ -66,7 +73,9 @@ export type ParsedMessage = ParsedRequest | ParsedNotification | ParsedResponse 
 
 /** A non-empty batch, classified member by member, in order. */
 export interface ParsedBatch {
+  /** Tells the variants apart. */
   readonly kind: 'batch';
+  /** Each member of the batch, classified on its own, in order. */
   readonly messages: readonly ParsedMessage[];
 }
 

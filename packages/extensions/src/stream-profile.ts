@@ -40,7 +40,12 @@ export interface StreamProfile {
   /** Ids of streams on connections: `'string'` (`"s1"`) or `'number'` (`1`). */
   readonly ids: 'string' | 'number';
   /** The error that says a stream has ended (or was cancelled, or never existed). */
-  readonly end: { readonly code: number; readonly message: string };
+  readonly end: {
+    /** The error's code. */
+    readonly code: number;
+    /** The error's message. */
+    readonly message: string;
+  };
   /** What `cancel` answers: `{ cancelled }` (`'object'`) or `null`. */
   readonly cancelAnswer: 'object' | 'null';
   /** Whether streams may be resumed after a reconnect (see `resumable`). */

@@ -24,11 +24,17 @@ const EXIT_BRAND = Symbol.for('@jsonrpc-kit/transport-stdio.ProcessExitError');
  * - `truncated`: the stream ended in the middle of a message.
  */
 export const FrameErrorReason = {
+  /** A header block without a `Content-Length` header. */
   MissingContentLength: 'missing-content-length',
+  /** A `Content-Length` that is not a non-negative integer. */
   InvalidContentLength: 'invalid-content-length',
+  /** Bytes where a header block should start that are not a header. */
   InvalidHeader: 'invalid-header',
+  /** A header block longer than the header limit. */
   HeaderTooLarge: 'header-too-large',
+  /** A message over `maxMessageBytes`; its bytes were skipped, not buffered. */
   MessageTooLarge: 'message-too-large',
+  /** The stream ended in the middle of a message. */
   Truncated: 'truncated',
 } as const;
 

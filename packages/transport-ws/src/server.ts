@@ -133,7 +133,12 @@ export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLik
    *
    * @default { highWaterMark: DEFAULT_HIGH_WATER_MARK } (1 MiB)
    */
-  readonly backpressure?: { readonly highWaterMark: number } | undefined;
+  readonly backpressure?:
+    | {
+        /** Bytes a socket may buffer before a send waits for it to drain. */
+        readonly highWaterMark: number;
+      }
+    | undefined;
 }
 
 /** Options of {@link JsonRpcWebSocketServer.close}. */
