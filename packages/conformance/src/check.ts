@@ -211,7 +211,7 @@ function judgeBatch(text: string, expected: readonly ExpectedResponse[]): Outcom
   const orderNote =
     expected.length < 2 ? '' : inOrder ? ', in request order' : ', reordered (allowed)';
   return pass(
-    `${envelopes.length} responses${orderNote}${notes.length > 0 ? ` ${[...new Set(notes)].join(' ')}` : ''}`,
+    `${envelopes.length} response${envelopes.length === 1 ? '' : 's'}${orderNote}${notes.length > 0 ? ` ${[...new Set(notes)].join(' ')}` : ''}`,
   );
 }
 

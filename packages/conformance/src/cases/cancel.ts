@@ -58,13 +58,13 @@ export const CANCEL_CASES: readonly ConformanceCase[] = [
     '$/cancelRequest',
     (requestId) => `{"id":"${requestId}"}`,
     true,
-    'LSP requires an answer to the cancelled request (an error, -32800 in LSP, -32001 in the kit); any error code is accepted and printed',
+    'LSP wants an error answer (-32800 in LSP, -32001 in the kit); any error code is accepted and printed',
   ),
   dialectCase(
     'cancel.notifications-cancelled',
     'notifications/cancelled',
     (requestId) => `{"requestId":"${requestId}","reason":"conformance"}`,
     false,
-    'MCP says the cancelled request should not be answered; no answer and an error answer are both accepted',
+    'MCP says a cancelled request gets no answer; silence and an error answer are both accepted',
   ),
 ];

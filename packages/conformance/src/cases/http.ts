@@ -10,7 +10,7 @@ import { short } from '../raw-json.js';
 import { renameMethods } from './exchange-case.js';
 
 const STATUS_POLICY =
-  'the JSON-RPC 2.0 specification says nothing about HTTP; the tool checks the common policy (200 for every answer, errors included; 204 or 202 for nothing). Some servers answer parse errors with 400 or errors with 500, following older drafts';
+  'the specification says nothing about HTTP; checked: the common policy (200 for every answer, 204 or 202 for none, 405 for GET)';
 
 function statusCase(
   id: string,

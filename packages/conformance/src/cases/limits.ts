@@ -58,7 +58,7 @@ export const LIMIT_CASES: readonly ConformanceCase[] = [
     needs: ['subtract'],
     skipWhen: noBodyLimit,
     ambiguity:
-      "the specification sets no size limit; the code is the target's (tooLargeCode). Over WebSocket, closing with 1009 (message too big) is accepted too",
+      "no size limit in the specification: the target's code (tooLargeCode) is expected; over WebSocket a close with 1009 is accepted too",
     async run(ctx) {
       const { maxBodyBytes, tooLargeCode } = ctx.config;
       const text = padded(ctx, 'over-limit', maxBodyBytes! + 1);
@@ -110,7 +110,7 @@ export const LIMIT_CASES: readonly ConformanceCase[] = [
     needs: ['subtract'],
     skipWhen: noBatchLimit,
     ambiguity:
-      "the specification sets no batch limit; one error object with the target's code (batchTooLargeCode) and id null is expected",
+      "no batch limit in the specification: one error with the target's code (batchTooLargeCode) and id null is expected",
     async run(ctx) {
       const n = ctx.config.maxBatchSize! + 1;
       const text = renameMethods(

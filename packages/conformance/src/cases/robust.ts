@@ -102,8 +102,7 @@ export const ROBUST_CASES: readonly ConformanceCase[] = [
     id: 'robust.deep-nesting',
     title: 'params nested 100000 deep: answered, and the target keeps serving',
     needs: ['subtract'],
-    ambiguity:
-      'any error (or a result) is accepted for the nested request itself; the target must answer it and keep serving',
+    ambiguity: 'any answer to the nested request is accepted; the target must keep serving',
     async run(ctx) {
       const limit = ctx.config.maxBodyBytes ?? Number.POSITIVE_INFINITY;
       const depth = Math.min(100_000, Math.floor((limit - 200) / 2));

@@ -8,9 +8,9 @@ import type { ConformanceCase } from '../context.js';
 import { err, exchangeCase, ok } from './exchange-case.js';
 
 const ID_OF_INVALID =
-  'when a Request is invalid but its id is readable, the specification does not say whether the error carries that id or null; both are accepted and the one given is printed';
+  'an invalid Request may be answered with its readable id or with null; the one given is printed';
 const PARAMS_NOT_STRUCTURED =
-  'params that are neither array nor object break a MUST of the Request object (-32600) and are invalid method parameters (-32602); both are accepted';
+  'params that are not structured fit -32602 (invalid params) and -32600 (invalid Request); the code given is printed';
 
 const subtractWithId = (id: string): string =>
   `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":${id}}`;

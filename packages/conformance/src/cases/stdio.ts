@@ -94,7 +94,7 @@ export const STDIO_CASES: readonly ConformanceCase[] = [
     transports: ['stdio'],
     needs: ['subtract'],
     ambiguity:
-      'with Content-Length framing, garbage headers are not a JSON-RPC message: skipping them silently and answering -32700 are both accepted. With newline framing a bad line is a message that is not JSON, so it must get -32700',
+      'Content-Length garbage is not a message: silence and -32700 are both accepted (a bad newline-framed line must get -32700)',
     async run(ctx) {
       const connection = await stdio(ctx);
       const newline = connection.framing === 'newline';
@@ -144,7 +144,7 @@ export const STDIO_CASES: readonly ConformanceCase[] = [
     title: 'the target exits when its stdin ends',
     transports: ['stdio'],
     ambiguity:
-      'LSP asks for an exit notification and MCP for closing stdin; the tool closes stdin and accepts any exit code, printing it',
+      'LSP servers exit on an exit notification, MCP servers when stdin closes; any exit code is accepted and printed',
     async run(ctx) {
       const connection = ctx.freshStdio();
       connection.endInput();

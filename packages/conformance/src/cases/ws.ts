@@ -33,7 +33,7 @@ export const WS_CASES: readonly ConformanceCase[] = [
     transports: ['ws'],
     needs: ['subtract'],
     ambiguity:
-      'no standard says whether JSON-RPC over WebSocket accepts binary frames; answering (in a text frame) and closing with 1003 (unsupported data) are both accepted, and the one given is printed',
+      'no standard for binary frames: an answer (in a text frame) and a close with 1003 are both accepted',
     async run(ctx) {
       const ws = await ctx.freshWs();
       ws.sendBinary(Buffer.from(renameMethods(request('binary'), ctx.config.methods), 'utf8'));
