@@ -144,21 +144,26 @@ export function resolveConfig(input: ConformanceConfigInput = {}): ConformanceCo
     throw new TypeError(`cancellation must list some of ${DIALECTS.join(', ')}`);
   }
   const d = DEFAULT_CONFIG;
+  const given = <T>(value: T | undefined, fallback: T): T =>
+    value === undefined ? fallback : value;
   return {
     methods: methods as unknown as MethodNames,
     maxBodyBytes:
       input.maxBodyBytes === undefined
         ? d.maxBodyBytes
         : positiveInteger(input.maxBodyBytes, 'maxBodyBytes', true),
-    tooLargeCode: integer(input.tooLargeCode ?? d.tooLargeCode, 'tooLargeCode'),
+    tooLargeCode: integer(given(input.tooLargeCode, d.tooLargeCode), 'tooLargeCode'),
     maxBatchSize:
       input.maxBatchSize === undefined
         ? d.maxBatchSize
         : positiveInteger(input.maxBatchSize, 'maxBatchSize', true),
-    batchTooLargeCode: integer(input.batchTooLargeCode ?? d.batchTooLargeCode, 'batchTooLargeCode'),
+    batchTooLargeCode: integer(
+      given(input.batchTooLargeCode, d.batchTooLargeCode),
+      'batchTooLargeCode',
+    ),
     cancellation: [...cancellation],
-    timeoutMs: positiveInteger(input.timeoutMs ?? d.timeoutMs, 'timeoutMs', false)!,
-    quietMs: positiveInteger(input.quietMs ?? d.quietMs, 'quietMs', false)!,
+    timeoutMs: positiveInteger(given(input.timeoutMs, d.timeoutMs), 'timeoutMs', false)!,
+    quietMs: positiveInteger(given(input.quietMs, d.quietMs), 'quietMs', false)!,
   };
 }
 

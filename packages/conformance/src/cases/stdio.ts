@@ -131,7 +131,8 @@ export const STDIO_CASES: readonly ConformanceCase[] = [
     title: 'stdout carries nothing but well-formed frames',
     transports: ['stdio'],
     async run(ctx) {
-      await ctx.duplex();
+      // One more exchange first, so that whatever the target printed has arrived.
+      await ctx.alive(await ctx.duplex());
       const garbage = ctx.stdoutGarbage;
       if (garbage.length > 0) {
         return fail(`${garbage.length} bad frame(s) on stdout: ${short(garbage.join(' | '), 100)}`);
