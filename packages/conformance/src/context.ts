@@ -8,6 +8,7 @@ import type { ConformanceConfig, MethodRole } from './config.js';
 import type { Framing } from './framing.js';
 import { type HttpAnswer, type HttpSendOptions, httpSend } from './http-target.js';
 import type { Inbox, Received } from './inbox.js';
+import { pause } from './pause.js';
 import { type StdioConnection, spawnStdio } from './stdio-target.js';
 import { openWs, type WsConnection } from './ws-target.js';
 
@@ -92,8 +93,6 @@ export interface RunState {
   readonly garbage: string[];
   pings: number;
 }
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The follow-up request that proves the target has nothing more to say. */
 function pingText(config: ConformanceConfig, id: string): string {

@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { pause } from './pause.js';
 
 /** What an HTTP target answered. */
 export interface HttpAnswer {
@@ -26,8 +27,6 @@ export interface HttpSendOptions {
   /** The deadline for the whole exchange, in milliseconds. */
   readonly timeoutMs: number;
 }
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends one raw HTTP request and reads the whole answer.

@@ -69,7 +69,8 @@ describe('runConformance never hangs on a target that says nothing', () => {
     const command = `'${process.execPath}' -e "process.stdin.resume()"`;
     const report = await runConformance({
       target: { stdio: command, framing: 'content-length' },
-      config: { timeoutMs: 400 },
+      // Generous: starting node can take a second on a busy machine.
+      config: { timeoutMs: 3_000 },
       only: ['spec.positional-params', 'stdio.exit-on-eof'],
     });
     expect(statuses(report)).toMatchObject({
@@ -82,7 +83,7 @@ describe('runConformance never hangs on a target that says nothing', () => {
     const command = `'${process.execPath}' -e "process.stdout.write('ready\\n'); process.stdin.resume()"`;
     const report = await runConformance({
       target: { stdio: command, framing: 'newline' },
-      config: { timeoutMs: 400 },
+      config: { timeoutMs: 3_000 },
       only: ['stdio.stdout-clean'],
     });
     expect(statuses(report)).toEqual({

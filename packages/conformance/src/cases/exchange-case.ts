@@ -61,6 +61,20 @@ export function exchangeCase(options: ExchangeCaseOptions): ConformanceCase {
   };
 }
 
+/**
+ * The specification's first call, `subtract` with `[42, 23]` (answer: 19), under the target's name.
+ *
+ * @param methods - the target's names
+ * @param rawId - the id as raw JSON text
+ * @returns the request text
+ */
+export function subtractRequest(methods: MethodNames, rawId: string): string {
+  return renameMethods(
+    `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":${rawId}}`,
+    methods,
+  );
+}
+
 /** An expected success. */
 export const ok = (result: unknown, id: string): ExpectedResponse => ({ ids: [id], result });
 /** An expected error with one of `codes` and one of `ids` (raw id texts). */

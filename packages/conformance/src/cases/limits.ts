@@ -8,14 +8,11 @@ import { fail, judge, judgeResponse, type Outcome, pass, readEnvelope } from '..
 import type { CaseContext, ConformanceCase } from '../context.js';
 import { short } from '../raw-json.js';
 import type { WsConnection } from '../ws-target.js';
-import { ok, renameMethods } from './exchange-case.js';
+import { ok, subtractRequest } from './exchange-case.js';
 
 /** A subtract request padded with spaces to exactly `bytes` UTF-8 bytes. */
 function padded(ctx: CaseContext, id: string, bytes: number): string {
-  const text = renameMethods(
-    `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":"${id}"}`,
-    ctx.config.methods,
-  );
+  const text = subtractRequest(ctx.config.methods, `"${id}"`);
   const room = bytes - Buffer.byteLength(text);
   return room <= 0 ? text : `${text.slice(0, -1)}${' '.repeat(room)}}`;
 }
@@ -24,6 +21,11 @@ const noBodyLimit = (config: CaseContext['config']): string | undefined =>
   config.maxBodyBytes === null ? 'maxBodyBytes is not configured' : undefined;
 const noBatchLimit = (config: CaseContext['config']): string | undefined =>
   config.maxBatchSize === null ? 'maxBatchSize is not configured' : undefined;
+
+/** A batch of `n` subtract calls, ids 0 to n - 1. */
+function subtractBatch(ctx: CaseContext, n: number): string {
+  return `[${Array.from({ length: n }, (_, i) => subtractRequest(ctx.config.methods, String(i))).join(',')}]`;
+}
 
 /** Checks a refusal: an error with the configured code and id null (or the request's id). */
 function refused(text: string, code: number, id: string): Outcome {
@@ -94,12 +96,7 @@ export const LIMIT_CASES: readonly ConformanceCase[] = [
     skipWhen: noBatchLimit,
     async run(ctx) {
       const n = ctx.config.maxBatchSize!;
-      const member = (i: number) =>
-        `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":${i}}`;
-      const text = renameMethods(
-        `[${Array.from({ length: n }, (_, i) => member(i)).join(',')}]`,
-        ctx.config.methods,
-      );
+      const text = subtractBatch(ctx, n);
       const answered = await ctx.exchange(text, true);
       return judge(answered, { batch: Array.from({ length: n }, (_, i) => ok(19, String(i))) });
     },
@@ -113,10 +110,7 @@ export const LIMIT_CASES: readonly ConformanceCase[] = [
       "no batch limit in the specification: one error with the target's code (batchTooLargeCode) and id null is expected",
     async run(ctx) {
       const n = ctx.config.maxBatchSize! + 1;
-      const text = renameMethods(
-        `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":${i}}`).join(',')}]`,
-        ctx.config.methods,
-      );
+      const text = subtractBatch(ctx, n);
       const answered = await ctx.exchange(text, true);
       if (answered.messages.length !== 1) {
         return judge(answered, { ids: ['null'], codes: [ctx.config.batchTooLargeCode] });

@@ -16,18 +16,14 @@ import {
 } from '../check.js';
 import type { CaseContext, ConformanceCase } from '../context.js';
 import { frame } from '../framing.js';
+import { pause } from '../pause.js';
 import { short } from '../raw-json.js';
 import type { StdioConnection } from '../stdio-target.js';
 import type { WsConnection } from '../ws-target.js';
-import { err, ok, renameMethods } from './exchange-case.js';
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+import { err, ok, renameMethods, subtractRequest } from './exchange-case.js';
 
 function subtract(ctx: CaseContext, id: string): string {
-  return renameMethods(
-    `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":${JSON.stringify(id)}}`,
-    ctx.config.methods,
-  );
+  return subtractRequest(ctx.config.methods, JSON.stringify(id));
 }
 
 /** Room for a big member: a quarter of the body limit, at most 256 KiB. */

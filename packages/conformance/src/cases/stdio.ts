@@ -7,17 +7,13 @@
 import { fail, judgeResponse, type Outcome, pass, readEnvelope } from '../check.js';
 import type { CaseContext, ConformanceCase } from '../context.js';
 import { frame } from '../framing.js';
+import { pause } from '../pause.js';
 import { short } from '../raw-json.js';
 import type { StdioConnection } from '../stdio-target.js';
-import { renameMethods } from './exchange-case.js';
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+import { subtractRequest } from './exchange-case.js';
 
 function request(ctx: CaseContext, id: string): string {
-  return renameMethods(
-    `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":${JSON.stringify(id)}}`,
-    ctx.config.methods,
-  );
+  return subtractRequest(ctx.config.methods, JSON.stringify(id));
 }
 
 async function stdio(ctx: CaseContext): Promise<StdioConnection> {

@@ -5,11 +5,11 @@
  * @module
  */
 import { fail, judgeResponse, pass } from '../check.js';
-import type { ConformanceCase } from '../context.js';
-import { renameMethods } from './exchange-case.js';
+import type { CaseContext, ConformanceCase } from '../context.js';
+import { subtractRequest } from './exchange-case.js';
 
-const request = (id: string): string =>
-  `{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":${JSON.stringify(id)}}`;
+const request = (ctx: CaseContext, id: string): string =>
+  subtractRequest(ctx.config.methods, JSON.stringify(id));
 
 /** The WebSocket cases. */
 export const WS_CASES: readonly ConformanceCase[] = [
@@ -20,7 +20,7 @@ export const WS_CASES: readonly ConformanceCase[] = [
     needs: ['subtract'],
     async run(ctx) {
       const ws = await ctx.freshWs();
-      ws.send(renameMethods(request('text'), ctx.config.methods));
+      ws.send(request(ctx, 'text'));
       const answer = await ctx.next(ws);
       if (answer === undefined) return fail('nothing answered');
       if (answer.binary) return fail('answered in a binary frame');
@@ -36,7 +36,7 @@ export const WS_CASES: readonly ConformanceCase[] = [
       'no standard for binary frames: an answer (in a text frame) and a close with 1003 are both accepted',
     async run(ctx) {
       const ws = await ctx.freshWs();
-      ws.sendBinary(Buffer.from(renameMethods(request('binary'), ctx.config.methods), 'utf8'));
+      ws.sendBinary(Buffer.from(request(ctx, 'binary'), 'utf8'));
       const answer = await ctx.next(ws);
       if (answer === undefined) {
         if (!ws.isClosed) return fail('neither answered nor closed');
@@ -81,7 +81,7 @@ export const WS_CASES: readonly ConformanceCase[] = [
     needs: ['subtract'],
     async run(ctx) {
       const ws = await ctx.freshWs();
-      const text = renameMethods(request('fragments'), ctx.config.methods);
+      const text = request(ctx, 'fragments');
       const third = Math.ceil(text.length / 3);
       await ws.sendFragments(
         [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)],
