@@ -40,17 +40,25 @@ export type CancellationDialect = '$/cancelRequest' | 'notifications/cancelled';
 
 /** What the tool knows about the target. Every member has a default ({@link DEFAULT_CONFIG}). */
 export interface ConformanceConfig {
-  /** The target's method names per role; `null` skips the cases that need the role. */
+  /**
+   * The target's method names per role; `null` skips the cases that need the role.
+   *
+   * @default the specification's names (`subtract`, `sum`, …), plus `sleep` and `crash`
+   */
   readonly methods: MethodNames;
-  /** The largest request body the target accepts, in bytes; `null` skips the limit cases. */
+  /**
+   * The largest request body the target accepts, in bytes; `null` skips the limit cases.
+   *
+   * @default 1048576 (1 MiB)
+   */
   readonly maxBodyBytes: number | null;
   /** The error code of a body over `maxBodyBytes`. @default -32004 */
   readonly tooLargeCode: number;
-  /** The longest batch the target accepts; `null` skips the batch limit case. */
+  /** The longest batch the target accepts; `null` skips the batch limit cases. @default 100 */
   readonly maxBatchSize: number | null;
   /** The error code of a batch over `maxBatchSize`. @default -32003 */
   readonly batchTooLargeCode: number;
-  /** The cancellation notifications the target understands; others are skipped. */
+  /** The cancellation notifications the target understands; others are skipped. @default ['$/cancelRequest'] */
   readonly cancellation: readonly CancellationDialect[];
   /** How long one case may take, in milliseconds. @default 5000 */
   readonly timeoutMs: number;
@@ -73,6 +81,11 @@ export interface ConformanceConfigInput {
 /**
  * The defaults: the specification's method names, and the limits and cancellation of the kit's
  * conformance server (1 MiB bodies, -32004; batches of 100, -32003; `$/cancelRequest`).
+ *
+ * @example
+ * ```ts
+ * DEFAULT_CONFIG.methods.subtract; // 'subtract'
+ * ```
  */
 export const DEFAULT_CONFIG: ConformanceConfig = Object.freeze({
   methods: Object.freeze({

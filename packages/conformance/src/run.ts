@@ -47,9 +47,9 @@ export interface ConformanceReport {
 export interface RunConformanceOptions {
   /** The target: `{ http: url }`, `{ ws: url }` or `{ stdio: command, framing }`. */
   readonly target: Target;
-  /** Method names, limits and features of the target. @default DEFAULT_CONFIG */
+  /** Method names, limits and features of the target; missing members take the defaults. @default DEFAULT_CONFIG */
   readonly config?: ConformanceConfigInput | undefined;
-  /** Runs only the cases whose id starts with one of these (`spec.`, `id.beyond-2-53`). */
+  /** Runs only the cases whose id starts with one of these (`spec.`, `id.beyond-2-53`). @default every case */
   readonly only?: readonly string[] | undefined;
   /** Called with each result as soon as its case has run. */
   readonly onResult?: ((result: CaseResult) => void) | undefined;
@@ -60,6 +60,10 @@ export interface RunConformanceOptions {
  *
  * @param target - the target
  * @returns e.g. `http http://127.0.0.1:8080/rpc`
+ * @example
+ * ```ts
+ * describeTarget({ stdio: 'node server.js', framing: 'newline' }); // "stdio 'node server.js' (newline)"
+ * ```
  */
 export function describeTarget(target: Target): string {
   if ('http' in target) return `http ${target.http}`;
