@@ -31,14 +31,8 @@ export interface StdioConnection {
 
 const STDERR_KEEP = 4_096;
 
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    // The command runs in a shell in its own process group: signal the whole group.
-    process.kill(-child.pid, signal);
-  } catch {
-    child.kill(signal);
-  }
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  if (child.exitCode === null && child.signalCode === null) child.kill(name);
 }
 
 /**
@@ -49,11 +43,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * @returns the connection (the child is running; nothing is awaited)
  */
 export function spawnStdio(command: string, framing: Framing): StdioConnection {
-  const child = spawn(command, {
-    shell: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: process.platform !== 'win32',
-  });
+  // In the tool's process group, so that Ctrl-C stops the target too.
+  const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
   const inbox = createInbox();
   const garbage: string[] = [];
   let stderr = '';
@@ -108,8 +99,8 @@ export function spawnStdio(command: string, framing: Framing): StdioConnection {
       inputEnded = true;
       child.stdin!.end();
       const timers: NodeJS.Timeout[] = [
-        setTimeout(() => signalGroup(child, 'SIGTERM'), timeoutMs),
-        setTimeout(() => signalGroup(child, 'SIGKILL'), 2 * timeoutMs),
+        setTimeout(() => signal(child, 'SIGTERM'), timeoutMs),
+        setTimeout(() => signal(child, 'SIGKILL'), 2 * timeoutMs),
       ];
       const code = await exited;
       for (const timer of timers) clearTimeout(timer);
