@@ -1,10 +1,16 @@
 // A peer library behind a real endpoint, as its README shows, with the JSON-RPC 2.0
-// specification's example methods: `node peer-server.mjs json-rpc-2.0|jayson http|ws`.
-// Prints "listening URL" first. An uncaught exception (some inputs crash a peer) is written to
+// specification's example methods: `node peer-server.mjs json-rpc-2.0|jayson http|ws` (prints
+// "listening URL" first) or `node peer-server.mjs vscode-jsonrpc stdio` (Content-Length framing). An uncaught exception (some inputs crash a peer) is written to
 // stderr as "uncaught: ..." and the process keeps serving, as a supervisor would restart it.
 import { createServer } from 'node:http';
 import jayson from 'jayson';
 import { JSONRPCServer } from 'json-rpc-2.0';
+import {
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-jsonrpc/node';
 import { WebSocketServer } from 'ws';
 
 const [library, transport] = process.argv.slice(2);
@@ -46,8 +52,45 @@ function jaysonServer() {
   });
 }
 
+/** vscode-jsonrpc over stdin/stdout; it spreads positional params and adds a token last. */
+function serveVscodeStdio() {
+  const connection = createMessageConnection(
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
+  const args = (list) => list.slice(0, -1);
+  connection.onRequest('subtract', (...list) => {
+    const params = args(list);
+    return params.length === 1 ? subtract(params[0]) : subtract(params);
+  });
+  connection.onRequest('sum', (...list) => sum(args(list)));
+  connection.onRequest('get_data', getData);
+  connection.onRequest('crash', crash);
+  connection.onRequest(
+    'sleep',
+    (ms, token) =>
+      new Promise((resolve, reject) => {
+        if (token.isCancellationRequested) {
+          reject(new ResponseError(-32800, 'Request cancelled'));
+          return;
+        }
+        const timer = setTimeout(() => resolve(ms), ms);
+        token.onCancellationRequested(() => {
+          clearTimeout(timer);
+          reject(new ResponseError(-32800, 'Request cancelled'));
+        });
+      }),
+  );
+  connection.onNotification('update', () => {});
+  connection.onNotification('notify_hello', () => {});
+  connection.onClose(() => process.exit(0));
+  connection.listen();
+}
+
 let http;
-if (library === 'json-rpc-2.0' && transport === 'http') {
+if (library === 'vscode-jsonrpc' && transport === 'stdio') {
+  serveVscodeStdio();
+} else if (library === 'json-rpc-2.0' && transport === 'http') {
   // The README's Express example: `app.post(...)`, `res.json(answer)` or `res.sendStatus(204)`.
   const rpc = jsonRpc2();
   http = createServer((req, res) => {
@@ -84,11 +127,13 @@ if (library === 'json-rpc-2.0' && transport === 'http') {
   http = createServer();
   jaysonServer().websocket({ server: http });
 } else {
-  process.stderr.write('usage: node peer-server.mjs json-rpc-2.0|jayson http|ws\n');
+  process.stderr.write(
+    'usage: node peer-server.mjs json-rpc-2.0|jayson http|ws, or vscode-jsonrpc stdio\n',
+  );
   process.exit(2);
 }
 
-http.listen(0, '127.0.0.1', () => {
+http?.listen(0, '127.0.0.1', () => {
   const { port } = http.address();
   process.stdout.write(`listening ${transport === 'ws' ? 'ws' : 'http'}://127.0.0.1:${port}/\n`);
 });

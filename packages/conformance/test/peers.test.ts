@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceConfigInput } from '../src/config.js';
 import { runConformance } from '../src/run.js';
-import { PEER_SERVER, startChild } from './support.js';
+import { PEER_SERVER, quote, startChild } from './support.js';
 
 /** What the tool is told about the peers: no stated limits, no cancellation. */
 const PEER_CONFIG: ConformanceConfigInput = {
@@ -14,14 +14,24 @@ const PEER_CONFIG: ConformanceConfigInput = {
   cancellation: [],
   methods: { sleep: null },
 };
+/** vscode-jsonrpc speaks LSP's cancellation; its adapter has a cancellable `sleep`. */
+const LSP_PEER_CONFIG: ConformanceConfigInput = { maxBodyBytes: null, maxBatchSize: null };
 
 const README = readFileSync(
   join(dirname(fileURLToPath(import.meta.url)), '..', 'README.md'),
   'utf8',
 );
 const require = createRequire(import.meta.url);
-const version = (name: string): string =>
-  (require(`${name}/package.json`) as { version: string }).version;
+/** A dependency's version (from its package.json, which not every package exports). */
+function version(name: string): string {
+  for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (pkg.name === name) return pkg.version;
+  }
+  throw new Error(`no package.json for ${name}`);
+}
 
 /** The README's score row for a peer: `| json-rpc-2.0 1.8.1 | HTTP | 44 | 15 | 4 | ids |`. */
 function readmeRow(label: string, endpoint: string) {
@@ -60,21 +70,37 @@ const PEERS = [
       'RangeError: Maximum call stack size exceeded',
     ],
   },
+  {
+    library: 'vscode-jsonrpc',
+    transport: 'stdio',
+    endpoint: 'stdio (Content-Length)',
+    uncaught: [],
+  },
 ] as const;
 
 describe('peer libraries behind tiny adapters: the scores the README publishes', () => {
   for (const peer of PEERS) {
     it(`${peer.library} over ${peer.endpoint}`, async () => {
-      const server = await startChild(PEER_SERVER, [peer.library, peer.transport]);
       let report: Awaited<ReturnType<typeof runConformance>>;
-      try {
-        const url = server.urls[0]!;
+      let stderr: string | undefined;
+      if (peer.transport === 'stdio') {
+        const command = `${quote(process.execPath)} ${quote(PEER_SERVER)} ${peer.library} stdio`;
         report = await runConformance({
-          target: peer.transport === 'http' ? { http: url } : { ws: url },
-          config: PEER_CONFIG,
+          target: { stdio: command, framing: 'content-length' },
+          config: LSP_PEER_CONFIG,
         });
-      } finally {
-        await server.close();
+      } else {
+        const server = await startChild(PEER_SERVER, [peer.library, peer.transport]);
+        try {
+          const url = server.urls[0]!;
+          report = await runConformance({
+            target: peer.transport === 'http' ? { http: url } : { ws: url },
+            config: PEER_CONFIG,
+          });
+        } finally {
+          await server.close();
+        }
+        stderr = server.stderr();
       }
       const failedIds = report.results.filter((r) => r.status === 'fail').map((r) => r.id);
       // The tool catches what the issue measured by hand: ids beyond 2^53 at least.
@@ -88,8 +114,9 @@ describe('peer libraries behind tiny adapters: the scores the README publishes',
         skipped: report.skipped,
         failedIds,
       });
+      if (stderr === undefined) return; // a stdio child's stderr is not kept
       // Inputs that raise an uncaught exception (the adapter survives them to score the rest).
-      const uncaught = [...new Set(server.stderr().match(/^uncaught: .*$/gm) ?? [])]
+      const uncaught = [...new Set(stderr.match(/^uncaught: .*$/gm) ?? [])]
         .map((line) => line.slice('uncaught: '.length))
         .sort();
       expect(uncaught).toEqual([...peer.uncaught].sort());

@@ -26,6 +26,8 @@ function dialectCase(
       config.cancellation.includes(dialect) ? undefined : `cancellation does not list ${dialect}`,
     async run(ctx: CaseContext): Promise<Outcome> {
       const connection = await ctx.duplex();
+      // The target must be up and reading, so that the call is running when it is cancelled.
+      if (!(await ctx.alive(connection))) return fail('the target does not answer');
       connection.inbox.drain();
       const requestId = `${id}-${Date.now()}`;
       // Short enough that a call that was not cancelled answers within the wait below.

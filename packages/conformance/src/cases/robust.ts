@@ -123,7 +123,7 @@ export const ROBUST_CASES: readonly ConformanceCase[] = [
   },
   {
     id: 'robust.huge-method',
-    title: 'a method name of 256 KiB: -32601',
+    title: 'a method name of 256 KiB: -32601, without echoing the name whole',
     async run(ctx) {
       const text = `{"jsonrpc":"2.0","method":"${'m'.repeat(bigSize(ctx))}","id":"huge-method"}`;
       const answered = await ctx.exchange(text, true);
