@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatResult } from '../src/report.js';
 import { type ConformanceReport, caseIds, runConformance } from '../src/run.js';
@@ -84,5 +87,39 @@ describe('the kit conformance server passes every case', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('FAIL spec.positional-params — result 65, expected 19\n');
     expect(run.stdout).toContain('failed: spec.positional-params, spec.positional-params-reversed');
+  }, 60_000);
+
+  it('reads a configuration file, and flags override it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conformance-'));
+    try {
+      const file = join(dir, 'target.json');
+      await writeFile(file, JSON.stringify({ methods: { subtract: 'sum' }, timeoutMs: 4000 }));
+      const only = ['--only', 'spec.positional-params-reversed'];
+      const fromFile = await runCli(['--http', server.urls[0]!, '--config', file, ...only]);
+      expect(fromFile.code).toBe(1);
+      expect(fromFile.stdout).toContain('FAIL spec.positional-params-reversed — result 65');
+      const overridden = await runCli([
+        '--http',
+        server.urls[0]!,
+        '--config',
+        file,
+        '--method',
+        'subtract=subtract',
+        ...only,
+      ]);
+      expect(overridden.code).toBe(0);
+      expect(overridden.stdout).toContain('PASS spec.positional-params-reversed — result -19');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('exits 2 with the usage on a bad command line or configuration', async () => {
+    const noTarget = await runCli([]);
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr).toMatch(/give exactly one of --http, --ws and --stdio\n\nUsage: /);
+    const missing = await runCli(['--http', server.urls[0]!, '--config', '/nonexistent/x.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
   }, 60_000);
 });
