@@ -66,8 +66,6 @@ export interface CaseContext {
   next(connection: DuplexConnection, timeoutMs?: number): Promise<Received | undefined>;
   /** What every stdio child wrote to stdout that was not a frame, so far. */
   readonly stdoutGarbage: readonly string[];
-  /** Records a note on the case (shown after its detail). */
-  note(text: string): void;
 }
 
 /** A case of the conformance suite. */
@@ -121,10 +119,9 @@ export function createContext(
   target: Target,
   config: ConformanceConfig,
   state: RunState,
-): { ctx: CaseContext; dispose: () => Promise<void>; notes: string[] } {
+): { ctx: CaseContext; dispose: () => Promise<void> } {
   const kind = transportOf(target);
   const opened: DuplexConnection[] = [];
-  const notes: string[] = [];
   const answerMs = Math.max(1, Math.floor(config.timeoutMs * 0.6));
 
   const openDuplex = async (): Promise<DuplexConnection> => {
@@ -181,9 +178,6 @@ export function createContext(
       if (name === null) throw new Error(`methods.${role} is not configured`);
       return name;
     },
-    note(text) {
-      notes.push(text);
-    },
     next,
     async http(options) {
       if (!('http' in target)) throw new Error('this case needs an HTTP target');
@@ -234,7 +228,7 @@ export function createContext(
   const dispose = async (): Promise<void> => {
     for (const connection of opened.splice(0)) await closeConnection(connection, state);
   };
-  return { ctx, dispose, notes };
+  return { ctx, dispose };
 }
 
 async function closeConnection(connection: DuplexConnection, state: RunState): Promise<void> {

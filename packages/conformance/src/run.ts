@@ -5,7 +5,7 @@
  */
 import { ALL_CASES } from './cases/index.js';
 import type { Outcome } from './check.js';
-import { type ConformanceConfigInput, resolveConfig } from './config.js';
+import { type ConformanceConfig, type ConformanceConfigInput, resolveConfig } from './config.js';
 import {
   type ConformanceCase,
   closeShared,
@@ -147,7 +147,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Co
 async function runCase(
   c: ConformanceCase,
   target: Target,
-  config: ReturnType<typeof resolveConfig>,
+  config: ConformanceConfig,
   state: RunState,
 ): Promise<Outcome> {
   const missing = c.needs?.find((role) => config.methods[role] === null);
@@ -155,7 +155,7 @@ async function runCase(
     return { status: 'skip', detail: `methods.${missing} is not configured` };
   const reason = c.skipWhen?.(config);
   if (reason !== undefined) return { status: 'skip', detail: reason };
-  const { ctx, dispose, notes } = createContext(target, config, state);
+  const { ctx, dispose } = createContext(target, config, state);
   let timer: NodeJS.Timeout | undefined;
   let outcome: Outcome;
   try {
@@ -176,6 +176,5 @@ async function runCase(
   await dispose();
   // After a failure the shared connection may hold late answers: start the next case afresh.
   if (outcome.status === 'fail') await closeShared(state);
-  if (notes.length > 0) outcome = { ...outcome, detail: `${outcome.detail} (${notes.join('; ')})` };
   return outcome;
 }
