@@ -5,6 +5,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
+import { ErrorCode } from '@jsonrpc-kit/core';
 
 /**
  * The roles a target's methods play. The names are those of the JSON-RPC 2.0 specification's
@@ -100,9 +101,9 @@ export const DEFAULT_CONFIG: ConformanceConfig = Object.freeze({
     crash: 'crash',
   }),
   maxBodyBytes: 1024 * 1024,
-  tooLargeCode: -32004,
+  tooLargeCode: ErrorCode.RequestTooLarge,
   maxBatchSize: 100,
-  batchTooLargeCode: -32003,
+  batchTooLargeCode: ErrorCode.BatchTooLarge,
   cancellation: Object.freeze(['$/cancelRequest'] as const),
   timeoutMs: 5_000,
   quietMs: 30,
