@@ -123,6 +123,7 @@ export function createContext(
   const kind = transportOf(target);
   const opened: DuplexConnection[] = [];
   const answerMs = Math.max(1, Math.floor(config.timeoutMs * 0.6));
+  const overtakenMs = Math.max(10 * config.quietMs, Math.floor(answerMs / 3));
 
   const openDuplex = async (): Promise<DuplexConnection> => {
     if ('ws' in target) return openWs(target.ws, answerMs);
@@ -142,7 +143,7 @@ export function createContext(
     connection.send(pingText(config, id));
     const before: string[] = [];
     let answered = false;
-    const deadline = Date.now() + answerMs;
+    let deadline = Date.now() + answerMs;
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) break;
@@ -150,8 +151,12 @@ export function createContext(
       if (message === undefined) break;
       if (isAnswerTo(message, id)) {
         answered = true;
-        // An answer may still be on its way when the ping overtook it.
-        if (extraWaitForFirst && before.length === 0) continue;
+        // An answer may still be on its way when the ping overtook it (a target that handles
+        // messages concurrently): give it a while, not the whole deadline.
+        if (extraWaitForFirst && before.length === 0) {
+          deadline = Math.min(deadline, Date.now() + overtakenMs);
+          continue;
+        }
         break;
       }
       before.push(message.text);

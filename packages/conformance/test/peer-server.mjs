@@ -3,15 +3,6 @@
 // "listening URL" first) or `node peer-server.mjs vscode-jsonrpc stdio` (Content-Length framing). An uncaught exception (some inputs crash a peer) is written to
 // stderr as "uncaught: ..." and the process keeps serving, as a supervisor would restart it.
 import { createServer } from 'node:http';
-import jayson from 'jayson';
-import { JSONRPCServer } from 'json-rpc-2.0';
-import {
-  createMessageConnection,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-jsonrpc/node';
-import { WebSocketServer } from 'ws';
 
 const [library, transport] = process.argv.slice(2);
 
@@ -29,7 +20,8 @@ const crash = () => {
   throw new Error('crash requested');
 };
 
-function jsonRpc2() {
+async function jsonRpc2() {
+  const { JSONRPCServer } = await import('json-rpc-2.0');
   const server = new JSONRPCServer();
   server.addMethod('subtract', subtract);
   server.addMethod('sum', sum);
@@ -40,7 +32,8 @@ function jsonRpc2() {
   return server;
 }
 
-function jaysonServer() {
+async function jaysonServer() {
+  const { default: jayson } = await import('jayson');
   const method = (fn) => (params, callback) => callback(null, fn(params));
   return new jayson.Server({
     subtract: method(subtract),
@@ -53,7 +46,9 @@ function jaysonServer() {
 }
 
 /** vscode-jsonrpc over stdin/stdout; it spreads positional params and adds a token last. */
-function serveVscodeStdio() {
+async function serveVscodeStdio() {
+  const { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } =
+    await import('vscode-jsonrpc/node');
   const connection = createMessageConnection(
     new StreamMessageReader(process.stdin),
     new StreamMessageWriter(process.stdout),
@@ -89,10 +84,10 @@ function serveVscodeStdio() {
 
 let http;
 if (library === 'vscode-jsonrpc' && transport === 'stdio') {
-  serveVscodeStdio();
+  await serveVscodeStdio();
 } else if (library === 'json-rpc-2.0' && transport === 'http') {
   // The README's Express example: `app.post(...)`, `res.json(answer)` or `res.sendStatus(204)`.
-  const rpc = jsonRpc2();
+  const rpc = await jsonRpc2();
   http = createServer((req, res) => {
     if (req.method !== 'POST') {
       res.writeHead(404).end(); // what Express answers for a route it does not have
@@ -110,8 +105,9 @@ if (library === 'vscode-jsonrpc' && transport === 'stdio') {
     });
   });
 } else if (library === 'json-rpc-2.0' && transport === 'ws') {
-  const rpc = jsonRpc2();
+  const rpc = await jsonRpc2();
   http = createServer();
+  const { WebSocketServer } = await import('ws');
   const wss = new WebSocketServer({ server: http });
   wss.on('connection', (socket) => {
     socket.on('error', () => {}); // a bad frame closes the socket (1007, 1009): nothing to add
@@ -122,10 +118,10 @@ if (library === 'vscode-jsonrpc' && transport === 'stdio') {
     });
   });
 } else if (library === 'jayson' && transport === 'http') {
-  http = jaysonServer().http();
+  http = (await jaysonServer()).http();
 } else if (library === 'jayson' && transport === 'ws') {
   http = createServer();
-  jaysonServer().websocket({ server: http });
+  (await jaysonServer()).websocket({ server: http });
 } else {
   process.stderr.write(
     'usage: node peer-server.mjs json-rpc-2.0|jayson http|ws, or vscode-jsonrpc stdio\n',
