@@ -19,6 +19,7 @@ import {
   RequestTooLargeError,
   ServerBusyError,
   TimeoutError,
+  toError,
   TransportError,
 } from './errors.js';
 
@@ -130,5 +131,21 @@ describe('local errors', () => {
       status: 502,
       body: 'bad',
     });
+  });
+});
+
+describe('toError', () => {
+  it('returns an Error as it is', () => {
+    const error = new TypeError('x');
+    expect(toError(error)).toBe(error);
+  });
+
+  it('wraps anything else, with its text as the message', () => {
+    const error = toError(42);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toBe('42');
+    const closed = toError('gone', (message) => new ConnectionClosedError(message));
+    expect(closed).toBeInstanceOf(ConnectionClosedError);
+    expect(closed.message).toBe('gone');
   });
 });

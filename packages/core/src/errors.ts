@@ -490,3 +490,29 @@ export class ProtocolError extends LocalError {
     this.received = received;
   }
 }
+
+/**
+ * `value` as an `Error`: itself when it is one, otherwise a new error whose message is
+ * `String(value)`. For `catch (error)` clauses and rejection reasons, which may hold anything.
+ *
+ * @param value - what was thrown or passed as a reason
+ * @param wrap - builds the error for a value that is not one
+ * @default wrap - `(message) => new Error(message)`
+ * @returns `value`, or a new error carrying its text
+ * @example
+ * ```ts
+ * try {
+ *   JSON.parse('{');
+ * } catch (error) {
+ *   console.log(toError(error).message);
+ * }
+ * toError('gone', (message) => new ConnectionClosedError(message)).code; // 'CONNECTION_CLOSED'
+ * ```
+ */
+export function toError(value: unknown, wrap: (message: string) => Error = plainError): Error {
+  return value instanceof Error ? value : wrap(String(value));
+}
+
+function plainError(message: string): Error {
+  return new Error(message);
+}

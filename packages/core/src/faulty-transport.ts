@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ConnectionClosedError } from './errors.js';
+import { ConnectionClosedError, toError } from './errors.js';
 import type { TapDirection } from './tap-transport.js';
 import type { SendOptions, Transport, TransportHandler } from './transport.js';
 
@@ -434,7 +434,7 @@ export function createFaultyTransport(
         try {
           handler.onMessage(text);
         } catch (error) {
-          handler.onError?.(error instanceof Error ? error : new Error(String(error)));
+          handler.onError?.(toError(error));
         }
         return Promise.resolve();
       });

@@ -68,6 +68,7 @@ export {
   ServerBusyError,
   TimeoutError,
   TransportError,
+  toError,
 } from './errors.js';
 export type {
   FaultName,
@@ -115,8 +116,8 @@ export type {
   ParseOptions,
   ParseResult,
 } from './parse.js';
-export { classify, parse } from './parse.js';
-export type { GiveUpReason, PendingCall, PendingCallOptions, PendingCalls } from './pending.js';
+export { parse } from './parse.js';
+export type { GiveUpReason, PendingCallOptions, PendingCalls } from './pending.js';
 export { createPendingCalls } from './pending.js';
 export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
@@ -137,7 +138,6 @@ export {
   serializeNotification,
   serializeRequest,
   serializeSuccess,
-  stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
 export type { TapDirection, TransportTap } from './tap-transport.js';

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ConnectionClosedError } from './errors.js';
+import { ConnectionClosedError, toError } from './errors.js';
 import type { Transport, TransportHandler } from './transport.js';
 
 interface Side {
@@ -51,9 +51,7 @@ function makeTransport(own: Side, peer: Side): Transport {
     const error =
       reason === undefined
         ? undefined
-        : reason instanceof Error
-          ? reason
-          : new ConnectionClosedError(String(reason));
+        : toError(reason, (message) => new ConnectionClosedError(message));
     for (const side of [own, peer]) {
       if (side.closed) continue;
       side.closed = true;

@@ -12,6 +12,7 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
+  toError,
 } from '@jsonrpc-kit/core';
 import { DEFAULT_HTTP_TIMEOUT } from './constants.js';
 import { expectsAnswer } from './expects-answer.js';
@@ -143,7 +144,7 @@ export function createPostTransport(
     try {
       handler.onMessage(body);
     } catch (error) {
-      handler.onError?.(error instanceof Error ? error : new Error(String(error)));
+      handler.onError?.(toError(error));
     }
   };
 

@@ -11,6 +11,7 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
+  toError,
 } from '@jsonrpc-kit/core';
 import { closeReasonError } from './close-reason.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
@@ -66,10 +67,6 @@ function newBatch(): Batch {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }
 
 /**

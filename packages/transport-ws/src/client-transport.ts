@@ -9,6 +9,7 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
+  toError,
 } from '@jsonrpc-kit/core';
 import {
   DEFAULT_RECONNECT,
@@ -327,7 +328,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
 
   const report = (error: unknown): void => {
     try {
-      handler?.onError?.(error instanceof Error ? error : new Error(String(error)));
+      handler?.onError?.(toError(error));
     } catch {
       // The owner's error hook must not break the transport.
     }
@@ -465,7 +466,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     try {
       Ctor = options.WebSocket ?? (await loadWebSocket());
     } catch (error) {
-      finish(error instanceof Error ? error : new TransportError(String(error)));
+      finish(toError(error, (message) => new TransportError(message)));
       return;
     }
     if (finished || userClosed) return;

@@ -15,6 +15,7 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
+  toError,
 } from '@jsonrpc-kit/core';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
 
@@ -172,7 +173,7 @@ export function createSocketTransport<S extends ServerSocketLike>(
     try {
       handler.onMessage(text);
     } catch (error) {
-      report(error instanceof Error ? error : new Error(String(error)));
+      report(toError(error));
     }
   };
 
