@@ -144,3 +144,5 @@ export type { TapDirection, TransportTap } from './tap-transport.js';
 export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';
 export type { SendOptions, Transport, TransportHandler } from './transport.js';
+export type { TransportState } from './transport-state.js';
+export { createTransportState } from './transport-state.js';
