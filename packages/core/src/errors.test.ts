@@ -19,8 +19,8 @@ import {
   RequestTooLargeError,
   ServerBusyError,
   TimeoutError,
-  toError,
   TransportError,
+  toError,
 } from './errors.js';
 
 describe('wire errors', () => {

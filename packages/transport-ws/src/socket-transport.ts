@@ -9,13 +9,12 @@ import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
 import {
   ConnectionClosedError,
+  createTransportState,
   ErrorCode,
   LocalError,
   serializeError,
   type Transport,
   TransportError,
-  type TransportHandler,
-  toError,
 } from '@jsonrpc-kit/core';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
 
@@ -141,12 +140,9 @@ export function createSocketTransport<S extends ServerSocketLike>(
   const answerInvalid = options.answerInvalidFrames ?? true;
   const raw = (socket as unknown as { _socket?: Socket })._socket;
 
-  let handler: TransportHandler | undefined;
-  let inbox: string[] = [];
-  let started = false;
+  const state = createTransportState();
   let closed = socket.readyState >= CLOSING;
   let closeError: Error | undefined;
-  let closeNotified = false;
   let closeSeen = false;
   let closeRequested = false;
   let lastError: Error | undefined;
@@ -165,49 +161,18 @@ export function createSocketTransport<S extends ServerSocketLike>(
     raw!.uncork();
   };
 
-  const deliver = (text: string): void => {
-    if (handler === undefined) {
-      inbox.push(text);
-      return;
-    }
-    try {
-      handler.onMessage(text);
-    } catch (error) {
-      report(toError(error));
-    }
-  };
-
-  const report = (error: Error): void => {
-    try {
-      handler?.onError?.(error);
-    } catch {
-      // An owner's error hook must not break the socket.
-    }
-  };
-
-  const notifyClose = (): void => {
-    if (closeNotified || handler === undefined) return;
-    closeNotified = true;
-    handler.onClose(closeError);
-  };
-
   const onMessage = (data: SocketData, isBinary: boolean): void => {
     if (!isBinary) {
       // ws has already checked that a text frame is UTF-8.
-      deliver((data as Buffer).toString());
+      state.deliver((data as Buffer).toString());
       return;
     }
     const bytes = toBuffer(data);
     if (isUtf8(bytes)) {
-      deliver(bytes.toString());
+      state.deliver(bytes.toString());
       return;
     }
-    if (handler === undefined) {
-      // Keep the order of events: report once started.
-      inbox.push(INVALID_FRAME);
-    } else {
-      report(new TransportError('Binary frame is not valid UTF-8'));
-    }
+    state.report(new TransportError('Binary frame is not valid UTF-8'));
     if (answerInvalid && socket.readyState === OPEN) void send(INVALID_UTF8_ANSWER).catch(noop);
   };
 
@@ -234,7 +199,7 @@ export function createSocketTransport<S extends ServerSocketLike>(
     drain = drainResolve = drainReject = undefined;
     socket.off('message', onMessage);
     controller.abort(closeError ?? new ConnectionClosedError());
-    notifyClose();
+    state.close(closeError);
     resolveClosed();
   };
 
@@ -290,19 +255,7 @@ export function createSocketTransport<S extends ServerSocketLike>(
     socket,
     closed: closedPromise,
     signal: controller.signal,
-    start(owner) {
-      if (started) return Promise.reject(new Error('Transport already started'));
-      started = true;
-      handler = owner;
-      const buffered = inbox;
-      inbox = [];
-      for (const text of buffered) {
-        if (text === INVALID_FRAME) report(new TransportError('Binary frame is not valid UTF-8'));
-        else deliver(text);
-      }
-      if (closeSeen) notifyClose();
-      return RESOLVED;
-    },
+    start: (owner) => state.start(owner),
     send,
     terminate(error) {
       if (closeSeen) return;
@@ -320,9 +273,6 @@ export function createSocketTransport<S extends ServerSocketLike>(
     },
   };
 }
-
-/** Marks a refused frame in the pre-start inbox (never a valid message text). */
-const INVALID_FRAME = '\u0000invalid-frame';
 
 function noop(): void {}
 
