@@ -22,7 +22,8 @@ export interface TransportState {
   readonly closed: boolean;
   /**
    * The body of {@link Transport.start}: records the owner and delivers what was buffered (in a
-   * microtask, in arrival order), then a close that happened before.
+   * microtask, in arrival order), then a close that happened before. With nothing buffered,
+   * later messages go straight to the owner.
    *
    * @param handler - the owner
    * @returns a promise that resolves at once; it rejects when the transport was started already
@@ -117,7 +118,9 @@ export function createTransportState(): TransportState {
   let start = (owner: TransportHandler): Promise<void> => {
     start = REJECT_SECOND_START;
     handler = owner;
-    queueMicrotask(flush);
+    // Nothing waiting and still open: deliver directly from now on (no turn in between).
+    if (pending!.length === 0 && !closed) pending = undefined;
+    else queueMicrotask(flush);
     return Promise.resolve();
   };
 

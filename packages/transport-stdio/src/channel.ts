@@ -8,10 +8,10 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   ConnectionClosedError,
+  createTransportState,
   type Transport,
   TransportError,
   type TransportHandler,
-  toError,
 } from '@jsonrpc-kit/core';
 import { closeReasonError } from './close-reason.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
@@ -82,10 +82,8 @@ function newBatch(): Batch {
  */
 export function createChannel(options: ChannelOptions): Channel {
   const { readable, writable } = options;
-  let handler: TransportHandler | undefined;
+  const state = createTransportState();
   let stopped = false;
-  let closeNotified = false;
-  let closeError: Error | undefined;
   let encoding: ResolvedFraming | undefined;
 
   /** Messages waiting for the next flush, and the promise their sends share. */
@@ -107,22 +105,18 @@ export function createChannel(options: ChannelOptions): Channel {
 
   const resumeReading = (): void => {
     readPaused = false;
-    if (!stopped && handler !== undefined) readable.resume();
+    if (!stopped && state.started) readable.resume();
   };
 
   const deliver = (message: string): void => {
-    if (stopped || handler === undefined) return;
-    try {
-      handler.onMessage(message);
-    } catch (error) {
-      handler.onError?.(toError(error));
-    }
+    if (!stopped) state.deliver(message);
   };
 
   /** The limit: the transport's own option, else its owner's (offered at start), else the default. */
   let maxMessageBytes = options.maxMessageBytes;
 
   const onFrameError = (error: FrameError): void => {
+    const handler = state.handler;
     if (stopped || handler === undefined) return;
     const envelope = error.envelope;
     if (envelope !== undefined && handler.onTooLarge !== undefined) {
@@ -201,12 +195,6 @@ export function createChannel(options: ChannelOptions): Channel {
     if (!stopped) options.onStreamClose?.();
   };
 
-  const notifyClose = (): void => {
-    if (closeNotified || handler === undefined) return;
-    closeNotified = true;
-    handler.onClose(closeError);
-  };
-
   // Errors are listened to for the whole life of the streams: an 'error' without a listener
   // would crash the process (EPIPE on a closed pipe, say), also after the transport closed.
   readable.on('error', onError);
@@ -220,17 +208,15 @@ export function createChannel(options: ChannelOptions): Channel {
 
   return {
     start(h) {
-      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
-      handler = h;
+      if (state.started) return state.start(h);
+      const started = state.start(h);
       maxMessageBytes ??= h.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
       decoder = makeDecoder();
-      if (stopped) {
-        queueMicrotask(notifyClose);
-      } else {
+      if (!stopped) {
         readable.on('data', onData);
         if (!readPaused) readable.resume();
       }
-      return Promise.resolve();
+      return started;
     },
     send(message) {
       if (stopped) return Promise.reject(new ConnectionClosedError());
@@ -278,11 +264,10 @@ export function createChannel(options: ChannelOptions): Channel {
       batch = undefined;
       queue = [];
       queuedChars = 0;
-      closeError = error;
-      notifyClose();
+      state.close(error);
     },
     reportError(error) {
-      if (!stopped) handler?.onError?.(error);
+      if (!stopped && state.started) state.report(error);
     },
     get stopped() {
       return stopped;
