@@ -41,7 +41,7 @@ async function kitServer() {
   server.method(METHOD, add);
   const http = createHttpServer();
   const port = await listen(http);
-  const wss = createWebSocketServer({ server, httpServer: http });
+  const wss = createWebSocketServer(server, { httpServer: http });
   if (wss && typeof wss.then === 'function') await wss;
   return port;
 }

@@ -18,8 +18,15 @@ import {
   reconnectDelay,
   resolveReconnect,
 } from './backoff.js';
+import { type BufferWait, createBufferWait } from './buffer-wait.js';
 import { CloseCode, closeReasonText } from './close-codes.js';
-import { DEFAULT_HEARTBEAT, type HeartbeatOptions } from './heartbeat.js';
+import { type Corkable, createCorker, type Defer, nextTurn } from './cork.js';
+import {
+  createHeartbeatMonitor,
+  DEFAULT_HEARTBEAT,
+  type HeartbeatMonitor,
+  type HeartbeatOptions,
+} from './heartbeat.js';
 
 /** Where a client transport is in its life. */
 export type WebSocketTransportState = 'connecting' | 'open' | 'reconnecting' | 'closed';
@@ -172,19 +179,12 @@ interface Queued {
   readonly reject: (error: Error) => void;
 }
 
-interface Corkable {
-  cork(): void;
-  uncork(): void;
-}
-
 interface NodeWebSocketExtras {
   _socket?: Partial<Corkable>;
   ping?: () => void;
   terminate?: () => void;
   on?: (event: string, listener: () => void) => void;
 }
-
-const RESOLVED: Promise<void> = Promise.resolve();
 
 /** Bytes the socket holds; 0 for sockets that do not say (workerd has no `bufferedAmount`). */
 function buffered(socket: WebSocketLike): number {
@@ -228,10 +228,7 @@ const decoder: TextDecoder | undefined =
   typeof TextDecoder === 'undefined' ? undefined : new TextDecoder('utf-8', { fatal: true });
 
 /** Sends a frame in a later turn of the loop; `process.nextTick` on Node. */
-const defer: ((callback: () => void) => void) | undefined =
-  typeof process !== 'undefined' && typeof process.nextTick === 'function'
-    ? process.nextTick
-    : undefined;
+const defer: Defer | undefined = nextTurn;
 
 /**
  * Creates a client transport over WebSocket that reconnects on its own. `start()` opens the
@@ -293,14 +290,11 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let attempts = 0;
   let lastError: Error | undefined;
   let queue: Queued[] = [];
-  let corked: Partial<Corkable> | undefined;
+  const cork = createCorker(defer);
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
-  let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
-  let lastPong = 0;
-  let pingSentAt = 0;
-  let bufferWait: Promise<void> | undefined;
+  let heartbeatMonitor: HeartbeatMonitor | undefined;
 
   let resolveStart!: () => void;
   let rejectStart!: (error: Error) => void;
@@ -334,61 +328,34 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }
   };
 
-  const uncork = (): void => {
-    const target = corked;
-    corked = undefined;
-    target?.uncork?.();
-  };
-
   const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
-    const raw = open._socket;
-    // Bun's `ws` has a `_socket` that cannot cork: write straight through there.
-    if (typeof raw?.cork === 'function' && defer !== undefined && corked === undefined) {
-      corked = raw;
-      raw.cork();
-      defer(uncork);
-    }
+    // Bun's `ws` has a `_socket` that cannot cork: the corker writes straight through there.
+    cork(open._socket);
     open.send(message);
   };
 
   const stopHeartbeat = (): void => {
-    if (heartbeatTimer !== undefined) clearInterval(heartbeatTimer);
-    heartbeatTimer = undefined;
+    heartbeatMonitor?.stop();
+    heartbeatMonitor = undefined;
   };
 
   const startHeartbeat = (open: WebSocketLike & NodeWebSocketExtras): void => {
     if (heartbeat === false || typeof open.ping !== 'function' || typeof open.on !== 'function') {
       return;
     }
-    const { interval, timeout } = heartbeat;
-    lastPong = Date.now();
-    pingSentAt = 0;
-    open.on('pong', () => {
-      lastPong = Date.now();
-      pingSentAt = 0;
-    });
-    heartbeatTimer = setInterval(
-      () => {
-        const now = Date.now();
-        if (pingSentAt !== 0) {
-          if (now - pingSentAt >= timeout) {
-            lastError = new TransportError(`Heartbeat: no pong within ${timeout} ms`);
-            stopHeartbeat();
-            if (typeof open.terminate === 'function') open.terminate();
-            else open.close();
-          }
-        } else if (now - lastPong >= interval) {
-          pingSentAt = now;
-          try {
-            open.ping!();
-          } catch {
-            // Closing; the close event takes over.
-          }
-        }
+    const { timeout } = heartbeat;
+    const monitor = createHeartbeatMonitor(heartbeat);
+    heartbeatMonitor = monitor;
+    const watch = monitor.add({
+      ping: () => open.ping!(),
+      dead: () => {
+        lastError = new TransportError(`Heartbeat: no pong within ${timeout} ms`);
+        stopHeartbeat();
+        if (typeof open.terminate === 'function') open.terminate();
+        else open.close();
       },
-      Math.max(5, Math.min(interval, timeout) / 2),
-    );
-    (heartbeatTimer as { unref?: () => void }).unref?.();
+    });
+    open.on('pong', watch.alive);
   };
 
   const finish = (error: Error | undefined): void => {
@@ -552,23 +519,19 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     };
   };
 
-  const waitBuffer = (open: WebSocketLike): Promise<void> => {
-    bufferWait ??= new Promise<void>((resolve, reject) => {
-      const check = (): void => {
-        if (socket !== open || open.readyState !== OPEN) {
-          bufferWait = undefined;
-          // The socket went away; the close path reports it to the owner.
-          reject(new ConnectionClosedError());
-        } else if (buffered(open) <= highWaterMark) {
-          bufferWait = undefined;
-          resolve();
-        } else {
-          setTimeout(check, BUFFER_POLL_MS);
-        }
-      };
-      setTimeout(check, BUFFER_POLL_MS);
+  /** The send-buffer wait of the socket last written to. */
+  let flow: { readonly socket: WebSocketLike; readonly wait: BufferWait } | undefined;
+
+  const flowOf = (open: WebSocketLike): BufferWait => {
+    if (flow?.socket === open) return flow.wait;
+    const wait = createBufferWait({
+      highWaterMark,
+      buffered: () => buffered(open),
+      isOpen: () => socket === open && open.readyState === OPEN,
+      arm: (check) => setTimeout(check, BUFFER_POLL_MS),
     });
-    return bufferWait;
+    flow = { socket: open, wait };
+    return wait;
   };
 
   return {
@@ -592,9 +555,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         } catch (error) {
           return Promise.reject(new TransportError('Send failed', { cause: error }));
         }
-        return bufferWait === undefined && buffered(open) <= highWaterMark
-          ? RESOLVED
-          : waitBuffer(open);
+        return flowOf(open).afterSend();
       }
       if (everOpened && !queueEnabled) {
         return Promise.reject(new ConnectionClosedError('WebSocket is not open'));

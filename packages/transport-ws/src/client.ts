@@ -4,8 +4,8 @@
  *
  * @module
  */
-export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
-export { DEFAULT_RECONNECT, reconnectDelay, resolveReconnect } from './backoff.js';
+export type { ReconnectOptions } from './backoff.js';
+export { DEFAULT_RECONNECT } from './backoff.js';
 export type {
   WebSocketConstructor,
   WebSocketLike,

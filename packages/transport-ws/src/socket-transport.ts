@@ -16,7 +16,9 @@ import {
   type Transport,
   TransportError,
 } from '@jsonrpc-kit/core';
+import { createBufferWait } from './buffer-wait.js';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
+import { createCorker, type Defer } from './cork.js';
 
 /**
  * Bytes a socket may hold unsent before `send()` waits and the socket stops being read.
@@ -30,9 +32,6 @@ const DRAIN_POLL_MS = 5;
 
 const OPEN = 1;
 const CLOSING = 2;
-
-/** The shared promise of a `send()` that did not have to wait. */
-export const RESOLVED: Promise<void> = Promise.resolve();
 
 /** The answer to a binary frame that is not UTF-8: a -32700 with a null id. */
 const INVALID_UTF8_ANSWER: string = serializeError(null, {
@@ -108,7 +107,6 @@ export interface SocketTransport<S extends ServerSocketLike = ServerSocketLike> 
 }
 
 /** Yields in the same turn; `process.nextTick` flushes after the current microtasks settle. */
-type Defer = (callback: () => void) => void;
 const defer: Defer = process.nextTick;
 
 /**
@@ -146,20 +144,12 @@ export function createSocketTransport<S extends ServerSocketLike>(
   let closeSeen = false;
   let closeRequested = false;
   let lastError: Error | undefined;
-  let corked = false;
-  let drain: Promise<void> | undefined;
-  let drainResolve: (() => void) | undefined;
-  let drainReject: ((error: Error) => void) | undefined;
+  const cork = createCorker(defer);
   const controller = new AbortController();
   let resolveClosed!: () => void;
   const closedPromise = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
-
-  const uncork = (): void => {
-    corked = false;
-    raw!.uncork();
-  };
 
   const onMessage = (data: SocketData, isBinary: boolean): void => {
     if (!isBinary) {
@@ -195,8 +185,7 @@ export function createSocketTransport<S extends ServerSocketLike>(
                 cause: lastError,
               });
     }
-    if (drainReject !== undefined) drainReject(new ConnectionClosedError());
-    drain = drainResolve = drainReject = undefined;
+    flow.fail(new ConnectionClosedError());
     socket.off('message', onMessage);
     controller.abort(closeError ?? new ConnectionClosedError());
     state.close(closeError);
@@ -208,47 +197,28 @@ export function createSocketTransport<S extends ServerSocketLike>(
   socket.once('close', onClose);
   if (closed) queueMicrotask(() => onClose(CloseCode.Abnormal, Buffer.alloc(0)));
 
-  const checkDrain = (): void => {
-    if (drainResolve === undefined) return;
-    if (socket.bufferedAmount > highWaterMark) {
-      armDrain();
-      return;
-    }
-    const resolve = drainResolve;
-    drain = drainResolve = drainReject = undefined;
-    socket.resume();
-    resolve();
+  const armDrain = (check: () => void): void => {
+    if (raw?.writableNeedDrain) raw.once('drain', check);
+    else setTimeout(check, DRAIN_POLL_MS);
   };
-
-  const armDrain = (): void => {
-    if (raw?.writableNeedDrain) raw.once('drain', checkDrain);
-    else setTimeout(checkDrain, DRAIN_POLL_MS);
-  };
-
-  const waitDrain = (): Promise<void> => {
-    if (drain === undefined) {
-      drain = new Promise<void>((resolve, reject) => {
-        drainResolve = resolve;
-        drainReject = reject;
-      });
-      socket.pause();
-      // Armed after this turn's corked writes reach the socket.
-      defer(armDrain);
-    }
-    return drain;
-  };
+  const flow = createBufferWait({
+    highWaterMark,
+    buffered: () => socket.bufferedAmount,
+    isOpen: () => !closed,
+    arm: armDrain,
+    // Armed after this turn's corked writes reach the socket.
+    armFirst: (check) => defer(() => armDrain(check)),
+    onPause: () => socket.pause(),
+    onResume: () => socket.resume(),
+  });
 
   const send = (message: string): Promise<void> => {
     if (closed || socket.readyState !== OPEN) {
       return Promise.reject(new ConnectionClosedError());
     }
-    if (raw !== undefined && !corked) {
-      corked = true;
-      raw.cork();
-      defer(uncork);
-    }
+    cork(raw);
     socket.send(message);
-    return drain !== undefined || socket.bufferedAmount > highWaterMark ? waitDrain() : RESOLVED;
+    return flow.afterSend();
   };
 
   return {

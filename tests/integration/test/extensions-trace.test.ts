@@ -148,7 +148,7 @@ describe('trace context from client to server', () => {
 
   describe('over WebSocket', () => {
     async function serve(server: Server): Promise<JsonRpcWebSocketServer<Connection>> {
-      const wss = createWebSocketServer({ server, port: 0, host: '127.0.0.1' });
+      const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
       cleanups.push(() => wss.close({ timeout: 50 }));
       await wss.ready;
       return wss;
