@@ -6,9 +6,9 @@
  */
 import {
   ConnectionClosedError,
+  createTransportState,
   type Transport,
   TransportError,
-  type TransportHandler,
   toError,
 } from '@jsonrpc-kit/core';
 import {
@@ -282,7 +282,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
 
   let state: WebSocketTransportState = 'connecting';
-  let handler: TransportHandler | undefined;
+  const contract = createTransportState();
   let socket: (WebSocketLike & NodeWebSocketExtras) | undefined;
   let everOpened = false;
   let userClosed = false;
@@ -321,11 +321,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   };
 
   const report = (error: unknown): void => {
-    try {
-      handler?.onError?.(toError(error));
-    } catch {
-      // The owner's error hook must not break the transport.
-    }
+    contract.report(toError(error));
   };
 
   const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
@@ -373,7 +369,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }
     if (!everOpened) rejectStart(error ?? new ConnectionClosedError());
     try {
-      handler?.onClose(error);
+      contract.close(error);
     } finally {
       resolveClosed();
     }
@@ -420,11 +416,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         return;
       }
     }
-    try {
-      handler!.onMessage(text);
-    } catch (error) {
-      report(error);
-    }
+    contract.deliver(text);
   };
 
   const connect = async (): Promise<void> => {
@@ -475,7 +467,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         return;
       }
       try {
-        handler?.onReconnect?.();
+        contract.handler?.onReconnect?.();
       } catch (error) {
         report(error);
       }
@@ -510,7 +502,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       if (wasOpen && reconnect !== false) {
         setState('reconnecting');
         try {
-          handler?.onDisconnect?.(error);
+          contract.handler?.onDisconnect?.(error);
         } catch (hookError) {
           report(hookError);
         }
@@ -540,9 +532,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     },
     closed: closedPromise,
     start(owner) {
-      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
+      if (contract.started) return contract.start(owner);
       if (finished) return Promise.reject(new ConnectionClosedError());
-      handler = owner;
+      void contract.start(owner);
       void connect();
       return startPromise;
     },
