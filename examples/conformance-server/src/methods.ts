@@ -10,7 +10,7 @@ import {
   kotlinxStreamProfile,
   resumable,
   streams,
-} from '@jsonrpc-kit/extensions';
+} from '@jsonrpc-kit/extensions/streams';
 import { createServer, type Server, type ServerOptions } from '@jsonrpc-kit/server';
 
 /** Longest `sleep` the server accepts, in milliseconds. */

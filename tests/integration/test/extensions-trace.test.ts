@@ -12,7 +12,7 @@ import {
   tracedClient,
   traceHeaders,
   tracing,
-} from '@jsonrpc-kit/extensions';
+} from '@jsonrpc-kit/extensions/tracing';
 import { type Connection, createServer, type Server } from '@jsonrpc-kit/server';
 import { createHttpTransport, listen } from '@jsonrpc-kit/transport-http';
 import {

@@ -6,9 +6,8 @@ import {
   mcpProfile,
   progress,
   progressOf,
-  streamCall,
-  streams,
 } from '@jsonrpc-kit/extensions';
+import { streamCall, streams } from '@jsonrpc-kit/extensions/streams';
 import { type Connection, createServer, type Server } from '@jsonrpc-kit/server';
 import {
   createWebSocketServer,
