@@ -4,7 +4,7 @@
  *
  * @module
  */
-export type { ReconnectOptions } from './backoff.js';
+export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
 export { DEFAULT_RECONNECT } from './backoff.js';
 export type {
   WebSocketConstructor,
