@@ -125,7 +125,10 @@ try {
 // The browser client: what an app that calls over HTTP and WebSocket ships, bundled and minified
 // by esbuild from the built packages, gzipped. It must not grow without a reason: raise the budget
 // in the same change that explains the growth.
-const BROWSER_CLIENT_BUDGET = 12 * 1024;
+// 12.5 KiB: the transports share core's Transport-contract state and the WebSocket client the
+// package's heartbeat monitor, corker and send-buffer wait (one implementation each, ~0.5 KiB
+// more than the inlined copies were).
+const BROWSER_CLIENT_BUDGET = 12.5 * 1024;
 const runtimes = join(root, 'tests', 'runtimes');
 const esbuildPath = createRequire(join(runtimes, 'package.json')).resolve('esbuild');
 const { build } = await import(pathToFileURL(esbuildPath).href);
