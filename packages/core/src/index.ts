@@ -23,7 +23,6 @@ export {
   paramsShapeOf,
 } from './contract.js';
 export type {
-  CancellationProtocol,
   ConnectionHandler,
   ConnectionLike,
   IncomingContext,
@@ -35,7 +34,6 @@ export type {
   TransportContext,
   TransportHeaders,
 } from './endpoint.js';
-export { defaultCancellation } from './endpoint.js';
 export type {
   CallInfo,
   ErrorCodeValue,
@@ -66,6 +64,10 @@ export {
   TimeoutError,
   TransportError,
 } from './errors.js';
+export type { HandlerDispatchOptions } from './handlers.js';
+export { createHandlerDispatch, joinAnswers } from './handlers.js';
+export type { IncomingCall, IncomingCalls } from './incoming.js';
+export { createIncomingCalls } from './incoming.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,
@@ -101,6 +103,21 @@ export type {
 export { classify, parse } from './parse.js';
 export type { GiveUpReason, PendingCall, PendingCallOptions, PendingCalls } from './pending.js';
 export { createPendingCalls } from './pending.js';
+export type {
+  CancellationProtocol,
+  McpProgress,
+  Profile,
+  ProgressProtocol,
+  ProgressReporter,
+  ProgressToken,
+} from './protocols.js';
+export {
+  defaultCancellation,
+  defaultProfile,
+  LSP_REQUEST_CANCELLED,
+  lspProfile,
+  mcpProfile,
+} from './protocols.js';
 export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
 export type {
@@ -114,6 +131,9 @@ export type {
   WireIssue,
 } from './schema.js';
 export { formatIssues, isStandardSchema, validate } from './schema.js';
+export { sendError } from './send-error.js';
+export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
+export { createSession } from './session.js';
 export {
   serializeBatch,
   serializeError,
@@ -126,4 +146,5 @@ export {
 export type { TapDirection, TransportTap } from './tap-transport.js';
 export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';
+export { toError } from './to-error.js';
 export type { SendOptions, Transport, TransportHandler } from './transport.js';

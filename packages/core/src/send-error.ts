@@ -8,7 +8,7 @@ import {
   ConnectionClosedError,
   LocalError,
   TransportError,
-} from '@jsonrpc-kit/core';
+} from './errors.js';
 
 /**
  * The transport's send failure, as an error naming one call.
