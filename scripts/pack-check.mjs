@@ -2,7 +2,10 @@
 // (ESM-only profile): what a user installs from npm must have working JS and types.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, '.pack');
@@ -38,6 +41,42 @@ for (const dir of readdirSync(join(root, 'packages'))) {
   }
 }
 rmSync(out, { recursive: true, force: true });
+
+// The browser client: what an app that calls over HTTP and WebSocket ships, bundled and minified
+// by esbuild from the built packages, gzipped. It must not grow without a reason: raise the budget
+// in the same change that explains the growth.
+const BROWSER_CLIENT_BUDGET = 12 * 1024;
+const runtimes = join(root, 'tests', 'runtimes');
+const esbuildPath = createRequire(join(runtimes, 'package.json')).resolve('esbuild');
+const { build } = await import(pathToFileURL(esbuildPath).href);
+const bundled = await build({
+  stdin: {
+    contents: [
+      "export { createClient } from '@jsonrpc-kit/client';",
+      "export { createHttpTransport } from '@jsonrpc-kit/transport-http';",
+      "export { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';",
+    ].join('\n'),
+    resolveDir: runtimes,
+    loader: 'js',
+  },
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'silent',
+});
+const code = bundled.outputFiles[0].contents;
+const gzipped = gzipSync(code, { level: 9 }).length;
+const sizes = `${code.length} B minified, ${gzipped} B gzip (budget ${BROWSER_CLIENT_BUDGET} B)`;
+if (gzipped > BROWSER_CLIENT_BUDGET) {
+  failed++;
+  console.log(`FAIL browser client (client + HTTP + WebSocket client): ${sizes}`);
+} else {
+  console.log(`ok   browser client (client + HTTP + WebSocket client): ${sizes}`);
+}
+
 if (failed > 0) {
   console.log(`${failed} pack check(s) failed`);
   process.exit(1);

@@ -86,18 +86,30 @@ describe('answerBatch', () => {
   });
 
   it('keeps request order whatever order the answers settle in', async () => {
-    // Later members finish first.
-    const members = Array.from({ length: 8 }, (_, id) => ({ id, async: true, delay: 40 - id * 5 }));
+    // Each member waits on its own gate; the gates open last member first.
+    const members = Array.from({ length: 8 }, (_, id) => ({ id, async: true }));
+    const gates = members.map(() => {
+      let open!: () => void;
+      const promise = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return { promise, open };
+    });
     const settled: number[] = [];
-    const answer = await answerBatch(
+    const answering = answerBatch(
       members,
       undefined,
       options(async (member) => {
-        const value = await plain(member);
+        await gates[member.id]!.promise;
         settled.push(member.id);
-        return value;
+        return text(member.id);
       }),
     );
+    for (let id = members.length - 1; id >= 0; id--) {
+      gates[id]!.open();
+      await sleep(0);
+    }
+    const answer = await answering;
     expect(settled).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
     expect(answer).toBe(`[${members.map((m) => text(m.id)).join(',')}]`);
   });

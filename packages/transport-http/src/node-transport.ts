@@ -41,7 +41,8 @@ export interface NodeHttpTransportOptions extends HttpTransportOptions {
 
 /**
  * A client {@link Transport} that POSTs each message to `url`: on Node through an undici
- * keep-alive pool, or through `options.fetch` when given. Behaves as the fetch
+ * keep-alive pool, or through `options.fetch` when given (on Bun, which also selects this entry
+ * but whose `undici` cannot send, through Bun's `fetch`). Behaves as the fetch
  * `createHttpTransport` of the package's default entry: `send` resolves once the exchange is
  * complete, 2xx JSON bodies go to `handler.onMessage`, empty 2xx bodies complete quietly when the
  * message held only notifications, non-2xx answers, non-JSON 2xx bodies and empty 2xx bodies to a
@@ -70,6 +71,11 @@ export function createHttpTransport(options: NodeHttpTransportOptions): Transpor
   }
   if (options.fetch !== undefined) {
     return createPostTransport(options, { post: fetchPost(url.href, options.fetch) });
+  }
+  // Bun matches the `node` condition, but its `undici` is a stand-in whose `request` answers
+  // nothing: use Bun's own fetch there.
+  if (options.dispatcher === undefined && typeof process.versions.bun === 'string') {
+    return createPostTransport(options, { post: fetchPost(url.href, fetch) });
   }
   const origin = url.origin;
   const path = url.pathname + url.search;

@@ -312,6 +312,17 @@ describe('createWebSocketTransport', () => {
     expect(made).toBe(1);
   });
 
+  it('sends on sockets without bufferedAmount (workerd) without waiting forever', async () => {
+    const wss = await echoServer();
+    class Unmeasured extends WebSocket {}
+    Object.defineProperty(Unmeasured.prototype, 'bufferedAmount', { get: () => undefined });
+    const t = transport({ url: wsUrl(wss.port), WebSocket: Unmeasured as never });
+    const r = recorder();
+    await t.start(r);
+    await withTimeout(t.send('{"jsonrpc":"2.0","id":1,"method":"echo"}'), 1_000, 'send');
+    expect(await r.next()).toBe('{"jsonrpc":"2.0","id":1,"result":null}');
+  });
+
   it('refuses a malformed URL by closing', async () => {
     const t = transport({ url: 'not a url' });
     const r = recorder();

@@ -147,13 +147,19 @@ interface Corkable {
 }
 
 interface NodeWebSocketExtras {
-  _socket?: Corkable;
+  _socket?: Partial<Corkable>;
   ping?: () => void;
   terminate?: () => void;
   on?: (event: string, listener: () => void) => void;
 }
 
 const RESOLVED: Promise<void> = Promise.resolve();
+
+/** Bytes the socket holds; 0 for sockets that do not say (workerd has no `bufferedAmount`). */
+function buffered(socket: WebSocketLike): number {
+  const amount = socket.bufferedAmount;
+  return typeof amount === 'number' ? amount : 0;
+}
 
 let nodeWebSocket: Promise<WebSocketConstructor> | undefined;
 
@@ -255,7 +261,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let attempts = 0;
   let lastError: Error | undefined;
   let queue: Queued[] = [];
-  let corked: Corkable | undefined;
+  let corked: Partial<Corkable> | undefined;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
@@ -298,12 +304,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const uncork = (): void => {
     const target = corked;
     corked = undefined;
-    target?.uncork();
+    target?.uncork?.();
   };
 
   const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
     const raw = open._socket;
-    if (raw !== undefined && defer !== undefined && corked === undefined) {
+    // Bun's `ws` has a `_socket` that cannot cork: write straight through there.
+    if (typeof raw?.cork === 'function' && defer !== undefined && corked === undefined) {
       corked = raw;
       raw.cork();
       defer(uncork);
@@ -518,7 +525,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
           bufferWait = undefined;
           // The socket went away; the close path reports it to the owner.
           reject(new ConnectionClosedError());
-        } else if (open.bufferedAmount <= highWaterMark) {
+        } else if (buffered(open) <= highWaterMark) {
           bufferWait = undefined;
           resolve();
         } else {
@@ -551,7 +558,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         } catch (error) {
           return Promise.reject(new TransportError('Send failed', { cause: error }));
         }
-        return bufferWait === undefined && open.bufferedAmount <= highWaterMark
+        return bufferWait === undefined && buffered(open) <= highWaterMark
           ? RESOLVED
           : waitBuffer(open);
       }
