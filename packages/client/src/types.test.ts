@@ -19,7 +19,7 @@ const optional = defineContract({
 
 // Arguments that may be left out can be left out; required ones cannot.
 function optionalArguments(client: Client): void {
-  const api = client.use(optional);
+  const api = client.contract(optional);
   void api.none();
   void api.balance('0xa');
   void api.balance('0xa', undefined);
@@ -62,7 +62,7 @@ function typeOnly(client: Client): void {
   void client.batch(() => [1]);
 
   // contract proxies
-  const calc = client.use(calculator);
+  const calc = client.contract(calculator);
   expectTypeOf(calc.add).toEqualTypeOf<(a: number, b: number) => Promise<number>>();
   expectTypeOf(calc.add(1, 2)).toEqualTypeOf<Promise<number>>();
   expectTypeOf(calc.divide({ a: 1, b: 2 })).toEqualTypeOf<Promise<string>>();

@@ -21,7 +21,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from './messages.js';
-import type { ParsedInvalid, ParsedMessage, ParsedRequest } from './parse.js';
+import type { ParsedBatch, ParsedInvalid, ParsedMessage, ParsedRequest } from './parse.js';
 import type { ProgressReporter } from './protocols.js';
 import type { ErrorInfo } from './report.js';
 import { serializeError, serializeSuccess, UNSERIALIZABLE_RESULT } from './serialize.js';
@@ -116,6 +116,11 @@ export interface HandlerDispatchOptions {
   readonly peer: Peer;
   /** Where failures go. */
   readonly report: (error: Error, info: ErrorInfo) => void;
+  /**
+   * Learns, before any member of a batch is settled, what the batch tells about the call(s) an
+   * id-null error in it belongs to; passed on to the session's `onNullIdError`.
+   */
+  readonly batchHint?: ((batch: ParsedBatch) => unknown) | undefined;
 }
 
 /**
@@ -273,18 +278,22 @@ export function createHandlerDispatch(
     if (parsed.kind !== 'batch') return one(parsed, text);
     let answers: SessionAnswer[] | undefined;
     let nullErrors: JsonRpcResponse[] | undefined;
+    let hint: unknown;
     for (const member of parsed.messages) {
       if (member.kind === 'response') {
         const response = member.message;
         // Settle the answered members first, then fail what is left of the exchange.
-        if (response.id === null && 'error' in response) (nullErrors ??= []).push(response);
-        else session.respond(response, parsed);
+        if (response.id === null && 'error' in response) {
+          if (nullErrors === undefined) hint = options.batchHint?.(parsed);
+          (nullErrors ??= []).push(response);
+        } else session.respond(response);
         continue;
       }
       const answer = one(member, text);
       if (answer !== undefined) (answers ??= []).push(answer);
     }
-    if (nullErrors !== undefined) for (const response of nullErrors) session.respond(response, parsed);
+    if (nullErrors !== undefined)
+      for (const response of nullErrors) session.respond(response, hint);
     if (answers === undefined) return undefined;
     return Promise.all(answers).then(joinAnswers);
   };

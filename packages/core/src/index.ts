@@ -69,6 +69,8 @@ export { createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
 export { createMemoryTransportPair } from './memory-transport.js';
+export type { Middleware } from './middleware.js';
+export { runMiddleware } from './middleware.js';
 export type {
   JsonRpcBatch,
   JsonRpcErrorObject,

@@ -138,7 +138,6 @@ function isToken(value: unknown): value is ProgressToken {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-
 function objectParams(params: JsonRpcParams | undefined): Record<string, unknown> {
   if (params === undefined) return {};
   if (!isRecord(params)) {

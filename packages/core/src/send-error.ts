@@ -3,12 +3,7 @@
  *
  * @module
  */
-import {
-  type CallInfo,
-  ConnectionClosedError,
-  LocalError,
-  TransportError,
-} from './errors.js';
+import { type CallInfo, ConnectionClosedError, LocalError, TransportError } from './errors.js';
 
 /**
  * The transport's send failure, as an error naming one call.

@@ -19,12 +19,7 @@
  * @module
  */
 import type { RequestOptions } from './endpoint.js';
-import {
-  AbortError,
-  ConnectionClosedError,
-  fromErrorObject,
-  ProtocolError,
-} from './errors.js';
+import { AbortError, ConnectionClosedError, fromErrorObject, ProtocolError } from './errors.js';
 import { createIncomingCalls, type IncomingCall, type IncomingCalls } from './incoming.js';
 import type {
   JsonRpcErrorObject,
@@ -68,11 +63,14 @@ export interface SessionOptions {
   readonly onAnswered?: ((id: JsonRpcId) => void) | undefined;
   /**
    * Takes an error answer with id `null` (the other side could not read the request), to find
-   * the call(s) it belongs to; `batch` is the batch it came in. By default it is reported.
+   * the call(s) it belongs to; `hint` is what the dispatch learned from the batch it came in
+   * (see `HandlerDispatchOptions.batchHint`). By default it is reported.
    */
   readonly onNullIdError?:
-    | ((error: JsonRpcErrorObject, batch: ParseResult | undefined, received: unknown) => void)
+    | ((error: JsonRpcErrorObject, hint: unknown, received: unknown) => void)
     | undefined;
+  /** What the session does when it closes: the abort reason of the calls still running here. */
+  readonly closeReason?: ((cause: unknown) => unknown) | undefined;
   /** Where events nobody waits on go. */
   readonly report: (error: Error, info: ErrorInfo) => void;
   /** Called once when the session closes, for whatever reason. */
@@ -119,9 +117,9 @@ export interface Session {
    * answer nobody waits for is reported (unless its call gave up).
    *
    * @param response - the response
-   * @param batch - the batch it came in
+   * @param hint - for an id-null error: what the batch it came in tells about its call(s)
    */
-  respond(response: JsonRpcResponse, batch?: ParseResult): void;
+  respond(response: JsonRpcResponse, hint?: unknown): void;
   /**
    * Rejects a waiting call because its answer was malformed.
    *
@@ -172,10 +170,16 @@ export interface Session {
    * @param method - the method
    * @param params - the params
    * @param options - signal, timeout, onProgress
+   * @param id - the id to use (from {@link Session.nextId}); a new one by default
    * @returns the result
    * @throws (rejects) the wire error, TimeoutError, AbortError, ConnectionClosedError, TransportError
    */
-  request(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<unknown>;
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+    id?: JsonRpcId,
+  ): Promise<unknown>;
   /**
    * Sends a notification.
    *
@@ -301,11 +305,11 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     );
   };
   const { onAnswered, onNullIdError } = options;
-  const respond = (response: JsonRpcResponse, batch?: ParseResult): void => {
+  const respond = (response: JsonRpcResponse, hint?: unknown): void => {
     if (pending.settle(response)) {
       if (onAnswered !== undefined) onAnswered(response.id);
     } else if (response.id === null && 'error' in response && onNullIdError !== undefined) {
-      onNullIdError(response.error, batch, response);
+      onNullIdError(response.error, hint, response);
     } else defaultRespond(response);
   };
   const reject = (id: JsonRpcId, error: Error): void => {
@@ -341,10 +345,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     return true;
   };
 
-  const progressFor = (
-    params: unknown,
-    open: () => boolean,
-  ): ProgressReporter<any> | undefined => {
+  const progressFor = (params: unknown, open: () => boolean): ProgressReporter<any> | undefined => {
     if (progress === undefined || params === undefined || params === null) return undefined;
     const token = progress.tokenOf(params);
     if (token === undefined) return undefined;
@@ -362,6 +363,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     method: string,
     params?: JsonRpcParams,
     callOptions?: RequestOptions,
+    givenId?: JsonRpcId,
   ): Promise<unknown> => {
     if (closed) return Promise.reject(closedError(method));
     const onProgress = callOptions?.onProgress;
@@ -369,7 +371,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     let id: JsonRpcId;
     let text: string;
     try {
-      id = nextId();
+      id = givenId === undefined ? nextId() : givenId;
       if (onProgress !== undefined) {
         if (progress === undefined) throw new TypeError('onProgress needs a profile with progress');
         listeners ??= new Map();
@@ -416,15 +418,12 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       const sending = new AbortController();
       sendAborts.set(callId, sending);
       sendSignal = sending.signal;
-    }
-    const sent = sendText(text, sendSignal);
-    if (timed) {
       const forget = (): void => {
         sendAborts.delete(callId);
       };
-      sent.then(forget, forget);
+      promise.then(forget, forget);
     }
-    sent.then(undefined, (error: unknown) => {
+    sendText(text, sendSignal).then(undefined, (error: unknown) => {
       if (pending.has(callId)) pending.reject(callId, sendError(error, { method, id: callId }));
     });
     return promise;
@@ -468,7 +467,9 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     givenUp.clear();
     listeners?.clear();
     life.abort(
-      new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause: cause }),
+      options.closeReason !== undefined
+        ? options.closeReason(cause)
+        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause }),
     );
     incoming.closeAll(life.signal.reason);
     options.onClose?.(cause);
@@ -515,7 +516,8 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       if (typeof out === 'string') sendDetached(out, info && { method: info.method, id: info.id });
       else
         out.then((answer) => {
-          if (answer !== undefined) sendDetached(answer, info && { method: info.method, id: info.id });
+          if (answer !== undefined)
+            sendDetached(answer, info && { method: info.method, id: info.id });
         });
     };
     try {

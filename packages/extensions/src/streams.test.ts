@@ -239,7 +239,7 @@ describe('streams over a duplex connection', () => {
   });
 
   it('lets pulls outlast default deadlines on both sides', async () => {
-    const server = createServer({ timeout: 30 });
+    const server = createServer({ handlerTimeout: 30 });
     cleanup.push(streams(server));
     server.method('slowTicks', async function* () {
       for (let i = 0; i < 2; i++) {

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { JsonRpcId, Peer, TransportContext } from '@jsonrpc-kit/core';
+import type {
+  JsonRpcId,
+  Peer,
+  ProgressReporter,
+  Session,
+  TransportContext,
+} from '@jsonrpc-kit/core';
 import type { MiddlewareContext } from './types.js';
 
 /** Something that holds a signal, read lazily: a transport context or an incoming context. */
@@ -32,6 +38,10 @@ export class Call implements MiddlewareContext {
   abortReason: unknown = undefined;
   /** Set while an early answer is possible: rejects the answer with the abort reason. */
   fail: ((reason: unknown) => void) | undefined = undefined;
+  /** Whether the call has been answered (progress reports stop). */
+  settled: boolean = false;
+  #session: Session | undefined;
+  #progress: ProgressReporter<any> | undefined | null = null;
   #controller: AbortController | undefined = undefined;
   #state: Map<string | symbol, unknown> | undefined = undefined;
   #outer: SignalSource | undefined;
@@ -45,6 +55,9 @@ export class Call implements MiddlewareContext {
    * @param peer - the duplex peer
    * @param outer - holds a signal that aborts this call too (the exchange's or the caller's),
    *   read only when the call needs it (HTTP contexts make theirs on first read)
+   * @param session - the connection's session (for progress), `undefined` for notifications
+   *   and stateless exchanges
+   * @param progress - a progress reporter given from outside (a client serving calls)
    */
   constructor(
     id: JsonRpcId | undefined,
@@ -53,7 +66,11 @@ export class Call implements MiddlewareContext {
     transport: TransportContext,
     peer: Peer | undefined,
     outer: SignalSource | undefined,
+    session: Session | undefined,
+    progress?: ProgressReporter<any>,
   ) {
+    this.#session = session;
+    if (progress !== undefined) this.#progress = progress;
     this.id = id;
     this.method = method;
     this.params = params;
@@ -72,6 +89,16 @@ export class Call implements MiddlewareContext {
       else this.link();
     }
     return controller.signal;
+  }
+
+  /** Reports progress to the caller; `undefined` when the caller sent no progress token. */
+  get progress(): ProgressReporter<any> | undefined {
+    if (this.#progress === null) {
+      const session = this.#session;
+      this.#progress =
+        session === undefined ? undefined : session.progressFor(this.params, () => !this.settled);
+    }
+    return this.#progress;
   }
 
   /** Data shared by the middleware of this call. */

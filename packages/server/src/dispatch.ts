@@ -28,6 +28,8 @@ import {
   type ParseResult,
   type Peer,
   RequestTimeoutError,
+  runMiddleware,
+  type Session,
   ServerBusyError,
   type StandardSchemaResult,
   serializeError,
@@ -46,12 +48,11 @@ export interface Scope {
   readonly transport: TransportContext;
   readonly peer: Peer | undefined;
   readonly limiter: Limiter;
-  /** The requests running on a connection, by id, for cancellation; `undefined` for `handle()`. */
-  readonly running: Map<JsonRpcId, Call> | undefined;
-  /** Every call (requests and notifications) running on a connection, to abort on close. */
-  readonly calls: Set<Call> | undefined;
-  /** Takes a response to the connection's own requests; `undefined` for `handle()`. */
-  readonly onResponse: ((parsed: ParsedResponse) => void) | undefined;
+  /**
+   * The connection's session: its incoming-call table (cancellation, close), its outgoing calls
+   * (responses), its profile (progress); `undefined` for `handle()`.
+   */
+  readonly session: Session | undefined;
   /** Holds the signal that aborts every call of the scope (the exchange's), read only when needed. */
   readonly outer: SignalSource | undefined;
 }
@@ -65,11 +66,8 @@ export interface DispatcherConfig {
   readonly batchConcurrency: number;
   readonly timeout: number;
   readonly exposeErrorDetails: boolean;
+  /** The cancel notice's method: ignored over `handle()` unless a method of that name exists. */
   readonly cancelMethod: string | undefined;
-  readonly cancelCode: number;
-  /** `false` when a cancelled request gets no answer (MCP). */
-  readonly cancelAnswer: boolean;
-  readonly cancelFromParams: ((params: any) => JsonRpcId | undefined) | undefined;
   readonly report: (error: unknown, info: ErrorInfo) => void;
 }
 
@@ -106,8 +104,6 @@ function checked(result: StandardSchemaResult<unknown>): unknown {
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
   const { methods, middleware: currentMiddleware, exposeErrorDetails, report } = config;
   const defaultTimeout = config.timeout;
-  /** Cancellation reasons whose request gets no answer (protocols with `answer: false`). */
-  const unanswered = new WeakSet<object>();
 
   /** Innermost step: lookup, name mapping, validation, handler. */
   function invoke(call: Call): unknown {
@@ -130,27 +126,11 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     return entry.handler(params, call);
   }
 
-  function chain(call: Call, list: readonly Middleware[]): Promise<unknown> {
-    let last = -1;
-    const step = (i: number): Promise<unknown> => {
-      if (i <= last) return Promise.reject(new Error('next() called more than once'));
-      last = i;
-      try {
-        return Promise.resolve(
-          i === list.length ? invoke(call) : list[i]!(call, () => step(i + 1)),
-        );
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    };
-    return step(0);
-  }
-
   /** Runs a call's chain (sync when possible); throws or rejects with what the call failed with. */
   function start(call: Call): unknown {
     if (call.aborted) throw call.abortReason;
     const list = currentMiddleware();
-    return list.length === 0 ? invoke(call) : chain(call, list);
+    return list.length === 0 ? invoke(call) : runMiddleware(list, call, () => invoke(call));
   }
 
   /** Takes a slot (or queues for one), runs the call, frees the slot when the handler settles. */
@@ -237,7 +217,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     if (!isPromiseLike(result)) return result;
     const entry = methods.get(call.method);
     const timeout = entry?.timeout ?? defaultTimeout;
-    if (timeout > 0 || scope.running !== undefined || scope.outer !== undefined) {
+    if (timeout > 0 || scope.session !== undefined || scope.outer !== undefined) {
       return guard(call, result, timeout);
     }
     return result;
@@ -285,8 +265,13 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     }
   }
 
-  function failure(parsed: ParsedRequest, call: Call, error: unknown): string | undefined {
-    if (unanswered.has(error as object)) return undefined;
+  function failure(
+    parsed: ParsedRequest,
+    call: Call,
+    error: unknown,
+    session: Session | undefined,
+  ): string | undefined {
+    if (session?.incoming.unanswered(error)) return undefined;
     return serializeError(
       parsed.message.id,
       errorObject(error, call.method, parsed.message.id),
@@ -303,36 +288,38 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       scope.transport,
       scope.peer,
       scope.outer,
+      scope.session,
     );
+    const session = scope.session;
     let result: unknown;
     try {
       result = run(call, scope);
     } catch (error) {
-      return failure(parsed, call, error);
+      call.settled = true;
+      return failure(parsed, call, error, session);
     }
-    if (!isPromiseLike(result)) return success(parsed, result);
-    const running = scope.running;
-    if (running === undefined) {
+    if (!isPromiseLike(result)) {
+      call.settled = true;
+      return success(parsed, result);
+    }
+    if (session === undefined) {
       return (result as Promise<unknown>).then(
         (value) => success(parsed, value),
-        (error: unknown) => failure(parsed, call, error),
+        (error: unknown) => failure(parsed, call, error, undefined),
       );
     }
-    const calls = scope.calls!;
-    running.set(message.id, call);
-    calls.add(call);
-    const untrack = (): void => {
-      if (running.get(message.id) === call) running.delete(message.id);
-      calls.delete(call);
-    };
+    const incoming = session.incoming;
+    incoming.track(call);
     return (result as Promise<unknown>).then(
       (value) => {
-        untrack();
+        call.settled = true;
+        incoming.untrack(call);
         return success(parsed, value);
       },
       (error: unknown) => {
-        untrack();
-        return failure(parsed, call, error);
+        call.settled = true;
+        incoming.untrack(call);
+        return failure(parsed, call, error, session);
       },
     );
   }
@@ -343,19 +330,13 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   ): Promise<undefined> | undefined {
     const message = parsed.message;
     const method = message.method;
-    if (method === config.cancelMethod) {
-      if (scope.running !== undefined) {
-        const id = config.cancelFromParams!(message.params);
-        const target = id === undefined ? undefined : scope.running.get(id);
-        if (target !== undefined) {
-          const reason = fromErrorObject({ code: config.cancelCode, message: 'Request cancelled' });
-          if (!config.cancelAnswer) unanswered.add(reason);
-          target.abort(reason);
-        }
-        return undefined;
-      }
+    const session = scope.session;
+    if (session !== undefined) {
+      // The session's own notices (cancel, progress), as members of a batch.
+      if (session.consume(message)) return undefined;
+    } else if (method === config.cancelMethod && !methods.has(method)) {
       // Over handle() there is nothing to cancel across exchanges.
-      if (!methods.has(method)) return undefined;
+      return undefined;
     }
     const call = new Call(
       undefined,
@@ -364,6 +345,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       scope.transport,
       scope.peer,
       scope.outer,
+      undefined,
     );
     let result: unknown;
     try {
@@ -373,15 +355,15 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       return undefined;
     }
     if (!isPromiseLike(result)) return undefined;
-    const calls = scope.calls;
-    calls?.add(call);
+    const incoming = session?.incoming;
+    incoming?.track(call);
     return (result as Promise<unknown>).then(
       () => {
-        calls?.delete(call);
+        incoming?.untrack(call);
         return undefined;
       },
       (error: unknown) => {
-        calls?.delete(call);
+        incoming?.untrack(call);
         notificationFailed(method, error);
         return undefined;
       },
@@ -389,7 +371,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   }
 
   function answerInvalid(parsed: ParsedInvalid, scope: Scope): string | undefined {
-    if (parsed.silent || (parsed.response && scope.onResponse !== undefined)) {
+    if (parsed.silent || (parsed.response && scope.session !== undefined)) {
       const value = parsed.value as { method?: unknown } | undefined;
       report(fromErrorObject(parsed.error), {
         kind: 'invalid-message',
@@ -403,8 +385,8 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   }
 
   function answerResponse(parsed: ParsedResponse, scope: Scope): string | undefined {
-    if (scope.onResponse !== undefined) {
-      scope.onResponse(parsed);
+    if (scope.session !== undefined) {
+      scope.session.respond(parsed.message);
       return undefined;
     }
     // A stateless exchange has no requests of its own to correlate a response with.

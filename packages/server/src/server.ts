@@ -7,7 +7,7 @@
 import {
   type Contract,
   createReporter,
-  defaultCancellation,
+  defaultProfile,
   type IncomingContext,
   InternalError,
   isJsonRpcError,
@@ -88,10 +88,9 @@ export function createServer(options: ServerOptions = {}): Server {
   );
   const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
   if (!(maxQueue >= 0)) throw new RangeError('maxQueue must be a number >= 0');
-  const timeout = options.timeout ?? 0;
+  const handlerTimeout = options.handlerTimeout ?? 0;
   const requestTimeout = options.requestTimeout ?? 0;
-  const cancellation =
-    options.cancellation === false ? undefined : (options.cancellation ?? defaultCancellation);
+  const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
   const report = createReporter(options.onError, options.onErrorLevel);
 
   const methods = new Map<string, Entry>();
@@ -105,12 +104,9 @@ export function createServer(options: ServerOptions = {}): Server {
     middleware: () => middleware,
     maxBatchSize,
     batchConcurrency,
-    timeout,
+    timeout: handlerTimeout,
     exposeErrorDetails: options.exposeErrorDetails === true,
-    cancelMethod: cancellation?.method,
-    cancelCode: cancellation?.code ?? 0,
-    cancelAnswer: cancellation?.answer !== false,
-    cancelFromParams: cancellation?.fromParams.bind(cancellation),
+    cancelMethod: profile?.cancellation.method,
     report,
   });
 
@@ -118,9 +114,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: EMPTY_CONTEXT,
     peer: undefined,
     limiter: globalLimiter,
-    running: undefined,
-    calls: undefined,
-    onResponse: undefined,
+    session: undefined,
     outer: undefined,
   };
 
@@ -148,9 +142,7 @@ export function createServer(options: ServerOptions = {}): Server {
           transport: context,
           peer: undefined,
           limiter: globalLimiter,
-          running: undefined,
-          calls: undefined,
-          onResponse: undefined,
+          session: undefined,
           outer: 'signal' in context ? context : undefined,
         };
 
@@ -158,9 +150,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: ctx.transport,
     peer: ctx.peer,
     limiter: globalLimiter,
-    running: undefined,
-    calls: undefined,
-    onResponse: undefined,
+    session: undefined,
     outer: ctx,
   });
 
@@ -244,14 +234,14 @@ export function createServer(options: ServerOptions = {}): Server {
         maxConcurrency,
         maxQueue,
         requestTimeout,
-        cancellation,
+        profile,
         report,
         onClosed: (closed) => connections.delete(closed),
       });
       connections.add(connection);
       return connection;
     },
-    onRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {
+    handleRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {
       const call = new Call(
         request.id,
         request.method,
@@ -259,6 +249,8 @@ export function createServer(options: ServerOptions = {}): Server {
         ctx.transport,
         ctx.peer,
         ctx,
+        undefined,
+        ctx.progress,
       );
       const wire = (error: unknown): never => {
         if (isJsonRpcError(error)) throw error;
@@ -273,7 +265,7 @@ export function createServer(options: ServerOptions = {}): Server {
       }
       return result instanceof Promise ? result.catch(wire) : result;
     },
-    onNotification(notification: JsonRpcNotification, ctx: IncomingContext): Promise<void> {
+    handleNotification(notification: JsonRpcNotification, ctx: IncomingContext): Promise<void> {
       const call = new Call(
         undefined,
         notification.method,
@@ -281,6 +273,7 @@ export function createServer(options: ServerOptions = {}): Server {
         ctx.transport,
         ctx.peer,
         ctx,
+        undefined,
       );
       const failed = (error: unknown): void => dispatcher.notificationFailed(call.method, error);
       try {

@@ -5,7 +5,6 @@
  * @module
  */
 import type {
-  CancellationProtocol,
   ConnectionHandler,
   ConnectionLike,
   Contract,
@@ -17,10 +16,13 @@ import type {
   MessageHandler,
   MethodDefinition,
   MethodNames,
+  Middleware as CoreMiddleware,
   NotificationDefinition,
   NotificationNames,
   ParamsOutput,
   Peer,
+  Profile,
+  ProgressReporter,
   ResultInput,
   StandardSchemaV1,
   Transport,
@@ -81,7 +83,7 @@ export interface ServerOptions {
    * call is answered -32005 and `ctx.signal` is aborted. `0` or absent: no deadline.
    * @default 0
    */
-  readonly timeout?: number;
+  readonly handlerTimeout?: number;
   /**
    * Default deadline of `connection.request()` to the peer, in milliseconds. `0` waits forever.
    * @default 0
@@ -94,10 +96,14 @@ export interface ServerOptions {
    */
   readonly exposeErrorDetails?: boolean;
   /**
-   * How cancellation travels on connections, or `false` to turn it off.
-   * @default defaultCancellation (`$/cancelRequest` with `{ id }`, answered -32001)
+   * How cancellation and progress travel on connections (core's `defaultProfile`, `lspProfile`,
+   * `mcpProfile`, or your own), or `false` to turn both off. A cancelled call's `ctx.signal`
+   * aborts and it is answered with the profile's code (or not at all, for MCP); `ctx.progress`
+   * reports progress when the caller sent a token; the connection's own calls that give up send
+   * the profile's cancel notice.
+   * @default defaultProfile (`$/cancelRequest` with `{ id }`, answered -32001; `$/progress`)
    */
-  readonly cancellation?: CancellationProtocol | false;
+  readonly profile?: Profile<any> | false;
   /**
    * Told of failures nobody is answered about (notification handlers, invalid notifications,
    * transport errors, answers that could not be sent) and of unexpected handler failures (-32603),
@@ -129,6 +135,20 @@ export interface HandlerContext {
   readonly transport: TransportContext;
   /** The other side of a duplex connection (set on `connect()`), to notify or call it back. */
   readonly peer: Peer | undefined;
+  /**
+   * Reports progress to the caller (`$/progress` or the profile's notification); `undefined`
+   * when the caller sent no progress token, for notifications, and over stateless transports.
+   * Reports after the call ended are dropped.
+   *
+   * @example
+   * ```ts
+   * server.method('index', async (_params, ctx) => {
+   *   for (let i = 1; i <= 10; i++) await ctx.progress?.({ progress: i, total: 10 });
+   *   return 'done';
+   * });
+   * ```
+   */
+  readonly progress: ProgressReporter<any> | undefined;
 }
 
 /** What a middleware gets: the handler's context, plus the params and a place for its data. */
@@ -182,7 +202,7 @@ export type NotificationHandler<P = any> = (params: P, ctx: HandlerContext) => v
  * });
  * ```
  */
-export type Middleware = (ctx: MiddlewareContext, next: () => Promise<unknown>) => Promise<unknown>;
+export type Middleware = CoreMiddleware<MiddlewareContext>;
 
 /** Options of {@link Server.method}. */
 export interface MethodOptions {
@@ -339,10 +359,13 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * @returns the connection
    */
   connect(transport: Transport, context?: TransportContext): Connection;
-  /** Runs the whole pipeline for one parsed request: resolves to the result or rejects with a `JsonRpcError`. Bound. */
-  readonly onRequest: IncomingRequestHandler;
-  /** Runs the whole pipeline for one parsed notification. Bound. */
-  readonly onNotification: IncomingNotificationHandler;
+  /**
+   * Runs the whole pipeline for one parsed request: resolves to the result or rejects with a
+   * `JsonRpcError`. Bound: pass it as a client's `onRequest` to serve calls from the other side.
+   */
+  readonly handleRequest: IncomingRequestHandler;
+  /** Runs the whole pipeline for one parsed notification. Bound: a client's `onNotification`. */
+  readonly handleNotification: IncomingNotificationHandler;
   /** The open connections. */
   readonly connections: ReadonlySet<Connection>;
   /**
