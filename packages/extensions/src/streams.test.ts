@@ -354,7 +354,7 @@ describe('cancel as a notification, and client-served streams', () => {
     const remote = createServer();
     const [a, b] = createMemoryTransportPair();
     const connection = remote.connect(b);
-    const client = createClient(a, { onRequest: local.onRequest });
+    const client = createClient(a, { onRequest: local.handleRequest });
     cleanup.push(() => client.close());
     expect(
       await collect(streamCall<string>(connection, 'events', undefined, { window: 2 })),
