@@ -438,9 +438,6 @@ describe.each(transports)('matrix: $name', (transport) => {
     expect(await client.request('echo', { x: 1 })).toEqual({ x: 1, auth: 'token' });
     expect(await client.request('sum', [1, 2])).toBe(30);
     await client.notify('record', { text: 'through middleware' });
-    await waitFor(recorded(setup), (r) =>
-      r.notes.some((n) => JSON.stringify(n) === '{"text":"through middleware"}'),
-    );
     expect(order).toEqual([
       'a>request:echo',
       'b>',
@@ -455,6 +452,9 @@ describe.each(transports)('matrix: $name', (transport) => {
       'b<',
       'a<',
     ]);
+    await waitFor(recorded(setup), (r) =>
+      r.notes.some((n) => JSON.stringify(n) === '{"text":"through middleware"}'),
+    );
     remove();
     expect(await client.request('sum', [1, 2])).toBe(3);
   });
