@@ -109,9 +109,9 @@ export interface Session {
    * Sends an answer or a notice nobody waits on; failures are reported.
    *
    * @param text - the text
-   * @param info - what to report a failure as
+   * @param about - the request it answers (named when a failure is reported)
    */
-  sendDetached(text: string, info?: Omit<ErrorInfo, 'kind' | 'level'>): void;
+  sendDetached(text: string, about?: { readonly method: string; readonly id?: JsonRpcId }): void;
   /**
    * Takes a response: settles the waiting call; an id-null error goes to `onNullIdError`; an
    * answer nobody waits for is reported (unless its call gave up).
@@ -263,14 +263,18 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     });
   };
 
-  const sendDetached = (text: string, info?: Omit<ErrorInfo, 'kind' | 'level'>): void => {
+  const sendDetached = (text: string, about?: { method: string; id?: JsonRpcId }): void => {
     if (closed) return;
     sendText(text).then(undefined, (error: unknown) => {
-      report(toError(error), {
-        ...info,
-        kind: 'send-failed',
-        level: error instanceof ConnectionClosedError ? 'debug' : 'warn',
-      });
+      const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
+      report(
+        toError(error),
+        about === undefined
+          ? { kind: 'send-failed', level }
+          : about.id === undefined
+            ? { kind: 'send-failed', level, method: about.method }
+            : { kind: 'send-failed', level, method: about.method, id: about.id },
+      );
     });
   };
 
@@ -359,6 +363,54 @@ export function createSession(transport: Transport, options: SessionOptions): Se
 
   const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
 
+  /** Rejects a call whose message could not be sent. */
+  const sendFailed = (id: JsonRpcId, method: string, error: unknown): void => {
+    if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
+  };
+
+  /** Sends a call's message; a failure rejects the call. */
+  const sendCall = (id: JsonRpcId, method: string, text: string, signal?: AbortSignal): void => {
+    sendText(text, signal).then(undefined, (error: unknown) => sendFailed(id, method, error));
+  };
+
+  /** Routes the progress reports of one call to its listener until the call settles. */
+  const listen = (
+    id: JsonRpcId,
+    token: ProgressToken,
+    onProgress: (value: unknown) => void,
+    reset: boolean,
+    promise: Promise<unknown>,
+  ): void => {
+    listeners!.set(token, (value) => {
+      if (reset) pending.refresh(id);
+      onProgress(value);
+    });
+    const done = (): void => {
+      listeners?.delete(token);
+    };
+    promise.then(done, done);
+  };
+
+  /** A fresh progress token, not used by any call still waiting. */
+  const newToken = (): ProgressToken => {
+    listeners ??= new Map();
+    let token: ProgressToken;
+    do token = ++nextToken;
+    while (listeners.has(token));
+    return token;
+  };
+
+  /** Sends a call with a timeout: its send aborts when it gives up. */
+  const sendTimed = (id: JsonRpcId, method: string, text: string, promise: Promise<unknown>) => {
+    const sending = new AbortController();
+    sendAborts.set(id, sending);
+    const forget = (): void => {
+      sendAborts.delete(id);
+    };
+    promise.then(forget, forget);
+    sendCall(id, method, text, sending.signal);
+  };
+
   const request = (
     method: string,
     params?: JsonRpcParams,
@@ -374,9 +426,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       id = givenId === undefined ? nextId() : givenId;
       if (onProgress !== undefined) {
         if (progress === undefined) throw new TypeError('onProgress needs a profile with progress');
-        listeners ??= new Map();
-        do token = ++nextToken;
-        while (listeners.has(token));
+        token = newToken();
         params = progress.withToken(params, token);
       }
       text = serializeRequest(id, method, params);
@@ -384,11 +434,22 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       return Promise.reject(error);
     }
     const signal = callOptions?.signal;
+    const timeout = callOptions?.timeout ?? defaultTimeout;
+    const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
+    if (signal === undefined && !timed && token === undefined) {
+      // The lean path: nothing can make this call give up on its own.
+      let promise: Promise<unknown>;
+      try {
+        promise = pending.add(id, method);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      sendCall(id, method, text);
+      return promise;
+    }
     if (signal?.aborted) {
       return Promise.reject(new AbortError({ method, id, cause: signal.reason }));
     }
-    const timeout = callOptions?.timeout ?? defaultTimeout;
-    const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
     let promise: Promise<unknown>;
     try {
       promise =
@@ -398,34 +459,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     } catch (error) {
       return Promise.reject(error);
     }
-    const callId = id;
     if (token !== undefined) {
-      const key = token;
-      const reset = callOptions?.resetTimeoutOnProgress === true;
-      listeners!.set(key, (value) => {
-        if (reset) pending.refresh(callId);
-        onProgress!(value);
-      });
-      const done = (): void => {
-        listeners?.delete(key);
-      };
-      promise.then(done, done);
+      listen(id, token, onProgress!, callOptions?.resetTimeoutOnProgress === true, promise);
     }
     // The send stops when the call gives up: the caller's signal is the send's signal, unless a
     // timeout can end the call too.
-    let sendSignal = signal;
-    if (timed) {
-      const sending = new AbortController();
-      sendAborts.set(callId, sending);
-      sendSignal = sending.signal;
-      const forget = (): void => {
-        sendAborts.delete(callId);
-      };
-      promise.then(forget, forget);
-    }
-    sendText(text, sendSignal).then(undefined, (error: unknown) => {
-      if (pending.has(callId)) pending.reject(callId, sendError(error, { method, id: callId }));
-    });
+    if (timed) sendTimed(id, method, text, promise);
+    else sendCall(id, method, text, signal);
     return promise;
   };
 
@@ -512,12 +552,11 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       if (parsed.kind === 'notification' && consume(parsed.message)) return;
       const out = dispatch(parsed, text);
       if (out === undefined) return;
-      const info = parsed.kind === 'request' ? parsed.message : undefined;
-      if (typeof out === 'string') sendDetached(out, info && { method: info.method, id: info.id });
+      const about = parsed.kind === 'request' ? parsed.message : undefined;
+      if (typeof out === 'string') sendDetached(out, about);
       else
         out.then((answer) => {
-          if (answer !== undefined)
-            sendDetached(answer, info && { method: info.method, id: info.id });
+          if (answer !== undefined) sendDetached(answer, about);
         });
     };
     try {

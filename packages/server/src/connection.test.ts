@@ -264,7 +264,7 @@ describe('connect()', () => {
   });
 
   it('answers -32004 for an oversized message and keeps serving', async () => {
-    const server = createServer({ maxRequestBytes: 100 });
+    const server = createServer({ maxMessageBytes: 100 });
     server.method('ping', () => 'pong');
     const [, remote] = await connect(server);
     await remote.send(req('ping', 1, ['x'.repeat(200)]));

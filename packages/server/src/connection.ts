@@ -23,7 +23,7 @@ import { exceedsUtf8Bytes } from './utf8.js';
 /** What a connection needs from its server. */
 export interface ConnectionConfig {
   readonly dispatcher: Dispatcher;
-  readonly maxRequestBytes: number;
+  readonly maxMessageBytes: number;
   readonly tooLargeText: string;
   readonly maxConcurrency: number;
   readonly maxQueue: number;
@@ -46,13 +46,13 @@ export function createConnection(
   context: TransportContext,
   config: ConnectionConfig,
 ): Connection {
-  const { dispatcher, maxRequestBytes, tooLargeText, report } = config;
+  const { dispatcher, maxMessageBytes, tooLargeText, report } = config;
   const limiter = createLimiter(config.maxConcurrency, config.maxQueue);
   const session = createSession(transport, {
     profile: config.profile,
     sendCancel: true,
     requestTimeout: config.requestTimeout,
-    screen: (text) => (exceedsUtf8Bytes(text, maxRequestBytes) ? tooLargeText : undefined),
+    screen: (text) => (exceedsUtf8Bytes(text, maxMessageBytes) ? tooLargeText : undefined),
     report: (error: Error, info: CoreErrorInfo) =>
       report(error, { ...info, notification: info.kind === 'notification-failed' }),
     onClose: () => {

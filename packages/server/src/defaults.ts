@@ -9,10 +9,10 @@
  * @default 1048576
  * @example
  * ```ts
- * createServer({ maxRequestBytes: 4 * DEFAULT_MAX_REQUEST_BYTES });
+ * createServer({ maxMessageBytes: 4 * DEFAULT_MAX_MESSAGE_BYTES });
  * ```
  */
-export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES: number = 1024 * 1024;
 
 /**
  * Longest accepted batch.

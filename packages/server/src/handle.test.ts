@@ -6,7 +6,7 @@ import {
 } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX_REQUEST_BYTES } from './defaults.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './defaults.js';
 import { createServer } from './server.js';
 import type { ErrorInfo } from './types.js';
 
@@ -16,8 +16,8 @@ const req = (method: string, params?: unknown, id: unknown = 1): string =>
   );
 
 describe('handle(): size limit', () => {
-  it('answers -32004 with id null over maxRequestBytes, counting UTF-8 bytes', async () => {
-    const server = createServer({ maxRequestBytes: 67 });
+  it('answers -32004 with id null over maxMessageBytes, counting UTF-8 bytes', async () => {
+    const server = createServer({ maxMessageBytes: 67 });
     server.method('echo', (p: unknown) => p);
     const base = '{"jsonrpc":"2.0","id":1,"method":"echo","params":["';
     const fits = (s: string) => `${base}${s}"]}`;
@@ -38,7 +38,7 @@ describe('handle(): size limit', () => {
   });
 
   it('checks the size before parsing (not JSON, but too large, is -32004)', async () => {
-    const server = createServer({ maxRequestBytes: 10 });
+    const server = createServer({ maxMessageBytes: 10 });
     expect(JSON.parse((await server.handle('x'.repeat(11)))!)).toMatchObject({
       id: null,
       error: { code: -32004 },
@@ -54,10 +54,10 @@ describe('handle(): size limit', () => {
     const body = (n: number) =>
       `{"jsonrpc":"2.0","id":1,"method":"n","params":["${'a'.repeat(n)}"]}`;
     const envelope = body(0).length;
-    expect(await server.handle(body(DEFAULT_MAX_REQUEST_BYTES - envelope))).toBe(
-      `{"jsonrpc":"2.0","id":1,"result":${DEFAULT_MAX_REQUEST_BYTES - envelope}}`,
+    expect(await server.handle(body(DEFAULT_MAX_MESSAGE_BYTES - envelope))).toBe(
+      `{"jsonrpc":"2.0","id":1,"result":${DEFAULT_MAX_MESSAGE_BYTES - envelope}}`,
     );
-    expect(await server.handle(body(DEFAULT_MAX_REQUEST_BYTES - envelope + 1))).toContain('-32004');
+    expect(await server.handle(body(DEFAULT_MAX_MESSAGE_BYTES - envelope + 1))).toContain('-32004');
   });
 });
 
@@ -373,7 +373,7 @@ describe('handle(): params', () => {
 
 describe('handle(): hostile input', () => {
   it('survives deep nesting and keeps serving', async () => {
-    const server = createServer({ maxRequestBytes: 10_000_000 });
+    const server = createServer({ maxMessageBytes: 10_000_000 });
     server.method('echo', (p: unknown) => p);
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
     const answer = await server.handle(deep);

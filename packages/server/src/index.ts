@@ -3,7 +3,7 @@ export {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
-  DEFAULT_MAX_REQUEST_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
 } from './defaults.js';
 export { createServer } from './server.js';
 export type {

@@ -26,7 +26,7 @@ import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
-  DEFAULT_MAX_REQUEST_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
 } from './defaults.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { withAsyncDispose } from './dispose.js';
@@ -70,10 +70,10 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * ```
  */
 export function createServer(options: ServerOptions = {}): Server {
-  const maxRequestBytes = positive(
-    options.maxRequestBytes,
-    DEFAULT_MAX_REQUEST_BYTES,
-    'maxRequestBytes',
+  const maxMessageBytes = positive(
+    options.maxMessageBytes,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    'maxMessageBytes',
   );
   const maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
   const batchConcurrency = positive(
@@ -222,14 +222,14 @@ export function createServer(options: ServerOptions = {}): Server {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
-      if (exceedsUtf8Bytes(text, maxRequestBytes)) return Promise.resolve(tooLargeText);
+      if (exceedsUtf8Bytes(text, maxMessageBytes)) return Promise.resolve(tooLargeText);
       const out = dispatcher.answer(parse(text), scopeOf(context));
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
     connect(transport: Transport, context?: TransportContext): Connection {
       const connection = createConnection(transport, context ?? EMPTY_CONTEXT, {
         dispatcher,
-        maxRequestBytes,
+        maxMessageBytes,
         tooLargeText,
         maxConcurrency,
         maxQueue,

@@ -1,0 +1,100 @@
+/**
+ * The server's options and what its `onError` hook is told.
+ *
+ * @module
+ */
+import type { ErrorInfo as CoreErrorInfo, ErrorLevel, Profile } from '@jsonrpc-kit/core';
+
+/**
+ * What {@link ServerOptions.onError} is told about an event: its `kind` and `level` (see core's
+ * `ErrorKind` for the table), the call's `method` and `id` when known, and whether it belongs to a
+ * notification.
+ *
+ * @example
+ * ```ts
+ * createServer({
+ *   onError: (error, info) => {
+ *     if (info.level === 'error') console.error(info.kind, info.method, error);
+ *   },
+ * });
+ * ```
+ */
+export interface ErrorInfo extends CoreErrorInfo {
+  /** `true` when the event belongs to a notification (nobody is answered). */
+  readonly notification: boolean;
+}
+
+/** Options of {@link createServer}. Every limit has an exported `DEFAULT_*` constant. */
+export interface ServerOptions {
+  /**
+   * Largest accepted text, in UTF-8 bytes. Larger texts are answered with one -32004 error
+   * (id `null`) before they are parsed.
+   * @default DEFAULT_MAX_MESSAGE_BYTES (1 MiB)
+   */
+  readonly maxMessageBytes?: number;
+  /**
+   * Longest accepted batch. A longer batch is answered with one -32003 error (id `null`).
+   * @default DEFAULT_MAX_BATCH_SIZE (100)
+   */
+  readonly maxBatchSize?: number;
+  /**
+   * How many members of one batch run at once.
+   * @default DEFAULT_BATCH_CONCURRENCY (16)
+   */
+  readonly batchConcurrency?: number;
+  /**
+   * How many calls run at once on one connection; for `handle()`, the bound is shared by every
+   * `handle()` call of the server. Beyond it calls wait in a queue of {@link ServerOptions.maxQueue}.
+   * @default DEFAULT_MAX_CONCURRENCY (64)
+   */
+  readonly maxConcurrency?: number;
+  /**
+   * How many calls may wait beyond {@link ServerOptions.maxConcurrency} (per connection, and once
+   * for all `handle()` calls); past it, calls are answered -32002.
+   * @default DEFAULT_MAX_QUEUE (1024)
+   */
+  readonly maxQueue?: number;
+  /**
+   * Default handler deadline in milliseconds (a method's own `timeout` wins). When it passes, the
+   * call is answered -32005 and `ctx.signal` is aborted. `0` or absent: no deadline.
+   * @default 0
+   */
+  readonly handlerTimeout?: number;
+  /**
+   * Default deadline of `connection.request()` to the peer, in milliseconds. `0` waits forever.
+   * @default 0
+   */
+  readonly requestTimeout?: number;
+  /**
+   * Whether a handler failure that is not a `JsonRpcError` shows its message (and stack, in
+   * `data`) on the wire. Off, it is answered -32603 "Internal error" and nothing else.
+   * @default false
+   */
+  readonly exposeErrorDetails?: boolean;
+  /**
+   * How cancellation and progress travel on connections (core's `defaultProfile`, `lspProfile`,
+   * `mcpProfile`, or your own), or `false` to turn both off. A cancelled call's `ctx.signal`
+   * aborts and it is answered with the profile's code (or not at all, for MCP); `ctx.progress`
+   * reports progress when the caller sent a token; the connection's own calls that give up send
+   * the profile's cancel notice.
+   * @default defaultProfile (`$/cancelRequest` with `{ id }`, answered -32001; `$/progress`)
+   */
+  readonly profile?: Profile<any> | false;
+  /**
+   * Told of failures nobody is answered about (notification handlers, invalid notifications,
+   * transport errors, answers that could not be sent) and of unexpected handler failures (-32603),
+   * each with its `kind` and `level` in `info`. Events below {@link ServerOptions.onErrorLevel}
+   * are not passed on. Its own throws are ignored.
+   *
+   * @param error - what failed (an `Error`, or whatever a handler threw)
+   * @param info - the event's kind, level, method, id, and whether it was a notification
+   */
+  readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  /**
+   * The least level passed to `onError`. At the default, routine events such as a notification
+   * for an unknown method (`$/setTrace`) or an answer to a peer that just left are not passed on;
+   * `"debug"` passes everything.
+   * @default DEFAULT_ON_ERROR_LEVEL ("warn")
+   */
+  readonly onErrorLevel?: ErrorLevel;
+}
