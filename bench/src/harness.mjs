@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { canPin, nodeCommand } from './common.mjs';
-import { HEAP_LIMIT, SCENARIOS } from './scenarios.mjs';
+import { GROWTH_LIMIT_MB, HEAP_LIMIT, SCENARIOS } from './scenarios.mjs';
 
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../results/', import.meta.url));
@@ -191,10 +191,36 @@ function heapTable({ scenario, rows }) {
   return lines.join('\n');
 }
 
+function growthTable({ scenario, rows }) {
+  const lines = [
+    `### ${scenario.title}`,
+    '',
+    '| transport | requests | server RSS before MB | peak MB | growth MB | result |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const row of rows) {
+    if (row.median === undefined) {
+      lines.push(`| ${row.impl} | — | — | — | — | ${row.note} |`);
+      continue;
+    }
+    const e = row.extra;
+    const verdict =
+      row.kind === 'raw'
+        ? 'without backpressure, for comparison'
+        : `${row.median <= GROWTH_LIMIT_MB ? 'pass' : 'FAIL'} (limit ${GROWTH_LIMIT_MB} MB)`;
+    lines.push(
+      `| ${row.impl} | ${fmtNumber(e.requests)} | ${e.beforeMB.toFixed(1)} | ${e.peakMB.toFixed(1)} | ` +
+        `${row.median.toFixed(1)} | ${verdict} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 /** One scenario's result as a markdown table. */
 export function formatTable(result) {
   const { scenario, rows } = result;
   if (scenario.kind === 'heap') return heapTable(result);
+  if (scenario.kind === 'growth') return growthTable(result);
   const baseline = rows.find((r) => r.kind === 'raw' && r.median !== undefined);
   const peers = rows.filter((r) => r.kind === 'peer' && r.median !== undefined);
   const bestPeer = peers.length ? Math.max(...peers.map((r) => r.median)) : undefined;

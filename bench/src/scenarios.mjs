@@ -184,7 +184,31 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) => (await import('./scenarios/heap.mjs')).run(impl, config),
   },
+  {
+    id: 'non-reading',
+    title: '7. Memory with a peer that sends requests and never reads (server RSS growth)',
+    unit: 'MB',
+    kind: 'growth',
+    cpu: 0,
+    impls: [
+      { name: 'stdio', kind: KIT },
+      { name: 'tcp', kind: KIT },
+      { name: 'ws', kind: KIT },
+      { name: 'tcp-no-pause', kind: RAW },
+    ],
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { requests: 50_000, watchMs: 5_000 },
+      full: { requests: 200_000, watchMs: 15_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/non-reading.mjs')).run(impl, config),
+  },
 ];
+
+/** RSS growth allowed by the non-reading-peer scenario, in MB. */
+export const GROWTH_LIMIT_MB = 32;
 
 /** Heap growth allowed by the memory scenario: end ≤ start × this. */
 export const HEAP_LIMIT = 1.1;

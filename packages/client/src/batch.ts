@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { JsonRpcParams } from '@jsonrpc-kit/core';
+import type { JsonRpcError, JsonRpcParams, LocalError } from '@jsonrpc-kit/core';
 
 /** A request entry of a batch; its answer gets a slot in the results. */
 export interface BatchRequest<T = unknown> {
@@ -30,10 +30,20 @@ export interface BatchNotification {
 /** Any entry of a batch: a request (typed by its result `T`) or a notification. */
 export type BatchEntry<T = unknown> = BatchRequest<T> | BatchNotification;
 
-/** The settled outcome of one request of a batch. */
+/**
+ * The settled outcome of one request of a batch. A failure is a wire error (`JsonRpcError`, a
+ * numeric `code`) or a local one (`LocalError`: timeout, abort, closed connection, transport,
+ * protocol; a string `code`), so `error.code` can be matched on without a guard.
+ *
+ * @example
+ * ```ts
+ * const [sum] = await client.batch((b) => [b.request<number>('add', [1, 2])]);
+ * if (!sum.ok && sum.error.code === -32601) console.log('no such method');
+ * ```
+ */
 export type BatchResult<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: Error };
+  | { readonly ok: false; readonly error: JsonRpcError | LocalError };
 
 type TupleResults<T extends readonly unknown[], Acc extends unknown[]> = T extends readonly [
   infer Head,

@@ -7,9 +7,10 @@
  */
 import {
   AbortError,
+  asyncDisposeSymbol,
   type CallInfo,
-  type Contract,
   ConnectionClosedError,
+  type Contract,
   createHandlerDispatch,
   createReporter,
   createSession,
@@ -238,6 +239,7 @@ export function createClient<V = unknown>(
     },
     close: (reason?: unknown) => session.close(reason),
     closed: session.closed,
+    [asyncDisposeSymbol]: () => session.close(),
   };
 
   session.start(

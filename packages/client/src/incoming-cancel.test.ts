@@ -1,7 +1,7 @@
 import {
   type CancellationProtocol,
-  defaultProfile,
   createMemoryTransportPair,
+  defaultProfile,
   type IncomingContext,
   JsonRpcError,
   type JsonRpcParams,

@@ -1,7 +1,7 @@
 import {
   AbortError,
-  defaultProfile,
   ConnectionClosedError,
+  defaultProfile,
   type SendOptions,
   TimeoutError,
   type Transport,
@@ -319,6 +319,33 @@ describe('transport events', () => {
     await Promise.all([client.close(), client.close()]);
     await client.closed;
     expect(manual.closes).toBe(1);
+  });
+
+  it('fails a batch on disconnect with the ConnectionClosedError itself, code to match on', async () => {
+    const manual = manualTransport();
+    const client = createClient(manual.transport);
+    const results = client.batch((b) => [b.request('a'), b.request('b')]);
+    await flushMicrotasks();
+    manual.handler.onDisconnect!(new Error('reset'));
+    const [a, b] = await results;
+    for (const result of [a, b]) {
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.error).toBeInstanceOf(ConnectionClosedError);
+      expect(result.error.code).toBe('CONNECTION_CLOSED');
+      expect(result.error.message).toMatch(/^Connection lost/);
+    }
+    await client.close();
+  });
+
+  it('closes through Symbol.asyncDispose (await using)', async () => {
+    const manual = manualTransport();
+    const client = createClient(manual.transport);
+    const waiting = client.request('m');
+    await client[Symbol.asyncDispose]();
+    await client.closed;
+    expect(manual.closes).toBe(1);
+    await expect(waiting).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 
   it('waits for start before the first send, and closes when start fails', async () => {

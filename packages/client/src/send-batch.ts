@@ -6,6 +6,8 @@
 import {
   AbortError,
   ConnectionClosedError,
+  isJsonRpcError,
+  LocalError,
   type RequestOptions,
   type Session,
   sendError,
@@ -87,7 +89,14 @@ export function sendBatch(
     promises.push(
       promise.then(
         (value): BatchResult<unknown> => ({ ok: true, value }),
-        (error: Error): BatchResult<unknown> => ({ ok: false, error }),
+        (error: unknown): BatchResult<unknown> => ({
+          ok: false,
+          // Kit errors as they are; anything else becomes a TransportError naming the call.
+          error:
+            isJsonRpcError(error) || error instanceof LocalError
+              ? error
+              : sendError(error, { method: methods[i]!, id }),
+        }),
       ),
     );
   }

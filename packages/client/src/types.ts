@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * The client's public shapes: its options and the {@link Client} interface.
  *
@@ -202,6 +203,12 @@ export interface Client<V = unknown> extends Peer {
   close(reason?: unknown): Promise<void>;
   /** Resolves when the client has closed, for whatever reason. */
   readonly closed: Promise<void>;
+  /**
+   * `close()`, for `await using client = createClient(transport)`.
+   *
+   * @returns resolves once closed
+   */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**

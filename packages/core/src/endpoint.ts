@@ -86,7 +86,7 @@ export interface IncomingContext {
    * Reports progress to the caller, as the profile says; `undefined` when the caller sent no
    * progress token (or this is a notification).
    */
-  readonly progress: ProgressReporter<any> | undefined;
+  readonly progress?: ProgressReporter<any> | undefined;
 }
 
 /**

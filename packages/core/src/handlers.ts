@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, isJsonRpcError, ProtocolError } from './errors.js';
+
 import type {
   IncomingContext,
   IncomingNotificationHandler,
@@ -13,6 +13,7 @@ import type {
   Peer,
   TransportContext,
 } from './endpoint.js';
+import { ErrorCode, isJsonRpcError, ProtocolError } from './errors.js';
 import type { IncomingCall } from './incoming.js';
 import type {
   JsonRpcErrorObject,

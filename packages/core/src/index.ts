@@ -22,6 +22,7 @@ export {
   paramNamesOf,
   paramsShapeOf,
 } from './contract.js';
+export { asyncDisposeSymbol } from './dispose.js';
 export type {
   ConnectionHandler,
   ConnectionLike,
@@ -64,13 +65,24 @@ export {
   TimeoutError,
   TransportError,
 } from './errors.js';
+export type {
+  FaultName,
+  FaultRates,
+  FaultyTransport,
+  FaultyTransportOptions,
+  InjectedFault,
+} from './faulty-transport.js';
+export {
+  createFaultyTransport,
+  DEFAULT_FAULT_DELAY_MS,
+  DEFAULT_FAULT_STALL_MS,
+  FAULT_NAMES,
+} from './faulty-transport.js';
 export type { HandlerDispatchOptions } from './handlers.js';
 export { createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
 export { createMemoryTransportPair } from './memory-transport.js';
-export type { Middleware } from './middleware.js';
-export { runMiddleware } from './middleware.js';
 export type {
   JsonRpcBatch,
   JsonRpcErrorObject,
@@ -93,6 +105,8 @@ export {
   isResponse,
   isSuccessResponse,
 } from './messages.js';
+export type { Middleware } from './middleware.js';
+export { runMiddleware } from './middleware.js';
 export type {
   ParsedBatch,
   ParsedInvalid,
@@ -134,8 +148,6 @@ export type {
 } from './schema.js';
 export { formatIssues, isStandardSchema, validate } from './schema.js';
 export { sendError } from './send-error.js';
-export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
-export { createSession } from './session.js';
 export {
   serializeBatch,
   serializeError,
@@ -145,6 +157,8 @@ export {
   stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
+export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
+export { createSession } from './session.js';
 export type { TapDirection, TransportTap } from './tap-transport.js';
 export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';

@@ -13,7 +13,7 @@ import { type CallInfo, ConnectionClosedError, LocalError, TransportError } from
  * @returns a `TransportError` or `ConnectionClosedError` naming the call; another `LocalError`
  *   as it is
  */
-export function sendError(error: unknown, call: CallInfo): Error {
+export function sendError(error: unknown, call: CallInfo): LocalError {
   if (error instanceof TransportError) {
     return new TransportError(error.message, {
       status: error.status,

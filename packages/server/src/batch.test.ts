@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type Answer,
   answerBatch,
@@ -207,14 +207,5 @@ describe('answerBatch', () => {
       },
     });
     expect([...seen]).toEqual([scope]);
-  });
-
-  it('types members and scope from the options', () => {
-    expectTypeOf(answerBatch<number, string>)
-      .parameter(2)
-      .toEqualTypeOf<BatchOptions<number, string>>();
-    expectTypeOf(answerBatch<number, string>).returns.toEqualTypeOf<Answer>();
-    // @ts-expect-error the answer must take the batch's member type
-    answerBatch([1, 2], undefined, options(plain));
   });
 });

@@ -349,13 +349,10 @@ describe('connect()', () => {
   it('closes through Symbol.asyncDispose', async () => {
     const server = createServer();
     const [connection] = await connect(server);
-    const dispose = (connection as unknown as Record<symbol, () => Promise<void>>)[
-      Symbol.asyncDispose
-    ]!;
-    await dispose();
+    await connection[Symbol.asyncDispose]();
     await connection.closed;
     const [other] = await connect(server);
-    await (server as unknown as Record<symbol, () => Promise<void>>)[Symbol.asyncDispose]!();
+    await server[Symbol.asyncDispose]();
     await other.closed;
     expect(server.connections.size).toBe(0);
   });

@@ -6,8 +6,9 @@
  * @module
  */
 import {
-  createSession,
+  asyncDisposeSymbol,
   type ErrorInfo as CoreErrorInfo,
+  createSession,
   type JsonRpcParams,
   type Profile,
   type RequestOptions,
@@ -15,7 +16,6 @@ import {
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import type { Dispatcher, Scope } from './dispatch.js';
-import { withAsyncDispose } from './dispose.js';
 import { createLimiter } from './limiter.js';
 import type { Connection, ErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
@@ -76,15 +76,17 @@ export function createConnection(
       options?: RequestOptions,
     ): Promise<T> => session.request(method, params, options) as Promise<T>,
     close: (reason?: unknown): Promise<void> => session.close(reason),
+    [asyncDisposeSymbol]: () => session.close(),
   };
 
   const scope: Scope = {
     transport: context,
     peer: connection,
     limiter,
+    client: undefined,
     session,
     outer: undefined,
   };
   session.start((parsed) => dispatcher.answer(parsed, scope));
-  return withAsyncDispose(connection, () => connection.close());
+  return connection;
 }

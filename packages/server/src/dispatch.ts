@@ -43,6 +43,8 @@ export interface Scope {
   readonly transport: TransportContext;
   readonly peer: Peer | undefined;
   readonly limiter: Limiter;
+  /** The client the scope's calls are counted for in a fair limiter; `undefined` for none. */
+  readonly client: string | undefined;
   /**
    * The connection's session: its incoming-call table (cancellation, close), its outgoing calls
    * (responses), its profile (progress); `undefined` for `handle()`.

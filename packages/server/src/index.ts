@@ -2,8 +2,9 @@ export {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUE,
+  defaultClientKey,
 } from './defaults.js';
 export { createServer } from './server.js';
 export type {

@@ -3,7 +3,12 @@
  *
  * @module
  */
-import type { ErrorInfo as CoreErrorInfo, ErrorLevel, Profile } from '@jsonrpc-kit/core';
+import type {
+  ErrorInfo as CoreErrorInfo,
+  ErrorLevel,
+  Profile,
+  TransportContext,
+} from '@jsonrpc-kit/core';
 
 /**
  * What {@link ServerOptions.onError} is told about an event: its `kind` and `level` (see core's
@@ -54,6 +59,27 @@ export interface ServerOptions {
    * @default DEFAULT_MAX_QUEUE (1024)
    */
   readonly maxQueue?: number;
+  /**
+   * Who a `handle()` exchange (one HTTP request, say) comes from, so that the shared limit is
+   * fair across clients: each client runs at most {@link ServerOptions.maxConcurrencyPerClient}
+   * calls and queues at most {@link ServerOptions.maxQueuePerClient}, and freed slots go to the
+   * waiting clients in turn. Return `undefined` to count an exchange with no client (first come,
+   * first served). Behind a reverse proxy, key on the forwarded address or on `ctx.auth`.
+   * `false` turns fairness off. Connections (`connect()`) have limits of their own already.
+   * @default defaultClientKey (the remote address)
+   */
+  readonly clientKey?: ((context: TransportContext) => string | undefined) | false;
+  /**
+   * How many `handle()` calls of one client (see {@link ServerOptions.clientKey}) run at once.
+   * @default three quarters of `maxConcurrency`, rounded up (48 with the defaults), so the last
+   *   quarter is always left to other clients
+   */
+  readonly maxConcurrencyPerClient?: number;
+  /**
+   * How many `handle()` calls of one client may wait; past it, its calls are answered -32002.
+   * @default a quarter of `maxQueue`, rounded up (256 with the defaults)
+   */
+  readonly maxQueuePerClient?: number;
   /**
    * Default handler deadline in milliseconds (a method's own `timeout` wins). When it passes, the
    * call is answered -32005 and `ctx.signal` is aborted. `0` or absent: no deadline.

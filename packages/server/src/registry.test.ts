@@ -6,9 +6,8 @@ import {
   notification,
 } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
-import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createServer } from './server.js';
-import type { ContractImplementation, HandlerContext } from './types.js';
 
 const req = (name: string, params: unknown = [], id = 1): string =>
   JSON.stringify({ jsonrpc: '2.0', id, method: name, params });
@@ -160,59 +159,6 @@ describe('implement()', () => {
       server.implement(calculator, { add: () => 1, divide: () => 1, log: () => {} }),
     ).toThrow(/already registered/);
     expect(server.methods().map((m) => m.name)).toEqual(['divide']);
-  });
-
-  it('types the implementation from the contract', () => {
-    type Impl = ContractImplementation<typeof calculator>;
-    expectTypeOf<Parameters<Impl['add']>[0]>().toEqualTypeOf<[number, number]>();
-    expectTypeOf<Parameters<Impl['divide']>[0]>().toEqualTypeOf<{ a: number; b: number }>();
-    expectTypeOf<Parameters<Impl['log']>[1]>().toEqualTypeOf<HandlerContext>();
-    expectTypeOf<ReturnType<Impl['add']>>().toEqualTypeOf<number | Promise<number>>();
-    expectTypeOf<ReturnType<Impl['log']>>().toEqualTypeOf<void | Promise<void>>();
-
-    // Compiled, never run: each call would register the same names.
-    const typeOnly = (server = createServer()): void => {
-      server.implement(calculator, {
-        add: async ([a, b]) => a + b,
-        divide: ({ a, b }) => a / b,
-        log: () => {},
-      });
-      server.implement(calculator, {
-        // @ts-expect-error params are a tuple, not an object
-        add: ({ a }) => a,
-        divide: ({ a, b }) => a / b,
-        log: () => {},
-      });
-      server.implement(calculator, {
-        // @ts-expect-error the result must be a number
-        add: () => 'three',
-        divide: ({ a, b }) => a / b,
-        log: () => {},
-      });
-      // @ts-expect-error divide is missing
-      server.implement(calculator, { add: ([a, b]) => a + b, log: () => {} });
-      server.implement(calculator, {
-        add: ([a, b]) => a + b,
-        // @ts-expect-error b is a number, not a string
-        divide: ({ b }: { a: number; b: string }) => b.length,
-        log: () => {},
-      });
-    };
-    expectTypeOf(typeOnly).toBeFunction();
-  });
-
-  it('types handlers of method() and notification()', () => {
-    const server = createServer();
-    server.method<{ a: number }, number>('typed', (p, ctx) => {
-      expectTypeOf(p).toEqualTypeOf<{ a: number }>();
-      expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
-      return p.a;
-    });
-    // @ts-expect-error the handler must return a number
-    server.method<{ a: number }, number>('typed2', () => 'x');
-    server.notification<string[]>('note', (p) => {
-      expectTypeOf(p).toEqualTypeOf<string[]>();
-    });
   });
 });
 

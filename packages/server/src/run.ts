@@ -17,7 +17,16 @@ import {
 } from '@jsonrpc-kit/core';
 import type { Call } from './call.js';
 import type { Scope } from './dispatch.js';
-import { type Limiter, release } from './limiter.js';
+import {
+  canWait,
+  forget,
+  hasRoom,
+  type Lane,
+  type Limiter,
+  laneOf,
+  release,
+  wait,
+} from './limiter.js';
 import type { Entry } from './registry.js';
 import { arrangeParams } from './registry.js';
 import type { Middleware } from './types.js';
@@ -77,40 +86,45 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
   }
 
   /** Takes a slot (or queues for one), runs the call, frees the slot when the handler settles. */
-  function limited(call: Call, limiter: Limiter): unknown {
-    if (limiter.active < limiter.max) {
+  function limited(call: Call, limiter: Limiter, lane: Lane | undefined): unknown {
+    if (hasRoom(limiter, lane)) {
       limiter.active++;
+      if (lane !== undefined) lane.active++;
       let result: unknown;
       try {
         result = start(call);
       } catch (error) {
-        release(limiter);
+        release(limiter, lane);
         throw error;
       }
       if (!isPromiseLike(result)) {
-        release(limiter);
+        release(limiter, lane);
         return result;
       }
       return result.then(
         (value) => {
-          release(limiter);
+          release(limiter, lane);
           return value;
         },
         (error: unknown) => {
-          release(limiter);
+          release(limiter, lane);
           throw error;
         },
       );
     }
-    if (limiter.queue.length >= limiter.maxQueue) throw new ServerBusyError();
+    if (!canWait(limiter, lane)) {
+      if (lane !== undefined) forget(limiter, lane);
+      throw new ServerBusyError();
+    }
     return new Promise((resolve, reject) => {
-      limiter.queue.push(() => {
+      wait(limiter, lane, () => {
         if (call.aborted) {
+          if (lane !== undefined) forget(limiter, lane);
           reject(call.abortReason);
           return;
         }
         try {
-          resolve(limited(call, limiter));
+          resolve(limited(call, limiter, lane));
         } catch (error) {
           reject(error);
         }
@@ -156,7 +170,13 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
   }
 
   function run(call: Call, scope: Scope): unknown {
-    const result = limited(call, scope.limiter);
+    const limiter = scope.limiter;
+    const client = scope.client;
+    const result = limited(
+      call,
+      limiter,
+      client === undefined || limiter.fair === undefined ? undefined : laneOf(limiter, client),
+    );
     if (!isPromiseLike(result)) return result;
     const entry = methods.get(call.method);
     const timeout = entry?.timeout ?? defaultTimeout;

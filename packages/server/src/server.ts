@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  asyncDisposeSymbol,
   type Contract,
   createReporter,
   defaultProfile,
@@ -25,11 +26,11 @@ import {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUE,
+  defaultClientKey,
 } from './defaults.js';
 import { createDispatcher, type Scope } from './dispatch.js';
-import { withAsyncDispose } from './dispose.js';
 import { createLimiter } from './limiter.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
 import type {
@@ -96,7 +97,22 @@ export function createServer(options: ServerOptions = {}): Server {
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
   const connections = new Set<Connection>();
-  const globalLimiter = createLimiter(maxConcurrency, maxQueue);
+  const clientKey =
+    options.clientKey === false ? undefined : (options.clientKey ?? defaultClientKey);
+  const globalLimiter = createLimiter(
+    maxConcurrency,
+    maxQueue,
+    clientKey === undefined
+      ? undefined
+      : {
+          maxPerClient: positive(
+            options.maxConcurrencyPerClient,
+            Math.ceil((maxConcurrency * 3) / 4),
+            'maxConcurrencyPerClient',
+          ),
+          maxQueuePerClient: options.maxQueuePerClient ?? Math.ceil(maxQueue / 4),
+        },
+  );
   const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
 
   const dispatcher = createDispatcher({
@@ -114,6 +130,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: EMPTY_CONTEXT,
     peer: undefined,
     limiter: globalLimiter,
+    client: undefined,
     session: undefined,
     outer: undefined,
   };
@@ -142,6 +159,7 @@ export function createServer(options: ServerOptions = {}): Server {
           transport: context,
           peer: undefined,
           limiter: globalLimiter,
+          client: clientKey?.(context),
           session: undefined,
           outer: 'signal' in context ? context : undefined,
         };
@@ -150,6 +168,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: ctx.transport,
     peer: ctx.peer,
     limiter: globalLimiter,
+    client: undefined,
     session: undefined,
     outer: ctx,
   });
@@ -287,11 +306,12 @@ export function createServer(options: ServerOptions = {}): Server {
       }
     },
     connections,
+    [asyncDisposeSymbol]: () => server.close(),
     close(): Promise<void> {
       return Promise.all(Array.from(connections, (connection) => connection.close())).then(
         () => undefined,
       );
     },
   };
-  return withAsyncDispose(server, () => server.close());
+  return server;
 }

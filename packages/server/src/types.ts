@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * The public shapes of the server: options, the server and its connections, handlers, contexts,
  * middleware and the method registry's descriptors.
@@ -178,6 +179,12 @@ export interface Connection extends ConnectionLike {
   readonly context: TransportContext;
   /** How many of the peer's calls are running now. */
   readonly inFlight: number;
+  /**
+   * `close()`, for `await using connection = server.connect(transport)`.
+   *
+   * @returns resolves once closed
+   */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** A JSON-RPC server: a method registry plus dispatch, over `handle()` or `connect()`. */
@@ -279,4 +286,10 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * @returns when all are closed
    */
   close(): Promise<void>;
+  /**
+   * `close()`, for `await using server = createServer()`.
+   *
+   * @returns when all connections are closed
+   */
+  [Symbol.asyncDispose](): Promise<void>;
 }

@@ -156,7 +156,7 @@ export function createFetchHandler(
       return json(405, METHOD_NOT_ALLOWED_BODY, [...cors, ...allow]);
     }
     const type = headers.get('content-type');
-    if (type !== null && !isJsonContentType(type)) {
+    if (type === null ? cfg.requireJsonContentType : !isJsonContentType(type)) {
       return json(415, UNSUPPORTED_MEDIA_TYPE_BODY, cors);
     }
     const length = headers.get('content-length');

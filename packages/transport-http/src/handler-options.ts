@@ -61,6 +61,16 @@ export interface HttpHandlerOptions {
    */
   readonly bodyTimeout?: number;
   /**
+   * Refuse (415) a POST without a `Content-Type` header. A browser page on another site can send
+   * a "simple" cross-origin POST without one (`fetch(url, { method: 'POST', mode: 'no-cors',
+   * body })`, no preflight); requiring `application/json` makes the browser ask first (CORS
+   * preflight), so such a page cannot run a method. Set `false` only for endpoints no browser
+   * can reach (service-to-service, behind a gateway) whose clients send no content type.
+   *
+   * @default true
+   */
+  readonly requireJsonContentType?: boolean;
+  /**
    * The status of a JSON-RPC answer.
    *
    * @default {@link defaultStatus}: 200 for every answer (errors included), 204 for none

@@ -241,7 +241,8 @@ function serve(
  * `server.handle(text, ctx)`, answers come back as `application/json`.
  *
  * Status policy: 200 for every JSON-RPC answer (errors included), 204 when there is nothing to
- * answer, 405 with `Allow: POST` for other methods, 415 for a non-JSON `Content-Type`, 413 with a
+ * answer, 405 with `Allow: POST` for other methods, 415 for a non-JSON or missing `Content-Type`
+ * (see `requireJsonContentType`), 413 with a
  * -32004 body when the body exceeds `maxRequestBytes` (checked while streaming; the connection is
  * then closed), 408 when the body does not arrive within `bodyTimeout`, 401/403 from
  * `authenticate`, 500 when `server.handle` rejects. Handlers see `ctx.transport` with `kind: 'http'`,
@@ -285,7 +286,7 @@ export function createHttpHandler(
       return;
     }
     const type = headers['content-type'];
-    if (type !== undefined && !isJsonContentType(type)) {
+    if (type === undefined ? cfg.requireJsonContentType : !isJsonContentType(type)) {
       writeJson(res, 415, UNSUPPORTED_MEDIA_TYPE_BODY, cors, !req.complete);
       return;
     }

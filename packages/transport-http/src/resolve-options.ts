@@ -18,6 +18,8 @@ import { HttpError } from './http-error.js';
 export interface ResolvedHandlerOptions {
   readonly maxRequestBytes: number;
   readonly bodyTimeout: number;
+  /** Refuse a POST without a `Content-Type`. */
+  readonly requireJsonContentType: boolean;
   readonly status: StatusPolicy;
   readonly cors: CorsPolicy | undefined;
   readonly authenticate: Authenticate | undefined;
@@ -53,6 +55,7 @@ export function resolveHandlerOptions(options: HttpHandlerOptions): ResolvedHand
   return {
     maxRequestBytes,
     bodyTimeout: nonNegative('bodyTimeout', options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT),
+    requireJsonContentType: options.requireJsonContentType !== false,
     status: options.status ?? defaultStatus,
     cors,
     authenticate: options.authenticate,

@@ -9,7 +9,7 @@ import {
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAll, serve } from '../test/helpers.js';
 import { createHttpTransport as createFetchTransport } from './http-transport.js';
 import {
@@ -379,17 +379,5 @@ describe('createHttpTransport (node entry)', () => {
     await t.start(recorder());
     await t.send(request).catch(() => {});
     expect(seen[0]!.url).toBe('/ok?key=1');
-  });
-
-  it('is typed as a Transport with Node options', () => {
-    expectTypeOf(createNodeTransport).parameter(0).toEqualTypeOf<NodeHttpTransportOptions>();
-    expectTypeOf(createNodeTransport({ url: 'http://x/' })).toEqualTypeOf<Transport>();
-    const compileOnly = (): void => {
-      // @ts-expect-error url is required
-      createNodeTransport({});
-      // @ts-expect-error headers are strings
-      createFetchTransport({ url: 'http://x/', headers: { a: 1 } });
-    };
-    expect(compileOnly).toBeTypeOf('function');
   });
 });

@@ -6,7 +6,12 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
-import { ConnectionClosedError, type Transport, type TransportHandler } from '@jsonrpc-kit/core';
+import {
+  ConnectionClosedError,
+  type Transport,
+  TransportError,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
 import { closeReasonError } from './close-reason.js';
 import type { FrameDecoder } from './decoder.js';
 import { createFrameDecoder, encodeBatch, type Framing, type ResolvedFraming } from './framing.js';
@@ -18,6 +23,10 @@ export interface ChannelOptions {
   readonly framing: Framing;
   readonly maxMessageBytes?: number | undefined;
   readonly maxHeaderBytes?: number | undefined;
+  /** Bytes waiting to be written past which the readable is paused until the writable drains. */
+  readonly highWaterMark: number;
+  /** Bytes waiting to be written past which the channel fails through `onStreamError`. */
+  readonly maxQueuedBytes: number;
   /** The readable ended (after the decoder delivered what it held). */
   readonly onEnd: () => void;
   /** The readable or the writable failed. */
@@ -85,6 +94,21 @@ export function createChannel(options: ChannelOptions): Channel {
   /** The batch written while the writable was full, resolved on 'drain'. */
   let waiting: Batch | undefined;
   let scheduled = false;
+  /** Length of the strings in `queue` (UTF-16 units: a cheap stand-in for their bytes). */
+  let queuedChars = 0;
+  /** Reading stopped because too much waits to be written. */
+  let readPaused = false;
+  const { highWaterMark, maxQueuedBytes } = options;
+
+  const pauseReading = (): void => {
+    readPaused = true;
+    readable.pause();
+  };
+
+  const resumeReading = (): void => {
+    readPaused = false;
+    if (!stopped && handler !== undefined) readable.resume();
+  };
 
   const deliver = (message: string): void => {
     if (stopped || handler === undefined) return;
@@ -120,14 +144,19 @@ export function createChannel(options: ChannelOptions): Channel {
     setImmediate(flush);
   };
 
-  /** Writes everything queued as one chunk; true when the writable can take more. */
+  /**
+   * Writes everything queued as one chunk. Reading resumes once the writable takes more; while it
+   * waits for `'drain'`, the send promise waits too.
+   */
   const writeQueue = (): void => {
     const data = encodeBatch(encoding!, queue);
     queue = [];
+    queuedChars = 0;
     const current = batch!;
     batch = undefined;
     if (writable.write(data)) {
       current.resolve();
+      if (readPaused) resumeReading();
     } else {
       waiting = current;
     }
@@ -137,7 +166,9 @@ export function createChannel(options: ChannelOptions): Channel {
     const done = waiting;
     waiting = undefined;
     done?.resolve();
-    if (!stopped && queue.length > 0) writeQueue();
+    if (stopped) return;
+    if (queue.length > 0) writeQueue();
+    else if (readPaused) resumeReading();
   };
 
   const onData = (chunk: Buffer | string): void => {
@@ -183,15 +214,29 @@ export function createChannel(options: ChannelOptions): Channel {
         queueMicrotask(notifyClose);
       } else {
         readable.on('data', onData);
-        readable.resume();
+        if (!readPaused) readable.resume();
       }
       return Promise.resolve();
     },
     send(message) {
       if (stopped) return Promise.reject(new ConnectionClosedError());
       queue.push(message);
+      queuedChars += message.length;
       if (batch === undefined) batch = newBatch();
       const promise = batch.promise;
+      const queued = queuedChars + writable.writableLength;
+      if (queued > highWaterMark && !readPaused) {
+        // The peer reads slower than it asks: stop reading its requests until it catches up.
+        pauseReading();
+      }
+      if (queued > maxQueuedBytes) {
+        options.onStreamError(
+          new TransportError(
+            `peer is not reading: ${queued} bytes wait to be written (maxQueuedBytes ${maxQueuedBytes})`,
+          ),
+        );
+        return promise;
+      }
       schedule();
       return promise;
     },
@@ -218,6 +263,7 @@ export function createChannel(options: ChannelOptions): Channel {
       batch?.reject(closed);
       batch = undefined;
       queue = [];
+      queuedChars = 0;
       closeError = error;
       notifyClose();
     },

@@ -182,6 +182,15 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
   const readHeader = (b: Buffer, start: number): number => {
     const end = b.length;
     let p = start;
+    if (resyncing) {
+      // After a bad header, only a Content-Length header starts the next message, wherever the
+      // chunks were cut.
+      p = findToken(b, p, end);
+      if (p === -1) {
+        keepFrom = Math.max(start, end - TOKEN.length + 1);
+        return -1;
+      }
+    }
     while (p < end && isWhitespace(b[p]!)) p++;
     if (p === end) {
       keepFrom = end;
@@ -191,7 +200,9 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
     if (stop === -1 || stop - p > maxHeaderBytes) {
       const limit = stop === -1 ? end : stop;
       const bad = cannotBeHeader(b, p, limit);
-      if (!bad && limit - p <= maxHeaderBytes) {
+      // Without the blank line yet, the last bytes may be the start of it: not header bytes.
+      const slack = stop === -1 ? HEADER_END.length - 1 : 0;
+      if (!bad && limit - p <= maxHeaderBytes + slack) {
         keepFrom = p;
         return -1;
       }

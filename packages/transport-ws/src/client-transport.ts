@@ -44,6 +44,14 @@ export const DEFAULT_CONNECT_TIMEOUT: number = 10_000;
  */
 export const DEFAULT_CLIENT_HIGH_WATER_MARK: number = 1024 * 1024;
 
+/**
+ * Milliseconds `close()` waits for the server to answer the close frame before dropping the
+ * socket: a frozen server must not hold `close()` for the 30 s of the `ws` close handshake.
+ *
+ * @default 1000
+ */
+export const DEFAULT_CLOSE_TIMEOUT: number = 1000;
+
 /** How often a waiting `send()` re-checks `bufferedAmount`, in ms (browsers have no drain event). */
 const BUFFER_POLL_MS = 5;
 
@@ -112,6 +120,13 @@ export interface WebSocketTransportOptions {
    * @default DEFAULT_CLIENT_HIGH_WATER_MARK (1 MiB)
    */
   readonly highWaterMark?: number | undefined;
+  /**
+   * Milliseconds `close()` waits for the server's answer to the close frame; then the socket is
+   * dropped (`terminate()` on `ws`; elsewhere the transport stops waiting and closes).
+   *
+   * @default DEFAULT_CLOSE_TIMEOUT (1000)
+   */
+  readonly closeTimeout?: number | undefined;
   /** The `WebSocket` constructor to use. @default `ws` on Node, the global `WebSocket` elsewhere */
   readonly WebSocket?: WebSocketConstructor | undefined;
   /**
@@ -251,6 +266,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       : options.queue.maxSize;
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
   const highWaterMark = options.highWaterMark ?? DEFAULT_CLIENT_HIGH_WATER_MARK;
+  const closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
 
   let state: WebSocketTransportState = 'connecting';
   let handler: TransportHandler | undefined;
@@ -264,6 +280,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let corked: Partial<Corkable> | undefined;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
+  let closeTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
   let lastPong = 0;
   let pingSentAt = 0;
@@ -365,6 +382,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     stopHeartbeat();
     clearTimeout(reconnectTimer);
     clearTimeout(connectTimer);
+    clearTimeout(closeTimer);
     const pending = queue;
     queue = [];
     for (const item of pending) {
@@ -582,8 +600,20 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       clearTimeout(reconnectTimer);
       const open = socket;
       if (open !== undefined && (open.readyState === OPEN || open.readyState === CONNECTING)) {
-        if (open.readyState === OPEN) open.close(CloseCode.Normal, closeReasonText(reason));
-        else if (typeof open.terminate === 'function') open.terminate();
+        if (open.readyState === OPEN) {
+          open.close(CloseCode.Normal, closeReasonText(reason));
+          // The server may never answer the close frame: drop the socket after a grace period.
+          closeTimer = setTimeout(() => {
+            if (typeof open.terminate === 'function') {
+              open.terminate();
+              return;
+            }
+            open.onopen = open.onmessage = open.onerror = open.onclose = null;
+            if (socket === open) socket = undefined;
+            stopHeartbeat();
+            finish(undefined);
+          }, closeTimeout);
+        } else if (typeof open.terminate === 'function') open.terminate();
         else open.close();
       } else {
         finish(undefined);

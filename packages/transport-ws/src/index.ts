@@ -10,6 +10,7 @@ export type {
 export {
   createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
+  DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
   DEFAULT_QUEUE_SIZE,
 } from './client-transport.js';
@@ -25,8 +26,15 @@ export type {
 } from './server.js';
 export {
   createWebSocketServer,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_PAYLOAD,
   DEFAULT_SHUTDOWN_TIMEOUT,
 } from './server.js';
-export type { SocketTransport, SocketTransportOptions } from './socket-transport.js';
+export type {
+  ServerSocketLike,
+  SocketData,
+  SocketTransport,
+  SocketTransportOptions,
+} from './socket-transport.js';
 export { createSocketTransport, DEFAULT_HIGH_WATER_MARK } from './socket-transport.js';

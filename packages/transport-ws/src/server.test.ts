@@ -379,7 +379,7 @@ describe('createWebSocketServer', () => {
       if (!settled) blocked = sent;
     }
     expect(blocked).toBeDefined();
-    const serverSocket = (connection.transport as SocketTransport).socket;
+    const serverSocket = (connection.transport as SocketTransport<WebSocket>).socket;
     expect(serverSocket.isPaused).toBe(true);
     rawSocket.resume();
     await withTimeout(blocked!, 5000, 'drain');

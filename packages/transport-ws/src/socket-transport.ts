@@ -16,7 +16,6 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import type { RawData, WebSocket } from 'ws';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
 
 /**
@@ -60,10 +59,42 @@ export interface SocketTransportOptions {
   readonly answerInvalidFrames?: boolean | undefined;
 }
 
+/** A message's payload as `ws` hands it over (`ws`'s `RawData`). */
+export type SocketData = Buffer | ArrayBuffer | Buffer[];
+
+/**
+ * The part of an accepted `ws` socket that {@link createSocketTransport} uses. A `ws`
+ * `WebSocket` fits it; declared here so that the kit's public types do not need `@types/ws`.
+ */
+export interface ServerSocketLike {
+  /** `0` connecting, `1` open, `2` closing, `3` closed. */
+  readonly readyState: number;
+  /** Bytes queued by `send()` and not yet written to the network. */
+  readonly bufferedAmount: number;
+  /** Sends one text frame. */
+  send(data: string): void;
+  /** Starts the closing handshake. */
+  close(code?: number, reason?: string): void;
+  /** Destroys the connection at once. */
+  terminate(): void;
+  /** Stops reading from the network. */
+  pause(): void;
+  /** Resumes reading from the network. */
+  resume(): void;
+  /** Listens for a message. */
+  on(event: 'message', listener: (data: SocketData, isBinary: boolean) => void): unknown;
+  /** Listens for an error. */
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Listens once for the close. */
+  once(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
+  /** Stops listening for messages. */
+  off(event: 'message', listener: (data: SocketData, isBinary: boolean) => void): unknown;
+}
+
 /** A {@link Transport} over one `ws` socket. */
-export interface SocketTransport extends Transport {
-  /** The underlying `ws` socket. */
-  readonly socket: WebSocket;
+export interface SocketTransport<S extends ServerSocketLike = ServerSocketLike> extends Transport {
+  /** The underlying socket, as passed to {@link createSocketTransport}. */
+  readonly socket: S;
   /** Resolves when the socket has closed and `onClose` was called (or would have been). */
   readonly closed: Promise<void>;
   /** Aborted when the socket closes, before the owner's `onClose` runs. */
@@ -101,10 +132,10 @@ const defer: Defer = process.nextTick;
  * wss.on('connection', (socket) => server.connect(createSocketTransport(socket)));
  * ```
  */
-export function createSocketTransport(
-  socket: WebSocket,
+export function createSocketTransport<S extends ServerSocketLike>(
+  socket: S,
   options: SocketTransportOptions = {},
-): SocketTransport {
+): SocketTransport<S> {
   const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
   const answerInvalid = options.answerInvalidFrames ?? true;
   const raw = (socket as unknown as { _socket?: Socket })._socket;
@@ -159,7 +190,7 @@ export function createSocketTransport(
     handler.onClose(closeError);
   };
 
-  const onMessage = (data: RawData, isBinary: boolean): void => {
+  const onMessage = (data: SocketData, isBinary: boolean): void => {
     if (!isBinary) {
       // ws has already checked that a text frame is UTF-8.
       deliver((data as Buffer).toString());
@@ -294,7 +325,7 @@ const INVALID_FRAME = '\u0000invalid-frame';
 
 function noop(): void {}
 
-function toBuffer(data: RawData): Buffer {
+function toBuffer(data: SocketData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
   return Buffer.from(data);

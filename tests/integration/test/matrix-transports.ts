@@ -67,7 +67,13 @@ export interface MatrixTransport {
   readonly duplex: boolean;
   /** The framing of a byte-stream transport, `undefined` for message transports. */
   readonly framing: Framing | undefined;
-  setup(options?: ClientOptions): Promise<MatrixSetup>;
+  /**
+   * Starts the server and a client.
+   *
+   * @param options - the client's options
+   * @param wrap - wraps the client's transport (closest to the wire), e.g. to inject faults
+   */
+  setup(options?: ClientOptions, wrap?: TransportWrapper): Promise<MatrixSetup>;
 }
 
 /** The framings of the byte-stream transports. */
@@ -149,9 +155,12 @@ function rawFramedChannel(readable: Readable, writable: Writable, framing: Frami
   };
 }
 
+/** Wraps the client's transport, e.g. in a fault-injecting transport. */
+export type TransportWrapper = (transport: Transport) => Transport;
+
 /** Wraps the client's transport so the test sees what went on the wire. */
-function watched(transport: Transport, sent: string[]): Transport {
-  return tapTransport(transport, (direction, message) => {
+function watched(transport: Transport, sent: string[], wrap?: TransportWrapper): Transport {
+  return tapTransport(wrap === undefined ? transport : wrap(transport), (direction, message) => {
     if (direction === 'sent') sent.push(message);
   });
 }
@@ -170,12 +179,12 @@ const memory: MatrixTransport = {
   name: 'memory',
   duplex: true,
   framing: undefined,
-  async setup(options) {
+  async setup(options, wrap) {
     const server = createMatrixServer();
     const [clientSide, serverSide] = createMemoryTransportPair();
     server.connect(serverSide, { kind: 'memory' });
     const sent: string[] = [];
-    const client = createClient(watched(clientSide, sent), options);
+    const client = createClient(watched(clientSide, sent, wrap), options);
     const raws: Transport[] = [];
     return {
       client,
@@ -234,11 +243,14 @@ const http: MatrixTransport = {
   name: 'http',
   duplex: false,
   framing: undefined,
-  async setup(options) {
+  async setup(options, wrap) {
     const server = createMatrixServer();
     const listener = await listen(server, { host: '127.0.0.1', port: 0 });
     const sent: string[] = [];
-    const client = createClient(watched(createHttpTransport({ url: listener.url }), sent), options);
+    const client = createClient(
+      watched(createHttpTransport({ url: listener.url }), sent, wrap),
+      options,
+    );
     return {
       client,
       server,
@@ -256,14 +268,14 @@ const ws: MatrixTransport = {
   name: 'ws',
   duplex: true,
   framing: undefined,
-  async setup(options) {
+  async setup(options, wrap) {
     const server = createMatrixServer();
     const wss = createWebSocketServer({ server, port: 0, host: '127.0.0.1' });
     await wss.ready;
     const url = `ws://127.0.0.1:${wss.port}`;
     const sent: string[] = [];
     const transport = createWebSocketTransport({ url, reconnect: false });
-    const client = createClient(watched(transport, sent), options);
+    const client = createClient(watched(transport, sent, wrap), options);
     const sockets: WebSocket[] = [];
     return {
       client,
@@ -310,12 +322,12 @@ function spawned(framing: Framing): MatrixTransport {
     name: `stdio child (${framing})`,
     duplex: true,
     framing,
-    async setup(options) {
+    async setup(options, wrap) {
       const transport = spawnTransport(process.execPath, [fixture('stdio-server.mjs'), framing], {
         framing,
       });
       const sent: string[] = [];
-      const client = createClient(watched(transport, sent), options);
+      const client = createClient(watched(transport, sent, wrap), options);
       const children: ChildProcess[] = [];
       return {
         client,
@@ -347,7 +359,7 @@ function tcp(framing: Framing): MatrixTransport {
     name: `stream over TCP (${framing})`,
     duplex: true,
     framing,
-    async setup(options) {
+    async setup(options, wrap) {
       const server = createMatrixServer();
       const sockets = new Set<Socket>();
       const net: NetServer = createNetServer((socket) => {
@@ -371,7 +383,7 @@ function tcp(framing: Framing): MatrixTransport {
       const socket = await dial();
       const sent: string[] = [];
       const client = createClient(
-        watched(createStreamTransport(socket, socket, { framing }), sent),
+        watched(createStreamTransport(socket, socket, { framing }), sent, wrap),
         options,
       );
       const raws: Socket[] = [];

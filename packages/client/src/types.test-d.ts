@@ -1,6 +1,14 @@
-import { createMemoryTransportPair, defineContract, method, notification } from '@jsonrpc-kit/core';
+import {
+  defineContract,
+  type JsonRpcError,
+  type LocalError,
+  type LocalErrorCodeValue,
+  method,
+  notification,
+  type Transport,
+} from '@jsonrpc-kit/core';
 import * as v from 'valibot';
-import { describe, expectTypeOf, it } from 'vitest';
+import { expectTypeOf, it } from 'vitest';
 import { type BatchResult, type Client, createClient } from './index.js';
 
 const calculator = defineContract({
@@ -17,8 +25,11 @@ const optional = defineContract({
   find: method({ params: v.object({ q: v.string() }) }),
 });
 
-// Arguments that may be left out can be left out; required ones cannot.
-function optionalArguments(client: Client): void {
+// Type tests: compiled by tsc (vitest typecheck mode and `pnpm typecheck`), never run.
+declare const client: Client;
+declare const transport: Transport;
+
+it('lets arguments that may be left out be left out, and required ones not', () => {
   const api = client.contract(optional);
   void api.none();
   void api.balance('0xa');
@@ -29,11 +40,9 @@ function optionalArguments(client: Client): void {
   void api.balance();
   // @ts-expect-error q is required, so the object is too
   void api.find();
-}
-void optionalArguments;
+});
 
-// Only compiled, never run against a peer: every call below is type-checked by tsc.
-function typeOnly(client: Client): void {
+it('types requests, batches, contract proxies and schema-free proxies', () => {
   // request
   expectTypeOf(client.request('m')).toEqualTypeOf<Promise<unknown>>();
   expectTypeOf(client.request<number>('m', [1])).toEqualTypeOf<Promise<number>>();
@@ -56,7 +65,12 @@ function typeOnly(client: Client): void {
   expectTypeOf(many).toEqualTypeOf<Promise<BatchResult<number>[]>>();
   void results.then(([first]) => {
     if (first.ok) expectTypeOf(first.value).toEqualTypeOf<number>();
-    else expectTypeOf(first.error).toEqualTypeOf<Error>();
+    else {
+      expectTypeOf(first.error).toEqualTypeOf<JsonRpcError | LocalError>();
+      // The documented pattern: match on `error.code`, no guard needed.
+      expectTypeOf(first.error.code).toEqualTypeOf<number | LocalErrorCodeValue>();
+      expectTypeOf(first.error.method).toEqualTypeOf<string | undefined>();
+    }
   });
   // @ts-expect-error the builder returns entries, not numbers
   void client.batch(() => [1]);
@@ -99,15 +113,12 @@ function typeOnly(client: Client): void {
   void api.version;
   // @ts-expect-error wrong argument
   void api.add(1, '2');
-}
+});
 
-describe('types', () => {
-  it('compiles the type assertions', () => {
-    expectTypeOf(typeOnly).toBeFunction();
-    expectTypeOf(createClient).returns.toEqualTypeOf<Client>();
-    const [a] = createMemoryTransportPair();
-    const client = createClient(a);
-    expectTypeOf(client.pending).toEqualTypeOf<number>();
-    void client.close();
-  });
+it('creates a Client that `await using` closes', async () => {
+  expectTypeOf(createClient).returns.toEqualTypeOf<Client>();
+  expectTypeOf(client.pending).toEqualTypeOf<number>();
+  expectTypeOf<Client>().toExtend<AsyncDisposable>();
+  await using disposable = createClient(transport);
+  expectTypeOf(disposable[Symbol.asyncDispose]).returns.toEqualTypeOf<Promise<void>>();
 });

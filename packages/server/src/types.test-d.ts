@@ -1,0 +1,94 @@
+// Type tests: compiled by tsc (vitest typecheck mode and `pnpm typecheck`), never run.
+import { defineContract, method, notification, type Transport } from '@jsonrpc-kit/core';
+import * as v from 'valibot';
+import { describe, expectTypeOf, it } from 'vitest';
+import { type Answer, answerBatch, type BatchOptions } from './batch.js';
+import { createServer } from './server.js';
+import type { Connection, ContractImplementation, HandlerContext, Server } from './types.js';
+
+const calculator = defineContract({
+  add: method({ params: v.tuple([v.number(), v.number()]), result: v.number() }),
+  divide: method({ params: v.object({ a: v.number(), b: v.number() }), result: v.number() }),
+  log: notification({ params: v.object({ message: v.string() }) }),
+});
+
+declare const server: Server;
+declare const transport: Transport;
+
+describe('implement()', () => {
+  it('types the implementation from the contract', () => {
+    type Impl = ContractImplementation<typeof calculator>;
+    expectTypeOf<Parameters<Impl['add']>[0]>().toEqualTypeOf<[number, number]>();
+    expectTypeOf<Parameters<Impl['divide']>[0]>().toEqualTypeOf<{ a: number; b: number }>();
+    expectTypeOf<Parameters<Impl['log']>[1]>().toEqualTypeOf<HandlerContext>();
+    expectTypeOf<ReturnType<Impl['add']>>().toEqualTypeOf<number | Promise<number>>();
+    expectTypeOf<ReturnType<Impl['log']>>().toEqualTypeOf<void | Promise<void>>();
+
+    server.implement(calculator, {
+      add: async ([a, b]) => a + b,
+      divide: ({ a, b }) => a / b,
+      log: () => {},
+    });
+    server.implement(calculator, {
+      // @ts-expect-error params are a tuple, not an object
+      add: ({ a }) => a,
+      divide: ({ a, b }) => a / b,
+      log: () => {},
+    });
+    server.implement(calculator, {
+      // @ts-expect-error the result must be a number
+      add: () => 'three',
+      divide: ({ a, b }) => a / b,
+      log: () => {},
+    });
+    // @ts-expect-error divide is missing
+    server.implement(calculator, { add: ([a, b]) => a + b, log: () => {} });
+    server.implement(calculator, {
+      add: ([a, b]) => a + b,
+      // @ts-expect-error b is a number, not a string
+      divide: ({ b }: { a: number; b: string }) => b.length,
+      log: () => {},
+    });
+  });
+
+  it('types handlers of method() and notification()', () => {
+    server.method<{ a: number }, number>('typed', (p, ctx) => {
+      expectTypeOf(p).toEqualTypeOf<{ a: number }>();
+      expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+      return p.a;
+    });
+    // @ts-expect-error the handler must return a number
+    server.method<{ a: number }, number>('typed2', () => 'x');
+    server.notification<string[]>('note', (p) => {
+      expectTypeOf(p).toEqualTypeOf<string[]>();
+    });
+  });
+});
+
+describe('batches', () => {
+  it('types members and scope from the options', () => {
+    expectTypeOf(answerBatch<number, string>)
+      .parameter(2)
+      .toEqualTypeOf<BatchOptions<number, string>>();
+    expectTypeOf(answerBatch<number, string>).returns.toEqualTypeOf<Answer>();
+    const options: BatchOptions<{ id: number }, undefined> = {
+      maxBatchSize: 10,
+      concurrency: 2,
+      answer: () => undefined,
+    };
+    // @ts-expect-error the answer must take the batch's member type
+    answerBatch([1, 2], undefined, options);
+  });
+});
+
+describe('await using', () => {
+  it('disposes a Server and a Connection (close)', async () => {
+    expectTypeOf(createServer).returns.toEqualTypeOf<Server>();
+    expectTypeOf<Server>().toExtend<AsyncDisposable>();
+    expectTypeOf<Connection>().toExtend<AsyncDisposable>();
+    await using disposable = createServer();
+    await using connection = disposable.connect(transport);
+    expectTypeOf(connection).toEqualTypeOf<Connection>();
+    expectTypeOf(disposable[Symbol.asyncDispose]).returns.toEqualTypeOf<Promise<void>>();
+  });
+});
