@@ -160,19 +160,8 @@ export function createHandlerDispatch(
     return serializeError(message.id, INTERNAL_ERROR, rawId);
   };
 
-  const successAnswer = (message: JsonRpcRequest, rawId: string | undefined, result: unknown) => {
-    try {
-      return serializeSuccess(message.id, result, rawId);
-    } catch (error) {
-      report(toError(error), {
-        kind: 'unserializable-result',
-        level: 'error',
-        method: message.method,
-        id: message.id,
-      });
-      return serializeError(message.id, UNSERIALIZABLE_RESULT, rawId);
-    }
-  };
+  const successAnswer = (message: JsonRpcRequest, rawId: string | undefined, result: unknown) =>
+    answerResult(message, rawId, result, report);
 
   const request = (parsed: ParsedRequest): SessionAnswer => {
     const { message, rawId } = parsed;
@@ -298,6 +287,40 @@ export function createHandlerDispatch(
     if (answers === undefined) return undefined;
     return Promise.all(answers).then(joinAnswers);
   };
+}
+
+/**
+ * The answer to a request whose handler returned `result`: a success, or, when JSON cannot hold
+ * the result (a cycle, a BigInt), -32603 with the failure reported as `unserializable-result`.
+ *
+ * @param request - the request answered
+ * @param rawId - its id's source text, when the parser kept it
+ * @param result - what the handler returned
+ * @param report - where the serialization failure goes
+ * @returns the answer text
+ * @example
+ * ```ts
+ * answerResult({ jsonrpc: '2.0', id: 1, method: 'm' }, undefined, 3, console.warn);
+ * // '{"jsonrpc":"2.0","id":1,"result":3}'
+ * ```
+ */
+export function answerResult(
+  request: JsonRpcRequest,
+  rawId: string | undefined,
+  result: unknown,
+  report: (error: Error, info: ErrorInfo) => void,
+): string {
+  try {
+    return serializeSuccess(request.id, result, rawId);
+  } catch (error) {
+    report(toError(error), {
+      kind: 'unserializable-result',
+      level: 'error',
+      method: request.method,
+      id: request.id,
+    });
+    return serializeError(request.id, UNSERIALIZABLE_RESULT, rawId);
+  }
 }
 
 /**

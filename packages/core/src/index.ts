@@ -79,7 +79,7 @@ export {
   FAULT_NAMES,
 } from './faulty-transport.js';
 export type { HandlerDispatchOptions } from './handlers.js';
-export { createHandlerDispatch, joinAnswers } from './handlers.js';
+export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
 export { createMemoryTransportPair } from './memory-transport.js';

@@ -7,7 +7,9 @@
  * @module
  */
 import {
+  answerResult,
   ConnectionClosedError,
+  type ErrorInfo as CoreErrorInfo,
   ErrorCode,
   type ErrorKind,
   type ErrorLevel,
@@ -27,9 +29,7 @@ import {
   type Peer,
   type Session,
   serializeError,
-  serializeSuccess,
   type TransportContext,
-  UNSERIALIZABLE_RESULT,
 } from '@jsonrpc-kit/core';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
@@ -123,19 +123,11 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     report(error, { kind, level, method, notification: true });
   }
 
+  const reportRequest = (error: Error, info: CoreErrorInfo): void =>
+    report(error, { ...info, notification: false });
+
   function success(parsed: ParsedRequest, result: unknown): string {
-    try {
-      return serializeSuccess(parsed.message.id, result, parsed.rawId);
-    } catch (error) {
-      report(error, {
-        kind: 'unserializable-result',
-        level: 'error',
-        method: parsed.message.method,
-        id: parsed.message.id,
-        notification: false,
-      });
-      return serializeError(parsed.message.id, UNSERIALIZABLE_RESULT, parsed.rawId);
-    }
+    return answerResult(parsed.message, parsed.rawId, result, reportRequest);
   }
 
   function failure(
