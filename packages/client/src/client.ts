@@ -25,7 +25,6 @@ import {
   runMiddleware,
   type StandardSchemaResult,
   type StandardSchemaV1,
-  sendError,
   serializeNotification,
   serializeRequest,
   type Transport,
@@ -34,7 +33,12 @@ import {
 import { createAutoBatchQueue } from './auto-batch.js';
 import type { BatchBuilder, BatchEntry } from './batch.js';
 import { createContractProxy, type UseOptions } from './contract-proxy.js';
-import { DEFAULT_BATCH_MAX_SIZE, DEFAULT_BATCH_WAIT, DEFAULT_TIMEOUT } from './defaults.js';
+import {
+  DEFAULT_BATCH_MAX_SIZE,
+  DEFAULT_BATCH_WAIT,
+  DEFAULT_LATE_ANSWER_MEMORY,
+  DEFAULT_TIMEOUT,
+} from './defaults.js';
 import { ResultValidationError } from './errors.js';
 import { createExchanges } from './exchanges.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
@@ -83,6 +87,7 @@ export function createClient<V = unknown>(
     profile: options.profile ?? defaultProfile,
     sendCancel: options.sendCancel,
     requestTimeout: defaultTimeout,
+    lateAnswerMemory: DEFAULT_LATE_ANSWER_MEMORY,
     generateId: options.generateId,
     report,
     onAnswered: (id) => exchanges.answered(id),

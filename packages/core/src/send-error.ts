@@ -12,6 +12,10 @@ import { type CallInfo, ConnectionClosedError, LocalError, TransportError } from
  * @param call - the call whose message was being sent
  * @returns a `TransportError` or `ConnectionClosedError` naming the call; another `LocalError`
  *   as it is
+ * @example
+ * ```ts
+ * sendError(new Error('EPIPE'), { method: 'add', id: 1 }).message; // "Send failed: EPIPE …"
+ * ```
  */
 export function sendError(error: unknown, call: CallInfo): LocalError {
   if (error instanceof TransportError) {

@@ -55,6 +55,8 @@ export interface SessionOptions {
   readonly sendCancel?: boolean | undefined;
   /** Default timeout of outgoing calls, in milliseconds; `0` waits forever. @default 0 */
   readonly requestTimeout?: number | undefined;
+  /** How many ids of calls that gave up are remembered, to drop their late answers quietly. @default 1024 */
+  readonly lateAnswerMemory?: number | undefined;
   /** Makes the ids of outgoing calls. @default 1, 2, 3… */
   readonly generateId?: (() => JsonRpcId) | undefined;
   /** Answers a text instead of parsing it (a size limit): the answer, or `undefined` to go on. */
@@ -230,6 +232,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   const defaultTimeout = options.requestTimeout ?? 0;
   const generateId = options.generateId;
   const givenUp = new Set<JsonRpcId>();
+  const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
   const life = new AbortController();
   let counter = 1;
   let closed = false;
@@ -280,7 +283,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
 
   const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string, notice = true): void => {
     givenUp.add(id);
-    if (givenUp.size > LATE_ANSWER_MEMORY) {
+    if (givenUp.size > lateAnswerMemory) {
       givenUp.delete(givenUp.values().next().value as JsonRpcId);
     }
     if (!notice || !sendCancel || closed) return;
