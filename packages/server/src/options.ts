@@ -9,6 +9,15 @@ import type {
   Profile,
   TransportContext,
 } from '@jsonrpc-kit/core';
+import {
+  DEFAULT_BATCH_CONCURRENCY,
+  DEFAULT_MAX_BATCH_SIZE,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUE,
+  defaultClientKey,
+} from './defaults.js';
+import type { FairLimits } from './limiter.js';
 
 /**
  * What {@link ServerOptions.onError} is told about an event: its `kind` and `level` (see core's
@@ -123,4 +132,73 @@ export interface ServerOptions {
    * @default DEFAULT_ON_ERROR_LEVEL ("warn")
    */
   readonly onErrorLevel?: ErrorLevel;
+}
+
+/** The server's limits, checked, with their defaults. Internal. */
+export interface Limits {
+  readonly maxMessageBytes: number;
+  readonly maxBatchSize: number;
+  readonly batchConcurrency: number;
+  readonly maxConcurrency: number;
+  readonly maxQueue: number;
+  /** Who a `handle()` exchange comes from; `undefined`: no fairness. */
+  readonly clientKey: ((context: TransportContext) => string | undefined) | undefined;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0)) throw new RangeError(`${name} must be a number > 0`);
+  return value;
+}
+
+/**
+ * Checks the limits of {@link ServerOptions} and fills in their defaults.
+ *
+ * @param options - the server's options
+ * @returns the limits
+ * @throws RangeError when a limit is not a positive number (`maxQueue`: not >= 0)
+ */
+export function resolveLimits(options: ServerOptions): Limits {
+  const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+  if (!(maxQueue >= 0)) throw new RangeError('maxQueue must be a number >= 0');
+  return {
+    maxMessageBytes: positive(
+      options.maxMessageBytes,
+      DEFAULT_MAX_MESSAGE_BYTES,
+      'maxMessageBytes',
+    ),
+    maxBatchSize: positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize'),
+    batchConcurrency: positive(
+      options.batchConcurrency,
+      DEFAULT_BATCH_CONCURRENCY,
+      'batchConcurrency',
+    ),
+    maxConcurrency: positive(options.maxConcurrency, DEFAULT_MAX_CONCURRENCY, 'maxConcurrency'),
+    maxQueue,
+    clientKey: options.clientKey === false ? undefined : (options.clientKey ?? defaultClientKey),
+  };
+}
+
+/**
+ * The per-client bounds of the limiter shared by `handle()` calls.
+ *
+ * @param options - the server's options
+ * @param maxConcurrency - the checked `maxConcurrency`
+ * @param maxQueue - the checked `maxQueue`
+ * @returns the bounds
+ * @throws RangeError when `maxConcurrencyPerClient` is not a positive number
+ */
+export function fairLimits(
+  options: ServerOptions,
+  maxConcurrency: number,
+  maxQueue: number,
+): FairLimits {
+  return {
+    maxPerClient: positive(
+      options.maxConcurrencyPerClient,
+      Math.ceil((maxConcurrency * 3) / 4),
+      'maxConcurrencyPerClient',
+    ),
+    maxQueuePerClient: options.maxQueuePerClient ?? Math.ceil(maxQueue / 4),
+  };
 }

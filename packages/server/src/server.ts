@@ -22,16 +22,9 @@ import {
 } from '@jsonrpc-kit/core';
 import { Call } from './call.js';
 import { createConnection } from './connection.js';
-import {
-  DEFAULT_BATCH_CONCURRENCY,
-  DEFAULT_MAX_BATCH_SIZE,
-  DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MAX_QUEUE,
-  defaultClientKey,
-} from './defaults.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
+import { fairLimits, resolveLimits } from './options.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
 import type {
   Connection,
@@ -50,12 +43,6 @@ import { exceedsUtf8Bytes } from './utf8.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value > 0)) throw new RangeError(`${name} must be a number > 0`);
-  return value;
-}
-
 /**
  * Creates a JSON-RPC 2.0 server.
  *
@@ -71,24 +58,8 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * ```
  */
 export function createServer(options: ServerOptions = {}): Server {
-  const maxMessageBytes = positive(
-    options.maxMessageBytes,
-    DEFAULT_MAX_MESSAGE_BYTES,
-    'maxMessageBytes',
-  );
-  const maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
-  const batchConcurrency = positive(
-    options.batchConcurrency,
-    DEFAULT_BATCH_CONCURRENCY,
-    'batchConcurrency',
-  );
-  const maxConcurrency = positive(
-    options.maxConcurrency,
-    DEFAULT_MAX_CONCURRENCY,
-    'maxConcurrency',
-  );
-  const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
-  if (!(maxQueue >= 0)) throw new RangeError('maxQueue must be a number >= 0');
+  const { maxMessageBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
+    resolveLimits(options);
   const handlerTimeout = options.handlerTimeout ?? 0;
   const requestTimeout = options.requestTimeout ?? 0;
   const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
@@ -97,21 +68,10 @@ export function createServer(options: ServerOptions = {}): Server {
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
   const connections = new Set<Connection>();
-  const clientKey =
-    options.clientKey === false ? undefined : (options.clientKey ?? defaultClientKey);
   const globalLimiter = createLimiter(
     maxConcurrency,
     maxQueue,
-    clientKey === undefined
-      ? undefined
-      : {
-          maxPerClient: positive(
-            options.maxConcurrencyPerClient,
-            Math.ceil((maxConcurrency * 3) / 4),
-            'maxConcurrencyPerClient',
-          ),
-          maxQueuePerClient: options.maxQueuePerClient ?? Math.ceil(maxQueue / 4),
-        },
+    clientKey === undefined ? undefined : fairLimits(options, maxConcurrency, maxQueue),
   );
   const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
 
