@@ -40,6 +40,7 @@ const stdioConfig = wsConfig;
  */
 
 /** @type {Scenario[]} */
+import { COST_CASES } from './scenarios/cost.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -205,7 +206,25 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/non-reading.mjs')).run(impl, config),
   },
+  {
+    id: 'cost',
+    title: '8. Cost per byte, inputs from 1 KB to the 1 MiB limit (in-process, kit)',
+    unit: 'ns/byte',
+    kind: 'cost',
+    cpu: 1,
+    impls: COST_CASES.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
+  },
 ];
+
+/** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
+export const COST_FLAT_LIMIT = 2;
 
 /** RSS growth allowed by the non-reading-peer scenario, in MB. */
 export const GROWTH_LIMIT_MB = 32;

@@ -35,6 +35,8 @@ export type {
   TransportContext,
   TransportHeaders,
 } from './endpoint.js';
+export type { EnvelopeScanner, MessageEnvelope } from './envelope.js';
+export { createEnvelopeScanner, scanEnvelope } from './envelope.js';
 export type {
   CallInfo,
   ErrorCodeValue,
@@ -114,6 +116,7 @@ export type {
   ParsedNotification,
   ParsedRequest,
   ParsedResponse,
+  ParseOptions,
   ParseResult,
 } from './parse.js';
 export { classify, parse } from './parse.js';

@@ -19,6 +19,7 @@
  * @module
  */
 import type { RequestOptions } from './endpoint.js';
+import type { MessageEnvelope } from './envelope.js';
 import { AbortError, ConnectionClosedError, fromErrorObject, ProtocolError } from './errors.js';
 import { createIncomingCalls, type IncomingCall, type IncomingCalls } from './incoming.js';
 import type {
@@ -59,8 +60,17 @@ export interface SessionOptions {
   readonly lateAnswerMemory?: number | undefined;
   /** Makes the ids of outgoing calls. @default 1, 2, 3… */
   readonly generateId?: (() => JsonRpcId) | undefined;
-  /** Answers a text instead of parsing it (a size limit): the answer, or `undefined` to go on. */
-  readonly screen?: ((text: string) => string | undefined) | undefined;
+  /**
+   * Looks at a text before it is parsed (a size limit): `true` when it took care of it (refused
+   * it), `false` to go on.
+   */
+  readonly screen?: ((text: string) => boolean) | undefined;
+  /** Parses a text. @default core's `parse` */
+  readonly parse?: ((text: string) => ParseResult) | undefined;
+  /** Passed to the transport: a message over its size limit, dropped unparsed. */
+  readonly onTooLarge?: ((envelope: MessageEnvelope, error: Error) => void) | undefined;
+  /** Passed to the transport: the owner's own size limit, for a transport without one. */
+  readonly maxMessageBytes?: number | undefined;
   /** Told when a call left the outgoing table by an answer (or a malformed one). */
   readonly onAnswered?: ((id: JsonRpcId) => void) | undefined;
   /**
@@ -221,6 +231,7 @@ const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error
  */
 export function createSession(transport: Transport, options: SessionOptions): Session {
   const { report, profile, screen } = options;
+  const parseText = options.parse ?? parse;
   const pending = createPendingCalls();
   const incoming = createIncomingCalls<IncomingCall>();
   const cancellation = profile?.cancellation;
@@ -540,14 +551,8 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   const start = (dispatch: SessionDispatch): void => {
     const onMessage = (text: string): void => {
       if (closed) return;
-      if (screen !== undefined) {
-        const early = screen(text);
-        if (early !== undefined) {
-          sendDetached(early);
-          return;
-        }
-      }
-      const parsed = parse(text);
+      if (screen !== undefined && screen(text)) return;
+      const parsed = parseText(text);
       if (parsed.kind === 'response') {
         respond(parsed.message);
         return;
@@ -566,6 +571,10 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       startPromise = transport
         .start({
           onMessage,
+          ...(options.onTooLarge === undefined ? {} : { onTooLarge: options.onTooLarge }),
+          ...(options.maxMessageBytes === undefined
+            ? {}
+            : { maxMessageBytes: options.maxMessageBytes }),
           onClose: (error?: Error) => shutdown(error),
           onError: (error: Error) => report(error, TRANSPORT_WARN),
           onDisconnect: (error?: Error) => failAllWaiting('Connection lost', error),

@@ -10,21 +10,27 @@ import {
   type ErrorInfo as CoreErrorInfo,
   createSession,
   type JsonRpcParams,
+  type MessageEnvelope,
   type Profile,
   type RequestOptions,
+  RequestTooLargeError,
+  scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import type { Dispatcher, Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
+import { refuseTooLarge } from './too-large.js';
 import type { Connection, ErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 
 /** What a connection needs from its server. */
 export interface ConnectionConfig {
   readonly dispatcher: Dispatcher;
-  readonly maxMessageBytes: number;
-  readonly tooLargeText: string;
+  /** The server's limit, its default included. */
+  readonly maxRequestBytes: number;
+  /** The limit the user set on the server, offered to the transport; `undefined` when none. */
+  readonly setRequestBytes: number | undefined;
   readonly maxConcurrency: number;
   readonly maxQueue: number;
   readonly requestTimeout: number;
@@ -46,13 +52,31 @@ export function createConnection(
   context: TransportContext,
   config: ConnectionConfig,
 ): Connection {
-  const { dispatcher, maxMessageBytes, tooLargeText, report } = config;
+  const { dispatcher, report } = config;
+  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
+  let maxRequestBytes = context.maxRequestBytes ?? config.maxRequestBytes;
   const limiter = createLimiter(config.maxConcurrency, config.maxQueue);
+
+  /** A message too large to parse: answer a request with its own id, report every one. */
+  const refuse = (envelope: MessageEnvelope, error: Error): void => {
+    if (session.isClosed) return;
+    const answer = refuseTooLarge(envelope, maxRequestBytes, error, report);
+    if (answer !== undefined) session.sendDetached(answer);
+    else if (envelope.kind === 'response') session.reject(envelope.id, error);
+  };
+
   const session = createSession(transport, {
     profile: config.profile,
     sendCancel: true,
     requestTimeout: config.requestTimeout,
-    screen: (text) => (exceedsUtf8Bytes(text, maxMessageBytes) ? tooLargeText : undefined),
+    screen: (text) => {
+      if (!exceedsUtf8Bytes(text, maxRequestBytes)) return false;
+      refuse(scanEnvelope(text), new RequestTooLargeError(undefined, { maxRequestBytes }));
+      return true;
+    },
+    parse: dispatcher.parse,
+    onTooLarge: refuse,
+    maxMessageBytes: config.setRequestBytes,
     report: (error: Error, info: CoreErrorInfo) =>
       report(error, { ...info, notification: info.kind === 'notification-failed' }),
     onClose: () => {
@@ -88,5 +112,7 @@ export function createConnection(
     outer: undefined,
   };
   session.start((parsed) => dispatcher.answer(parsed, scope));
+  // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
+  maxRequestBytes = transport.maxMessageBytes ?? maxRequestBytes;
   return connection;
 }

@@ -10,10 +10,10 @@ import type { TransportContext } from '@jsonrpc-kit/core';
  * @default 1048576
  * @example
  * ```ts
- * createServer({ maxMessageBytes: 4 * DEFAULT_MAX_MESSAGE_BYTES });
+ * createServer({ maxRequestBytes: 4 * DEFAULT_MAX_REQUEST_BYTES });
  * ```
  */
-export const DEFAULT_MAX_MESSAGE_BYTES: number = 1024 * 1024;
+export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
 
 /**
  * Longest accepted batch.

@@ -6,7 +6,7 @@ import {
 } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX_MESSAGE_BYTES } from './defaults.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from './defaults.js';
 import { createServer } from './server.js';
 import type { ErrorInfo } from './types.js';
 
@@ -16,13 +16,13 @@ const req = (method: string, params?: unknown, id: unknown = 1): string =>
   );
 
 describe('handle(): size limit', () => {
-  it('answers -32004 with id null over maxMessageBytes, counting UTF-8 bytes', async () => {
-    const server = createServer({ maxMessageBytes: 67 });
+  it('answers -32004 with the request id over maxRequestBytes, counting UTF-8 bytes', async () => {
+    const server = createServer({ maxRequestBytes: 67 });
     server.method('echo', (p: unknown) => p);
     const base = '{"jsonrpc":"2.0","id":1,"method":"echo","params":["';
     const fits = (s: string) => `${base}${s}"]}`;
     const tooLarge =
-      '{"jsonrpc":"2.0","id":null,"error":{"code":-32004,"message":"Request too large"}}';
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"Request too large","data":{"maxRequestBytes":67}}}';
     // 54 bytes of envelope + 13 ASCII = 67 bytes: accepted
     expect(fits('a'.repeat(13)).length).toBe(67);
     expect(await server.handle(fits('a'.repeat(13)))).toContain('"result"');
@@ -37,8 +37,19 @@ describe('handle(): size limit', () => {
     expect(await server.handle(fits('😀'.repeat(3) + 'ab'))).toBe(tooLarge);
   });
 
+  it('applies the limit the transport gives in the context instead of its own', async () => {
+    const server = createServer({ maxRequestBytes: 100 });
+    expect(server.maxRequestBytes).toBe(100);
+    expect(createServer().maxRequestBytes).toBeUndefined();
+    server.method('echo', (p: unknown) => p);
+    const text = req('echo', ['x'.repeat(200)], 1);
+    expect(await server.handle(text)).toContain('-32004');
+    expect(await server.handle(text, { maxRequestBytes: 1000 })).toContain('"result"');
+    expect(await server.handle(text, { maxRequestBytes: 50 })).toContain('-32004');
+  });
+
   it('checks the size before parsing (not JSON, but too large, is -32004)', async () => {
-    const server = createServer({ maxMessageBytes: 10 });
+    const server = createServer({ maxRequestBytes: 10 });
     expect(JSON.parse((await server.handle('x'.repeat(11)))!)).toMatchObject({
       id: null,
       error: { code: -32004 },
@@ -54,10 +65,10 @@ describe('handle(): size limit', () => {
     const body = (n: number) =>
       `{"jsonrpc":"2.0","id":1,"method":"n","params":["${'a'.repeat(n)}"]}`;
     const envelope = body(0).length;
-    expect(await server.handle(body(DEFAULT_MAX_MESSAGE_BYTES - envelope))).toBe(
-      `{"jsonrpc":"2.0","id":1,"result":${DEFAULT_MAX_MESSAGE_BYTES - envelope}}`,
+    expect(await server.handle(body(DEFAULT_MAX_REQUEST_BYTES - envelope))).toBe(
+      `{"jsonrpc":"2.0","id":1,"result":${DEFAULT_MAX_REQUEST_BYTES - envelope}}`,
     );
-    expect(await server.handle(body(DEFAULT_MAX_MESSAGE_BYTES - envelope + 1))).toContain('-32004');
+    expect(await server.handle(body(DEFAULT_MAX_REQUEST_BYTES - envelope + 1))).toContain('-32004');
   });
 });
 
@@ -73,6 +84,22 @@ describe('handle(): batches', () => {
     );
     expect(calls).not.toHaveBeenCalled();
     expect(JSON.parse((await server.handle(batch(3)))!)).toHaveLength(3);
+  });
+
+  it('echoes every exact id of a batch, and refuses an over-long one of exact ids at once', async () => {
+    const server = createServer({ maxBatchSize: 100 });
+    server.method('one', () => 1);
+    const batch = (n: number) =>
+      `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","method":"one","id":${i}.5}`).join(',')}]`;
+    const answer = JSON.parse(
+      (await server.handle(batch(100)))!.replace(/"id":([\d.]+)/g, '"id":"$1"'),
+    );
+    expect(answer.map((a: { id: string }) => a.id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `${i}.5`),
+    );
+    expect(await server.handle(batch(20_000))).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"Batch too large"}}',
+    );
   });
 
   it('keeps request order whatever order members finish in, with no entry for notifications', async () => {
@@ -373,7 +400,7 @@ describe('handle(): params', () => {
 
 describe('handle(): hostile input', () => {
   it('survives deep nesting and keeps serving', async () => {
-    const server = createServer({ maxMessageBytes: 10_000_000 });
+    const server = createServer({ maxRequestBytes: 10_000_000 });
     server.method('echo', (p: unknown) => p);
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
     const answer = await server.handle(deep);

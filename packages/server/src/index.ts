@@ -2,8 +2,8 @@ export {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_QUEUE,
+  DEFAULT_MAX_REQUEST_BYTES,
   defaultClientKey,
 } from './defaults.js';
 export { createServer } from './server.js';

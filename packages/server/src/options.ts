@@ -13,8 +13,8 @@ import {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_QUEUE,
+  DEFAULT_MAX_REQUEST_BYTES,
   defaultClientKey,
 } from './defaults.js';
 import type { FairLimits } from './limiter.js';
@@ -41,11 +41,15 @@ export interface ErrorInfo extends CoreErrorInfo {
 /** Options of {@link createServer}. Every limit has an exported `DEFAULT_*` constant. */
 export interface ServerOptions {
   /**
-   * Largest accepted text, in UTF-8 bytes. Larger texts are answered with one -32004 error
-   * (id `null`) before they are parsed.
-   * @default DEFAULT_MAX_MESSAGE_BYTES (1 MiB)
+   * Largest accepted text, in UTF-8 bytes, checked before parsing. A larger request is answered
+   * -32004 with its own id (found by a scan of the text's top level; `null` for a batch or text
+   * that is not an object), a larger notification is not answered; both are told to `onError`.
+   * Transport adapters adopt this limit unless given their own (the adapter's limit then applies
+   * to its messages); see the limits table in the README.
+   * @default DEFAULT_MAX_REQUEST_BYTES (1 MiB); unset, stdio and stream transports keep their
+   *   own default (16 MiB)
    */
-  readonly maxMessageBytes?: number;
+  readonly maxRequestBytes?: number;
   /**
    * Longest accepted batch. A longer batch is answered with one -32003 error (id `null`).
    * @default DEFAULT_MAX_BATCH_SIZE (100)
@@ -136,7 +140,7 @@ export interface ServerOptions {
 
 /** The server's limits, checked, with their defaults. Internal. */
 export interface Limits {
-  readonly maxMessageBytes: number;
+  readonly maxRequestBytes: number;
   readonly maxBatchSize: number;
   readonly batchConcurrency: number;
   readonly maxConcurrency: number;
@@ -162,10 +166,10 @@ export function resolveLimits(options: ServerOptions): Limits {
   const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
   if (!(maxQueue >= 0)) throw new RangeError('maxQueue must be a number >= 0');
   return {
-    maxMessageBytes: positive(
-      options.maxMessageBytes,
-      DEFAULT_MAX_MESSAGE_BYTES,
-      'maxMessageBytes',
+    maxRequestBytes: positive(
+      options.maxRequestBytes,
+      DEFAULT_MAX_REQUEST_BYTES,
+      'maxRequestBytes',
     ),
     maxBatchSize: positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize'),
     batchConcurrency: positive(

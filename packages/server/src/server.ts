@@ -16,7 +16,7 @@ import {
   type JsonRpcRequest,
   parse,
   RequestTooLargeError,
-  serializeError,
+  scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
@@ -26,6 +26,7 @@ import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { fairLimits, resolveLimits } from './options.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
+import { refuseTooLarge } from './too-large.js';
 import type {
   Connection,
   ContractImplementation,
@@ -58,8 +59,10 @@ const EMPTY_CONTEXT: TransportContext = Object.freeze({});
  * ```
  */
 export function createServer(options: ServerOptions = {}): Server {
-  const { maxMessageBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
+  const { maxRequestBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
     resolveLimits(options);
+  /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
+  const setRequestBytes = options.maxRequestBytes;
   const handlerTimeout = options.handlerTimeout ?? 0;
   const requestTimeout = options.requestTimeout ?? 0;
   const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
@@ -73,7 +76,6 @@ export function createServer(options: ServerOptions = {}): Server {
     maxQueue,
     clientKey === undefined ? undefined : fairLimits(options, maxConcurrency, maxQueue),
   );
-  const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
 
   const dispatcher = createDispatcher({
     methods,
@@ -200,16 +202,21 @@ export function createServer(options: ServerOptions = {}): Server {
     methods(): readonly MethodDescriptor[] {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
+    maxRequestBytes: setRequestBytes,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
-      if (exceedsUtf8Bytes(text, maxMessageBytes)) return Promise.resolve(tooLargeText);
-      const out = dispatcher.answer(parse(text), scopeOf(context));
+      const limit = context?.maxRequestBytes ?? maxRequestBytes;
+      if (exceedsUtf8Bytes(text, limit)) {
+        const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
+        return Promise.resolve(refuseTooLarge(scanEnvelope(text), limit, error, report));
+      }
+      const out = dispatcher.answerText(text, scopeOf(context));
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
     connect(transport: Transport, context?: TransportContext): Connection {
       const connection = createConnection(transport, context ?? EMPTY_CONTEXT, {
         dispatcher,
-        maxMessageBytes,
-        tooLargeText,
+        maxRequestBytes,
+        setRequestBytes,
         maxConcurrency,
         maxQueue,
         requestTimeout,
