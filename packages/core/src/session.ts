@@ -551,7 +551,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   const start = (dispatch: SessionDispatch): void => {
     const onMessage = (text: string): void => {
       if (closed) return;
-      if (screen !== undefined && screen(text)) return;
+      if (screen?.(text)) return;
       const parsed = parseText(text);
       if (parsed.kind === 'response') {
         respond(parsed.message);

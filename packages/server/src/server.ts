@@ -14,7 +14,6 @@ import {
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcRequest,
-  parse,
   RequestTooLargeError,
   scanEnvelope,
   type Transport,
