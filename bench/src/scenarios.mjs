@@ -29,9 +29,12 @@ const wsConfig = {
 const stdioConfig = wsConfig;
 
 /**
- * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer' }} Impl
+ * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer', group?: string }} Impl
+ * `group`: rows compare with the baseline of their group (one message size, say).
+ * `lower`: lower is better (costs); the target is then a ceiling.
  * @typedef {{
  *   id: string, title: string, unit: string, cpu: number | undefined, nodeArgs?: string[],
+ *   lower?: boolean, columns?: Array<[key: string, label: string]>,
  *   impls: Impl[], target: { raw: number, peers: boolean } | undefined, kind?: 'heap',
  *   latency?: boolean, reps?: { quick: number, full: number },
  *   config: { quick: Record<string, number>, full: Record<string, number> },
@@ -204,6 +207,52 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) =>
       (await import('./scenarios/non-reading.mjs')).run(impl, config),
+  },
+  {
+    id: 'ws-idle',
+    title: '8. Memory per idle WebSocket connection (server RSS and heap after GC)',
+    unit: 'KiB RSS/conn',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: { raw: 1.3, peers: true },
+    columns: [
+      ['heapKiB', 'heap KiB/conn'],
+      ['connections', 'connections'],
+    ],
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { connections: 2_000, settleMs: 500 },
+      full: { connections: 2_000, settleMs: 1_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/connections.mjs')).runIdle(impl, config),
+  },
+  {
+    id: 'ws-light',
+    title: '9. Many WebSocket connections, one call per second each (server CPU per call)',
+    unit: 'µs CPU/call',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: { raw: 1.15, peers: true },
+    columns: [
+      ['callsPerSecond', 'calls/s'],
+      ['connections', 'connections'],
+    ],
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { connections: 5_000, warmupMs: 2_000, measureMs: 5_000 },
+      full: { connections: 5_000, warmupMs: 5_000, measureMs: 20_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/connections.mjs')).runLight(impl, config),
   },
 ];
 
