@@ -245,7 +245,12 @@ export function formatTable(result) {
     ? (lower ? Math.min : Math.max)(...peers.map((r) => r.median))
     : undefined;
   const columns = [
-    ...(scenario.latency ? [['p50', 'p50 ms'], ['p99', 'p99 ms']] : []),
+    ...(scenario.latency
+      ? [
+          ['p50', 'p50 ms'],
+          ['p99', 'p99 ms'],
+        ]
+      : []),
     ...(scenario.columns ?? []),
   ];
   const head = ['impl', `median ${scenario.unit}`, 'vs raw', 'vs best peer'];
@@ -279,7 +284,8 @@ export function formatTable(result) {
     const notes = [];
     if (row.kind === 'kit' && scenario.target) {
       const okRaw =
-        vsRaw !== undefined && (lower ? vsRaw <= scenario.target.raw : vsRaw >= scenario.target.raw);
+        vsRaw !== undefined &&
+        (lower ? vsRaw <= scenario.target.raw : vsRaw >= scenario.target.raw);
       const okPeers = vsPeer === undefined || (lower ? vsPeer <= 1 : vsPeer >= 1);
       notes.push(
         `target ${lower ? '≤' : '≥'}${scenario.target.raw.toFixed(2)}x raw: ${okRaw ? 'met' : 'missed'}; ` +

@@ -5,7 +5,7 @@
  * the connection caps, lifted so that one load generator on 127.0.0.1 may open every socket.
  */
 import { createServer as createHttpServer } from 'node:http';
-import { add, kit, METHOD, reportReady, serveStats, serverMain } from '../common.mjs';
+import { add, kit, METHOD, reportReady, serverMain, serveStats } from '../common.mjs';
 
 const impl = process.argv[2];
 
