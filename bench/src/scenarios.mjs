@@ -254,6 +254,42 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/connections.mjs')).runLight(impl, config),
   },
+  {
+    id: 'cold-stdio',
+    title: '10a. Cold start, stdio server: process start to first answer',
+    unit: 'ms',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+      { name: 'vscode-jsonrpc', kind: PEER },
+      { name: 'mcp-sdk', kind: PEER },
+    ],
+    target: { raw: 1.1, peers: true },
+    columns: [['importMs', 'import ms']],
+    reps: { quick: 1, full: 3 },
+    config: { quick: { starts: 5 }, full: { starts: 15 } },
+    measure: async (impl, config) =>
+      (await import('./scenarios/cold-start.mjs')).runStdio(impl, config),
+  },
+  {
+    id: 'cold-http',
+    title: '10b. Cold start, HTTP server: process start to first answer',
+    unit: 'ms',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: { raw: 1.1, peers: true },
+    columns: [['importMs', 'import ms']],
+    reps: { quick: 1, full: 3 },
+    config: { quick: { starts: 5 }, full: { starts: 15 } },
+    measure: async (impl, config) =>
+      (await import('./scenarios/cold-start.mjs')).runHttp(impl, config),
+  },
 ];
 
 /** RSS growth allowed by the non-reading-peer scenario, in MB. */
