@@ -12,6 +12,12 @@ export const PARAMS = Object.freeze({ a: 1, b: 2 });
 /** The handler every implementation runs. */
 export const add = (params) => params.a + params.b;
 
+/** The method of the mixed load's slow calls, and how long each takes. */
+export const SLOW_METHOD = 'slow';
+export const SLOW_MS = 20;
+/** The slow handler: answers 0 after `SLOW_MS`. */
+export const slow = () => new Promise((resolve) => setTimeout(() => resolve(0), SLOW_MS));
+
 /** One request, as text. */
 export const REQUEST_TEXT = JSON.stringify({
   jsonrpc: '2.0',
@@ -250,4 +256,24 @@ export async function openMany(count, open, parallel = 100) {
   };
   await Promise.all(Array.from({ length: Math.min(parallel, count) }, lane));
   return out;
+}
+
+/**
+ * Runs `call(i)` (i counts from 0) on `lanesCount` concurrent lanes until `total` calls have
+ * completed, timing each one. Resolves the latencies in ms of the calls for which `timed(i)` is
+ * true (all by default), ascending.
+ */
+export async function timedLanes(call, lanesCount, total, timed = () => true) {
+  let issued = 0;
+  const latencies = [];
+  const lane = async () => {
+    while (issued < total) {
+      const i = issued++;
+      const start = process.hrtime.bigint();
+      await call(i);
+      if (timed(i)) latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: lanesCount }, lane));
+  return latencies.sort((a, b) => a - b);
 }

@@ -27,6 +27,20 @@ const wsConfig = {
   full: { warmupCalls: 20_000, calls: 200_000 },
 };
 const stdioConfig = wsConfig;
+const tailConfig = {
+  quick: { warmupCalls: 3_000, calls: 20_000 },
+  full: { warmupCalls: 20_000, calls: 200_000 },
+};
+const tailColumns = [
+  ['p50', 'p50 ms'],
+  ['p999', 'p99.9 ms'],
+];
+const wsTailImpls = [
+  { name: 'raw-coalesced', kind: RAW },
+  { name: 'raw', kind: RAW },
+  { name: 'kit', kind: KIT },
+  { name: 'rpc-websockets', kind: PEER },
+];
 
 /**
  * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer', group?: string }} Impl
@@ -289,6 +303,50 @@ export const SCENARIOS = [
     config: { quick: { starts: 5 }, full: { starts: 15 } },
     measure: async (impl, config) =>
       (await import('./scenarios/cold-start.mjs')).runHttp(impl, config),
+  },
+  {
+    id: 'tail-http',
+    title: '11a. Tail latency, HTTP server, 64 in flight (undici client)',
+    unit: 'ms p99',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+      { name: 'json-rpc-2.0', kind: PEER },
+      { name: 'jayson', kind: PEER },
+    ],
+    target: { raw: 1.1, peers: true },
+    columns: tailColumns,
+    config: tailConfig,
+    measure: async (impl, config) => (await import('./scenarios/tail.mjs')).runHttp(impl, config),
+  },
+  {
+    id: 'tail-ws',
+    title: '11b. Tail latency, WebSocket, 64 in flight',
+    unit: 'ms p99',
+    lower: true,
+    cpu: 0,
+    impls: wsTailImpls,
+    target: { raw: 1.1, peers: true },
+    columns: tailColumns,
+    config: tailConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/tail.mjs')).runWs(impl, config, false),
+  },
+  {
+    id: 'tail-ws-mixed',
+    title:
+      '11c. Tail latency, WebSocket, 64 in flight, 1 call in 100 takes 20 ms (the others counted)',
+    unit: 'ms p99',
+    lower: true,
+    cpu: 0,
+    impls: wsTailImpls,
+    target: { raw: 1.1, peers: true },
+    columns: tailColumns,
+    config: tailConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/tail.mjs')).runWs(impl, config, true),
   },
 ];
 
