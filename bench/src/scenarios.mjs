@@ -348,6 +348,22 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/tail.mjs')).runWs(impl, config, true),
   },
+  {
+    id: 'bundle',
+    title: '13. Browser client: client + HTTP + WebSocket client, bundled, minified, gzipped',
+    unit: 'B gzip',
+    lower: true,
+    cpu: 1,
+    impls: [{ name: 'kit', kind: KIT }],
+    target: undefined,
+    columns: [
+      ['minified', 'minified B'],
+      ['budget', 'budget B (pack check)'],
+    ],
+    reps: { quick: 1, full: 1 },
+    config: { quick: {}, full: {} },
+    measure: async () => (await import('./scenarios/bundle.mjs')).run(),
+  },
 ];
 
 /** RSS growth allowed by the non-reading-peer scenario, in MB. */
