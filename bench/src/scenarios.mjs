@@ -27,6 +27,18 @@ const wsConfig = {
   full: { warmupCalls: 20_000, calls: 200_000 },
 };
 const stdioConfig = wsConfig;
+const bigImpls = ['1KiB', '64KiB', '1MiB', '16MiB'].flatMap((size) => [
+  { name: `raw ${size}`, kind: RAW, group: size },
+  { name: `kit ${size}`, kind: KIT, group: size },
+]);
+const bigColumns = [
+  ['held', 'held × size'],
+  ['calls', 'calls'],
+];
+const bigConfig = {
+  quick: { bytes: 32 * 1024 * 1024, memoryRounds: 2 },
+  full: { bytes: 256 * 1024 * 1024, memoryRounds: 3 },
+};
 const tailConfig = {
   quick: { warmupCalls: 3_000, calls: 20_000 },
   full: { warmupCalls: 20_000, calls: 200_000 },
@@ -363,6 +375,45 @@ export const SCENARIOS = [
     reps: { quick: 1, full: 1 },
     config: { quick: {}, full: {} },
     measure: async () => (await import('./scenarios/bundle.mjs')).run(),
+  },
+  {
+    id: 'big-http',
+    title: '12a. Big messages over HTTP: echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/big.mjs')).run('http', impl, config),
+  },
+  {
+    id: 'big-ws',
+    title: '12b. Big messages over WebSocket: echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) => (await import('./scenarios/big.mjs')).run('ws', impl, config),
+  },
+  {
+    id: 'big-stdio',
+    title:
+      '12c. Big messages over stdio (newline framing): echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/big.mjs')).run('stdio', impl, config),
   },
 ];
 
