@@ -237,7 +237,8 @@ export async function readStats(port, gc = false) {
 /** The `p`-th percentile (0–100) of an ascending list, nearest rank. */
 export function percentile(sorted, p) {
   if (sorted.length === 0) return undefined;
-  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  // The tolerance keeps float error (99.9 / 100 * 1000 = 999.0000000000001) from adding a rank.
+  const rank = Math.ceil((p / 100) * sorted.length - 1e-9) - 1;
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
 }
 
