@@ -119,7 +119,8 @@ export async function runSuite(options = {}) {
     for (let rep = 0; rep < reps; rep++) {
       for (const impl of rotate(impls, rep)) {
         if (done.has(impl.name)) continue;
-        const result = await measureOnce(scenario, impl.name, config, TIMEOUT_MS[mode]);
+        const timeoutMs = scenario.timeoutMs?.[mode] ?? TIMEOUT_MS[mode];
+        const result = await measureOnce(scenario, impl.name, config, timeoutMs);
         if (result.skip !== undefined || result.error !== undefined) {
           const why = result.skip ?? `error: ${result.error}`;
           log(`  ${impl.name}: ${why}`);

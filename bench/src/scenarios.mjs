@@ -61,6 +61,7 @@ const wsTailImpls = [
  * @typedef {{
  *   id: string, title: string, unit: string, cpu: number | undefined, nodeArgs?: string[],
  *   lower?: boolean, columns?: Array<[key: string, label: string]>,
+ *   timeoutMs?: { quick: number, full: number },
  *   impls: Impl[], target: { raw: number, peers: boolean } | undefined, kind?: 'heap',
  *   latency?: boolean, reps?: { quick: number, full: number },
  *   config: { quick: Record<string, number>, full: Record<string, number> },
@@ -268,6 +269,8 @@ export const SCENARIOS = [
       { name: 'kit', kind: KIT },
     ],
     target: { raw: 1.15, peers: true },
+    // Opening 5,000 sockets on a busy machine can take a while.
+    timeoutMs: { quick: 60_000, full: 120_000 },
     columns: [
       ['callsPerSecond', 'calls/s'],
       ['connections', 'connections'],

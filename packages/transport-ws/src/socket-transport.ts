@@ -226,7 +226,8 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     if (raw !== undefined && !this.#corked) {
       this.#corked = true;
       raw.cork();
-      defer(() => this.#uncork());
+      // No closure per turn: the transport is passed to a shared function.
+      process.nextTick(WsSocketTransport.#uncork, this);
     }
     socket.send(message);
     return this.#drain !== undefined || socket.bufferedAmount > this.#highWaterMark
@@ -255,9 +256,10 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     return this.#closeError ?? new ConnectionClosedError();
   }
 
-  #uncork(): void {
-    this.#corked = false;
-    this.#raw!.uncork();
+  /** Writes what a turn corked (on the next tick). */
+  static #uncork(transport: WsSocketTransport<ServerSocketLike>): void {
+    transport.#corked = false;
+    transport.#raw!.uncork();
   }
 
   #deliver(text: string): void {
