@@ -70,6 +70,7 @@ const wsTailImpls = [
  */
 
 /** @type {Scenario[]} */
+import { COST_CASES } from './scenarios/cost.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -236,8 +237,23 @@ export const SCENARIOS = [
       (await import('./scenarios/non-reading.mjs')).run(impl, config),
   },
   {
+    id: 'cost',
+    title: '8. Cost per byte, inputs from 1 KB to the 1 MiB limit (in-process, kit)',
+    unit: 'ns/byte',
+    kind: 'cost',
+    cpu: 1,
+    impls: COST_CASES.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
+  },
+  {
     id: 'ws-idle',
-    title: '8. Memory per idle WebSocket connection (server RSS and heap after GC)',
+    title: '9. Memory per idle WebSocket connection (server RSS and heap after GC)',
     unit: 'KiB RSS/conn',
     lower: true,
     cpu: 0,
@@ -260,7 +276,7 @@ export const SCENARIOS = [
   },
   {
     id: 'ws-light',
-    title: '9. Many WebSocket connections, one call per second each (server CPU per call)',
+    title: '10. Many WebSocket connections, one call per second each (server CPU per call)',
     unit: 'µs CPU/call',
     lower: true,
     cpu: 0,
@@ -285,7 +301,7 @@ export const SCENARIOS = [
   },
   {
     id: 'cold-stdio',
-    title: '10a. Cold start, stdio server: process start to first answer',
+    title: '11a. Cold start, stdio server: process start to first answer',
     unit: 'ms',
     lower: true,
     cpu: 0,
@@ -304,7 +320,7 @@ export const SCENARIOS = [
   },
   {
     id: 'cold-http',
-    title: '10b. Cold start, HTTP server: process start to first answer',
+    title: '11b. Cold start, HTTP server: process start to first answer',
     unit: 'ms',
     lower: true,
     cpu: 0,
@@ -321,7 +337,7 @@ export const SCENARIOS = [
   },
   {
     id: 'tail-http',
-    title: '11a. Tail latency, HTTP server, 64 in flight (undici client)',
+    title: '12a. Tail latency, HTTP server, 64 in flight (undici client)',
     unit: 'ms p99',
     lower: true,
     cpu: 0,
@@ -338,7 +354,7 @@ export const SCENARIOS = [
   },
   {
     id: 'tail-ws',
-    title: '11b. Tail latency, WebSocket, 64 in flight',
+    title: '12b. Tail latency, WebSocket, 64 in flight',
     unit: 'ms p99',
     lower: true,
     cpu: 0,
@@ -352,7 +368,7 @@ export const SCENARIOS = [
   {
     id: 'tail-ws-mixed',
     title:
-      '11c. Tail latency, WebSocket, 64 in flight, 1 call in 100 takes 20 ms (the others counted)',
+      '12c. Tail latency, WebSocket, 64 in flight, 1 call in 100 takes 20 ms (the others counted)',
     unit: 'ms p99',
     lower: true,
     cpu: 0,
@@ -364,8 +380,47 @@ export const SCENARIOS = [
       (await import('./scenarios/tail.mjs')).runWs(impl, config, true),
   },
   {
+    id: 'big-http',
+    title: '13a. Big messages over HTTP: echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/big.mjs')).run('http', impl, config),
+  },
+  {
+    id: 'big-ws',
+    title: '13b. Big messages over WebSocket: echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) => (await import('./scenarios/big.mjs')).run('ws', impl, config),
+  },
+  {
+    id: 'big-stdio',
+    title:
+      '13c. Big messages over stdio (newline framing): echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/big.mjs')).run('stdio', impl, config),
+  },
+  {
     id: 'bundle',
-    title: '13. Browser client: client + HTTP + WebSocket client, bundled, minified, gzipped',
+    title: '14. Browser client: client + HTTP + WebSocket client, bundled, minified, gzipped',
     unit: 'B gzip',
     lower: true,
     cpu: 1,
@@ -379,46 +434,10 @@ export const SCENARIOS = [
     config: { quick: {}, full: {} },
     measure: async () => (await import('./scenarios/bundle.mjs')).run(),
   },
-  {
-    id: 'big-http',
-    title: '12a. Big messages over HTTP: echo, 1 in flight (MB/s of payload; held = copies)',
-    unit: 'MB/s',
-    cpu: 0,
-    impls: bigImpls,
-    target: undefined,
-    columns: bigColumns,
-    reps: { quick: 1, full: 3 },
-    config: bigConfig,
-    measure: async (impl, config) =>
-      (await import('./scenarios/big.mjs')).run('http', impl, config),
-  },
-  {
-    id: 'big-ws',
-    title: '12b. Big messages over WebSocket: echo, 1 in flight (MB/s of payload; held = copies)',
-    unit: 'MB/s',
-    cpu: 0,
-    impls: bigImpls,
-    target: undefined,
-    columns: bigColumns,
-    reps: { quick: 1, full: 3 },
-    config: bigConfig,
-    measure: async (impl, config) => (await import('./scenarios/big.mjs')).run('ws', impl, config),
-  },
-  {
-    id: 'big-stdio',
-    title:
-      '12c. Big messages over stdio (newline framing): echo, 1 in flight (MB/s of payload; held = copies)',
-    unit: 'MB/s',
-    cpu: 0,
-    impls: bigImpls,
-    target: undefined,
-    columns: bigColumns,
-    reps: { quick: 1, full: 3 },
-    config: bigConfig,
-    measure: async (impl, config) =>
-      (await import('./scenarios/big.mjs')).run('stdio', impl, config),
-  },
 ];
+
+/** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
+export const COST_FLAT_LIMIT = 2;
 
 /** RSS growth allowed by the non-reading-peer scenario, in MB. */
 export const GROWTH_LIMIT_MB = 32;

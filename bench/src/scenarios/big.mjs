@@ -1,5 +1,5 @@
 /**
- * Scenario 12: big messages. One call in flight echoing a string of `size` bytes, over HTTP,
+ * Scenario 13: big messages. One call in flight echoing a string of `size` bytes, over HTTP,
  * WebSocket or stdio, to a raw or a kit server child (CPU 1); the client (this process, CPU 0)
  * is the same plain client for both. Value: MB/s of payload echoed. Beside it, `held`: the
  * server's peak memory in use while handling one message (heap + external, above a GC'd

@@ -1,5 +1,5 @@
 /**
- * Scenario 13: the browser client's size (client + HTTP + WebSocket client transports, bundled,
+ * Scenario 14: the browser client's size (client + HTTP + WebSocket client transports, bundled,
  * minified, gzipped), measured by the same code as the pack check.
  */
 import { NotBuilt } from '../common.mjs';

@@ -1,5 +1,5 @@
 /**
- * Scenario 10: cold start. Each start is a fresh server child (pinned to CPU 1) timed from
+ * Scenario 11: cold start. Each start is a fresh server child (pinned to CPU 1) timed from
  * `spawn` to the first complete answer; the value is the median over `config.starts` starts.
  * The child reports how long importing the library took (`importMs`).
  */

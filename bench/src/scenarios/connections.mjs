@@ -1,5 +1,5 @@
 /**
- * Scenarios 8 and 9: many WebSocket connections to one server child (pinned to CPU 1), opened by
+ * Scenarios 9 and 10: many WebSocket connections to one server child (pinned to CPU 1), opened by
  * this process (CPU 0) with plain `ws` clients, the same for every server.
  * - idle: the server's RSS and heap per open, silent connection (after a full GC);
  * - light load: every connection makes one call per second; the server's CPU time per call.

@@ -1,5 +1,5 @@
 /**
- * Scenario 11: tail latency. 64 calls in flight for a fixed number of calls, each call timed by
+ * Scenario 12: tail latency. 64 calls in flight for a fixed number of calls, each call timed by
  * the client (this process, CPU 0); the server is a child on CPU 1. The value is the p99 in ms.
  * The client's own time is in every number, the same for every server.
  * - HTTP: an undici loop against each HTTP server child;

@@ -37,7 +37,9 @@ import {
 } from './socket-transport.js';
 
 /**
- * The largest message a peer may send, in bytes; a larger frame closes that socket with 1009.
+ * The largest message served when neither `maxPayload` nor the server's `maxRequestBytes` is set,
+ * in bytes. Larger messages up to twice the size are refused with -32004; beyond, the socket is
+ * closed with 1009.
  *
  * @default 1048576 (1 MiB)
  */
@@ -114,9 +116,13 @@ export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLik
    */
   readonly idleTimeout?: number | undefined;
   /**
-   * The largest message in bytes; a larger one closes that socket with 1009.
+   * The largest message served, in bytes; the server applies the same limit to this endpoint's
+   * connections. A larger message up to twice this size is still read, so that the server can
+   * answer a request -32004 with its own id (a notification is not answered; both go to its
+   * `onError`) and the connection stays open; a message larger than that closes the socket with
+   * 1009 without being read (a WebSocket message cannot be skipped unread).
    *
-   * @default DEFAULT_MAX_PAYLOAD (1 MiB)
+   * @default the server's `maxRequestBytes` when one was set, else DEFAULT_MAX_PAYLOAD (1 MiB)
    */
   readonly maxPayload?: number | undefined;
   /**
@@ -132,7 +138,12 @@ export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLik
    *
    * @default { highWaterMark: DEFAULT_HIGH_WATER_MARK } (1 MiB)
    */
-  readonly backpressure?: { readonly highWaterMark: number } | undefined;
+  readonly backpressure?:
+    | {
+        /** Bytes a socket may buffer before a send waits for it to drain. */
+        readonly highWaterMark: number;
+      }
+    | undefined;
 }
 
 /** Options of {@link JsonRpcWebSocketServer.close}. */
@@ -311,11 +322,13 @@ export function createWebSocketServer<C extends ConnectionLike>(
     heartbeatOptions === false ? undefined : createHeartbeatSweeper(heartbeatOptions);
   const heartbeatTimeout = heartbeatOptions === false ? 0 : heartbeatOptions.timeout;
 
+  const maxRequestBytes = options.maxPayload ?? handler.maxRequestBytes ?? DEFAULT_MAX_PAYLOAD;
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,
-    maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+    // Read messages a little over the limit, so that they are refused with their own id.
+    maxPayload: maxRequestBytes * 2,
   });
   const entries = new Map<C, Entry>();
   const connections = new Set<C>();
@@ -333,7 +346,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
       if (left === 0) perAddress.delete(key);
       else perAddress.set(key, left);
     };
-    const context = new SocketContext(request, transport);
+    const context = new SocketContext(request, transport, maxRequestBytes);
     let connection: C;
     try {
       connection = handler.connect(transport, context);

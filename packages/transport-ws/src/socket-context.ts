@@ -13,6 +13,7 @@ import type { TransportContext, TransportHeaders } from '@jsonrpc-kit/core';
  */
 export class SocketContext implements TransportContext {
   readonly kind: 'ws' = 'ws';
+  readonly maxRequestBytes: number;
   readonly headers: TransportHeaders;
   readonly remoteAddress?: string;
   readonly url?: string;
@@ -21,8 +22,14 @@ export class SocketContext implements TransportContext {
   /**
    * @param request - the upgrade request: its headers, remote address and URL
    * @param source - what owns the signal (the socket's transport)
+   * @param maxRequestBytes - the size limit the server applies to this socket's messages
    */
-  constructor(request: IncomingMessage, source: { readonly signal: AbortSignal }) {
+  constructor(
+    request: IncomingMessage,
+    source: { readonly signal: AbortSignal },
+    maxRequestBytes: number,
+  ) {
+    this.maxRequestBytes = maxRequestBytes;
     this.headers = request.headers;
     const remoteAddress = request.socket.remoteAddress;
     if (remoteAddress !== undefined) {
