@@ -20,8 +20,8 @@ import {
   ServerBusyError,
   TimeoutError,
   TransportError,
-  toError,
 } from './errors.js';
+import { toError } from './to-error.js';
 
 describe('wire errors', () => {
   it('refuses a code that is not an integer, so it never reaches the wire', () => {

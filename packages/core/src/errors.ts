@@ -257,7 +257,7 @@ export class BatchTooLargeError extends JsonRpcError {
   }
 }
 
-/** -32004: the request body is larger than `maxRequestBytes`. */
+/** -32004: the text is larger than the endpoint's `maxRequestBytes`. */
 export class RequestTooLargeError extends JsonRpcError {
   /** The code of this class. */
   static readonly code: -32004 = ErrorCode.RequestTooLarge;
@@ -489,30 +489,4 @@ export class ProtocolError extends LocalError {
     this.name = 'ProtocolError';
     this.received = received;
   }
-}
-
-/**
- * `value` as an `Error`: itself when it is one, otherwise a new error whose message is
- * `String(value)`. For `catch (error)` clauses and rejection reasons, which may hold anything.
- *
- * @param value - what was thrown or passed as a reason
- * @param wrap - builds the error for a value that is not one
- * @default wrap - `(message) => new Error(message)`
- * @returns `value`, or a new error carrying its text
- * @example
- * ```ts
- * try {
- *   JSON.parse('{');
- * } catch (error) {
- *   console.log(toError(error).message);
- * }
- * toError('gone', (message) => new ConnectionClosedError(message)).code; // 'CONNECTION_CLOSED'
- * ```
- */
-export function toError(value: unknown, wrap: (message: string) => Error = plainError): Error {
-  return value instanceof Error ? value : wrap(String(value));
-}
-
-function plainError(message: string): Error {
-  return new Error(message);
 }

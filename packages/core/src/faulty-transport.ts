@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { ConnectionClosedError, toError } from './errors.js';
+import { ConnectionClosedError } from './errors.js';
 import type { TapDirection } from './tap-transport.js';
+import { toError } from './to-error.js';
 import type { SendOptions, Transport, TransportHandler } from './transport.js';
 
 /**
@@ -359,7 +360,7 @@ function createLane(settings: LaneSettings): Lane {
  *   seed: 42,
  *   faults: { drop: 0.1, duplicate: 0.1, delay: 0.5 },
  * });
- * // createClient(faulty, { timeout: 500 }) … on failure: console.log('seed', faulty.seed)
+ * // createClient(faulty, { requestTimeout: 500 }) … on failure: console.log('seed', faulty.seed)
  * ```
  */
 export function createFaultyTransport(

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { ConnectionClosedError, toError } from './errors.js';
+import { ConnectionClosedError } from './errors.js';
+import { toError } from './to-error.js';
 import type { Transport } from './transport.js';
 import { createTransportState, type TransportState } from './transport-state.js';
 

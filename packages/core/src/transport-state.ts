@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { toError } from './errors.js';
+import { toError } from './to-error.js';
 import type { Transport, TransportHandler } from './transport.js';
 
 /**

@@ -9,16 +9,14 @@ import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
 import {
   ConnectionClosedError,
-  createTransportState,
   ErrorCode,
   LocalError,
   serializeError,
   type Transport,
   TransportError,
+  type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { createBufferWait } from './buffer-wait.js';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
-import { createCorker, type Defer } from './cork.js';
 
 /**
  * Bytes a socket may hold unsent before `send()` waits and the socket stops being read.
@@ -32,6 +30,9 @@ const DRAIN_POLL_MS = 5;
 
 const OPEN = 1;
 const CLOSING = 2;
+
+/** The shared promise of a `send()` that did not have to wait. */
+export const RESOLVED: Promise<void> = Promise.resolve();
 
 /** The answer to a binary frame that is not UTF-8: a -32700 with a null id. */
 const INVALID_UTF8_ANSWER: string = serializeError(null, {
@@ -107,6 +108,7 @@ export interface SocketTransport<S extends ServerSocketLike = ServerSocketLike> 
 }
 
 /** Yields in the same turn; `process.nextTick` flushes after the current microtasks settle. */
+type Defer = (callback: () => void) => void;
 const defer: Defer = process.nextTick;
 
 /**
@@ -134,49 +136,193 @@ export function createSocketTransport<S extends ServerSocketLike>(
   socket: S,
   options: SocketTransportOptions = {},
 ): SocketTransport<S> {
-  const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
-  const answerInvalid = options.answerInvalidFrames ?? true;
-  const raw = (socket as unknown as { _socket?: Socket })._socket;
+  return new WsSocketTransport(
+    socket,
+    options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+    options.answerInvalidFrames ?? true,
+  );
+}
 
-  const state = createTransportState();
-  let closed = socket.readyState >= CLOSING;
-  let closeError: Error | undefined;
-  let closeSeen = false;
-  let closeRequested = false;
-  let lastError: Error | undefined;
-  const cork = createCorker(defer);
-  const controller = new AbortController();
-  let resolveClosed!: () => void;
-  const closedPromise = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
-  });
+/**
+ * The transport of one socket. A class rather than closures because a server holds one per
+ * socket: its methods live once on the prototype, and an idle socket holds no inbox, no
+ * AbortController and no `closed` promise until someone asks for them.
+ */
+class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S> {
+  readonly socket: S;
+  readonly #highWaterMark: number;
+  readonly #answerInvalid: boolean;
+  readonly #raw: Socket | undefined;
+  #handler: TransportHandler | undefined;
+  #inbox: string[] | undefined;
+  #started = false;
+  #closed: boolean;
+  #closeError: Error | undefined;
+  #closeNotified = false;
+  #closeSeen = false;
+  #closeRequested = false;
+  #closeDone = false;
+  #lastError: Error | undefined;
+  #corked = false;
+  #drain: Promise<void> | undefined;
+  #drainResolve: (() => void) | undefined;
+  #drainReject: ((error: Error) => void) | undefined;
+  #controller: AbortController | undefined;
+  #closedPromise: Promise<void> | undefined;
+  #resolveClosed: (() => void) | undefined;
 
-  const onMessage = (data: SocketData, isBinary: boolean): void => {
+  constructor(socket: S, highWaterMark: number, answerInvalid: boolean) {
+    this.socket = socket;
+    this.#highWaterMark = highWaterMark;
+    this.#answerInvalid = answerInvalid;
+    this.#raw = (socket as unknown as { _socket?: Socket })._socket;
+    this.#closed = socket.readyState >= CLOSING;
+    socket.on('message', this.#onMessage);
+    socket.on('error', this.#onError);
+    socket.once('close', this.#onClose);
+    if (this.#closed) queueMicrotask(() => this.#onClose(CloseCode.Abnormal, Buffer.alloc(0)));
+  }
+
+  get closed(): Promise<void> {
+    if (this.#closedPromise === undefined) {
+      this.#closedPromise = this.#closeDone
+        ? RESOLVED
+        : new Promise<void>((resolve) => {
+            this.#resolveClosed = resolve;
+          });
+    }
+    return this.#closedPromise;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#closeSeen) this.#controller.abort(this.#abortReason());
+    }
+    return this.#controller.signal;
+  }
+
+  start(owner: TransportHandler): Promise<void> {
+    if (this.#started) return Promise.reject(new Error('Transport already started'));
+    this.#started = true;
+    this.#handler = owner;
+    const buffered = this.#inbox ?? [];
+    this.#inbox = undefined;
+    for (const text of buffered) {
+      if (text === INVALID_FRAME)
+        this.#report(new TransportError('Binary frame is not valid UTF-8'));
+      else this.#deliver(text);
+    }
+    if (this.#closeSeen) this.#notifyClose();
+    return RESOLVED;
+  }
+
+  send(message: string): Promise<void> {
+    const socket = this.socket;
+    if (this.#closed || socket.readyState !== OPEN) {
+      return Promise.reject(new ConnectionClosedError());
+    }
+    const raw = this.#raw;
+    if (raw !== undefined && !this.#corked) {
+      this.#corked = true;
+      raw.cork();
+      // No closure per turn: the transport is passed to a shared function.
+      process.nextTick(WsSocketTransport.#uncork, this);
+    }
+    socket.send(message);
+    return this.#drain !== undefined || socket.bufferedAmount > this.#highWaterMark
+      ? this.#waitDrain()
+      : RESOLVED;
+  }
+
+  terminate(error: Error): void {
+    if (this.#closeSeen) return;
+    this.#lastError = error;
+    this.socket.terminate();
+  }
+
+  close(reason?: unknown): Promise<void> {
+    if (!this.#closed && !this.#closeRequested) {
+      this.#closeRequested = true;
+      const state = this.socket.readyState;
+      if (state === OPEN || state === 0) {
+        this.socket.close(CloseCode.Normal, closeReasonText(reason));
+      }
+    }
+    return this.closed;
+  }
+
+  #abortReason(): Error {
+    return this.#closeError ?? new ConnectionClosedError();
+  }
+
+  /** Writes what a turn corked (on the next tick). */
+  static #uncork(transport: WsSocketTransport<ServerSocketLike>): void {
+    transport.#corked = false;
+    transport.#raw!.uncork();
+  }
+
+  #deliver(text: string): void {
+    const handler = this.#handler;
+    if (handler === undefined) {
+      (this.#inbox ??= []).push(text);
+      return;
+    }
+    try {
+      handler.onMessage(text);
+    } catch (error) {
+      this.#report(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #report(error: Error): void {
+    try {
+      this.#handler?.onError?.(error);
+    } catch {
+      // An owner's error hook must not break the socket.
+    }
+  }
+
+  #notifyClose(): void {
+    if (this.#closeNotified || this.#handler === undefined) return;
+    this.#closeNotified = true;
+    this.#handler.onClose(this.#closeError);
+  }
+
+  #onMessage = (data: SocketData, isBinary: boolean): void => {
     if (!isBinary) {
       // ws has already checked that a text frame is UTF-8.
-      state.deliver((data as Buffer).toString());
+      this.#deliver((data as Buffer).toString());
       return;
     }
     const bytes = toBuffer(data);
     if (isUtf8(bytes)) {
-      state.deliver(bytes.toString());
+      this.#deliver(bytes.toString());
       return;
     }
-    state.report(new TransportError('Binary frame is not valid UTF-8'));
-    if (answerInvalid && socket.readyState === OPEN) void send(INVALID_UTF8_ANSWER).catch(noop);
+    if (this.#handler === undefined) {
+      // Keep the order of events: report once started.
+      (this.#inbox ??= []).push(INVALID_FRAME);
+    } else {
+      this.#report(new TransportError('Binary frame is not valid UTF-8'));
+    }
+    if (this.#answerInvalid && this.socket.readyState === OPEN) {
+      this.send(INVALID_UTF8_ANSWER).catch(noop);
+    }
   };
 
-  const onError = (error: Error): void => {
-    lastError = error;
+  #onError = (error: Error): void => {
+    this.#lastError = error;
   };
 
-  const onClose = (code: number, reason: Buffer): void => {
-    if (closeSeen) return;
-    closeSeen = true;
-    closed = true;
-    if (!closeRequested && (!isCleanClose(code) || lastError !== undefined)) {
+  #onClose = (code: number, reason: Buffer): void => {
+    if (this.#closeSeen) return;
+    this.#closeSeen = true;
+    this.#closed = true;
+    const lastError = this.#lastError;
+    if (!this.#closeRequested && (!isCleanClose(code) || lastError !== undefined)) {
       const text = reason.length > 0 ? `: ${reason.toString()}` : '';
-      closeError =
+      this.#closeError =
         lastError instanceof LocalError
           ? lastError
           : lastError === undefined
@@ -185,64 +331,50 @@ export function createSocketTransport<S extends ServerSocketLike>(
                 cause: lastError,
               });
     }
-    flow.fail(new ConnectionClosedError());
-    socket.off('message', onMessage);
-    controller.abort(closeError ?? new ConnectionClosedError());
-    state.close(closeError);
-    resolveClosed();
+    if (this.#drainReject !== undefined) this.#drainReject(new ConnectionClosedError());
+    this.#drain = this.#drainResolve = this.#drainReject = undefined;
+    this.socket.off('message', this.#onMessage);
+    this.#controller?.abort(this.#abortReason());
+    this.#notifyClose();
+    this.#closeDone = true;
+    this.#resolveClosed?.();
   };
 
-  socket.on('message', onMessage);
-  socket.on('error', onError);
-  socket.once('close', onClose);
-  if (closed) queueMicrotask(() => onClose(CloseCode.Abnormal, Buffer.alloc(0)));
-
-  const armDrain = (check: () => void): void => {
-    if (raw?.writableNeedDrain) raw.once('drain', check);
-    else setTimeout(check, DRAIN_POLL_MS);
-  };
-  const flow = createBufferWait({
-    highWaterMark,
-    buffered: () => socket.bufferedAmount,
-    isOpen: () => !closed,
-    arm: armDrain,
-    // Armed after this turn's corked writes reach the socket.
-    armFirst: (check) => defer(() => armDrain(check)),
-    onPause: () => socket.pause(),
-    onResume: () => socket.resume(),
-  });
-
-  const send = (message: string): Promise<void> => {
-    if (closed || socket.readyState !== OPEN) {
-      return Promise.reject(new ConnectionClosedError());
+  #checkDrain(): void {
+    const resolve = this.#drainResolve;
+    if (resolve === undefined) return;
+    if (this.socket.bufferedAmount > this.#highWaterMark) {
+      this.#armDrain();
+      return;
     }
-    cork(raw);
-    socket.send(message);
-    return flow.afterSend();
-  };
+    this.#drain = this.#drainResolve = this.#drainReject = undefined;
+    this.socket.resume();
+    resolve();
+  }
 
-  return {
-    socket,
-    closed: closedPromise,
-    signal: controller.signal,
-    start: (owner) => state.start(owner),
-    send,
-    terminate(error) {
-      if (closeSeen) return;
-      lastError = error;
-      socket.terminate();
-    },
-    close(reason) {
-      if (!closed && !closeRequested) {
-        closeRequested = true;
-        if (socket.readyState === OPEN || socket.readyState === 0) {
-          socket.close(CloseCode.Normal, closeReasonText(reason));
-        }
-      }
-      return closedPromise;
-    },
-  };
+  // Closures for the drain wait are made only when a socket is over its bound.
+  #armDrain(): void {
+    const check = (): void => this.#checkDrain();
+    if (this.#raw?.writableNeedDrain) this.#raw.once('drain', check);
+    else setTimeout(check, DRAIN_POLL_MS);
+  }
+
+  #waitDrain(): Promise<void> {
+    if (this.#drain === undefined) {
+      this.#drain = new Promise<void>((resolve, reject) => {
+        this.#drainResolve = resolve;
+        this.#drainReject = reject;
+      });
+      this.socket.pause();
+      // Armed after this turn's corked writes reach the socket.
+      defer(() => this.#armDrain());
+    }
+    return this.#drain;
+  }
 }
+
+/** Marks a refused frame in the pre-start inbox (never a valid message text). */
+const INVALID_FRAME = '\u0000invalid-frame';
 
 function noop(): void {}
 
