@@ -19,6 +19,7 @@ import {
   formatIssues,
   fromErrorObject,
   type GiveUpReason,
+  genericSubscriptions,
   isJsonRpcError,
   isPromiseLike,
   type JsonRpcErrorObject,
@@ -53,6 +54,7 @@ import { ResultValidationError } from './errors.js';
 import { type AnswerSink, createIncoming, type Incoming } from './incoming.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { sendError } from './send-error.js';
+import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientOptions } from './types.js';
 
 /** The calls that went out in one message. */
@@ -755,12 +757,20 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     );
   };
 
+  const subscriber = createSubscriber({
+    dialect: options.subscriptionDialect ?? genericSubscriptions,
+    request: (method, params) => request(method, params, undefined),
+    isClosed: () => closed,
+  });
+  void closedPromise.then(() => subscriber.closed());
+
   const client: Client = {
     request: request as Client['request'],
+    subscribe: subscriber.subscribe,
     notify,
     batch: batch as Client['batch'],
     use: <C extends Contract>(contract: C, useOptions?: UseOptions) =>
-      createContractProxy({ call, notify }, contract, useOptions),
+      createContractProxy({ call, notify, subscribe: subscriber.subscribe }, contract, useOptions),
     proxy: <T extends object>(proxyOptions?: ProxyOptions) =>
       createPromisifiedProxy<T>(
         (method, params) => request(method, params, undefined),
@@ -776,7 +786,8 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
 
   incoming = createIncoming({
     onRequest: options.onRequest,
-    onNotification: options.onNotification,
+    onNotification: (notification, ctx) =>
+      subscriber.route(notification) ? undefined : options.onNotification?.(notification, ctx),
     // Listen for the configured protocol, else the kit's default (also when sending is off).
     cancellation:
       typeof options.cancellation === 'object' ? options.cancellation : defaultCancellation,
@@ -792,6 +803,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
         onClose: (error?: Error) => shutdown(error),
         onError: (error: Error) => report(error, TRANSPORT_WARN),
         onDisconnect: (error?: Error) => failAllWaiting('Connection lost', error),
+        onReconnect: () => subscriber.reconnected(),
       })
       .then(
         () => {

@@ -9,10 +9,12 @@ export type {
 export { batchBuilder } from './batch.js';
 export { createClient } from './client.js';
 export type {
+  CallFunction,
   ContractProxy,
   ContractProxyFunction,
   OptionalTail,
   ParamsStyle,
+  SubscribeFunction,
   UseOptions,
 } from './contract-proxy.js';
 export {
@@ -23,4 +25,6 @@ export {
 } from './defaults.js';
 export { ResultValidationError } from './errors.js';
 export type { PromisifiedProxy, ProxyOptions } from './proxy.js';
+export type { SubscribeOptions, Subscription } from './subscriber.js';
+export { DEFAULT_MAX_BUFFERED } from './subscriber.js';
 export type { AutoBatchOptions, Client, ClientOptions } from './types.js';

@@ -1,6 +1,8 @@
 export type {
   Contract,
   ContractEntry,
+  ItemInput,
+  ItemOutput,
   MaybeSchema,
   MethodDefinition,
   MethodNames,
@@ -13,6 +15,9 @@ export type {
   ParamsShape,
   ResultInput,
   ResultOutput,
+  SubscriptionDefinition,
+  SubscriptionNames,
+  SubscriptionOptions,
 } from './contract.js';
 export {
   checkParamNames,
@@ -21,6 +26,7 @@ export {
   notification,
   paramNamesOf,
   paramsShapeOf,
+  subscription,
 } from './contract.js';
 export { asyncDisposeSymbol } from './dispose.js';
 export type {
@@ -137,6 +143,18 @@ export {
   stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
+export type {
+  SubscribeCall,
+  SubscriptionDialect,
+  SubscriptionDialectOptions,
+  SubscriptionErrorCode,
+} from './subscription.js';
+export {
+  createSubscriptionDialect,
+  ethereumSubscriptions,
+  genericSubscriptions,
+  SubscriptionError,
+} from './subscription.js';
 export type { TapDirection, TransportTap } from './tap-transport.js';
 export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';
