@@ -38,11 +38,14 @@ export interface Outbox {
 }
 
 /**
- * Makes an outbox. One send is awaited at a time; texts pushed meanwhile wait, up to `limit`, and
- * go out together when it resolves. Cost: O(1) per item, O(limit) per `drop-oldest` overflow.
+ * Makes an outbox. Up to `limit` texts may be handed to the transport without its `send()`
+ * having resolved (they sit in the transport's buffer); beyond that, texts wait here, up to
+ * `limit` more, and the overflow policy decides what a full outbox does. So a subscription holds
+ * at most `2 × limit` items, and a burst of up to `limit` items in one tick never overflows a
+ * subscriber that keeps up. Cost: O(1) per item, O(limit) per `drop-oldest` overflow.
  *
  * @param send - sends one text; resolves once the transport can take more
- * @param limit - most texts waiting
+ * @param limit - most texts in the transport's hands, and most texts waiting here
  * @param policy - what to do when full
  * @param onFailed - told when a send rejects (the connection went away)
  * @returns the outbox, held until {@link Outbox.release}
@@ -53,33 +56,35 @@ export function createOutbox(
   policy: OverflowPolicy,
   onFailed: (error: unknown) => void,
 ): Outbox {
-  let queue: string[] = [];
-  let busy = true; // held until release()
+  const queue: string[] = [];
+  let held = true; // until release()
   let cleared = false;
+  let outstanding = 0;
   let dropped = 0;
 
-  const flush = (): void => {
-    if (cleared || queue.length === 0) {
-      busy = false;
-      return;
-    }
-    const texts = queue;
-    queue = [];
-    let last: Promise<void> | undefined;
-    for (const text of texts) last = send(text);
-    last?.then(flush, fail);
+  const sent = (): void => {
+    outstanding--;
+    pump();
   };
   const fail = (error: unknown): void => {
-    busy = false;
+    outstanding--;
     if (!cleared) onFailed(error);
+  };
+  const sendNow = (text: string): void => {
+    outstanding++;
+    send(text).then(sent, fail);
+  };
+  const pump = (): void => {
+    while (!held && !cleared && queue.length > 0 && outstanding < limit) {
+      sendNow(queue.shift() as string);
+    }
   };
 
   return {
     push(text: string): boolean {
       if (cleared) return true;
-      if (!busy) {
-        busy = true;
-        send(text).then(flush, fail);
+      if (!held && outstanding < limit && queue.length === 0) {
+        sendNow(text);
         return true;
       }
       if (queue.length >= limit) {
@@ -91,10 +96,13 @@ export function createOutbox(
       queue.push(text);
       return true;
     },
-    release: flush,
+    release(): void {
+      held = false;
+      pump();
+    },
     clear(): void {
       cleared = true;
-      queue = [];
+      queue.length = 0;
     },
     get dropped() {
       return dropped;
