@@ -273,7 +273,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
           const w = waiter;
           waiter = undefined;
           w.resolve({ done: false, value: item as I });
-        } else if (iterated) {
+        } else if (iterated || options?.onItem === undefined) {
           if (buffered.length >= maxBuffered) buffered.shift();
           buffered.push(item as I);
         }

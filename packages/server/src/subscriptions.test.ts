@@ -210,7 +210,9 @@ describe('createSubscriptions, generic dialect and producers', () => {
     expect(subs.count('x')).toBe(3);
     expect(subs.connections).toBe(3);
     const id = JSON.parse(a.inbox[0]!).result as string;
-    await a.send(`{"jsonrpc":"2.0","id":2,"method":"unsubscribe","params":{"subscription":"${id}"}}`);
+    await a.send(
+      `{"jsonrpc":"2.0","id":2,"method":"unsubscribe","params":{"subscription":"${id}"}}`,
+    );
     await a.until(2);
     expect(cleanups).toBe(1);
     await b.close();
