@@ -27,6 +27,15 @@ const wsConfig = {
   full: { warmupCalls: 20_000, calls: 200_000 },
 };
 const stdioConfig = wsConfig;
+const broadcastImpls = [
+  { name: 'raw', kind: RAW },
+  { name: 'kit', kind: KIT },
+  { name: 'rpc-websockets', kind: PEER },
+];
+const broadcastConfig = {
+  quick: { deliveries: 100_000 },
+  full: { deliveries: 1_000_000 },
+};
 
 /**
  * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer' }} Impl
@@ -204,6 +213,39 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) =>
       (await import('./scenarios/non-reading.mjs')).run(impl, config),
+  },
+  {
+    id: 'broadcast-1',
+    title: '8a. Broadcast of one item to 1 subscribed WebSocket connection (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 1),
+  },
+  {
+    id: 'broadcast-100',
+    title: '8b. Broadcast of one item to 100 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 100),
+  },
+  {
+    id: 'broadcast-1000',
+    title: '8c. Broadcast of one item to 1,000 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 1000),
   },
 ];
 
