@@ -49,6 +49,7 @@ const broadcastConfig = {
  */
 
 /** @type {Scenario[]} */
+import { COST_CASES } from './scenarios/cost.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -215,8 +216,23 @@ export const SCENARIOS = [
       (await import('./scenarios/non-reading.mjs')).run(impl, config),
   },
   {
+    id: 'cost',
+    title: '8. Cost per byte, inputs from 1 KB to the 1 MiB limit (in-process, kit)',
+    unit: 'ns/byte',
+    kind: 'cost',
+    cpu: 1,
+    impls: COST_CASES.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
+  },
+  {
     id: 'broadcast-1',
-    title: '8a. Broadcast of one item to 1 subscribed WebSocket connection (server CPU per delivered item in notes)',
+    title: '9a. Broadcast of one item to 1 subscribed WebSocket connection (server CPU per delivered item in notes)',
     unit: 'items/s',
     cpu: 0,
     impls: broadcastImpls,
@@ -227,7 +243,7 @@ export const SCENARIOS = [
   },
   {
     id: 'broadcast-100',
-    title: '8b. Broadcast of one item to 100 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    title: '9b. Broadcast of one item to 100 subscribed WebSocket connections (server CPU per delivered item in notes)',
     unit: 'items/s',
     cpu: 0,
     impls: broadcastImpls,
@@ -238,7 +254,7 @@ export const SCENARIOS = [
   },
   {
     id: 'broadcast-1000',
-    title: '8c. Broadcast of one item to 1,000 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    title: '9c. Broadcast of one item to 1,000 subscribed WebSocket connections (server CPU per delivered item in notes)',
     unit: 'items/s',
     cpu: 0,
     impls: broadcastImpls,
@@ -248,6 +264,9 @@ export const SCENARIOS = [
       (await import('./scenarios/broadcast.mjs')).run(impl, config, 1000),
   },
 ];
+
+/** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
+export const COST_FLAT_LIMIT = 2;
 
 /** RSS growth allowed by the non-reading-peer scenario, in MB. */
 export const GROWTH_LIMIT_MB = 32;

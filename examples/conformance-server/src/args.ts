@@ -4,20 +4,29 @@
  * @module
  */
 import { parseArgs } from 'node:util';
+import { STREAMS_FLAVOURS, type StreamsFlavour } from './methods.js';
 import { DEFAULT_HOST, type StdioFraming } from './serve.js';
 
 /** What the command line asks for. */
 export type CliOptions =
-  | { readonly mode: 'network'; readonly port: number; readonly host: string }
-  | { readonly mode: 'stdio'; readonly framing: StdioFraming }
+  | {
+      readonly mode: 'network';
+      readonly port: number;
+      readonly host: string;
+      readonly streams: StreamsFlavour;
+    }
+  | { readonly mode: 'stdio'; readonly framing: StdioFraming; readonly streams: StreamsFlavour }
   | { readonly mode: 'help' };
 
 /** The usage text. */
 export const USAGE = `Usage: jsonrpc-kit-conformance-server [--port N] [--host H] | --stdio content-length|newline|auto
+                                      [--streams default|kotlinx]
 
   --port N     listen on port N (default 0: any free port)
   --host H     listen on host H (default ${DEFAULT_HOST})
   --stdio F    serve stdin/stdout instead, framed as F
+  --streams P  the stream protocol of count: default (rpc.stream.next) or kotlinx
+               (the kotlinx-rpc draft's nextFlowValue / cancelFlow); default: default
   --help       show this text
 
 HTTP mode prints "listening http://HOST:PORT/rpc ws://HOST:PORT/ws" as its first line.
@@ -33,7 +42,7 @@ const FRAMINGS: readonly string[] = ['content-length', 'newline', 'auto'];
  * @throws TypeError for an unknown option or a bad value
  * @example
  * ```ts
- * parseCli(['--port', '8080']); // { mode: 'network', port: 8080, host: '127.0.0.1' }
+ * parseCli(['--port', '8080']); // { mode: 'network', port: 8080, host: '127.0.0.1', streams: 'default' }
  * ```
  */
 export function parseCli(argv: readonly string[]): CliOptions {
@@ -43,21 +52,28 @@ export function parseCli(argv: readonly string[]): CliOptions {
       port: { type: 'string' },
       host: { type: 'string' },
       stdio: { type: 'string' },
+      streams: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
     allowPositionals: false,
   });
   if (values.help) return { mode: 'help' };
+  const streams = (values.streams ?? 'default') as StreamsFlavour;
+  if (!STREAMS_FLAVOURS.includes(streams)) {
+    throw new TypeError(
+      `--streams must be one of ${STREAMS_FLAVOURS.join(', ')}, not "${values.streams}"`,
+    );
+  }
   if (values.stdio !== undefined) {
     if (!FRAMINGS.includes(values.stdio)) {
       throw new TypeError(`--stdio must be one of ${FRAMINGS.join(', ')}, not "${values.stdio}"`);
     }
-    return { mode: 'stdio', framing: values.stdio as StdioFraming };
+    return { mode: 'stdio', framing: values.stdio as StdioFraming, streams };
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`--port must be an integer from 0 to 65535, not "${values.port}"`);
   }
-  return { mode: 'network', port, host: values.host ?? DEFAULT_HOST };
+  return { mode: 'network', port, host: values.host ?? DEFAULT_HOST, streams };
 }

@@ -26,13 +26,16 @@ async function main(): Promise<void> {
   // A peer sending bad frames in a loop gets a few lines and a summary, not one line each.
   const log = createLogLimit({ write: (line) => process.stderr.write(line) });
   process.once('exit', log.flush);
-  const server = createConformanceServer({
-    onError: (error, info) => {
-      // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
-      if (info.method === 'crash' || error instanceof ConnectionClosedError) return;
-      log.log(`conformance-server: ${String(error)}`);
+  const server = createConformanceServer(
+    {
+      onError: (error, info) => {
+        // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
+        if (info.method === 'crash' || error instanceof ConnectionClosedError) return;
+        log.log(`conformance-server: ${String(error)}`);
+      },
     },
-  });
+    cli.streams,
+  );
   if (cli.mode === 'stdio') {
     // In stdio mode stdout carries framed messages only; everything else goes to stderr.
     await serveStdio(server, cli.framing);

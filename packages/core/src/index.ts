@@ -43,6 +43,8 @@ export type {
   TransportHeaders,
 } from './endpoint.js';
 export { defaultCancellation } from './endpoint.js';
+export type { EnvelopeScanner, MessageEnvelope } from './envelope.js';
+export { createEnvelopeScanner, scanEnvelope } from './envelope.js';
 export type {
   CallInfo,
   ErrorCodeValue,
@@ -116,6 +118,7 @@ export type {
   ParsedNotification,
   ParsedRequest,
   ParsedResponse,
+  ParseOptions,
   ParseResult,
 } from './parse.js';
 export { classify, parse } from './parse.js';

@@ -25,8 +25,10 @@ import {
   type ParsedNotification,
   type ParsedRequest,
   type ParsedResponse,
+  type ParseOptions,
   type ParseResult,
   type Peer,
+  parse,
   RequestTimeoutError,
   ServerBusyError,
   type StandardSchemaResult,
@@ -88,6 +90,13 @@ export interface DispatcherConfig {
 export interface Dispatcher {
   /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
   answer(parsed: ParseResult, scope: Scope): Answer;
+  /**
+   * Parses one text and answers it. A batch over `maxBatchSize` is refused before any member is
+   * classified, so its cost is the `JSON.parse` alone.
+   */
+  answerText(text: string, scope: Scope): Answer;
+  /** Parses one text with the server's limits (a batch over `maxBatchSize` is refused unread). */
+  parse(text: string): ParseResult;
   /** Runs one call through middleware, validation and the handler, within the scope's limits. */
   run(call: Call, scope: Scope): unknown;
   /** The wire error for anything thrown by a request; unexpected failures are reported. */
@@ -456,11 +465,19 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     answer: answerMessage,
   };
 
+  const parseOptions: ParseOptions = { maxBatchSize: config.maxBatchSize };
+  const answer = (parsed: ParseResult, scope: Scope): Answer =>
+    parsed.kind === 'batch'
+      ? answerBatch(parsed.messages, scope, batchOptions)
+      : answerMessage(parsed, scope);
+
   return {
-    answer(parsed, scope) {
-      return parsed.kind === 'batch'
-        ? answerBatch(parsed.messages, scope, batchOptions)
-        : answerMessage(parsed, scope);
+    answer,
+    answerText(text, scope) {
+      return answer(parse(text, parseOptions), scope);
+    },
+    parse(text) {
+      return parse(text, parseOptions);
     },
     run,
     errorObject,

@@ -14,9 +14,8 @@ import {
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcRequest,
-  parse,
   RequestTooLargeError,
-  serializeError,
+  scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
@@ -33,6 +32,7 @@ import {
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
+import { refuseTooLarge } from './too-large.js';
 import type {
   Connection,
   ContractImplementation,
@@ -77,6 +77,8 @@ export function createServer(options: ServerOptions = {}): Server {
     DEFAULT_MAX_REQUEST_BYTES,
     'maxRequestBytes',
   );
+  /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
+  const setRequestBytes = options.maxRequestBytes;
   const maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
   const batchConcurrency = positive(
     options.batchConcurrency,
@@ -115,7 +117,6 @@ export function createServer(options: ServerOptions = {}): Server {
           maxQueuePerClient: options.maxQueuePerClient ?? Math.ceil(maxQueue / 4),
         },
   );
-  const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
 
   const dispatcher = createDispatcher({
     methods,
@@ -252,16 +253,21 @@ export function createServer(options: ServerOptions = {}): Server {
     methods(): readonly MethodDescriptor[] {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
+    maxRequestBytes: setRequestBytes,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
-      if (exceedsUtf8Bytes(text, maxRequestBytes)) return Promise.resolve(tooLargeText);
-      const out = dispatcher.answer(parse(text), scopeOf(context));
+      const limit = context?.maxRequestBytes ?? maxRequestBytes;
+      if (exceedsUtf8Bytes(text, limit)) {
+        const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
+        return Promise.resolve(refuseTooLarge(scanEnvelope(text), limit, error, report));
+      }
+      const out = dispatcher.answerText(text, scopeOf(context));
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
     connect(transport: Transport, context?: TransportContext): Connection {
       const connection = createConnection(transport, context ?? EMPTY_CONTEXT, {
         dispatcher,
         maxRequestBytes,
-        tooLargeText,
+        setRequestBytes,
         maxConcurrency,
         maxQueue,
         requestTimeout,

@@ -50,9 +50,13 @@ export interface ErrorInfo extends CoreErrorInfo {
 /** Options of {@link createServer}. Every limit has an exported `DEFAULT_*` constant. */
 export interface ServerOptions {
   /**
-   * Largest accepted text, in UTF-8 bytes. Larger texts are answered with one -32004 error
-   * (id `null`) before they are parsed.
-   * @default DEFAULT_MAX_REQUEST_BYTES (1 MiB)
+   * Largest accepted text, in UTF-8 bytes, checked before parsing. A larger request is answered
+   * -32004 with its own id (found by a scan of the text's top level; `null` for a batch or text
+   * that is not an object), a larger notification is not answered; both are told to `onError`.
+   * Transport adapters adopt this limit unless given their own (the adapter's limit then applies
+   * to its messages); see the limits table in the README.
+   * @default DEFAULT_MAX_REQUEST_BYTES (1 MiB); unset, stdio and stream transports keep their
+   *   own default (16 MiB)
    */
   readonly maxRequestBytes?: number;
   /**
@@ -285,6 +289,12 @@ export interface Connection extends ConnectionLike {
 
 /** A JSON-RPC server: a method registry plus dispatch, over `handle()` or `connect()`. */
 export interface Server extends MessageHandler, ConnectionHandler<Connection> {
+  /**
+   * The `maxRequestBytes` given to `createServer`, for transport adapters to adopt; `undefined`
+   * when none was given (the server then applies `DEFAULT_MAX_REQUEST_BYTES` itself, and each
+   * adapter its own default).
+   */
+  readonly maxRequestBytes: number | undefined;
   /**
    * Registers a method.
    *

@@ -49,9 +49,11 @@ export type StatusPolicy = (answer: string | undefined) => number;
 /** Options of `createHttpHandler`, `createFetchHandler` and `listen`. */
 export interface HttpHandlerOptions {
   /**
-   * The largest body read, in bytes; larger ones are answered 413 with a -32004 body.
+   * The largest body read, in bytes; larger ones are answered 413 with a -32004 body. The server
+   * applies the same limit to the exchange (it gets it in `ctx.transport.maxRequestBytes`).
    *
-   * @default 1048576 ({@link DEFAULT_MAX_REQUEST_BYTES})
+   * @default the server's `maxRequestBytes` when one was set, else 1048576
+   *   ({@link DEFAULT_MAX_REQUEST_BYTES})
    */
   readonly maxRequestBytes?: number;
   /**

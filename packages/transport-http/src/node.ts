@@ -12,6 +12,8 @@ export {
   DEFAULT_HTTP_TIMEOUT,
   DEFAULT_KEEP_ALIVE_TIMEOUT,
   DEFAULT_MAX_REQUEST_BYTES,
+  DISCARD_BYTES,
+  DISCARD_TIMEOUT,
 } from './constants.js';
 export { isJsonContentType } from './content-type.js';
 export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';

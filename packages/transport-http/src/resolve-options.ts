@@ -43,14 +43,18 @@ function nonNegative(name: string, value: number): number {
  * Applies the defaults of {@link HttpHandlerOptions}.
  *
  * @param options - what the user gave
+ * @param serverLimit - the limit set on the server, adopted when `options` set none
  * @returns the resolved options
  * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative or not finite
  */
-export function resolveHandlerOptions(options: HttpHandlerOptions): ResolvedHandlerOptions {
+export function resolveHandlerOptions(
+  options: HttpHandlerOptions,
+  serverLimit?: number,
+): ResolvedHandlerOptions {
   const cors = resolveCors(options.cors);
   const maxRequestBytes = nonNegative(
     'maxRequestBytes',
-    options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    options.maxRequestBytes ?? serverLimit ?? DEFAULT_MAX_REQUEST_BYTES,
   );
   return {
     maxRequestBytes,

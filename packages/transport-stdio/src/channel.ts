@@ -13,7 +13,8 @@ import {
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { closeReasonError } from './close-reason.js';
-import type { FrameDecoder } from './decoder.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
+import type { FrameError } from './errors.js';
 import { createFrameDecoder, encodeBatch, type Framing, type ResolvedFraming } from './framing.js';
 
 /** Options of {@link createChannel}. */
@@ -47,6 +48,8 @@ export interface Channel {
   /** Reports a non-fatal error to the handler. */
   reportError(error: Error): void;
   readonly stopped: boolean;
+  /** The largest message delivered (final once started). */
+  readonly maxMessageBytes: number;
 }
 
 interface Batch {
@@ -119,18 +122,30 @@ export function createChannel(options: ChannelOptions): Channel {
     }
   };
 
-  const decoder: FrameDecoder = createFrameDecoder(options.framing, {
-    maxMessageBytes: options.maxMessageBytes,
-    maxHeaderBytes: options.maxHeaderBytes,
-    onMessage: deliver,
-    onError: (error) => {
-      if (!stopped) handler?.onError?.(error);
-    },
-    onFraming: (framing) => {
-      encoding = framing;
-      if (queue.length > 0) schedule();
-    },
-  });
+  /** The limit: the transport's own option, else its owner's (offered at start), else the default. */
+  let maxMessageBytes = options.maxMessageBytes;
+
+  const onFrameError = (error: FrameError): void => {
+    if (stopped || handler === undefined) return;
+    const envelope = error.envelope;
+    if (envelope !== undefined && handler.onTooLarge !== undefined) {
+      handler.onTooLarge(envelope, error);
+    } else handler.onError?.(error);
+  };
+
+  /** Made at `start()`, once the limit is known; nothing is read before. */
+  let decoder: FrameDecoder | undefined;
+  const makeDecoder = (): FrameDecoder =>
+    createFrameDecoder(options.framing, {
+      maxMessageBytes,
+      maxHeaderBytes: options.maxHeaderBytes,
+      onMessage: deliver,
+      onError: onFrameError,
+      onFraming: (framing) => {
+        encoding = framing;
+        if (queue.length > 0) schedule();
+      },
+    });
 
   const flush = (): void => {
     scheduled = false;
@@ -172,12 +187,12 @@ export function createChannel(options: ChannelOptions): Channel {
   };
 
   const onData = (chunk: Buffer | string): void => {
-    decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    decoder!.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   };
 
   const onEnd = (): void => {
     if (stopped) return;
-    decoder.end();
+    decoder?.end();
     if (!stopped) options.onEnd();
   };
 
@@ -210,6 +225,8 @@ export function createChannel(options: ChannelOptions): Channel {
     start(h) {
       if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
       handler = h;
+      maxMessageBytes ??= h.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      decoder = makeDecoder();
       if (stopped) {
         queueMicrotask(notifyClose);
       } else {
@@ -273,6 +290,9 @@ export function createChannel(options: ChannelOptions): Channel {
     get stopped() {
       return stopped;
     },
+    get maxMessageBytes() {
+      return maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    },
   };
 }
 
@@ -288,6 +308,9 @@ export function channelTransport(channel: Channel, release: () => void): Transpo
   return {
     start: channel.start,
     send: channel.send,
+    get maxMessageBytes() {
+      return channel.maxMessageBytes;
+    },
     close(reason) {
       if (!channel.stopped) {
         channel.stop(closeReasonError(reason), true);

@@ -214,6 +214,9 @@ export function spawnTransport(
     exit,
     start: channel.start,
     send: channel.send,
+    get maxMessageBytes() {
+      return channel.maxMessageBytes;
+    },
     close(reason) {
       if (closing === undefined) {
         channel.stop(closeReasonError(reason), true);

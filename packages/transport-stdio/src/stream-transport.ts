@@ -43,10 +43,13 @@ export interface FramedTransportOptions {
    */
   readonly framing?: Framing | undefined;
   /**
-   * The largest inbound message, in UTF-8 bytes; bigger ones are skipped and reported through
-   * `onError`.
+   * The largest inbound message, in UTF-8 bytes. Bigger ones are skipped without being buffered,
+   * scanned on the way for their top-level id and method, and handed to the owner's
+   * `onTooLarge` (a server answers a request -32004 with its own id), else reported through
+   * `onError`. The owner applies this limit too, so one endpoint has one limit.
    *
-   * @default DEFAULT_MAX_MESSAGE_BYTES (16 MiB)
+   * @default the owner's limit when it set one (a server's `maxRequestBytes`), else
+   *   DEFAULT_MAX_MESSAGE_BYTES (16 MiB)
    */
   readonly maxMessageBytes?: number | undefined;
   /**

@@ -60,14 +60,23 @@ const OPEN = 1;
 
 /** The part of the WHATWG `WebSocket` (and of `ws`) the transport uses. */
 export interface WebSocketLike {
+  /** `0` connecting, `1` open, `2` closing, `3` closed. */
   readonly readyState: number;
+  /** Bytes queued by `send()` and not yet sent. */
   readonly bufferedAmount: number;
+  /** How binary messages are delivered (`"arraybuffer"`, `"nodebuffer"`, …). */
   binaryType: string;
+  /** Called once the connection is open. */
   onopen: ((event: any) => void) | null;
+  /** Called with each message received. */
   onmessage: ((event: { readonly data: unknown }) => void) | null;
+  /** Called once the connection is closed, with the close code and reason. */
   onclose: ((event: { readonly code: number; readonly reason: string }) => void) | null;
+  /** Called on a connection error (a close follows). */
   onerror: ((event: any) => void) | null;
+  /** Queues a text message. */
   send(data: string): void;
+  /** Starts the closing handshake. */
   close(code?: number, reason?: string): void;
 }
 
@@ -107,7 +116,13 @@ export interface WebSocketTransportOptions {
    *
    * @default { maxSize: DEFAULT_QUEUE_SIZE } (1000)
    */
-  readonly queue?: { readonly maxSize: number } | false | undefined;
+  readonly queue?:
+    | {
+        /** Messages the queue holds at most; `send()` rejects beyond it. */
+        readonly maxSize: number;
+      }
+    | false
+    | undefined;
   /**
    * Milliseconds one opening handshake may take.
    *

@@ -1,3 +1,9 @@
+/**
+ * JSON-RPC 2.0 over WebSocket: the `ws`-based server for Node and the reconnecting client
+ * transport (also available alone, without `node:` imports, from `@jsonrpc-kit/transport-ws/client`).
+ *
+ * @module
+ */
 export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
 export { DEFAULT_RECONNECT, reconnectDelay, resolveReconnect } from './backoff.js';
 export type {

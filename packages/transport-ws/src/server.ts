@@ -32,7 +32,9 @@ import {
 } from './socket-transport.js';
 
 /**
- * The largest message a peer may send, in bytes; a larger frame closes that socket with 1009.
+ * The largest message served when neither `maxPayload` nor the server's `maxRequestBytes` is set,
+ * in bytes. Larger messages up to twice the size are refused with -32004; beyond, the socket is
+ * closed with 1009.
  *
  * @default 1048576 (1 MiB)
  */
@@ -109,9 +111,13 @@ export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLik
    */
   readonly idleTimeout?: number | undefined;
   /**
-   * The largest message in bytes; a larger one closes that socket with 1009.
+   * The largest message served, in bytes; the server applies the same limit to this endpoint's
+   * connections. A larger message up to twice this size is still read, so that the server can
+   * answer a request -32004 with its own id (a notification is not answered; both go to its
+   * `onError`) and the connection stays open; a message larger than that closes the socket with
+   * 1009 without being read (a WebSocket message cannot be skipped unread).
    *
-   * @default DEFAULT_MAX_PAYLOAD (1 MiB)
+   * @default the server's `maxRequestBytes` when one was set, else DEFAULT_MAX_PAYLOAD (1 MiB)
    */
   readonly maxPayload?: number | undefined;
   /**
@@ -127,7 +133,12 @@ export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLik
    *
    * @default { highWaterMark: DEFAULT_HIGH_WATER_MARK } (1 MiB)
    */
-  readonly backpressure?: { readonly highWaterMark: number } | undefined;
+  readonly backpressure?:
+    | {
+        /** Bytes a socket may buffer before a send waits for it to drain. */
+        readonly highWaterMark: number;
+      }
+    | undefined;
 }
 
 /** Options of {@link JsonRpcWebSocketServer.close}. */
@@ -281,11 +292,13 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const heartbeatOptions = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
   const monitor = heartbeatOptions === false ? undefined : createHeartbeatMonitor(heartbeatOptions);
 
+  const maxRequestBytes = options.maxPayload ?? handler.maxRequestBytes ?? DEFAULT_MAX_PAYLOAD;
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,
-    maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+    // Read messages a little over the limit, so that they are refused with their own id.
+    maxPayload: maxRequestBytes * 2,
   });
   const entries = new Map<C, Entry>();
   const connections = new Set<C>();
@@ -305,6 +318,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
     });
     const context: TransportContext = {
       kind: 'ws',
+      maxRequestBytes,
       headers: request.headers,
       ...(remoteAddress === undefined ? {} : { remoteAddress }),
       ...(request.url === undefined ? {} : { url: request.url }),
