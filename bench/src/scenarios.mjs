@@ -232,7 +232,8 @@ export const SCENARIOS = [
   },
   {
     id: 'broadcast-1',
-    title: '9a. Broadcast of one item to 1 subscribed WebSocket connection (server CPU per delivered item in notes)',
+    title:
+      '9a. Broadcast of one item to 1 subscribed WebSocket connection (server CPU per delivered item in notes)',
     unit: 'items/s',
     cpu: 0,
     impls: broadcastImpls,
@@ -243,7 +244,8 @@ export const SCENARIOS = [
   },
   {
     id: 'broadcast-100',
-    title: '9b. Broadcast of one item to 100 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    title:
+      '9b. Broadcast of one item to 100 subscribed WebSocket connections (server CPU per delivered item in notes)',
     unit: 'items/s',
     cpu: 0,
     impls: broadcastImpls,
@@ -254,7 +256,8 @@ export const SCENARIOS = [
   },
   {
     id: 'broadcast-1000',
-    title: '9c. Broadcast of one item to 1,000 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    title:
+      '9c. Broadcast of one item to 1,000 subscribed WebSocket connections (server CPU per delivered item in notes)',
     unit: 'items/s',
     cpu: 0,
     impls: broadcastImpls,

@@ -282,7 +282,7 @@ describe('client.subscribe after a reconnect', () => {
   });
 
   it('a refusal on resubscribe fails the handle clearly', async () => {
-    const { transport, peers, reconnect } = reconnecting();
+    const { transport, reconnect } = reconnecting();
     const client = createClient(transport);
     const errors: Error[] = [];
     const sub = client.subscribe('ticks', undefined, { onError: (e) => errors.push(e) });

@@ -88,7 +88,8 @@ export interface SubscriptionContext<I = unknown> {
 export type Producer<P = any, I = unknown> = (
   params: P,
   ctx: SubscriptionContext<I>,
-) => AsyncIterable<I> | (() => void) | undefined | void | Promise<(() => void) | undefined | void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: an emitter-style producer may return nothing
+) => AsyncIterable<I> | (() => void) | void | Promise<(() => void) | void>;
 
 /** Options of {@link Subscriptions.subscription}. */
 export interface ProducerOptions {

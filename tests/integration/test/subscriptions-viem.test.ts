@@ -44,7 +44,6 @@ describe('viem webSocket transport → kit subscriptions (Ethereum dialect)', ()
     const numbers: bigint[] = [];
     const errors: Error[] = [];
     const unwatch = viem.watchBlockNumber({
-      poll: false,
       onBlockNumber: (n) => numbers.push(n),
       onError: (e) => errors.push(e),
     });
@@ -60,7 +59,7 @@ describe('viem webSocket transport → kit subscriptions (Ethereum dialect)', ()
     const { api, url } = await chain();
     const viem = viemClient(url);
     const blocks: { number: bigint | null; hash: string | null }[] = [];
-    const unwatch = viem.watchBlocks({ poll: false, onBlock: (block) => blocks.push(block) });
+    const unwatch = viem.watchBlocks({ onBlock: (block) => blocks.push(block) });
     await until(() => blocks.length >= 2);
     expect(typeof blocks[0]!.number).toBe('bigint');
     expect(blocks[0]!.hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -73,8 +72,8 @@ describe('viem webSocket transport → kit subscriptions (Ethereum dialect)', ()
     const viem = viemClient(url);
     let a = 0;
     let b = 0;
-    const unwatchA = viem.watchBlockNumber({ poll: false, onBlockNumber: () => a++ });
-    const unwatchB = viem.watchBlocks({ poll: false, onBlock: () => b++ });
+    const unwatchA = viem.watchBlockNumber({ onBlockNumber: () => a++ });
+    const unwatchB = viem.watchBlocks({ onBlock: () => b++ });
     await until(() => a >= 2 && b >= 2);
     expect(api.subscriptions.count()).toBe(2);
     expect(api.subscriptions.connections).toBe(1);
