@@ -191,6 +191,25 @@ describe('client.subscribe', () => {
     await client.close();
   });
 
+  it('early items are bounded over all ids: a flood of unknown ids holds at most 256', async () => {
+    const { transport, peers } = reconnecting();
+    const client = createClient(transport);
+    const items: unknown[] = [];
+    await client.request('warmup');
+    const peer = peers[0]!;
+    peer.answer = (call) => {
+      for (let i = 0; i < 300; i++) void peer.push(item(`0xjunk${i}`, i));
+      void peer.push(item('0xmine', 'late'));
+      return JSON.stringify({ jsonrpc: '2.0', id: call.id, result: '0xmine' });
+    };
+    const sub = client.subscribe('y', undefined, { onItem: (i) => items.push(i) });
+    await sub.ready;
+    await peer.push(item('0xmine', 'after'));
+    await until(() => items.length === 1);
+    expect(items).toEqual(['after']); // 'late' came after 256 junk items and was not kept
+    await client.close();
+  });
+
   it('validates items with the contract form and types them', async () => {
     const { transport, peers } = reconnecting();
     const errors: Error[] = [];

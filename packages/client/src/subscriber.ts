@@ -152,10 +152,16 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
   /** Items that came for an id not yet known while a subscribe was on its way. */
   const early = new Map<string, unknown[]>();
   let subscribing = 0;
+  /** Most early items held at once, over all ids (a peer cannot grow the table without bound). */
   const EARLY_LIMIT = 256;
+  let earlyCount = 0;
+  const clearEarly = (): void => {
+    early.clear();
+    earlyCount = 0;
+  };
 
   const settled = (): void => {
-    if (--subscribing === 0) early.clear();
+    if (--subscribing === 0) clearEarly();
   };
 
   const send = (handle: Handle): void => {
@@ -190,6 +196,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
           handle.settle(key);
           const waiting = early.get(key);
           early.delete(key);
+          earlyCount -= waiting?.length ?? 0;
           for (const item of waiting ?? []) handle.deliver(item);
         },
         (error: unknown) => {
@@ -393,14 +400,16 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
         return true;
       }
       if (subscribing === 0) return false;
+      if (earlyCount >= EARLY_LIMIT) return true;
       let waiting = early.get(id);
       if (waiting === undefined) early.set(id, (waiting = []));
-      if (waiting.length < EARLY_LIMIT) waiting.push(params[dialect.itemKey]);
+      waiting.push(params[dialect.itemKey]);
+      earlyCount++;
       return true;
     },
     reconnected() {
       byId.clear();
-      early.clear();
+      clearEarly();
       for (const handle of handles) {
         handle.id = undefined;
         if (handle.options?.resubscribe === false) {
