@@ -19,6 +19,13 @@ export const OVERFLOW_POLICIES: ReadonlySet<unknown> = new Set([
   'close',
 ]);
 
+/**
+ * Promises a transport's `send()` returned that are known to have resolved. Transports that
+ * resolve at once hand back one shared resolved promise (the WebSocket transport does); seen
+ * here, a send costs no callback at all.
+ */
+const settled = new WeakSet<Promise<void>>();
+
 /** One subscription's outbox. Internal. */
 export interface Outbox {
   /**
@@ -71,8 +78,13 @@ export function createOutbox(
     if (!cleared) onFailed(error);
   };
   const sendNow = (text: string): void => {
+    const promise = send(text);
+    if (settled.has(promise)) return;
     outstanding++;
-    send(text).then(sent, fail);
+    promise.then(() => {
+      settled.add(promise);
+      sent();
+    }, fail);
   };
   const pump = (): void => {
     while (!held && !cleared && queue.length > 0 && outstanding < limit) {
