@@ -210,6 +210,31 @@ describe('client.subscribe', () => {
     await client.close();
   });
 
+  it('the server ending a subscription (subscription.end) ends the handle, with or without an error', async () => {
+    const { transport, peers } = reconnecting();
+    const client = createClient(transport);
+    const errors: Error[] = [];
+    const a = client.subscribe('a', undefined, { onError: (e) => errors.push(e) });
+    const b = client.subscribe<number>('b');
+    const [idA, idB] = [await a.ready, await b.ready];
+    const end = (id: string, error?: unknown) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'subscription.end',
+        params: error === undefined ? { subscription: id } : { subscription: id, error },
+      });
+    await peers[0]!.push(item(idB, 7));
+    await peers[0]!.push(end(idA, { code: -32603, message: 'Subscriber too slow' }));
+    await peers[0]!.push(end(idB));
+    await until(() => a.ended && b.ended);
+    expect(errors[0]).toMatchObject({ code: 'SUBSCRIPTION_ENDED' });
+    expect(errors[0]!.message).toContain('Subscriber too slow');
+    const rest: number[] = [];
+    for await (const n of b) rest.push(n);
+    expect(rest).toEqual([7]);
+    await client.close();
+  });
+
   it('validates items with the contract form and types them', async () => {
     const { transport, peers } = reconnecting();
     const errors: Error[] = [];
