@@ -22,14 +22,23 @@ import { ErrorCode } from '@jsonrpc-kit/core';
  * | `crash` | no params | throw (an internal error) |
  */
 export interface MethodNames {
+  /** Subtracts its second positional (or `subtrahend`) param from its first (`minuend`): the spec's `subtract`. */
   readonly subtract: string | null;
+  /** Answers the sum of its positional params: the spec's `sum`. */
   readonly sum: string | null;
+  /** Answers `["hello", 5]` to no params: the spec's `get_data`. */
   readonly get_data: string | null;
+  /** A notification target that accepts positional params: the spec's `update`. */
   readonly update: string | null;
+  /** A notification target: the spec's `notify_hello`. */
   readonly notify_hello: string | null;
+  /** A notification target: the spec's `notify_sum`. */
   readonly notify_sum: string | null;
+  /** A method the target does NOT have: the spec's `foobar` (answered -32601). */
   readonly foobar: string | null;
+  /** Waits its params' milliseconds before answering (cancellation and slow-input cases). */
   readonly sleep: string | null;
+  /** Throws something that is not a JSON-RPC error (answered -32603, nothing leaked). */
   readonly crash: string | null;
 }
 
@@ -69,13 +78,21 @@ export interface ConformanceConfig {
 
 /** A partial configuration, as read from a JSON file or given to {@link runConformance}. */
 export interface ConformanceConfigInput {
+  /** Method names per role (see {@link ConformanceConfig.methods}). */
   readonly methods?: Partial<MethodNames> | undefined;
+  /** See {@link ConformanceConfig.maxBodyBytes}. */
   readonly maxBodyBytes?: number | null | undefined;
+  /** See {@link ConformanceConfig.tooLargeCode}. */
   readonly tooLargeCode?: number | undefined;
+  /** See {@link ConformanceConfig.maxBatchSize}. */
   readonly maxBatchSize?: number | null | undefined;
+  /** See {@link ConformanceConfig.batchTooLargeCode}. */
   readonly batchTooLargeCode?: number | undefined;
+  /** See {@link ConformanceConfig.cancellation}. */
   readonly cancellation?: readonly CancellationDialect[] | undefined;
+  /** See {@link ConformanceConfig.timeoutMs}. */
   readonly timeoutMs?: number | undefined;
+  /** See {@link ConformanceConfig.quietMs}. */
   readonly quietMs?: number | undefined;
 }
 

@@ -14,9 +14,20 @@ import { openWs, type WsConnection } from './ws-target.js';
 
 /** Where the target is and how to reach it. */
 export type Target =
-  | { readonly http: string }
-  | { readonly ws: string }
-  | { readonly stdio: string; readonly framing: Framing };
+  | {
+      /** The URL of an HTTP endpoint (POST). */
+      readonly http: string;
+    }
+  | {
+      /** The URL of a WebSocket endpoint. */
+      readonly ws: string;
+    }
+  | {
+      /** A shell command that starts the target, speaking on its stdin and stdout. */
+      readonly stdio: string;
+      /** How messages are framed on the pipes. */
+      readonly framing: Framing;
+    };
 
 /** The transport of a target. */
 export type TransportKind = 'http' | 'ws' | 'stdio';

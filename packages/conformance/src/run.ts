@@ -20,7 +20,9 @@ import {
 export interface CaseResult {
   /** The case's id, e.g. `spec.empty-batch`. */
   readonly id: string;
+  /** What the case checks, in one line. */
   readonly title: string;
+  /** Whether the target passed it, failed it, or it did not apply (see `detail`). */
   readonly status: 'pass' | 'fail' | 'skip';
   /** What the target did (or why the case was skipped). */
   readonly detail: string;
@@ -34,10 +36,15 @@ export interface CaseResult {
 export interface ConformanceReport {
   /** The target, as `http URL`, `ws URL` or `stdio 'COMMAND' (framing)`. */
   readonly target: string;
+  /** The target's transport. */
   readonly transport: TransportKind;
+  /** One result per case, in the order they ran. */
   readonly results: readonly CaseResult[];
+  /** How many cases passed. */
   readonly passed: number;
+  /** How many cases failed. */
   readonly failed: number;
+  /** How many cases did not apply to the target. */
   readonly skipped: number;
   /** Whether no case failed. */
   readonly ok: boolean;
