@@ -1,7 +1,8 @@
 /**
  * A toy Ethereum-style chain served over JSON-RPC: `eth_chainId`, `eth_blockNumber`,
- * `eth_getBalance`, `eth_getBlockByNumber`, and `eth_subscribe("newHeads")` in the Ethereum
- * subscription dialect, with a new head every `blockTime` ms. HTTP and WebSocket share one port.
+ * `eth_getBalance`, `eth_getBlockByNumber`, and `eth_subscribe` of `newHeads`,
+ * `newPendingTransactions` and `logs` (filtered by address and topics) in the Ethereum
+ * subscription dialect, with a new block every `blockTime` ms. HTTP and WebSocket share one port.
  *
  * @module
  */
@@ -72,6 +73,8 @@ export interface EthApi {
 const hex = (n: number | bigint): `0x${string}` => `0x${n.toString(16)}`;
 const word = (n: number): `0x${string}` => `0x${n.toString(16).padStart(64, '0')}`;
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as const;
+/** The `Tick` event's topic: a fixed word (a real chain uses the keccak256 of the signature). */
+const TICK_TOPIC = word(0x71c);
 
 function header(number: number, start: number): BlockHeader {
   return {
@@ -92,6 +95,44 @@ function header(number: number, start: number): BlockHeader {
     receiptsRoot: word(0),
     baseFeePerGas: hex(1_000_000_000),
   };
+}
+
+/** The contract address whose made-up `Tick(uint256)` log every block carries. */
+export const TICKER_ADDRESS = '0x00000000000000000000000000000000000000a1';
+
+/** A log as `eth_subscribe("logs")` pushes it. */
+export interface Log {
+  readonly address: string;
+  readonly topics: readonly `0x${string}`[];
+  readonly data: `0x${string}`;
+  readonly blockNumber: `0x${string}`;
+  readonly blockHash: `0x${string}`;
+  readonly transactionHash: `0x${string}`;
+  readonly transactionIndex: `0x${string}`;
+  readonly logIndex: `0x${string}`;
+  readonly removed: boolean;
+}
+
+/** Whether a log passes an `eth_subscribe("logs", filter)` filter (address and topics). */
+function matches(params: unknown, log: Log): boolean {
+  const filter = Array.isArray(params)
+    ? (params[0] as Record<string, unknown> | undefined)
+    : undefined;
+  if (filter === undefined || filter === null) return true;
+  const address = filter.address;
+  const addresses = Array.isArray(address) ? address : address === undefined ? [] : [address];
+  if (
+    addresses.length > 0 &&
+    !addresses.some((a) => typeof a === 'string' && a.toLowerCase() === log.address)
+  ) {
+    return false;
+  }
+  const topics = Array.isArray(filter.topics) ? filter.topics : [];
+  return topics.every((topic, i) => {
+    if (topic === null || topic === undefined) return true;
+    const wanted = Array.isArray(topic) ? topic : [topic];
+    return wanted.includes(log.topics[i]);
+  });
 }
 
 /** A made-up balance: the address's last 6 hex digits, in ether. */
@@ -135,6 +176,8 @@ export function createEthApi(options: EthApiOptions = {}): EthApi {
     return { ...header(wanted, start), transactions: [], uncles: [], size: '0x0' };
   });
   subscriptions.subscription('newHeads');
+  subscriptions.subscription('newPendingTransactions');
+  subscriptions.subscription('logs');
 
   let timer: ReturnType<typeof setInterval> | undefined;
   let http: HttpServer | undefined;
@@ -155,7 +198,22 @@ export function createEthApi(options: EthApiOptions = {}): EthApi {
       });
       timer = setInterval(() => {
         number++;
-        subscriptions.publish('newHeads', header(number, start));
+        const head = header(number, start);
+        const transactionHash = word(0x7700_0000 + number);
+        subscriptions.publish('newHeads', head);
+        subscriptions.publish('newPendingTransactions', transactionHash);
+        const log: Log = {
+          address: TICKER_ADDRESS,
+          topics: [TICK_TOPIC, word(number)],
+          data: '0x',
+          blockNumber: head.number,
+          blockHash: head.hash,
+          transactionHash,
+          transactionIndex: '0x0',
+          logIndex: '0x0',
+          removed: false,
+        };
+        subscriptions.publish('logs', log, (params) => matches(params, log));
       }, blockTime);
       return (http.address() as AddressInfo).port;
     },

@@ -9,7 +9,7 @@ import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws';
 import { createPublicClient, webSocket } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { createEthApi, type EthApi } from '../../../examples/eth-api/src/chain.js';
+import { createEthApi, type EthApi, TICKER_ADDRESS } from '../../../examples/eth-api/src/chain.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -64,6 +64,35 @@ describe('viem webSocket transport → kit subscriptions (Ethereum dialect)', ()
     expect(typeof blocks[0]!.number).toBe('bigint');
     expect(blocks[0]!.hash).toMatch(/^0x[0-9a-f]{64}$/);
     unwatch();
+    await until(() => api.subscriptions.count() === 0);
+  });
+
+  it('watchPendingTransactions and watchEvent (logs filtered by address) need only the producers', async () => {
+    const { api, url } = await chain();
+    const viem = viemClient(url);
+    const hashes: string[] = [];
+    const logs: { address: string; blockNumber: bigint | null }[] = [];
+    const none: unknown[] = [];
+    const unwatchTx = viem.watchPendingTransactions({
+      onTransactions: (batch) => hashes.push(...batch),
+    });
+    const unwatchLogs = viem.watchEvent({
+      address: TICKER_ADDRESS,
+      onLogs: (batch) => logs.push(...batch),
+    });
+    const unwatchOther = viem.watchEvent({
+      address: '0x00000000000000000000000000000000000000b2',
+      onLogs: (batch) => none.push(...batch),
+    });
+    await until(() => hashes.length >= 2 && logs.length >= 2);
+    expect(hashes[0]).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(logs[0]!.address).toBe(TICKER_ADDRESS);
+    expect(typeof logs[0]!.blockNumber).toBe('bigint');
+    expect(api.subscriptions.count('logs')).toBe(2);
+    expect(none).toEqual([]);
+    unwatchTx();
+    unwatchLogs();
+    unwatchOther();
     await until(() => api.subscriptions.count() === 0);
   });
 
