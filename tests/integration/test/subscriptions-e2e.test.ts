@@ -11,6 +11,7 @@ import {
   type JsonRpcWebSocketServer,
 } from '@jsonrpc-kit/transport-ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { stdioFixture } from './stdio-fixtures/fixture.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -100,4 +101,53 @@ describe('subscriptions over WebSocket', () => {
     expect(items.indexOf('2:1')).toBeGreaterThanOrEqual(before);
     await sub.unsubscribe();
   });
+});
+
+describe('a subscriber that stops reading, over a real WebSocket', () => {
+  it('is closed with SUBSCRIPTION_OVERFLOW while a reading subscriber gets every item', async () => {
+    const server = createServer();
+    const errors: unknown[] = [];
+    const subscriptions = createSubscriptions(server, {
+      maxQueue: 64,
+      overflow: 'close',
+      onError: (error) => errors.push(error),
+    });
+    subscriptions.subscription('blobs');
+    const wss = createWebSocketServer({
+      server,
+      port: 0,
+      host: '127.0.0.1',
+      backpressure: { highWaterMark: 64 * 1024 },
+    });
+    await wss.ready;
+    cleanups.push(() => wss.close({ timeout: 50 }));
+    const url = `ws://127.0.0.1:${wss.port}/`;
+    const subscribe = '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"blobs"}}';
+
+    // A raw socket that subscribes, then stops reading.
+    const stuck = new WebSocket(url);
+    cleanups.push(() => stuck.terminate());
+    await new Promise((resolve) => stuck.once('open', resolve));
+    await new Promise((resolve) => {
+      stuck.once('message', resolve);
+      stuck.send(subscribe);
+    });
+    (stuck as unknown as { _socket: { pause(): void } })._socket.pause();
+
+    const reader = createClient(createWebSocketTransport({ url }));
+    cleanups.push(() => reader.close());
+    let received = 0;
+    await reader.subscribe('blobs', undefined, { onItem: () => received++ }).ready;
+
+    const ITEMS = 4_000;
+    const blob = 'x'.repeat(4 * 1024);
+    for (let i = 0; i < ITEMS; i++) {
+      subscriptions.publish('blobs', blob);
+      if (i % 8 === 7) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await until(() => received === ITEMS || errors.length > 1, 20_000);
+    expect({ received, errors: errors.length }).toEqual({ received: ITEMS, errors: 1 });
+    expect(errors[0]).toMatchObject({ code: 'SUBSCRIPTION_OVERFLOW' });
+    expect(subscriptions.count('blobs')).toBe(1);
+  }, 30_000);
 });
