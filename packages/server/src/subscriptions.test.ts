@@ -342,3 +342,44 @@ it('the default dialect is the generic one', () => {
     genericSubscriptions.unsubscribe,
   ]);
 });
+
+it('a subscribe still checking its params when the connection closes leaves nothing behind', async () => {
+  const server = createServer();
+  const subs = createSubscriptions(server);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const slowSchema = {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'test',
+      validate: async (value: unknown) => {
+        await gate;
+        return { value };
+      },
+    },
+  };
+  let started = 0;
+  subs.subscription(
+    'slow',
+    () => {
+      started++;
+    },
+    { params: slowSchema },
+  );
+  subs.subscription('fast');
+  const remote = await connect(server);
+  // A first subscription makes the registry watch this connection's close.
+  await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"fast"}}');
+  await remote.until(1);
+  await remote.send('{"jsonrpc":"2.0","id":2,"method":"subscribe","params":{"name":"slow"}}');
+  await tick();
+  await remote.close();
+  for (let i = 0; i < 50 && subs.count() > 0; i++) await tick();
+  release();
+  for (let i = 0; i < 10; i++) await tick();
+  expect(started).toBe(0);
+  expect(subs.count()).toBe(0);
+  expect(subs.connections).toBe(0);
+});

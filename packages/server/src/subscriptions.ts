@@ -428,6 +428,8 @@ export function createSubscriptions(
       }
       params = verdict.value;
     }
+    // The connection may have closed while the params were checked: nothing may be left behind.
+    if (ctx.signal.aborted) throw ctx.signal.reason;
     const registry = registryOf(peer);
     const id = newId();
     const controller = new AbortController();
