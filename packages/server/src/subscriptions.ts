@@ -288,6 +288,7 @@ export function createSubscriptions(
     throw new TypeError('overflow must be "drop-oldest", "drop-newest" or "close"');
   }
   const validateItems = options.validateItems ?? defaultValidateItems();
+  let hubClosed = false;
   const declared = new Map<string, Declared>();
   const registries = new Map<Peer, Registry>();
   const byName = new Map<string, Set<Live>>();
@@ -428,8 +429,10 @@ export function createSubscriptions(
       }
       params = verdict.value;
     }
-    // The connection may have closed while the params were checked: nothing may be left behind.
+    // The connection (or these subscriptions) may have closed while the params were checked:
+    // nothing may be left behind.
     if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (hubClosed) throw new InvalidParamsError(`Unknown subscription "${call.name}"`);
     const registry = registryOf(peer);
     const id = newId();
     const controller = new AbortController();
@@ -563,6 +566,7 @@ export function createSubscriptions(
       return registries.size;
     },
     close() {
+      hubClosed = true;
       for (const remove of removeMethods) remove();
       endAll();
       return Promise.resolve();
