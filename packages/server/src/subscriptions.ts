@@ -432,7 +432,9 @@ export function createSubscriptions(
     // The connection (or these subscriptions) may have closed while the params were checked:
     // nothing may be left behind.
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    if (hubClosed) throw new InvalidParamsError(`Unknown subscription "${call.name}"`);
+    if (hubClosed || declared.get(call.name) !== entry) {
+      throw new InvalidParamsError(`Unknown subscription "${call.name}"`);
+    }
     const registry = registryOf(peer);
     const id = newId();
     const controller = new AbortController();
