@@ -413,3 +413,33 @@ it('a subscribe still checking its params when close() is called is refused and 
   expect(started).toBe(0);
   expect(subs.count()).toBe(0);
 });
+
+it('a subscription removed while a subscribe checks its params refuses that subscribe', async () => {
+  const server = createServer();
+  const subs = createSubscriptions(server);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const slowSchema = {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'test',
+      validate: async (value: unknown) => {
+        await gate;
+        return { value };
+      },
+    },
+  };
+  let started = 0;
+  const remove = subs.subscription('slow', () => void started++, { params: slowSchema });
+  const remote = await connect(server);
+  await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"slow"}}');
+  await tick();
+  remove();
+  release();
+  await remote.until(1);
+  expect(JSON.parse(remote.inbox[0]!).error.code).toBe(-32602);
+  expect(started).toBe(0);
+  expect(subs.count()).toBe(0);
+});
