@@ -53,6 +53,25 @@ function gated(inner: Transport): Transport & { release(): void; sent: number } 
   return self;
 }
 
+/** A params schema whose check waits until `release()`: a subscribe held mid-way. */
+function gatedSchema() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const schema = {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'test',
+      validate: async (value: unknown) => {
+        await gate;
+        return { value };
+      },
+    },
+  };
+  return { schema, release };
+}
+
 async function connect(server: Server, wrap?: (t: Transport) => Transport): Promise<Remote> {
   const [a, b] = createMemoryTransportPair();
   const connection = server.connect(wrap === undefined ? b : wrap(b), { kind: 'memory' });
@@ -346,20 +365,7 @@ it('the default dialect is the generic one', () => {
 it('a subscribe still checking its params when the connection closes leaves nothing behind', async () => {
   const server = createServer();
   const subs = createSubscriptions(server);
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const slowSchema = {
-    '~standard': {
-      version: 1 as const,
-      vendor: 'test',
-      validate: async (value: unknown) => {
-        await gate;
-        return { value };
-      },
-    },
-  };
+  const { schema: slowSchema, release } = gatedSchema();
   let started = 0;
   subs.subscription(
     'slow',
@@ -387,20 +393,7 @@ it('a subscribe still checking its params when the connection closes leaves noth
 it('a subscribe still checking its params when close() is called is refused and leaves nothing', async () => {
   const server = createServer();
   const subs = createSubscriptions(server);
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const slowSchema = {
-    '~standard': {
-      version: 1 as const,
-      vendor: 'test',
-      validate: async (value: unknown) => {
-        await gate;
-        return { value };
-      },
-    },
-  };
+  const { schema: slowSchema, release } = gatedSchema();
   let started = 0;
   subs.subscription('slow', () => void started++, { params: slowSchema });
   const remote = await connect(server);
@@ -417,20 +410,7 @@ it('a subscribe still checking its params when close() is called is refused and 
 it('a subscription removed while a subscribe checks its params refuses that subscribe', async () => {
   const server = createServer();
   const subs = createSubscriptions(server);
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const slowSchema = {
-    '~standard': {
-      version: 1 as const,
-      vendor: 'test',
-      validate: async (value: unknown) => {
-        await gate;
-        return { value };
-      },
-    },
-  };
+  const { schema: slowSchema, release } = gatedSchema();
   let started = 0;
   const remove = subs.subscription('slow', () => void started++, { params: slowSchema });
   const remote = await connect(server);
