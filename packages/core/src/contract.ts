@@ -52,6 +52,7 @@ export interface SubscriptionDefinition<
   P extends MaybeSchema = MaybeSchema,
   I extends MaybeSchema = MaybeSchema,
 > {
+  /** Always `"subscription"`. */
   readonly kind: 'subscription';
   /** Schema of the params. */
   readonly params: P;
