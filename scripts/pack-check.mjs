@@ -125,7 +125,9 @@ try {
 // The browser client: what an app that calls over HTTP and WebSocket ships, bundled and minified
 // by esbuild from the built packages, gzipped. It must not grow without a reason: raise the budget
 // in the same change that explains the growth.
-const BROWSER_CLIENT_BUDGET = 12 * 1024;
+// 14 KiB since subscriptions: `client.subscribe()` (routing by id, resubscribe after a reconnect,
+// the async iterator) and core's dialects add about 1.5 KB gzip to every browser client.
+const BROWSER_CLIENT_BUDGET = 14 * 1024;
 const runtimes = join(root, 'tests', 'runtimes');
 const esbuildPath = createRequire(join(runtimes, 'package.json')).resolve('esbuild');
 const { build } = await import(pathToFileURL(esbuildPath).href);

@@ -86,7 +86,7 @@ function firstString(params: JsonRpcParams | undefined, key: string): string | u
  * ethereumSubscriptions.toSubscribeParams('logs', [{ address: '0x…' }]); // ['logs', { address: '0x…' }]
  * ```
  */
-export const ethereumSubscriptions: SubscriptionDialect = Object.freeze({
+export const ethereumSubscriptions: SubscriptionDialect = /* @__PURE__ */ Object.freeze({
   subscribe: 'eth_subscribe',
   unsubscribe: 'eth_unsubscribe',
   item: 'eth_subscription',
@@ -177,7 +177,7 @@ export function createSubscriptionDialect(
 }
 
 /** The generic dialect with its default names (see {@link createSubscriptionDialect}). */
-export const genericSubscriptions: SubscriptionDialect = createSubscriptionDialect();
+export const genericSubscriptions: SubscriptionDialect = /* @__PURE__ */ createSubscriptionDialect();
 
 /** What ended a subscription, as a stable string. */
 export type SubscriptionErrorCode =
