@@ -33,12 +33,14 @@ interface RawPeer {
 function reconnecting(): {
   transport: Transport;
   peers: RawPeer[];
-  reconnect(answer?: RawPeer['answer']): Promise<void>;
+  reconnect(answer?: RawPeer['answer'], whileDown?: () => void): Promise<void>;
 } {
   let handler: TransportHandler | undefined;
   let current: Transport | undefined;
   const peers: RawPeer[] = [];
   let counter = 0;
+  /** Texts sent while disconnected: they go out once the new connection opens, as the WebSocket transport's queue does. */
+  const queued: string[] = [];
   const open = async (answer?: RawPeer['answer']): Promise<void> => {
     const [client, server] = createMemoryTransportPair();
     const peer: RawPeer = {
@@ -69,13 +71,18 @@ function reconnecting(): {
       onClose: () => undefined,
     });
     current = client;
+    for (const text of queued.splice(0)) await client.send(text);
   };
   const transport: Transport = {
     async start(h) {
       handler = h;
       await open();
     },
-    send: (text) => current!.send(text),
+    send: (text) => {
+      if (current !== undefined) return current.send(text);
+      queued.push(text);
+      return Promise.resolve();
+    },
     async close() {
       await current?.close();
       handler?.onClose();
@@ -84,11 +91,13 @@ function reconnecting(): {
   return {
     transport,
     peers,
-    async reconnect(answer) {
+    async reconnect(answer, whileDown) {
       const old = current;
       current = undefined;
       await old?.close();
       handler?.onDisconnect?.();
+      whileDown?.();
+      await new Promise((resolve) => setTimeout(resolve, 0));
       await open(answer);
       handler?.onReconnect?.();
     },
@@ -322,6 +331,22 @@ describe('client.subscribe after a reconnect', () => {
     await peers[1]!.push(item(second, 2));
     await until(() => items.length === 2);
     expect(items).toEqual([1, 2]);
+    await client.close();
+  });
+
+  it('a subscribe made while disconnected goes out once, not again on the reconnect', async () => {
+    const { transport, peers, reconnect } = reconnecting();
+    const client = createClient(transport);
+    const first = client.subscribe('a');
+    await first.ready;
+    let late: ReturnType<typeof client.subscribe> | undefined;
+    await reconnect(undefined, () => {
+      late = client.subscribe('b');
+    });
+    await late!.ready;
+    await until(() => first.id !== undefined);
+    const subscribes = peers[1]!.received.filter((m) => m.method === 'subscribe');
+    expect(subscribes.map((m) => m.params.name).sort()).toEqual(['a', 'b']);
     await client.close();
   });
 

@@ -127,6 +127,8 @@ interface Handle {
   ended: boolean;
   /** How many times it was (re)subscribed: a late answer of an older attempt is dropped. */
   attempt: number;
+  /** A subscribe of this handle waits for its answer. */
+  inFlight: boolean;
   deliver(item: unknown): void;
   fail(error: Error): void;
   finish(): void;
@@ -166,6 +168,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
 
   const send = (handle: Handle): void => {
     const attempt = ++handle.attempt;
+    handle.inFlight = true;
     subscribing++;
     host
       .request(dialect.subscribe, dialect.toSubscribeParams(handle.name, handle.params))
@@ -216,7 +219,10 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
           );
         },
       )
-      .finally(settled);
+      .finally(() => {
+        if (handle.attempt === attempt) handle.inFlight = false;
+        settled();
+      });
   };
 
   const subscribe = <I>(
@@ -259,6 +265,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
       id: undefined,
       ended: false,
       attempt: 0,
+      inFlight: false,
       deliver(raw) {
         if (handle.ended) return;
         let item = raw;
@@ -412,6 +419,9 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
       clearEarly();
       for (const handle of handles) {
         handle.id = undefined;
+        // Calls in flight at the disconnect were failed then: one still in flight was made while
+        // disconnected, went out with the reconnect, and subscribes this handle already.
+        if (handle.inFlight) continue;
         if (handle.options?.resubscribe === false) {
           handle.fail(
             new SubscriptionError(

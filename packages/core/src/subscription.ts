@@ -177,7 +177,8 @@ export function createSubscriptionDialect(
 }
 
 /** The generic dialect with its default names (see {@link createSubscriptionDialect}). */
-export const genericSubscriptions: SubscriptionDialect = /* @__PURE__ */ createSubscriptionDialect();
+export const genericSubscriptions: SubscriptionDialect =
+  /* @__PURE__ */ createSubscriptionDialect();
 
 /** What ended a subscription, as a stable string. */
 export type SubscriptionErrorCode =
