@@ -29,7 +29,7 @@ it('client.subscribe types items by its type parameter', () => {
 });
 
 it('a contract subscription takes its params and yields the item schema output', async () => {
-  const api = client.use(chain);
+  const api = client.contract(chain);
   const heads = api.heads([true], { onItem: (head) => expectTypeOf(head.number).toBeNumber() });
   expectTypeOf(heads).toEqualTypeOf<Subscription<{ number: number }>>();
   for await (const head of heads) expectTypeOf(head).toEqualTypeOf<{ number: number }>();

@@ -248,7 +248,7 @@ describe('client.subscribe', () => {
     const { transport, peers } = reconnecting();
     const errors: Error[] = [];
     const client = createClient(transport);
-    const api = client.use(
+    const api = client.contract(
       defineContract({
         heads: subscription({ params: v.tuple([]), item: v.object({ number: v.number() }) }),
       }),
