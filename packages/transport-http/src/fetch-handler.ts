@@ -57,9 +57,12 @@ function headerRecord(headers: Headers): Record<string, string> {
   return record;
 }
 
-const TOO_LARGE = 1;
-const TIMED_OUT = 2;
-type BodyFailure = typeof TOO_LARGE | typeof TIMED_OUT;
+/** `readBody`: the body was over the limit. */
+export const TOO_LARGE = 1;
+/** `readBody`: the body did not arrive in time. */
+export const TIMED_OUT = 2;
+/** Why `readBody` read no text. */
+export type BodyFailure = typeof TOO_LARGE | typeof TIMED_OUT;
 
 /**
  * Reads and drops what is left of a body in the background, for a bounded time and byte count,
@@ -92,7 +95,7 @@ function discard(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 }
 
 /** Reads the body as UTF-8 text, never holding more than `max` bytes. */
-async function readBody(
+export async function readBody(
   request: Request,
   max: number,
   timeout: number,

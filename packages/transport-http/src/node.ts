@@ -39,6 +39,30 @@ export {
 } from './listen.js';
 export type { NodeHttpHandler } from './node-handler.js';
 export { createHttpHandler } from './node-handler.js';
+export type { StreamableNodeHttpHandler } from './streamable-node.js';
+export { createStreamableHttpNodeHandler } from './streamable-node.js';
 export type { NodeHttpTransportOptions } from './node-transport.js';
+export type { EventStore, MemoryEventStoreOptions } from './event-store.js';
+export {
+  createMemoryEventStore,
+  DEFAULT_EVENT_STORE_MAX_AGE,
+  DEFAULT_EVENT_STORE_MAX_EVENTS,
+} from './event-store.js';
+export type { OriginGuardOptions } from './request-policy.js';
+export type { SseEvent, SseParser } from './sse.js';
+export { createSseParser, encodeSseEvent } from './sse.js';
+export type {
+  StreamableHttpHandler,
+  StreamableHttpHandlerOptions,
+  StreamableRequestInfo,
+  StreamableSessionOptions,
+} from './streamable-handler.js';
+export {
+  createStreamableHttpHandler,
+  DEFAULT_KEEP_ALIVE_INTERVAL,
+  DEFAULT_MAX_BUFFERED_EVENTS,
+  DEFAULT_SESSION_IDLE_TIMEOUT,
+  MCP_PROTOCOL_VERSIONS,
+} from './streamable-handler.js';
 export { createHttpTransport } from './node-transport.js';
 export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
