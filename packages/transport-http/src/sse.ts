@@ -67,18 +67,16 @@ export function createSseParser(
   let pendingCr = false;
   let data: string[] = [];
   let eventType = '';
-  let id: string | undefined;
+  // The last event id persists across events, and is set even by an event with no data.
   let lastId: string | undefined;
 
   const line = (text: string): void => {
     if (text === '') {
       if (data.length > 0) {
-        lastId = id ?? lastId;
         onEvent({ id: lastId, event: eventType === '' ? 'message' : eventType, data: data.join('\n') });
       }
       data = [];
       eventType = '';
-      id = undefined;
       return;
     }
     if (text.charCodeAt(0) === 0x3a) return; // ':' comment
@@ -89,7 +87,7 @@ export function createSseParser(
     if (field === 'data') data.push(value);
     else if (field === 'event') eventType = value;
     else if (field === 'id') {
-      if (!value.includes('\0')) id = value;
+      if (!value.includes('\0')) lastId = value;
     } else if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(Number(value));
   };
 
