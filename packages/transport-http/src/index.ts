@@ -48,5 +48,11 @@ export {
   DEFAULT_SESSION_IDLE_TIMEOUT,
   MCP_PROTOCOL_VERSIONS,
 } from './streamable-handler.js';
+export type {
+  StreamableHttpTransport,
+  StreamableHttpTransportOptions,
+  StreamableReconnectOptions,
+} from './streamable-transport.js';
+export { createStreamableHttpTransport } from './streamable-transport.js';
 export { createHttpTransport } from './http-transport.js';
 export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
