@@ -152,8 +152,17 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
   '2024-11-05',
 ];
 
+/**
+ * Cancellation notifications (MCP's, and the kit's and LSP's default): a cancelled request may
+ * get no answer at all (MCP), so the stream of the exchange that carried it must not wait for one.
+ */
+const CANCEL_METHODS: ReadonlySet<string> = new Set(['notifications/cancelled', '$/cancelRequest']);
+
 const METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
 const STATELESS_METHODS: ReadonlySet<string> = new Set(['POST']);
+
+/** Milliseconds an exchange still waits for the answer to a cancelled request. */
+const CANCEL_GRACE = 100;
 
 function errorBody(code: number, message: string): string {
   return serializeError(null, { code, message });
@@ -227,6 +236,8 @@ interface Session {
 
 interface Classified {
   readonly requests: unknown[];
+  /** Ids (as JSON text) a cancellation notification in the body names. */
+  readonly cancelled: string[];
   readonly batch: boolean;
   readonly hasRequest: boolean;
   readonly startsSession: boolean;
@@ -244,6 +255,7 @@ function classify(text: string, startMethod: string | null): Classified | Respon
   const members = batch ? (value as unknown[]) : [value];
   if (members.length === 0) return json(400, errorBody(-32600, 'Invalid Request: empty batch'), []);
   const requests: unknown[] = [];
+  const cancelled: string[] = [];
   let startsSession = startMethod === null;
   for (const member of members) {
     if (typeof member !== 'object' || member === null || Array.isArray(member)) {
@@ -252,12 +264,17 @@ function classify(text: string, startMethod: string | null): Classified | Respon
     const m = member as Record<string, unknown>;
     if (typeof m.method === 'string') {
       if ('id' in m) requests.push(m);
+      else if (CANCEL_METHODS.has(m.method)) {
+        const params = m.params as { requestId?: unknown; id?: unknown } | undefined;
+        const id = params?.requestId ?? params?.id;
+        if (id !== undefined) cancelled.push(JSON.stringify(id));
+      }
       if (m.method === startMethod) startsSession = true;
     } else if (!('id' in m) || !('result' in m || 'error' in m)) {
       return json(400, errorBody(-32600, 'Invalid Request'), []);
     }
   }
-  return { requests, batch, hasRequest: requests.length > 0, startsSession };
+  return { requests, cancelled, batch, hasRequest: requests.length > 0, startsSession };
 }
 
 function progressToken(request: unknown): string | undefined {
@@ -375,7 +392,9 @@ export function createStreamableHttpHandler(
     session.exchanges.delete(exchange);
     session.lastActive = Date.now();
     if (exchange.stream !== undefined) exchange.stream.end();
-    else {
+    else if (exchange.answers.length === 0) {
+      exchange.respond(new Response(null, { status: 202, headers: headersOf(exchange.headers) }));
+    } else {
       const answers = exchange.answers;
       const body =
         answers.length === 1 && (!exchange.batch || answers[0]!.trimStart().startsWith('['))
@@ -444,6 +463,17 @@ export function createStreamableHttpHandler(
     }
     if (target !== undefined) return toStream(target, session).send(text);
     return sendStandalone(session, text);
+  };
+
+  /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
+  const forgetCancelled = (session: Session, ids: readonly string[]): void => {
+    setTimeout(() => {
+      for (const exchange of [...session.exchanges]) {
+        let hit = false;
+        for (const id of ids) hit = exchange.pending.delete(id) || hit;
+        if (hit && exchange.pending.size === 0 && !exchange.done) finishExchange(session, exchange);
+      }
+    }, CANCEL_GRACE);
   };
 
   const sendStandalone = async (session: Session, text: string): Promise<void> => {
@@ -551,6 +581,11 @@ export function createStreamableHttpHandler(
       if (found instanceof Response) return found;
       session = found;
       headers = [...cors, sessionHeader, found.id!];
+    }
+    if (classified.cancelled.length > 0) {
+      // Deliver first: a protocol that does answer a cancelled request (LSP) still can, on the
+      // stream of an exchange that waits for other answers; one that waits for nothing else ends.
+      queueMicrotask(() => forgetCancelled(session, classified.cancelled));
     }
     if (!classified.hasRequest) {
       deliver(session, text);
