@@ -6,7 +6,6 @@
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
-import { isJsonContentType } from './content-type.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
@@ -14,12 +13,11 @@ import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
   INTERNAL_ERROR_BODY,
-  METHOD_NOT_ALLOWED_BODY,
   rejectionOf,
   resolveHandlerOptions,
   statusHasBody,
-  UNSUPPORTED_MEDIA_TYPE_BODY,
 } from './resolve-options.js';
+import { checkRequest, POST_ONLY } from './request-policy.js';
 
 /** What a fetch runtime knows about the exchange beyond the `Request`. */
 export interface FetchRequestInfo {
@@ -166,7 +164,6 @@ export function createFetchHandler(
   options: HttpHandlerOptions = {},
 ): FetchHandler {
   const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
-  const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];
   const fail = (error: unknown, cors: readonly string[]): Response => {
     const r = rejectionOf(error, cfg.onError);
@@ -179,25 +176,16 @@ export function createFetchHandler(
   ): Promise<Response> {
     const method = request.method;
     const headers = request.headers;
-    const origin = headers.get('origin') ?? undefined;
-    const cors = corsPolicy === undefined ? none : corsPolicy.responseHeaders(origin);
-    if (method !== 'POST') {
-      if (method === 'OPTIONS' && corsPolicy !== undefined) {
-        const acrh = headers.get('access-control-request-headers') ?? undefined;
-        const preflight = corsPolicy.preflightHeaders(origin, acrh);
-        return empty(204, preflight === undefined ? allow : [...allow, ...preflight]);
+    const decision = checkRequest(cfg, method, (name) => headers.get(name) ?? undefined, POST_ONLY, allow);
+    if (decision.kind === 'answer') {
+      if (decision.status === 413 && request.body !== null && !request.bodyUsed) {
+        discard(request.body.getReader());
       }
-      return json(405, METHOD_NOT_ALLOWED_BODY, [...cors, ...allow]);
+      return decision.body === undefined
+        ? empty(decision.status, decision.headers)
+        : json(decision.status, decision.body, decision.headers);
     }
-    const type = headers.get('content-type');
-    if (type === null ? cfg.requireJsonContentType : !isJsonContentType(type)) {
-      return json(415, UNSUPPORTED_MEDIA_TYPE_BODY, cors);
-    }
-    const length = headers.get('content-length');
-    if (length !== null && Number(length) > cfg.maxRequestBytes) {
-      if (request.body !== null && !request.bodyUsed) discard(request.body.getReader());
-      return json(413, cfg.tooLargeBody, cors);
-    }
+    const cors = decision.cors;
 
     const ctx = new HttpContext(
       headerRecord(headers),

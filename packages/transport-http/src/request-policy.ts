@@ -29,6 +29,9 @@ export type PolicyDecision =
 
 const none: readonly string[] = [];
 
+/** The methods of the plain JSON-RPC handlers. */
+export const POST_ONLY: ReadonlySet<string> = new Set(['POST']);
+
 /** 403: a refused Origin or Host. */
 export function forbiddenBody(message: string): string {
   return serializeError(null, { code: -32000, message });
