@@ -58,6 +58,7 @@ const PingParams = v.looseObject({});
 const CallParams = v.looseObject({
   name: v.string(),
   arguments: v.optional(v.record(v.string(), v.unknown())),
+  _meta: v.optional(v.looseObject({ progressToken: v.optional(v.union([v.string(), v.number()])) })),
 });
 
 function textResult(text: string, isError = false): CallToolResult {
@@ -136,7 +137,13 @@ export function createMcpServer(options: McpServerOptions): Server {
         return textResult(`Invalid arguments for ${tool.name}: ${issues.join('; ')}`, true);
       }
       try {
-        return textResult(await tool.run(parsed.output, ctx.signal));
+        const token = params._meta?.progressToken;
+        const progress = (done: number, total?: number): void => {
+          if (token === undefined || ctx.peer === undefined) return;
+          const report = total === undefined ? { progressToken: token, progress: done } : { progressToken: token, progress: done, total };
+          ctx.peer.notify('notifications/progress', report).catch(() => {});
+        };
+        return textResult(await tool.run(parsed.output, ctx.signal, progress));
       } catch (error) {
         log(`tool ${tool.name} failed: ${String(error)}`);
         return textResult(

@@ -43,14 +43,22 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
 async function write(response: Response, res: ServerResponse): Promise<void> {
   const headers: string[] = [];
   response.headers.forEach((value, name) => headers.push(name, value));
-  res.writeHead(response.status, headers);
   const body = response.body;
   if (body === null) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
-  const streaming = response.headers.get('content-type') === 'text/event-stream';
-  if (streaming) res.flushHeaders();
+  if (response.headers.get('content-type') !== 'text/event-stream') {
+    // A whole answer: one write with its length.
+    const text = await response.text();
+    headers.push('content-length', String(Buffer.byteLength(text)));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
   const reader = body.getReader();
   res.once('close', () => {
     reader.cancel().catch(() => {});
