@@ -78,7 +78,10 @@ export async function runHttp(serverJs: string, log: Log): Promise<void> {
       clientInfo: { name: 'jsonrpc-kit-example', version: '0.0.0' },
     });
     await client.notify('notifications/initialized');
-    const sum = await client.request<CallToolResult>('tools/call', { name: 'add', arguments: { a: 2, b: 40 } });
+    const sum = await client.request<CallToolResult>('tools/call', {
+      name: 'add',
+      arguments: { a: 2, b: 40 },
+    });
     log(`add → ${sum.content[0]?.text}`);
     const done = await client.request<CallToolResult>('tools/call', {
       name: 'countdown',
@@ -86,7 +89,8 @@ export async function runHttp(serverJs: string, log: Log): Promise<void> {
       _meta: { progressToken: 'demo' },
     });
     log(`countdown → ${done.content[0]?.text} (progress on the answer's event stream)`);
-    if (progress.join() !== '1/3,2/3,3/3') throw new Error(`tools-stdio: progress ${progress.join()}`);
+    if (progress.join() !== '1/3,2/3,3/3')
+      throw new Error(`tools-stdio: progress ${progress.join()}`);
   } finally {
     await client.close();
     await stop();

@@ -58,7 +58,9 @@ const PingParams = v.looseObject({});
 const CallParams = v.looseObject({
   name: v.string(),
   arguments: v.optional(v.record(v.string(), v.unknown())),
-  _meta: v.optional(v.looseObject({ progressToken: v.optional(v.union([v.string(), v.number()])) })),
+  _meta: v.optional(
+    v.looseObject({ progressToken: v.optional(v.union([v.string(), v.number()])) }),
+  ),
 });
 
 function textResult(text: string, isError = false): CallToolResult {
@@ -140,7 +142,10 @@ export function createMcpServer(options: McpServerOptions): Server {
         const token = params._meta?.progressToken;
         const progress = (done: number, total?: number): void => {
           if (token === undefined || ctx.peer === undefined) return;
-          const report = total === undefined ? { progressToken: token, progress: done } : { progressToken: token, progress: done, total };
+          const report =
+            total === undefined
+              ? { progressToken: token, progress: done }
+              : { progressToken: token, progress: done, total };
           ctx.peer.notify('notifications/progress', report).catch(() => {});
         };
         return textResult(await tool.run(parsed.output, ctx.signal, progress));

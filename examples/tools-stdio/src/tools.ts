@@ -93,7 +93,13 @@ export const countdownTool: Tool = defineTool({
   name: 'countdown',
   description: 'Counts down, reporting progress at each step; stops when cancelled.',
   input: v.object({
-    steps: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000), v.description('How many steps')),
+    steps: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(1000),
+      v.description('How many steps'),
+    ),
     delayMs: v.optional(
       v.pipe(v.number(), v.minValue(0), v.maxValue(10_000), v.description('Milliseconds per step')),
       100,

@@ -34,21 +34,29 @@ describe('the tools server on Streamable HTTP (--http --port 0), from the MCP SD
   it('reports progress of countdown and honours cancellation', async () => {
     const { client } = await connect();
     const seen: number[] = [];
-    const done = await client.callTool({ name: 'countdown', arguments: { steps: 3, delayMs: 5 } }, undefined, {
-      onprogress: (p) => seen.push(p.progress),
-    });
+    const done = await client.callTool(
+      { name: 'countdown', arguments: { steps: 3, delayMs: 5 } },
+      undefined,
+      {
+        onprogress: (p) => seen.push(p.progress),
+      },
+    );
     expect(seen).toEqual([1, 2, 3]);
     expect(done.content).toEqual([{ type: 'text', text: 'counted down 3' }]);
 
     const controller = new AbortController();
     const steps: number[] = [];
-    const call = client.callTool({ name: 'countdown', arguments: { steps: 1000, delayMs: 10 } }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        steps.push(p.progress);
-        if (p.progress === 2) controller.abort('enough');
+    const call = client.callTool(
+      { name: 'countdown', arguments: { steps: 1000, delayMs: 10 } },
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          steps.push(p.progress);
+          if (p.progress === 2) controller.abort('enough');
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow();
     const at = steps.length;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -9,6 +9,7 @@ import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
+import { checkRequest, POST_ONLY } from './request-policy.js';
 import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
@@ -17,7 +18,6 @@ import {
   resolveHandlerOptions,
   statusHasBody,
 } from './resolve-options.js';
-import { checkRequest, POST_ONLY } from './request-policy.js';
 
 /** What a fetch runtime knows about the exchange beyond the `Request`. */
 export interface FetchRequestInfo {
@@ -28,7 +28,6 @@ export interface FetchRequestInfo {
 /** A fetch-style handler: Deno, Bun, Cloudflare Workers, Hono, Next.js route handlers. */
 export type FetchHandler = (request: Request, info?: FetchRequestInfo) => Promise<Response>;
 
-const none: readonly string[] = [];
 const decoder = new TextDecoder();
 
 function headersOf(list: readonly string[]): Headers {
@@ -176,7 +175,13 @@ export function createFetchHandler(
   ): Promise<Response> {
     const method = request.method;
     const headers = request.headers;
-    const decision = checkRequest(cfg, method, (name) => headers.get(name) ?? undefined, POST_ONLY, allow);
+    const decision = checkRequest(
+      cfg,
+      method,
+      (name) => headers.get(name) ?? undefined,
+      POST_ONLY,
+      allow,
+    );
     if (decision.kind === 'answer') {
       if (decision.status === 413 && request.body !== null && !request.bodyUsed) {
         discard(request.body.getReader());

@@ -11,6 +11,7 @@ import { createDeadlines, type Deadline, type Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
+import { checkRequest, POST_ONLY } from './request-policy.js';
 import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
@@ -20,7 +21,6 @@ import {
   resolveHandlerOptions,
   statusHasBody,
 } from './resolve-options.js';
-import { checkRequest, POST_ONLY } from './request-policy.js';
 
 /** A node:http request listener (also fits Express, Fastify's raw mode and Koa's `ctx.req/res`). */
 export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -372,10 +372,17 @@ export function createHttpHandler(
   const allow = ['allow', cfg.allow];
   const handler = function jsonRpcHttpHandler(req: IncomingMessage, res: ServerResponse): void {
     const headers = req.headers;
-    const decision = checkRequest(cfg, req.method ?? '', (name) => headerOf(headers, name), POST_ONLY, allow);
+    const decision = checkRequest(
+      cfg,
+      req.method ?? '',
+      (name) => headerOf(headers, name),
+      POST_ONLY,
+      allow,
+    );
     if (decision.kind === 'answer') {
       if (decision.body === undefined) writeEmpty(res, decision.status, decision.headers);
-      else if (decision.early) writeEarly(req, res, decision.status, decision.body, decision.headers);
+      else if (decision.early)
+        writeEarly(req, res, decision.status, decision.body, decision.headers);
       else writeJson(res, decision.status, decision.body, decision.headers, false);
       return;
     }

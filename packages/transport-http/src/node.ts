@@ -16,6 +16,12 @@ export {
   DISCARD_TIMEOUT,
 } from './constants.js';
 export { isJsonContentType } from './content-type.js';
+export type { EventStore, MemoryEventStoreOptions } from './event-store.js';
+export {
+  createMemoryEventStore,
+  DEFAULT_EVENT_STORE_MAX_AGE,
+  DEFAULT_EVENT_STORE_MAX_EVENTS,
+} from './event-store.js';
 export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';
 export { createFetchHandler } from './fetch-handler.js';
 export type {
@@ -39,15 +45,9 @@ export {
 } from './listen.js';
 export type { NodeHttpHandler } from './node-handler.js';
 export { createHttpHandler } from './node-handler.js';
-export type { StreamableNodeHttpHandler } from './streamable-node.js';
-export { createStreamableHttpNodeHandler } from './streamable-node.js';
 export type { NodeHttpTransportOptions } from './node-transport.js';
-export type { EventStore, MemoryEventStoreOptions } from './event-store.js';
-export {
-  createMemoryEventStore,
-  DEFAULT_EVENT_STORE_MAX_AGE,
-  DEFAULT_EVENT_STORE_MAX_EVENTS,
-} from './event-store.js';
+export { createHttpTransport } from './node-transport.js';
+export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
 export type { OriginGuardOptions } from './request-policy.js';
 export type { SseEvent, SseParser } from './sse.js';
 export { createSseParser, encodeSseEvent } from './sse.js';
@@ -64,11 +64,11 @@ export {
   DEFAULT_SESSION_IDLE_TIMEOUT,
   MCP_PROTOCOL_VERSIONS,
 } from './streamable-handler.js';
+export type { StreamableNodeHttpHandler } from './streamable-node.js';
+export { createStreamableHttpNodeHandler } from './streamable-node.js';
 export type {
   StreamableHttpTransport,
   StreamableHttpTransportOptions,
   StreamableReconnectOptions,
 } from './streamable-transport.js';
 export { createStreamableHttpTransport } from './streamable-transport.js';
-export { createHttpTransport } from './node-transport.js';
-export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';

@@ -73,9 +73,11 @@ export interface OriginGuard {
    *
    * @returns a refusal message, or `undefined` to accept
    */
-  check(host: string | undefined, origin: string | undefined, localAddress: string | undefined):
-    | string
-    | undefined;
+  check(
+    host: string | undefined,
+    origin: string | undefined,
+    localAddress: string | undefined,
+  ): string | undefined;
 }
 
 /** Options of the DNS-rebinding protection. */
@@ -129,7 +131,9 @@ export function resolveOriginGuard(
         return 'Forbidden: Host not allowed';
       }
       if (origin !== undefined && originAllowed !== undefined) {
-        return originAllowed(origin) || corsAllows(origin) ? undefined : 'Forbidden: Origin not allowed';
+        return originAllowed(origin) || corsAllows(origin)
+          ? undefined
+          : 'Forbidden: Origin not allowed';
       }
       if (!on || !isLoopbackAddress(localAddress)) return undefined;
       if (hosts === undefined && (host === undefined || !LOOPBACK_HOSTS.has(hostName(host)))) {
@@ -177,12 +181,21 @@ export function checkRequest(
   if (guard !== undefined) {
     const refused = guard.check(header('host'), origin, localAddress);
     if (refused !== undefined) {
-      return { kind: 'answer', status: 403, body: forbiddenBody(refused), headers: cors, early: true };
+      return {
+        kind: 'answer',
+        status: 403,
+        body: forbiddenBody(refused),
+        headers: cors,
+        early: true,
+      };
     }
   }
   if (!methods.has(method)) {
     if (method === 'OPTIONS' && corsPolicy !== undefined) {
-      const preflight = corsPolicy.preflightHeaders(origin, header('access-control-request-headers'));
+      const preflight = corsPolicy.preflightHeaders(
+        origin,
+        header('access-control-request-headers'),
+      );
       return {
         kind: 'answer',
         status: 204,
@@ -202,7 +215,13 @@ export function checkRequest(
   if (method !== 'POST') return { kind: 'proceed', cors };
   const type = header('content-type');
   if (type === undefined ? cfg.requireJsonContentType : !isJsonContentType(type)) {
-    return { kind: 'answer', status: 415, body: UNSUPPORTED_MEDIA_TYPE_BODY, headers: cors, early: true };
+    return {
+      kind: 'answer',
+      status: 415,
+      body: UNSUPPORTED_MEDIA_TYPE_BODY,
+      headers: cors,
+      early: true,
+    };
   }
   const length = header('content-length');
   if (length !== undefined && Number(length) > cfg.maxRequestBytes) {

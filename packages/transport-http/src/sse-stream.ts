@@ -100,7 +100,9 @@ export function openSseStream(options: SseStreamOptions): SseStream {
     },
     async send(message) {
       const id =
-        options.store === undefined ? undefined : await options.store.append(options.streamId, message);
+        options.store === undefined
+          ? undefined
+          : await options.store.append(options.streamId, message);
       write(encodeSseEvent(message, id));
     },
     sendStored(eventId, message) {

@@ -20,7 +20,9 @@ describe('encodeSseEvent', () => {
   });
 
   it('splits multi-line data on \\n, \\r\\n and \\r into data lines', () => {
-    expect(encodeSseEvent('{\n"a":\r\n1\r}', '7')).toBe('id: 7\ndata: {\ndata: "a":\ndata: 1\ndata: }\n\n');
+    expect(encodeSseEvent('{\n"a":\r\n1\r}', '7')).toBe(
+      'id: 7\ndata: {\ndata: "a":\ndata: 1\ndata: }\n\n',
+    );
   });
 });
 
@@ -45,7 +47,9 @@ describe('createSseParser', () => {
     const text = 'id: 42\ndata: {"jsonrpc":"2.0","method":"x"}\n\n';
     for (let cut = 1; cut < text.length; cut++) {
       const { events } = parseAll([text.slice(0, cut), text.slice(cut)]);
-      expect(events).toEqual([{ id: '42', event: 'message', data: '{"jsonrpc":"2.0","method":"x"}' }]);
+      expect(events).toEqual([
+        { id: '42', event: 'message', data: '{"jsonrpc":"2.0","method":"x"}' },
+      ]);
     }
   });
 

@@ -73,7 +73,11 @@ export function createSseParser(
   const line = (text: string): void => {
     if (text === '') {
       if (data.length > 0) {
-        onEvent({ id: lastId, event: eventType === '' ? 'message' : eventType, data: data.join('\n') });
+        onEvent({
+          id: lastId,
+          event: eventType === '' ? 'message' : eventType,
+          data: data.join('\n'),
+        });
       }
       data = [];
       eventType = '';

@@ -14,7 +14,8 @@ afterEach(async () => {
 });
 
 const JSON_AND_SSE = 'application/json, text/event-stream';
-const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}';
+const init =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}';
 
 interface Fixture {
   readonly server: Server;
@@ -30,7 +31,11 @@ async function start(options: StreamableHttpHandlerOptions = {}): Promise<Fixtur
   server.method('slow', async (params: { _meta?: { progressToken?: string } }, ctx) => {
     const token = params._meta?.progressToken;
     for (let i = 1; i <= 2; i++) {
-      await ctx.peer!.notify('notifications/progress', { progressToken: token, progress: i, total: 2 });
+      await ctx.peer!.notify('notifications/progress', {
+        progressToken: token,
+        progress: i,
+        total: 2,
+      });
     }
     return 'done';
   });
@@ -153,13 +158,23 @@ describe('Streamable HTTP handler on raw bytes: POST', () => {
     expect(r.headers['mcp-session-id']).toBe(id);
     const list = events(r.body);
     expect(list.map((e) => JSON.parse(e.data))).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't1', progress: 1, total: 2 } },
-      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't1', progress: 2, total: 2 } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 't1', progress: 1, total: 2 },
+      },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 't1', progress: 2, total: 2 },
+      },
       { jsonrpc: '2.0', id: 7, result: 'done' },
     ]);
     for (const e of list) expect(e.id).toMatch(/_\d+$/);
     expect(new Set(list.map((e) => e.id)).size).toBe(3);
-    expect(r.body).toMatch(/^id: [^\n]+\ndata: \{"jsonrpc":"2.0","method":"notifications\/progress"/);
+    expect(r.body).toMatch(
+      /^id: [^\n]+\ndata: \{"jsonrpc":"2.0","method":"notifications\/progress"/,
+    );
   });
 
   it('answers JSON to a client that does not accept event streams', async () => {
@@ -195,7 +210,12 @@ describe('Streamable HTTP handler on raw bytes: POST', () => {
       post('{"jsonrpc":"2.0","id":9,"method":"ask"}', { 'mcp-session-id': id }),
     );
     await until(() => open.text().includes('roots/list'));
-    const request = events(open.text().slice(open.text().indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n/gm, ''));
+    const request = events(
+      open
+        .text()
+        .slice(open.text().indexOf('\r\n\r\n') + 4)
+        .replace(/^[0-9a-f]+\r\n/gm, ''),
+    );
     const asked = JSON.parse(request[0]!.data) as { id: number; method: string };
     expect(asked.method).toBe('roots/list');
     const reply = await rawExchange(
@@ -255,7 +275,10 @@ describe('Streamable HTTP handler on raw bytes: sessions and refusals', () => {
 
   it('uses a configured session header name', async () => {
     const { port } = await start({ sessions: { header: 'X-Session', startMethod: null } });
-    const r = await rawExchange(port, post('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}'));
+    const r = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}'),
+    );
     expect(r.headers['x-session']).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.headers['mcp-session-id']).toBeUndefined();
   });
@@ -276,16 +299,22 @@ describe('Streamable HTTP handler on raw bytes: sessions and refusals', () => {
 
   it('lets an allowed origin through, and can be switched off', async () => {
     const allowed = await start({ allowedOrigins: ['https://app.example'] });
-    expect((await rawExchange(allowed.port, post(init, { origin: 'https://app.example' }))).status).toBe(200);
+    expect(
+      (await rawExchange(allowed.port, post(init, { origin: 'https://app.example' }))).status,
+    ).toBe(200);
     const off = await start({ dnsRebindingProtection: false });
-    expect((await rawExchange(off.port, post(init, { origin: 'http://evil.example' }))).status).toBe(200);
+    expect(
+      (await rawExchange(off.port, post(init, { origin: 'http://evil.example' }))).status,
+    ).toBe(200);
   });
 
   it('answers 400 to an unsupported MCP-Protocol-Version', async () => {
     const { port } = await start();
     const r = await rawExchange(port, post(init, { 'mcp-protocol-version': '1999-01-01' }));
     expect(r.status).toBe(400);
-    expect(JSON.parse(r.body).error.message).toMatch(/^Bad Request: Unsupported protocol version: 1999-01-01/);
+    expect(JSON.parse(r.body).error.message).toMatch(
+      /^Bad Request: Unsupported protocol version: 1999-01-01/,
+    );
   });
 
   it('answers 400 with -32700 to a body that is not JSON', async () => {
@@ -297,7 +326,10 @@ describe('Streamable HTTP handler on raw bytes: sessions and refusals', () => {
 
   it('answers 405 with Allow to other methods, and 415/413 as the plain handler does', async () => {
     const { port } = await start({ maxRequestBytes: 64 });
-    const put = await rawExchange(port, 'PUT / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 0\r\n\r\n');
+    const put = await rawExchange(
+      port,
+      'PUT / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 0\r\n\r\n',
+    );
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe('GET, POST, DELETE');
     const text = await rawExchange(port, rawPost(init, { 'content-type': 'text/plain' }));
@@ -319,10 +351,15 @@ describe('Streamable HTTP handler on raw bytes: GET stream and resumption', () =
     await until(() => stream.text().includes('\r\n\r\n'));
     expect(stream.text()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(stream.text()).toContain('content-type: text/event-stream');
-    const r = await rawExchange(port, post('{"jsonrpc":"2.0","id":1,"method":"later"}', { 'mcp-session-id': id }));
+    const r = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"later"}', { 'mcp-session-id': id }),
+    );
     expect(r.body).toBe('{"jsonrpc":"2.0","id":1,"result":"ok"}');
     await until(() => stream.text().includes('"method":"pushed"'));
-    expect(stream.text()).toMatch(/id: [^\n]+\ndata: \{"jsonrpc":"2.0","method":"pushed","params":\{"n":1\}\}\n\n/);
+    expect(stream.text()).toMatch(
+      /id: [^\n]+\ndata: \{"jsonrpc":"2.0","method":"pushed","params":\{"n":1\}\}\n\n/,
+    );
     const second = await rawExchange(
       port,
       `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${id}\r\n\r\n`,
@@ -333,7 +370,10 @@ describe('Streamable HTTP handler on raw bytes: GET stream and resumption', () =
   it('answers GET with 406 without Accept: text/event-stream, 405 when stateless', async () => {
     const { port } = await start();
     const id = await initialize(port);
-    const r = await rawExchange(port, `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nmcp-session-id: ${id}\r\n\r\n`);
+    const r = await rawExchange(
+      port,
+      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nmcp-session-id: ${id}\r\n\r\n`,
+    );
     expect(r.status).toBe(406);
     const stateless = await start({ sessions: false });
     const g = await rawExchange(
@@ -375,7 +415,10 @@ describe('Streamable HTTP handler on raw bytes: GET stream and resumption', () =
 describe('Streamable HTTP handler: stateless and disconnects', () => {
   it('serves each POST on its own connection when sessions are off', async () => {
     const { port } = await start({ sessions: false });
-    const r = await rawExchange(port, post('{"jsonrpc":"2.0","id":1,"method":"add","params":[4,5]}'));
+    const r = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"add","params":[4,5]}'),
+    );
     expect(r.body).toBe('{"jsonrpc":"2.0","id":1,"result":9}');
     expect(r.headers['mcp-session-id']).toBeUndefined();
   });

@@ -21,11 +21,7 @@ import { type FetchRequestInfo, readBody, TIMED_OUT, TOO_LARGE } from './fetch-h
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
-import {
-  checkRequest,
-  type OriginGuardOptions,
-  resolveOriginGuard,
-} from './request-policy.js';
+import { checkRequest, type OriginGuardOptions, resolveOriginGuard } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
 import { encodeSseEvent } from './sse.js';
 import { openSseStream, type SseStream } from './sse-stream.js';
@@ -367,7 +363,10 @@ export function createStreamableHttpHandler(
   const mode = options.responseMode ?? 'auto';
   const keepAlive = options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL;
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
-  const versions = options.protocolVersions === false ? undefined : (options.protocolVersions ?? MCP_PROTOCOL_VERSIONS);
+  const versions =
+    options.protocolVersions === false
+      ? undefined
+      : (options.protocolVersions ?? MCP_PROTOCOL_VERSIONS);
   const guard = resolveOriginGuard(options, explicitCorsOrigins(options.cors));
   const methods = stateful ? METHODS : STATELESS_METHODS;
   const allow = ['allow', stateful ? 'GET, POST, DELETE' : 'POST'];
@@ -560,8 +559,11 @@ export function createStreamableHttpHandler(
     ctx: HttpContext,
     cors: readonly string[],
   ): Promise<Response> => {
-    const text = await readBody(request, cfg.maxRequestBytes, cfg.bodyTimeout).catch(() => undefined);
-    if (text === undefined) return json(400, errorBody(-32600, 'Request body could not be read'), cors);
+    const text = await readBody(request, cfg.maxRequestBytes, cfg.bodyTimeout).catch(
+      () => undefined,
+    );
+    if (text === undefined)
+      return json(400, errorBody(-32600, 'Request body could not be read'), cors);
     if (text === TOO_LARGE) return json(413, cfg.tooLargeBody, cors);
     if (text === TIMED_OUT) return json(408, BODY_TIMEOUT_BODY, cors);
     const classified = classify(text, startMethod);
@@ -632,7 +634,11 @@ export function createStreamableHttpHandler(
 
   const get = async (request: Request, cors: readonly string[]): Promise<Response> => {
     if (!acceptsSse(request.headers.get('accept'))) {
-      return json(406, errorBody(-32000, 'Not Acceptable: Client must accept text/event-stream'), cors);
+      return json(
+        406,
+        errorBody(-32000, 'Not Acceptable: Client must accept text/event-stream'),
+        cors,
+      );
     }
     const found = sessionOf(request, cors);
     if (found instanceof Response) return found;
@@ -659,7 +665,11 @@ export function createStreamableHttpHandler(
       return sse(stream, headers);
     }
     if (session.standalone?.open === true) {
-      return json(409, errorBody(-32000, 'Conflict: Only one SSE stream is allowed per session'), cors);
+      return json(
+        409,
+        errorBody(-32000, 'Conflict: Only one SSE stream is allowed per session'),
+        cors,
+      );
     }
     const streamId = randomId();
     session.standaloneId = streamId;
@@ -696,7 +706,10 @@ export function createStreamableHttpHandler(
     );
     if (decision.kind === 'answer') {
       if (decision.body === undefined) {
-        return new Response(null, { status: decision.status, headers: headersOf(decision.headers) });
+        return new Response(null, {
+          status: decision.status,
+          headers: headersOf(decision.headers),
+        });
       }
       return json(decision.status, decision.body, decision.headers);
     }
@@ -705,7 +718,10 @@ export function createStreamableHttpHandler(
     if (versions !== undefined && version !== null && !versions.includes(version)) {
       return json(
         400,
-        errorBody(-32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${versions.join(', ')})`),
+        errorBody(
+          -32000,
+          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${versions.join(', ')})`,
+        ),
         corsHeaders,
       );
     }
@@ -713,7 +729,14 @@ export function createStreamableHttpHandler(
     h.forEach((value, name) => {
       record[name] = value;
     });
-    const ctx = new HttpContext(record, info?.remoteAddress, request.url, method, { signal: request.signal }, cfg.maxRequestBytes);
+    const ctx = new HttpContext(
+      record,
+      info?.remoteAddress,
+      request.url,
+      method,
+      { signal: request.signal },
+      cfg.maxRequestBytes,
+    );
     if (cfg.authenticate !== undefined) {
       let auth: unknown;
       try {

@@ -42,7 +42,9 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
 
 async function write(response: Response, res: ServerResponse): Promise<void> {
   const headers: string[] = [];
-  response.headers.forEach((value, name) => headers.push(name, value));
+  response.headers.forEach((value, name) => {
+    headers.push(name, value);
+  });
   const body = response.body;
   if (body === null) {
     res.writeHead(response.status, headers);
@@ -67,10 +69,11 @@ async function write(response: Response, res: ServerResponse): Promise<void> {
     const { done, value } = await reader.read();
     if (done) break;
     // Backpressure: wait for the socket to drain; the stream's own bound applies meanwhile.
-    if (!res.write(value)) await new Promise<void>((resolve) => {
-      res.once('drain', resolve);
-      res.once('close', resolve);
-    });
+    if (!res.write(value))
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
     if (res.destroyed) return;
   }
   res.end();

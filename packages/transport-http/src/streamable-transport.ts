@@ -139,7 +139,9 @@ export function createStreamableHttpTransport(
   let fetchFn = options.fetch;
   if (fetchFn === undefined) {
     if (typeof globalThis.fetch !== 'function') {
-      throw new TypeError('createStreamableHttpTransport: no fetch in this runtime; pass options.fetch');
+      throw new TypeError(
+        'createStreamableHttpTransport: no fetch in this runtime; pass options.fetch',
+      );
     }
     fetchFn = (input, init) => globalThis.fetch(input, init);
   }
@@ -154,7 +156,8 @@ export function createStreamableHttpTransport(
   let closed = false;
   let sessionId: string | undefined;
   let protocolVersion: string | undefined;
-  let getStream: 'off' | 'opening' | 'open' | 'unsupported' = options.stream === true ? 'off' : 'unsupported';
+  let getStream: 'off' | 'opening' | 'open' | 'unsupported' =
+    options.stream === true ? 'off' : 'unsupported';
   let getLastEventId: string | undefined;
 
   const report = (error: unknown): void => {
@@ -226,14 +229,19 @@ export function createStreamableHttpTransport(
     let attempt = 0;
     let last = lastEventId;
     while (!closed && attempt <= maxRetries) {
-      if (attempt > 0) await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), closer.signal);
+      if (attempt > 0)
+        await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), closer.signal);
       if (closed || sessionId === undefined) return;
       attempt++;
       let response: Response;
       try {
         const extra: Record<string, string> = { accept: 'text/event-stream' };
         if (last !== undefined) extra['last-event-id'] = last;
-        response = await doFetch(url, { method: 'GET', headers: await headers(extra), signal: closer.signal });
+        response = await doFetch(url, {
+          method: 'GET',
+          headers: await headers(extra),
+          signal: closer.signal,
+        });
       } catch (error) {
         if (closed) return;
         report(new TransportError('HTTP event stream failed', { cause: error }));
@@ -248,7 +256,11 @@ export function createStreamableHttpTransport(
         return;
       }
       if (!response.ok || response.body === null) {
-        report(new TransportError(`HTTP ${response.status} on the event stream`, { status: response.status }));
+        report(
+          new TransportError(`HTTP ${response.status} on the event stream`, {
+            status: response.status,
+          }),
+        );
         continue;
       }
       attempt = 0;
@@ -262,7 +274,8 @@ export function createStreamableHttpTransport(
       );
       if (clean && !keepOpen) return;
     }
-    if (!closed && attempt > maxRetries) report(new TransportError('HTTP event stream: gave up reconnecting'));
+    if (!closed && attempt > maxRetries)
+      report(new TransportError('HTTP event stream: gave up reconnecting'));
   };
 
   const openGetStream = async (): Promise<void> => {
@@ -297,7 +310,10 @@ export function createStreamableHttpTransport(
     try {
       response = await doFetch(url, {
         method: 'POST',
-        headers: await headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+        headers: await headers({
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        }),
         body: text,
         signal: signal === undefined ? closer.signal : AbortSignal.any([closer.signal, signal]),
       });

@@ -78,7 +78,11 @@ function kitMcpServer(cancelled: string[]) {
           throw new Error('cancelled');
         }
         if (token !== undefined) {
-          await ctx.peer!.notify('notifications/progress', { progressToken: token, progress: i, total: steps });
+          await ctx.peer!.notify('notifications/progress', {
+            progressToken: token,
+            progress: i,
+            total: steps,
+          });
         }
         await new Promise((resolve) => setTimeout(resolve, steps > 10 ? 20 : 1));
       }
@@ -90,7 +94,9 @@ function kitMcpServer(cancelled: string[]) {
 
 async function sdkClient(url: string): Promise<Client> {
   const client = new Client({ name: 'sdk', version: '1.0.0' }, { capabilities: { roots: {} } });
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] }));
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }],
+  }));
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   cleanups.push(() => client.close());
@@ -136,7 +142,8 @@ describe('the MCP SDK client against the kit Streamable HTTP handler', () => {
     });
     setTimeout(() => controller.abort('stop'), 60);
     await expect(call).rejects.toThrow();
-    for (let i = 0; i < 100 && cancelled.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && cancelled.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(cancelled).toHaveLength(1);
   });
 
@@ -179,7 +186,9 @@ describe('the kit client against the MCP SDK StreamableHTTPServerTransport', () 
         mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
           const args = (request.params.arguments ?? {}) as { a?: number; b?: number };
           if (request.params.name === 'add') {
-            return { content: [{ type: 'text' as const, text: String((args.a ?? 0) + (args.b ?? 0)) }] };
+            return {
+              content: [{ type: 'text' as const, text: String((args.a ?? 0) + (args.b ?? 0)) }],
+            };
           }
           const token = request.params._meta?.progressToken;
           for (let i = 1; i <= 3; i++) {
@@ -224,7 +233,11 @@ describe('the kit client against the MCP SDK StreamableHTTPServerTransport', () 
       content: [{ type: 'text', text: '3' }],
     });
     expect(
-      await client.request('tools/call', { name: 'slow', arguments: {}, _meta: { progressToken: 'p' } }),
+      await client.request('tools/call', {
+        name: 'slow',
+        arguments: {},
+        _meta: { progressToken: 'p' },
+      }),
     ).toEqual({ content: [{ type: 'text', text: 'slow done' }] });
     expect(progress).toEqual([
       { progressToken: 'p', progress: 1, total: 3 },
