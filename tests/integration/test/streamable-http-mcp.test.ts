@@ -92,12 +92,23 @@ function kitMcpServer(cancelled: string[]) {
   return server;
 }
 
-async function sdkClient(url: string): Promise<Client> {
+async function sdkClient(
+  url: string,
+  fetchFn?: (input: string | URL, init?: RequestInit) => Promise<Response>,
+): Promise<Client> {
   const client = new Client({ name: 'sdk', version: '1.0.0' }, { capabilities: { roots: {} } });
   client.setRequestHandler(ListRootsRequestSchema, () => ({
     roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }],
   }));
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(fetchFn === undefined ? {} : { fetch: fetchFn }),
+    reconnectionOptions: {
+      initialReconnectionDelay: 20,
+      maxReconnectionDelay: 100,
+      reconnectionDelayGrowFactor: 1.5,
+      maxRetries: 3,
+    },
+  });
   await client.connect(transport);
   cleanups.push(() => client.close());
   return client;
@@ -152,6 +163,44 @@ describe('the MCP SDK client against the kit Streamable HTTP handler', () => {
     const client = await sdkClient(url);
     const result = await client.callTool({ name: 'roots', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'file:///a,file:///b' }]);
+  });
+
+  it('resumes a dropped tool-call stream with Last-Event-ID and gets every progress and the result', async () => {
+    const { url } = await kit();
+    let dropped = 0;
+    const gets: (string | null)[] = [];
+
+    // Cuts the first tools/call answer stream after its first chunk, as a network failure would.
+    const dropping = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      if (init?.method === 'GET') gets.push(new Headers(init.headers).get('last-event-id'));
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (dropped > 0 || !body.includes('"slow"') || response.body === null) return response;
+      dropped++;
+      const reader = response.body.getReader();
+      const cut = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) {
+            controller.close();
+            return;
+          }
+          controller.enqueue(value);
+          await reader.cancel();
+          controller.error(new TypeError('connection dropped'));
+        },
+      });
+      return new Response(cut, { status: response.status, headers: response.headers });
+    };
+    const client = await sdkClient(url, dropping);
+    const seen: number[] = [];
+    const result = await client.callTool({ name: 'slow', arguments: { steps: 12 } }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    });
+    expect(dropped).toBe(1);
+    expect(gets.some((id) => id !== null)).toBe(true);
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(result.content).toEqual([{ type: 'text', text: 'slow done' }]);
   });
 
   it('ends the session on the SDK transport terminateSession (DELETE)', async () => {
