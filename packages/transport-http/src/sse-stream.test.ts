@@ -17,7 +17,13 @@ async function readAll(body: ReadableStream<Uint8Array>): Promise<string> {
 describe('openSseStream', () => {
   it('gives every event an id from the store, and replays them after an id', async () => {
     const store = createMemoryEventStore();
-    const stream = openSseStream({ streamId: 's', store, keepAlive: 0, maxBufferedEvents: 10, onGone: () => {} });
+    const stream = openSseStream({
+      streamId: 's',
+      store,
+      keepAlive: 0,
+      maxBufferedEvents: 10,
+      onGone: () => {},
+    });
     await stream.send('{"a":1}');
     await stream.send('{"a":2}');
     stream.end();
@@ -30,7 +36,13 @@ describe('openSseStream', () => {
   it('ends the stream when a reader leaves more than maxBufferedEvents queued (events stay stored)', async () => {
     const store = createMemoryEventStore();
     let gone = 0;
-    const stream = openSseStream({ streamId: 's', store, keepAlive: 0, maxBufferedEvents: 3, onGone: () => gone++ });
+    const stream = openSseStream({
+      streamId: 's',
+      store,
+      keepAlive: 0,
+      maxBufferedEvents: 3,
+      onGone: () => gone++,
+    });
     for (let i = 1; i <= 6; i++) await stream.send(`{"n":${i}}`);
     expect(stream.open).toBe(false);
     expect(gone).toBe(1);
@@ -42,7 +54,13 @@ describe('openSseStream', () => {
   });
 
   it('sends a keep-alive comment on a silent stream', async () => {
-    const stream = openSseStream({ streamId: 's', store: undefined, keepAlive: 10, maxBufferedEvents: 10, onGone: () => {} });
+    const stream = openSseStream({
+      streamId: 's',
+      store: undefined,
+      keepAlive: 10,
+      maxBufferedEvents: 10,
+      onGone: () => {},
+    });
     const reader = stream.body.getReader();
     const { value } = await reader.read();
     expect(decoder.decode(value)).toBe(': keep-alive\n\n');

@@ -56,7 +56,10 @@ async function start(options: StreamableHttpHandlerOptions = {}): Promise<Fixtur
     async (params: { _meta?: { progressToken?: string }; wait: number; count?: number }, ctx) => {
       for (let i = 1; i <= (params.count ?? 1); i++) {
         await new Promise((resolve) => setTimeout(resolve, params.wait));
-        await ctx.peer!.notify('notifications/progress', { progressToken: params._meta?.progressToken, progress: i });
+        await ctx.peer!.notify('notifications/progress', {
+          progressToken: params._meta?.progressToken,
+          progress: i,
+        });
       }
       return 'ticked';
     },
@@ -427,23 +430,30 @@ describe('Streamable HTTP handler on raw bytes: GET stream and resumption', () =
 });
 
 describe('Streamable HTTP handler: routing and resumption of a request stream', () => {
-  it("sends progress to the stream of the request whose token it names, not the newest one", async () => {
+  it('sends progress to the stream of the request whose token it names, not the newest one', async () => {
     const { port } = await start();
     const id = await initialize(port);
     const a = rawExchange(
       port,
-      post('{"jsonrpc":"2.0","id":"a","method":"tick","params":{"_meta":{"progressToken":"ta"},"wait":40}}', {
-        'mcp-session-id': id,
-      }),
+      post(
+        '{"jsonrpc":"2.0","id":"a","method":"tick","params":{"_meta":{"progressToken":"ta"},"wait":40}}',
+        {
+          'mcp-session-id': id,
+        },
+      ),
     );
     await new Promise((resolve) => setTimeout(resolve, 10));
     const b = rawExchange(
       port,
-      post('{"jsonrpc":"2.0","id":"b","method":"quick","params":{"wait":100}}', { 'mcp-session-id': id }),
+      post('{"jsonrpc":"2.0","id":"b","method":"quick","params":{"wait":100}}', {
+        'mcp-session-id': id,
+      }),
     );
     const [ra, rb] = await Promise.all([a, b]);
     expect(ra.headers['content-type']).toBe('text/event-stream');
-    expect(events(ra.body).map((e) => JSON.parse(e.data).params?.progressToken ?? 'answer')).toEqual(['ta', 'answer']);
+    expect(
+      events(ra.body).map((e) => JSON.parse(e.data).params?.progressToken ?? 'answer'),
+    ).toEqual(['ta', 'answer']);
     // b saw nothing but its answer, so it was answered as JSON.
     expect(rb.headers['content-type']).toBe('application/json');
     expect(rb.body).toBe('{"jsonrpc":"2.0","id":"b","result":"quick"}');
@@ -454,9 +464,12 @@ describe('Streamable HTTP handler: routing and resumption of a request stream', 
     const id = await initialize(port);
     const open = await openRaw(
       port,
-      post('{"jsonrpc":"2.0","id":5,"method":"tick","params":{"_meta":{"progressToken":"t"},"wait":40,"count":4}}', {
-        'mcp-session-id': id,
-      }),
+      post(
+        '{"jsonrpc":"2.0","id":5,"method":"tick","params":{"_meta":{"progressToken":"t"},"wait":40,"count":4}}',
+        {
+          'mcp-session-id': id,
+        },
+      ),
     );
     await until(() => open.text().includes('"progress":1'));
     const first = /\nid: ([^\r\n]+)\n/.exec(open.text())![1]!;

@@ -23,6 +23,13 @@ async function start(options: StreamableHttpHandlerOptions = {}): Promise<string
     }
     return 'done';
   });
+  server.method('paced', async (params: { progressToken: number }, ctx) => {
+    for (let i = 1; i <= 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await ctx.peer!.notify('progress', { progressToken: params.progressToken, progress: i });
+    }
+    return 'done';
+  });
   server.method('ask', async (_params: unknown, ctx) => ctx.peer!.request('whoami'));
   server.method('push', (_params: unknown, ctx) => {
     setTimeout(() => void ctx.peer!.notify('pushed', ['hello']).catch(() => {}), 20);
@@ -77,20 +84,68 @@ describe('createStreamableHttpTransport against the kit handler', () => {
   });
 
   it('drops an expired session on 404 and starts a new one with the next initialize', async () => {
-    const url = await start({ sessions: { idleTimeout: 20 } });
+    const url = await start({ sessions: { idleTimeout: 200 } });
     let expired = 0;
     const transport = createStreamableHttpTransport({ url, onSessionExpired: () => expired++ });
     const client = createClient(transport);
     closers.push(() => client.close());
     await client.request('initialize', {});
     const first = transport.sessionId;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     await expect(client.request('add', [1, 1])).rejects.toMatchObject({ code: 'TRANSPORT_ERROR' });
     expect(expired).toBe(1);
     expect(transport.sessionId).toBeUndefined();
     await client.request('initialize', {});
     expect(transport.sessionId).not.toBe(first);
     expect(await client.request('add', [1, 1])).toBe(2);
+  });
+
+  it('resumes a dropped answer stream with Last-Event-ID', async () => {
+    const url = await start({ responseMode: 'sse' });
+    const notes: unknown[] = [];
+    const lastIds: (string | null)[] = [];
+    let dropped = 0;
+    const dropping = async (input: string, init: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      if (init.method === 'GET') lastIds.push(new Headers(init.headers).get('last-event-id'));
+      if (dropped > 0 || !String(init.body).includes('"paced"') || response.body === null)
+        return response;
+      dropped++;
+      const reader = response.body.getReader();
+      let passed = 0;
+      const cut = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            // One chunk goes through; the next pull finds the connection gone.
+            if (passed++ > 0) {
+              await reader.cancel();
+              controller.error(new TypeError('connection dropped'));
+              return;
+            }
+            const { done, value } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(cut, { status: response.status, headers: response.headers });
+    };
+    const client = createClient(
+      createStreamableHttpTransport({ url, fetch: dropping, reconnect: { initialDelay: 10 } }),
+      { onNotification: (n) => void notes.push(n.params) },
+    );
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    expect(await client.request('paced', { progressToken: 9 })).toBe('done');
+    expect(dropped).toBe(1);
+    expect(lastIds).toHaveLength(1);
+    expect(lastIds[0]).toMatch(/_\d+$/);
+    expect(notes).toEqual([
+      { progressToken: 9, progress: 1 },
+      { progressToken: 9, progress: 2 },
+      { progressToken: 9, progress: 3 },
+    ]);
   });
 
   it('ends the session with DELETE', async () => {

@@ -178,18 +178,23 @@ describe('the MCP SDK client against the kit Streamable HTTP handler', () => {
       if (dropped > 0 || !body.includes('"slow"') || response.body === null) return response;
       dropped++;
       const reader = response.body.getReader();
-      const cut = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const { done, value } = await reader.read();
-          if (done) {
-            controller.close();
-            return;
-          }
-          controller.enqueue(value);
-          await reader.cancel();
-          controller.error(new TypeError('connection dropped'));
+      let passed = 0;
+      const cut = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            // One chunk goes through; the next pull finds the connection gone.
+            if (passed++ > 0) {
+              await reader.cancel();
+              controller.error(new TypeError('connection dropped'));
+              return;
+            }
+            const { done, value } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
         },
-      });
+        { highWaterMark: 0 },
+      );
       return new Response(cut, { status: response.status, headers: response.headers });
     };
     const client = await sdkClient(url, dropping);
