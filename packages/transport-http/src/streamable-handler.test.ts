@@ -3,6 +3,7 @@ import { createServer, type Server } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
 import { createMemoryEventStore } from './event-store.js';
+import { HttpError } from './http-error.js';
 import { createSseParser, type SseEvent } from './sse.js';
 import type { StreamableHttpHandlerOptions } from './streamable-handler.js';
 import { createStreamableHttpNodeHandler } from './streamable-node.js';
@@ -68,6 +69,11 @@ async function start(options: StreamableHttpHandlerOptions = {}): Promise<Fixtur
     await new Promise((resolve) => setTimeout(resolve, params.wait));
     return 'quick';
   });
+  server.method('facts', (_params: unknown, ctx) => ({
+    kind: ctx.transport.kind,
+    auth: ctx.transport.auth,
+    signal: ctx.transport.signal !== undefined,
+  }));
   server.method('later', (_params: unknown, ctx) => {
     setTimeout(() => void ctx.peer!.notify('pushed', { n: 1 }).catch(() => {}), 30);
     return 'ok';
@@ -481,6 +487,35 @@ describe('Streamable HTTP handler: routing and resumption of a request stream', 
     expect(resumed.status).toBe(200);
     const rest = events(resumed.body).map((e) => JSON.parse(e.data));
     expect(rest.map((m) => m.params?.progress ?? m.result)).toEqual([2, 3, 4, 'ticked']);
+  });
+});
+
+describe('Streamable HTTP handler: what handlers see', () => {
+  it("gives a session's handlers the starting request's facts and auth, not its signal", async () => {
+    const { port } = await start({ authenticate: (ctx) => ({ user: ctx.headers?.['x-user'] }) });
+    const r = await rawExchange(port, post(init, { 'x-user': 'ada' }));
+    const id = r.headers['mcp-session-id']!;
+    const facts = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"facts"}', { 'mcp-session-id': id, 'x-user': 'ada' }),
+    );
+    expect(JSON.parse(facts.body).result).toEqual({
+      kind: 'http',
+      auth: { user: 'ada' },
+      signal: false,
+    });
+  });
+
+  it('refuses with the status authenticate throws', async () => {
+    const { port } = await start({
+      authenticate: () => {
+        throw new HttpError(401, 'Unauthorized', { headers: { 'WWW-Authenticate': 'Bearer' } });
+      },
+    });
+    const r = await rawExchange(port, post(init));
+    expect(r.status).toBe(401);
+    expect(r.headers['www-authenticate']).toBe('Bearer');
+    expect(r.headers['mcp-session-id']).toBeUndefined();
   });
 });
 

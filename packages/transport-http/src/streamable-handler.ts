@@ -526,13 +526,17 @@ export function createStreamableHttpHandler(
       close(reason) {
         return closeSession(session, reason);
       },
+      maxMessageBytes: cfg.maxRequestBytes,
     };
     (session as { transport: Transport }).transport = transport;
     if (id !== undefined) {
       sessions.set(id, session);
       startSweeper();
     }
-    session.connection = server.connect(transport, ctx);
+    // The session outlives the POST that started it: its context keeps that request's facts
+    // (headers, address, auth) but not its signal.
+    const { signal: _signal, ...facts } = { ...ctx, signal: undefined };
+    session.connection = server.connect(transport, facts);
     return session;
   };
 
