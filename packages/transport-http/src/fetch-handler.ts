@@ -9,11 +9,12 @@ import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
-import { checkRequest, POST_ONLY } from './request-policy.js';
+import { checkRequest, POST_ONLY, type PolicyDecision } from './request-policy.js';
 import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
   INTERNAL_ERROR_BODY,
+  type ResolvedHandlerOptions,
   rejectionOf,
   resolveHandlerOptions,
   statusHasBody,
@@ -30,19 +31,22 @@ export type FetchHandler = (request: Request, info?: FetchRequestInfo) => Promis
 
 const decoder = new TextDecoder();
 
-function headersOf(list: readonly string[]): Headers {
+/** A `Headers` from a flat name/value list. */
+export function headersOf(list: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < list.length; i += 2) headers.append(list[i]!, list[i + 1]!);
   return headers;
 }
 
-function json(status: number, body: string, extra: readonly string[]): Response {
+/** A JSON answer. */
+export function json(status: number, body: string, extra: readonly string[]): Response {
   const headers = headersOf(extra);
   headers.set('content-type', 'application/json');
   return new Response(body, { status, headers });
 }
 
-function empty(status: number, extra: readonly string[]): Response {
+/** An answer without a body. */
+export function empty(status: number, extra: readonly string[]): Response {
   return new Response(null, { status, headers: headersOf(extra) });
 }
 
@@ -52,6 +56,66 @@ function headerRecord(headers: Headers): Record<string, string> {
     record[name] = value;
   });
   return record;
+}
+
+/**
+ * What the request policy answered, as a `Response` (an over-length body is drained in the
+ * background, so the client can read the answer).
+ *
+ * @param decision - the policy's answer
+ * @param request - the request
+ * @returns the response
+ */
+export function policyResponse(
+  decision: Extract<PolicyDecision, { kind: 'answer' }>,
+  request: Request,
+): Response {
+  if (decision.status === 413 && request.body !== null && !request.bodyUsed) {
+    discard(request.body.getReader());
+  }
+  return decision.body === undefined
+    ? empty(decision.status, decision.headers)
+    : json(decision.status, decision.body, decision.headers);
+}
+
+/**
+ * Builds the exchange's context and runs `authenticate`.
+ *
+ * @param cfg - the handler's options
+ * @param request - the request
+ * @param info - what the runtime knows beyond the request
+ * @param cors - the CORS headers of the answer
+ * @returns the context (with `auth`), or the refusal to send
+ */
+export async function admit(
+  cfg: ResolvedHandlerOptions,
+  request: Request,
+  info: FetchRequestInfo | undefined,
+  cors: readonly string[],
+): Promise<HttpContext | Response> {
+  const ctx = new HttpContext(
+    headerRecord(request.headers),
+    info?.remoteAddress,
+    request.url,
+    request.method,
+    { signal: request.signal },
+    cfg.maxRequestBytes,
+  );
+  if (cfg.authenticate === undefined) return ctx;
+  const refuse = (error: unknown): Response => {
+    const r = rejectionOf(error, cfg.onError);
+    return json(r.status, r.body, [...cors, ...r.headers]);
+  };
+  let auth: unknown;
+  try {
+    auth = cfg.authenticate(ctx);
+    if (isPromiseLike(auth)) auth = await auth;
+  } catch (error) {
+    return refuse(error);
+  }
+  if (auth instanceof HttpError) return refuse(auth);
+  ctx.auth = auth;
+  return ctx;
 }
 
 /** `readBody`: the body was over the limit. */
@@ -164,53 +228,22 @@ export function createFetchHandler(
 ): FetchHandler {
   const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
   const allow = ['allow', cfg.allow];
-  const fail = (error: unknown, cors: readonly string[]): Response => {
-    const r = rejectionOf(error, cfg.onError);
-    return json(r.status, r.body, [...cors, ...r.headers]);
-  };
 
   return async function jsonRpcFetchHandler(
     request: Request,
     info?: FetchRequestInfo,
   ): Promise<Response> {
-    const method = request.method;
-    const headers = request.headers;
     const decision = checkRequest(
       cfg,
-      method,
-      (name) => headers.get(name) ?? undefined,
+      request.method,
+      (name) => request.headers.get(name) ?? undefined,
       POST_ONLY,
       allow,
     );
-    if (decision.kind === 'answer') {
-      if (decision.status === 413 && request.body !== null && !request.bodyUsed) {
-        discard(request.body.getReader());
-      }
-      return decision.body === undefined
-        ? empty(decision.status, decision.headers)
-        : json(decision.status, decision.body, decision.headers);
-    }
+    if (decision.kind === 'answer') return policyResponse(decision, request);
     const cors = decision.cors;
-
-    const ctx = new HttpContext(
-      headerRecord(headers),
-      info?.remoteAddress,
-      request.url,
-      method,
-      { signal: request.signal },
-      cfg.maxRequestBytes,
-    );
-    if (cfg.authenticate !== undefined) {
-      let auth: unknown;
-      try {
-        auth = cfg.authenticate(ctx);
-        if (isPromiseLike(auth)) auth = await auth;
-      } catch (error) {
-        return fail(error, cors);
-      }
-      if (auth instanceof HttpError) return fail(auth, cors);
-      ctx.auth = auth;
-    }
+    const ctx = await admit(cfg, request, info, cors);
+    if (ctx instanceof Response) return ctx;
 
     let text: string | BodyFailure;
     try {

@@ -10,19 +10,26 @@ import {
   ConnectionClosedError,
   type ConnectionHandler,
   type ConnectionLike,
-  isPromiseLike,
   scanEnvelope,
   serializeError,
   type Transport,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
-import { type FetchRequestInfo, readBody, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';
+import {
+  admit,
+  type FetchRequestInfo,
+  headersOf,
+  json,
+  policyResponse,
+  readBody,
+  TIMED_OUT,
+  TOO_LARGE,
+} from './fetch-handler.js';
 import type { HttpHandlerOptions } from './handler-options.js';
-import { HttpContext } from './http-context.js';
-import { HttpError } from './http-error.js';
+import type { HttpContext } from './http-context.js';
 import { checkRequest, type OriginGuardOptions, resolveOriginGuard } from './request-policy.js';
-import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
+import { BODY_TIMEOUT_BODY, resolveHandlerOptions } from './resolve-options.js';
 import { encodeSseEvent } from './sse.js';
 import { openSseStream, type SseStream } from './sse-stream.js';
 
@@ -162,18 +169,6 @@ const CANCEL_GRACE = 100;
 
 function errorBody(code: number, message: string): string {
   return serializeError(null, { code, message });
-}
-
-function headersOf(list: readonly string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < list.length; i += 2) headers.append(list[i]!, list[i + 1]!);
-  return headers;
-}
-
-function json(status: number, body: string, extra: readonly string[]): Response {
-  const headers = headersOf(extra);
-  headers.set('content-type', 'application/json');
-  return new Response(body, { status, headers });
 }
 
 function sse(stream: SseStream, extra: readonly string[]): Response {
@@ -708,15 +703,7 @@ export function createStreamableHttpHandler(
       guard,
       info?.localAddress,
     );
-    if (decision.kind === 'answer') {
-      if (decision.body === undefined) {
-        return new Response(null, {
-          status: decision.status,
-          headers: headersOf(decision.headers),
-        });
-      }
-      return json(decision.status, decision.body, decision.headers);
-    }
+    if (decision.kind === 'answer') return policyResponse(decision, request);
     const corsHeaders = decision.cors;
     const version = h.get('mcp-protocol-version');
     if (versions !== undefined && version !== null && !versions.includes(version)) {
@@ -729,33 +716,8 @@ export function createStreamableHttpHandler(
         corsHeaders,
       );
     }
-    const record: Record<string, string> = {};
-    h.forEach((value, name) => {
-      record[name] = value;
-    });
-    const ctx = new HttpContext(
-      record,
-      info?.remoteAddress,
-      request.url,
-      method,
-      { signal: request.signal },
-      cfg.maxRequestBytes,
-    );
-    if (cfg.authenticate !== undefined) {
-      let auth: unknown;
-      try {
-        auth = cfg.authenticate(ctx);
-        if (isPromiseLike(auth)) auth = await auth;
-      } catch (error) {
-        const r = rejectionOf(error, cfg.onError);
-        return json(r.status, r.body, [...corsHeaders, ...r.headers]);
-      }
-      if (auth instanceof HttpError) {
-        const r = rejectionOf(auth, cfg.onError);
-        return json(r.status, r.body, [...corsHeaders, ...r.headers]);
-      }
-      ctx.auth = auth;
-    }
+    const ctx = await admit(cfg, request, info, corsHeaders);
+    if (ctx instanceof Response) return ctx;
     if (method === 'POST') return post(request, ctx, corsHeaders);
     if (method === 'GET') return get(request, corsHeaders);
     const found = sessionOf(request, corsHeaders);
