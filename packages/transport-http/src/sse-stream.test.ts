@@ -53,6 +53,31 @@ describe('openSseStream', () => {
     expect(later).toEqual(['{"n":4}', '{"n":5}', '{"n":6}']);
   });
 
+  it('makes senders wait for the reader past 64 queued events (backpressure), then lets them go on', async () => {
+    const stream = openSseStream({
+      streamId: 's',
+      store: undefined,
+      keepAlive: 0,
+      maxBufferedEvents: 1000,
+      onGone: () => {},
+    });
+    let sent = 0;
+    const sending = (async () => {
+      for (let i = 0; i < 100; i++) {
+        await stream.send('{}');
+        sent++;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toBe(63);
+    expect(stream.open).toBe(true);
+    const reader = stream.body.getReader();
+    for (let i = 0; i < 100; i++) await reader.read();
+    await sending;
+    expect(sent).toBe(100);
+    stream.end();
+  });
+
   it('sends a keep-alive comment on a silent stream', async () => {
     const stream = openSseStream({
       streamId: 's',

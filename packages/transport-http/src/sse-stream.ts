@@ -9,6 +9,9 @@ import { encodeSseEvent, SSE_KEEP_ALIVE } from './sse.js';
 
 const encoder = new TextEncoder();
 
+/** Events queued before `send` makes its caller wait for the reader (backpressure). */
+const SOFT_MARK = 64;
+
 /** An open SSE stream. */
 export interface SseStream {
   /** The response body. */
@@ -35,7 +38,10 @@ export interface SseStreamOptions {
   readonly store: EventStore | undefined;
   /** Milliseconds of silence before a keep-alive comment; 0: none. */
   readonly keepAlive: number;
-  /** Events a slow reader may leave queued before the stream is ended. */
+  /**
+   * Events a slow reader may leave queued before the stream is ended (senders that await `send`
+   * already wait past 64, so only senders that do not wait reach this).
+   */
   readonly maxBufferedEvents: number;
   /** The client went away, or the stream was ended for falling behind. */
   readonly onGone: () => void;
@@ -44,8 +50,9 @@ export interface SseStreamOptions {
 }
 
 /**
- * Opens an SSE stream. Backpressure policy: when the reader lets more than `maxBufferedEvents`
- * events queue up, the stream is ended (the events stay in the store, so the client can come back
+ * Opens an SSE stream. Backpressure policy: past 64 queued events `send` resolves only when the
+ * reader takes more (so `ctx.peer.notify` waits for a slow client); when senders that do not wait
+ * let more than `maxBufferedEvents` events queue up, the stream is ended (the events stay in the store, so the client can come back
  * with `Last-Event-ID`) rather than buffering without bound.
  *
  * @param options - id, store, keep-alive, buffer bound, and the gone callback
@@ -56,10 +63,18 @@ export function openSseStream(options: SseStreamOptions): SseStream {
   let open = true;
   let timer: ReturnType<typeof setInterval> | undefined;
   let idle = false;
+  // Resolved when the reader pulls again: senders wait for it once the queue is past its mark.
+  let drained: { promise: Promise<void>; resolve: () => void } | undefined;
+  const release = (): void => {
+    const d = drained;
+    drained = undefined;
+    d?.resolve();
+  };
   const stop = (): void => {
     if (!open) return;
     open = false;
     if (timer !== undefined) clearInterval(timer);
+    release();
   };
   const body = new ReadableStream<Uint8Array>(
     {
@@ -67,27 +82,40 @@ export function openSseStream(options: SseStreamOptions): SseStream {
         controller = c;
         if (options.prelude) c.enqueue(encoder.encode(options.prelude));
       },
+      pull() {
+        release();
+      },
       cancel() {
         stop();
         options.onGone();
       },
     },
-    { highWaterMark: options.maxBufferedEvents, size: () => 1 },
+    { highWaterMark: SOFT_MARK, size: () => 1 },
   );
-  const write = (text: string): void => {
-    if (!open) return;
+  const write = (text: string): Promise<void> | undefined => {
+    if (!open) return undefined;
     idle = false;
-    if ((controller.desiredSize ?? 0) <= 0) {
+    if ((controller.desiredSize ?? 0) <= SOFT_MARK - options.maxBufferedEvents) {
       // The reader fell too far behind: end the stream instead of buffering without bound.
       stream.end();
       options.onGone();
-      return;
+      return undefined;
     }
     controller.enqueue(encoder.encode(text));
+    if ((controller.desiredSize ?? 1) > 0) return undefined;
+    // Past the mark: the sender waits until the reader takes more (backpressure).
+    if (drained === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      drained = { promise, resolve };
+    }
+    return drained.promise;
   };
   if (options.keepAlive > 0) {
     timer = setInterval(() => {
-      if (idle) write(SSE_KEEP_ALIVE);
+      if (idle) void write(SSE_KEEP_ALIVE);
       idle = true;
     }, options.keepAlive);
     (timer as { unref?: () => void }).unref?.();
@@ -103,10 +131,10 @@ export function openSseStream(options: SseStreamOptions): SseStream {
         options.store === undefined
           ? undefined
           : await options.store.append(options.streamId, message);
-      write(encodeSseEvent(message, id));
+      await write(encodeSseEvent(message, id));
     },
     sendStored(eventId, message) {
-      write(encodeSseEvent(message, eventId));
+      void write(encodeSseEvent(message, eventId));
     },
     end() {
       if (!open) return;

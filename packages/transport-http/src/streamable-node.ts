@@ -40,6 +40,19 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(`http://${host}${req.url ?? '/'}`, init);
 }
 
+/** Resolves when the response drains or closes; removes both listeners either way. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 async function write(response: Response, res: ServerResponse): Promise<void> {
   const headers: string[] = [];
   response.headers.forEach((value, name) => {
@@ -69,11 +82,7 @@ async function write(response: Response, res: ServerResponse): Promise<void> {
     const { done, value } = await reader.read();
     if (done) break;
     // Backpressure: wait for the socket to drain; the stream's own bound applies meanwhile.
-    if (!res.write(value))
-      await new Promise<void>((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
+    if (!res.write(value)) await drained(res);
     if (res.destroyed) return;
   }
   res.end();
