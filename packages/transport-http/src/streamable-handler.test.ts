@@ -331,6 +331,19 @@ describe('Streamable HTTP handler on raw bytes: sessions and refusals', () => {
     ).toBe(200);
   });
 
+  it('answers a CORS preflight for GET, POST and DELETE and exposes the session header', async () => {
+    const { port } = await start({ cors: { origin: ['http://localhost:5173'] } });
+    const pre = await rawExchange(
+      port,
+      'OPTIONS / HTTP/1.1\r\nhost: 127.0.0.1\r\norigin: http://localhost:5173\r\naccess-control-request-method: DELETE\r\n\r\n',
+    );
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-methods']).toBe('GET, POST, DELETE, OPTIONS');
+    const r = await rawExchange(port, post(init, { origin: 'http://localhost:5173' }));
+    expect(r.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(r.headers['access-control-expose-headers']).toBe('mcp-session-id');
+  });
+
   it('answers 400 to an unsupported MCP-Protocol-Version', async () => {
     const { port } = await start();
     const r = await rawExchange(port, post(init, { 'mcp-protocol-version': '1999-01-01' }));

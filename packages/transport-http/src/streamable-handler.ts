@@ -88,8 +88,9 @@ export interface StreamableHttpHandlerOptions extends HttpHandlerOptions, Origin
    */
   readonly keepAliveInterval?: number;
   /**
-   * Events a slow reader may leave queued on one stream; beyond it the stream is ended (its
-   * events stay in the event store for the client to resume from).
+   * Events a slow reader may leave queued on one stream. Past 64, senders that await (such as
+   * `ctx.peer.notify`) wait for the reader; beyond this bound the stream is ended (its events stay
+   * in the event store for the client to resume from).
    *
    * @default 1000 ({@link DEFAULT_MAX_BUFFERED_EVENTS})
    */
@@ -346,11 +347,27 @@ export function createStreamableHttpHandler(
   server: ConnectionHandler,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableHttpHandler {
-  const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
   const sessionOption = options.sessions ?? true;
   const stateful = sessionOption !== false;
   const so: StreamableSessionOptions = typeof sessionOption === 'object' ? sessionOption : {};
   const sessionHeader = (so.header ?? 'mcp-session-id').toLowerCase();
+  // Browsers may read the session id only when CORS exposes it.
+  const corsOption = options.cors;
+  const cors =
+    corsOption === undefined || corsOption === false
+      ? corsOption
+      : {
+          ...(corsOption === true ? {} : corsOption),
+          exposeHeaders: [
+            ...((corsOption === true ? undefined : corsOption.exposeHeaders) ?? []),
+            sessionHeader,
+          ],
+        };
+  const cfg = resolveHandlerOptions(
+    cors === undefined ? options : { ...options, cors },
+    server.maxRequestBytes,
+    stateful ? 'GET, POST, DELETE' : 'POST',
+  );
   const idleTimeout = so.idleTimeout ?? DEFAULT_SESSION_IDLE_TIMEOUT;
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
   const store =
@@ -364,7 +381,7 @@ export function createStreamableHttpHandler(
       : (options.protocolVersions ?? MCP_PROTOCOL_VERSIONS);
   const guard = resolveOriginGuard(options, explicitCorsOrigins(options.cors));
   const methods = stateful ? METHODS : STATELESS_METHODS;
-  const allow = ['allow', stateful ? 'GET, POST, DELETE' : 'POST'];
+  const allow = ['allow', cfg.allow];
   const sessions = new Map<string, Session>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
