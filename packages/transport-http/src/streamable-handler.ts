@@ -324,8 +324,9 @@ function tokenOf(text: string): string | undefined {
  *   `createFetchHandler`.
  *
  * Each session is one `server.connect(transport, context)`, so `ctx.peer`, cancellation and
- * progress work as over WebSocket. The client going away ends its stream; what it started keeps
- * running when an event store can replay the answers, else its session-less connection is closed.
+ * progress work as over WebSocket. The client going away ends its stream: on a stateless endpoint
+ * its connection is closed (aborting its handlers); in a session its calls keep running, and their
+ * answers wait in the event store for a `Last-Event-ID` resumption.
  *
  * @param server - anything with `connect(transport, context)`, such as a `@jsonrpc-kit/server` Server
  * @param options - sessions, event store, response mode, limits, CORS, authentication
