@@ -62,7 +62,7 @@ export async function runHttp(serverJs: string, log: Log): Promise<void> {
   log(`tools-stdio over Streamable HTTP at ${url}`);
   const progress: string[] = [];
   const client = createClient(createStreamableHttpTransport({ url }), {
-    timeout: 5_000,
+    requestTimeout: 5_000,
     onNotification: (n: JsonRpcNotification) => {
       if (n.method === 'notifications/progress') {
         const p = n.params as { progress: number; total?: number };

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { InvalidParamsError } from '@jsonrpc-kit/core';
-import { mcpProfile } from '@jsonrpc-kit/extensions';
+import { InvalidParamsError, mcpProfile } from '@jsonrpc-kit/core';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 import * as v from 'valibot';
 import { inputSchemaOf, type Tool } from './tools.js';
@@ -58,9 +57,6 @@ const PingParams = v.looseObject({});
 const CallParams = v.looseObject({
   name: v.string(),
   arguments: v.optional(v.record(v.string(), v.unknown())),
-  _meta: v.optional(
-    v.looseObject({ progressToken: v.optional(v.union([v.string(), v.number()])) }),
-  ),
 });
 
 function textResult(text: string, isError = false): CallToolResult {
@@ -96,8 +92,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     })),
   };
   const server = createServer({
-    // MCP's cancellation: `notifications/cancelled` `{ requestId }`, and no answer at all.
-    cancellation: mcpProfile.cancellation,
+    // MCP's cancellation (`notifications/cancelled` `{ requestId }`, and no answer at all) and
+    // progress (`notifications/progress`, reported with `ctx.progress`).
+    profile: mcpProfile,
     onError: (error, info) => log(`error in ${info.method ?? 'a message'}: ${String(error)}`),
   });
 
@@ -139,14 +136,11 @@ export function createMcpServer(options: McpServerOptions): Server {
         return textResult(`Invalid arguments for ${tool.name}: ${issues.join('; ')}`, true);
       }
       try {
-        const token = params._meta?.progressToken;
+        // `ctx.progress` is set when the client sent a progress token (`_meta.progressToken`).
+        const report = ctx.progress;
         const progress = (done: number, total?: number): void => {
-          if (token === undefined || ctx.peer === undefined) return;
-          const report =
-            total === undefined
-              ? { progressToken: token, progress: done }
-              : { progressToken: token, progress: done, total };
-          ctx.peer.notify('notifications/progress', report).catch(() => {});
+          const value = total === undefined ? { progress: done } : { progress: done, total };
+          report?.(value).catch(() => {});
         };
         return textResult(await tool.run(parsed.output, ctx.signal, progress));
       } catch (error) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@jsonrpc-kit/client';
-import { mcpProfile } from '@jsonrpc-kit/extensions';
+import { mcpProfile } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import {
   createStreamableHttpNodeHandler,
@@ -38,7 +38,7 @@ async function listen(server: HttpServer): Promise<string> {
 
 /** A small MCP server on the kit: tools `add`, `slow` (progress, cancellable) and `roots`. */
 function kitMcpServer(cancelled: string[]) {
-  const server = createServer({ cancellation: mcpProfile.cancellation });
+  const server = createServer({ profile: mcpProfile });
   server.method('initialize', (params: { protocolVersion: string }) => ({
     protocolVersion: params.protocolVersion,
     capabilities: { tools: {} },
