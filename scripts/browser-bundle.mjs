@@ -7,7 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 /** The most the browser client may weigh, gzipped, in bytes. */
-export const BROWSER_CLIENT_BUDGET = 12 * 1024;
+// 14 KiB since subscriptions: `client.subscribe()` (routing by id, resubscribe after a reconnect,
+// the async iterator) and core's dialects add about 1.5 KB gzip to every browser client.
+export const BROWSER_CLIENT_BUDGET = 14 * 1024;
 
 const root = new URL('..', import.meta.url).pathname;
 
