@@ -53,6 +53,15 @@ const wsTailImpls = [
   { name: 'kit', kind: KIT },
   { name: 'rpc-websockets', kind: PEER },
 ];
+const broadcastImpls = [
+  { name: 'raw', kind: RAW },
+  { name: 'kit', kind: KIT },
+  { name: 'rpc-websockets', kind: PEER },
+];
+const broadcastConfig = {
+  quick: { deliveries: 100_000 },
+  full: { deliveries: 1_000_000 },
+};
 
 /**
  * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer', group?: string }} Impl
@@ -433,6 +442,42 @@ export const SCENARIOS = [
     reps: { quick: 1, full: 1 },
     config: { quick: {}, full: {} },
     measure: async () => (await import('./scenarios/bundle.mjs')).run(),
+  },
+  {
+    id: 'broadcast-1',
+    title:
+      '15a. Broadcast of one item to 1 subscribed WebSocket connection (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 1),
+  },
+  {
+    id: 'broadcast-100',
+    title:
+      '15b. Broadcast of one item to 100 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 100),
+  },
+  {
+    id: 'broadcast-1000',
+    title:
+      '15c. Broadcast of one item to 1,000 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 1000),
   },
 ];
 
