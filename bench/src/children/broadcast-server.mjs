@@ -66,7 +66,7 @@ async function kitServer(http) {
     validateItems: false,
   });
   subscriptions.subscription('newHeads');
-  createWebSocketServer({ server, httpServer: http });
+  createWebSocketServer(server, { httpServer: http });
   return (value) => subscriptions.publish('newHeads', value);
 }
 

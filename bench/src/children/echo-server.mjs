@@ -89,7 +89,7 @@ const servers = {
         '@jsonrpc-kit/transport-ws',
         'createWebSocketServer',
       );
-      createWebSocketServer({ server: await kitServer(), httpServer: http, maxPayload: LIMIT });
+      createWebSocketServer(await kitServer(), { httpServer: http, maxPayload: LIMIT });
     }
     reportReady({ port: await listen(http) });
   },

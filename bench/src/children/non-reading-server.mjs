@@ -39,7 +39,7 @@ if (transport === 'stdio') {
   net.listen(0, '127.0.0.1', () => report(`port ${net.address().port}`));
 } else if (transport === 'ws') {
   const { createWebSocketServer } = await kit('@jsonrpc-kit/transport-ws', 'createWebSocketServer');
-  const wss = createWebSocketServer({ server, port: 0, host: '127.0.0.1' });
+  const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
   await wss.ready;
   report(`port ${wss.port}`);
 } else {

@@ -36,8 +36,7 @@ async function kitServer(http) {
   const { createWebSocketServer } = await kit('@jsonrpc-kit/transport-ws', 'createWebSocketServer');
   const server = createServer({});
   server.method(METHOD, add);
-  createWebSocketServer({
-    server,
+  createWebSocketServer(server, {
     httpServer: http,
     maxConnections: Number.POSITIVE_INFINITY,
     maxConnectionsPerAddress: Number.POSITIVE_INFINITY,

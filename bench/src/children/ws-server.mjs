@@ -49,7 +49,7 @@ async function kitServer() {
   server.method(SLOW_METHOD, slow);
   const http = createHttpServer();
   const port = await listen(http);
-  const wss = createWebSocketServer({ server, httpServer: http });
+  const wss = createWebSocketServer(server, { httpServer: http });
   if (wss && typeof wss.then === 'function') await wss;
   return port;
 }

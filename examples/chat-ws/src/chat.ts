@@ -83,7 +83,7 @@ function record(value: unknown): Record<string, unknown> {
  * @example
  * ```ts
  * const chat = createChatServer();
- * const wss = createWebSocketServer({ server: chat.server, port: 0, host: '127.0.0.1' });
+ * const wss = createWebSocketServer(chat.server, { port: 0, host: '127.0.0.1' });
  * ```
  */
 export function createChatServer(options?: ServerOptions): ChatServer {

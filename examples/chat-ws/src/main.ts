@@ -27,7 +27,7 @@ async function until(condition: () => boolean, what: string, timeout = 5_000): P
 
 async function startServer(port: number): Promise<JsonRpcWebSocketServer> {
   const chat = createChatServer();
-  const wss = createWebSocketServer({ server: chat.server, port, host: '127.0.0.1' });
+  const wss = createWebSocketServer(chat.server, { port, host: '127.0.0.1' });
   await wss.ready;
   return wss;
 }

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     return;
   }
   const chat = createChatServer();
-  const wss = createWebSocketServer({ server: chat.server, port, host });
+  const wss = createWebSocketServer(chat.server, { port, host });
   await wss.ready;
   const name = host.includes(':') ? `[${host}]` : host;
   process.stdout.write(`ws://${name}:${wss.port}/\n`);

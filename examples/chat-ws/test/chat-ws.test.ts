@@ -28,7 +28,7 @@ describe('chat server (in-process)', () => {
 
   beforeAll(async () => {
     chat = createChatServer();
-    wss = createWebSocketServer({ server: chat.server, port: 0, host: '127.0.0.1' });
+    wss = createWebSocketServer(chat.server, { port: 0, host: '127.0.0.1' });
     await wss.ready;
     url = `ws://127.0.0.1:${wss.port}/`;
   });

@@ -10,7 +10,7 @@ import {
   kotlinxStreamProfile,
   resumable,
   streams,
-} from '@jsonrpc-kit/extensions';
+} from '@jsonrpc-kit/extensions/streams';
 import {
   createServer,
   DEFAULT_MAX_REQUEST_BYTES,

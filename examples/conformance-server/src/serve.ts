@@ -73,7 +73,7 @@ export async function serveNetwork(
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(`Not found: JSON-RPC is at POST ${RPC_PATH} and ${WS_PATH} (WebSocket)\n`);
   });
-  const wss = createWebSocketServer({ server, httpServer, path: WS_PATH });
+  const wss = createWebSocketServer(server, { httpServer, path: WS_PATH });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, host, () => {

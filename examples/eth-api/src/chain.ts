@@ -191,7 +191,7 @@ export function createEthApi(options: EthApiOptions = {}): EthApi {
     },
     async listen(port = 0, host = '127.0.0.1') {
       http = createHttpServer(createHttpHandler(server));
-      wss = createWebSocketServer({ server, httpServer: http });
+      wss = createWebSocketServer(server, { httpServer: http });
       await new Promise<void>((resolve, reject) => {
         http!.once('error', reject);
         http!.listen(port, host, () => resolve());

@@ -21,6 +21,7 @@ import {
   TimeoutError,
   TransportError,
 } from './errors.js';
+import { toError } from './to-error.js';
 
 describe('wire errors', () => {
   it('refuses a code that is not an integer, so it never reaches the wire', () => {
@@ -130,5 +131,21 @@ describe('local errors', () => {
       status: 502,
       body: 'bad',
     });
+  });
+});
+
+describe('toError', () => {
+  it('returns an Error as it is', () => {
+    const error = new TypeError('x');
+    expect(toError(error)).toBe(error);
+  });
+
+  it('wraps anything else, with its text as the message', () => {
+    const error = toError(42);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toBe('42');
+    const closed = toError('gone', (message) => new ConnectionClosedError(message));
+    expect(closed).toBeInstanceOf(ConnectionClosedError);
+    expect(closed.message).toBe('gone');
   });
 });

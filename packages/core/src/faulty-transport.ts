@@ -6,6 +6,7 @@
  */
 import { ConnectionClosedError } from './errors.js';
 import type { TapDirection } from './tap-transport.js';
+import { toError } from './to-error.js';
 import type { SendOptions, Transport, TransportHandler } from './transport.js';
 
 /**
@@ -434,7 +435,7 @@ export function createFaultyTransport(
         try {
           handler.onMessage(text);
         } catch (error) {
-          handler.onError?.(error instanceof Error ? error : new Error(String(error)));
+          handler.onError?.(toError(error));
         }
         return Promise.resolve();
       });

@@ -125,8 +125,8 @@ export type {
   ParseOptions,
   ParseResult,
 } from './parse.js';
-export { classify, parse } from './parse.js';
-export type { GiveUpReason, PendingCall, PendingCallOptions, PendingCalls } from './pending.js';
+export { parse } from './parse.js';
+export type { GiveUpReason, PendingCallOptions, PendingCalls } from './pending.js';
 export { createPendingCalls } from './pending.js';
 export type {
   CancellationProtocol,
@@ -163,7 +163,6 @@ export {
   serializeNotification,
   serializeRequest,
   serializeSuccess,
-  stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
 export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
@@ -185,3 +184,5 @@ export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';
 export { toError } from './to-error.js';
 export type { SendOptions, Transport, TransportHandler } from './transport.js';
+export type { TransportState } from './transport-state.js';
+export { createTransportState } from './transport-state.js';

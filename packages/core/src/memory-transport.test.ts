@@ -74,4 +74,23 @@ describe('createMemoryTransportPair', () => {
     await a.start(recorder());
     await expect(a.start(recorder())).rejects.toThrow(/already started/);
   });
+
+  it('reports an exception thrown by onMessage to onError and keeps delivering', async () => {
+    const [a, b] = createMemoryTransportPair();
+    const errors: Error[] = [];
+    const messages: string[] = [];
+    await b.start({
+      onMessage: (m) => {
+        if (m === 'bad') throw new Error('owner failed');
+        messages.push(m);
+      },
+      onClose: () => {},
+      onError: (e) => errors.push(e),
+    });
+    void a.send('bad');
+    void a.send('good');
+    await tick();
+    expect(errors.map((e) => e.message)).toEqual(['owner failed']);
+    expect(messages).toEqual(['good']);
+  });
 });

@@ -4,44 +4,41 @@
  * @module
  */
 import { ConnectionClosedError } from './errors.js';
-import type { Transport, TransportHandler } from './transport.js';
+import { toError } from './to-error.js';
+import type { Transport } from './transport.js';
+import { createTransportState, type TransportState } from './transport-state.js';
 
 interface Side {
-  handler: TransportHandler | undefined;
-  inbox: string[];
+  readonly state: TransportState;
+  /** Sent to this side and not yet handed to its state (delivery is asynchronous). */
+  readonly inbox: string[];
   scheduled: boolean;
+  /** Closed: sends from this side are refused; its state closes after its inbox. */
   closed: boolean;
   closeError: Error | undefined;
-  closeNotified: boolean;
 }
 
 function newSide(): Side {
   return {
-    handler: undefined,
+    state: createTransportState(),
     inbox: [],
     scheduled: false,
     closed: false,
     closeError: undefined,
-    closeNotified: false,
   };
 }
 
 function flush(side: Side): void {
   side.scheduled = false;
-  const handler = side.handler;
-  if (handler === undefined) return;
   const inbox = side.inbox;
   // Messages queued before the close are still delivered, then onClose fires once.
-  for (let i = 0; i < inbox.length; i++) handler.onMessage(inbox[i]!);
+  for (let i = 0; i < inbox.length; i++) side.state.deliver(inbox[i]!);
   inbox.length = 0;
-  if (side.closed && !side.closeNotified) {
-    side.closeNotified = true;
-    handler.onClose(side.closeError);
-  }
+  if (side.closed) side.state.close(side.closeError);
 }
 
 function schedule(side: Side): void {
-  if (side.scheduled || side.handler === undefined) return;
+  if (side.scheduled) return;
   side.scheduled = true;
   queueMicrotask(() => flush(side));
 }
@@ -51,9 +48,7 @@ function makeTransport(own: Side, peer: Side): Transport {
     const error =
       reason === undefined
         ? undefined
-        : reason instanceof Error
-          ? reason
-          : new ConnectionClosedError(String(reason));
+        : toError(reason, (message) => new ConnectionClosedError(message));
     for (const side of [own, peer]) {
       if (side.closed) continue;
       side.closed = true;
@@ -62,14 +57,7 @@ function makeTransport(own: Side, peer: Side): Transport {
     }
   };
   return {
-    start(handler) {
-      if (own.handler !== undefined) {
-        return Promise.reject(new Error('Transport already started'));
-      }
-      own.handler = handler;
-      schedule(own);
-      return Promise.resolve();
-    },
+    start: (handler) => own.state.start(handler),
     send(message) {
       if (own.closed) return Promise.reject(new ConnectionClosedError());
       peer.inbox.push(message);

@@ -3,7 +3,7 @@
 //   node packages/extensions/bench/stream.bench.mjs
 import { createClient } from '@jsonrpc-kit/client';
 import { createMemoryTransportPair } from '@jsonrpc-kit/core';
-import { streamCall, streams } from '@jsonrpc-kit/extensions';
+import { streamCall, streams } from '@jsonrpc-kit/extensions/streams';
 import { createServer } from '@jsonrpc-kit/server';
 
 const N = 100_000;

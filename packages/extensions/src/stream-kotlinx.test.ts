@@ -84,7 +84,7 @@ async function listen(http: HttpServer): Promise<number> {
 
 async function webSocketPeer(server: Server): Promise<RawPeer> {
   const http = createHttpServer();
-  const wss = createWebSocketServer({ server, httpServer: http, path: '/ws' });
+  const wss = createWebSocketServer(server, { httpServer: http, path: '/ws' });
   const port = await listen(http);
   cleanup.push(async () => {
     await wss.close({ timeout: 1_000 });

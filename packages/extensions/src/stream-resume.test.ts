@@ -98,8 +98,7 @@ interface Running {
 
 async function serveWebSocket(server: Server, port: number): Promise<Running> {
   const http = createHttpServer();
-  const wss: JsonRpcWebSocketServer = createWebSocketServer({
-    server,
+  const wss: JsonRpcWebSocketServer = createWebSocketServer(server, {
     httpServer: http,
     path: '/ws',
   });

@@ -7,7 +7,7 @@
  */
 import { isJsonRpcError, type JsonRpcId } from '@jsonrpc-kit/core';
 import type { Middleware, MiddlewareContext } from '@jsonrpc-kit/server';
-import { errorCodeOf, errorMessageOf } from './call-outcome.js';
+import { errorCodeOf, errorMessageOf } from '@jsonrpc-kit/server/middleware';
 
 /** Attribute values a span accepts. */
 export type SpanAttributeValue = string | number | boolean;

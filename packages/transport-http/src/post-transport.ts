@@ -7,6 +7,7 @@
 import {
   AbortError,
   ConnectionClosedError,
+  createTransportState,
   type SendOptions,
   TimeoutError,
   type Transport,
@@ -130,22 +131,9 @@ export function createPostTransport(
   const closeSignal = hooks.disposeAborts === true ? undefined : closer.signal;
   if (closeSignal !== undefined) hooks.prepareSignal?.(closeSignal);
 
-  let handler: TransportHandler | undefined;
-  let inbox: string[] | undefined;
+  const state = createTransportState();
   let closed = false;
   let closing: Promise<void> | undefined;
-
-  const deliver = (body: string): void => {
-    if (handler === undefined) {
-      (inbox ??= []).push(body);
-      return;
-    }
-    try {
-      handler.onMessage(body);
-    } catch (error) {
-      handler.onError?.(error instanceof Error ? error : new Error(String(error)));
-    }
-  };
 
   const failure = (
     error: unknown,
@@ -193,20 +181,15 @@ export function createPostTransport(
     if (!looksLikeJson(body)) {
       throw new TransportError(`HTTP ${status} answer is not JSON`, { status, body });
     }
-    deliver(body);
+    state.deliver(body);
   };
 
   return {
     start(h: TransportHandler): Promise<void> {
-      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
-      if (closed) return Promise.reject(new ConnectionClosedError('HTTP transport closed'));
-      handler = h;
-      if (inbox !== undefined) {
-        const queued = inbox;
-        inbox = undefined;
-        for (const message of queued) deliver(message);
+      if (closed && !state.started) {
+        return Promise.reject(new ConnectionClosedError('HTTP transport closed'));
       }
-      return Promise.resolve();
+      return state.start(h);
     },
 
     send(text: string, sendOptions?: SendOptions): Promise<void> {
@@ -243,8 +226,7 @@ export function createPostTransport(
         } catch {
           // A pool that fails to close has nothing left to tell us.
         }
-        inbox = undefined;
-        handler?.onClose();
+        state.close();
       })();
       return closing;
     },

@@ -8,6 +8,7 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   ConnectionClosedError,
+  createTransportState,
   type Transport,
   TransportError,
   type TransportHandler,
@@ -68,10 +69,6 @@ function newBatch(): Batch {
   return { promise, resolve, reject };
 }
 
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
-}
-
 /**
  * Builds a channel over two streams (they may be the same duplex stream). Error listeners stay on
  * the streams for their whole life; `'data'` is listened to from `start()` until `stop()`.
@@ -85,10 +82,8 @@ function toError(value: unknown): Error {
  */
 export function createChannel(options: ChannelOptions): Channel {
   const { readable, writable } = options;
-  let handler: TransportHandler | undefined;
+  const state = createTransportState();
   let stopped = false;
-  let closeNotified = false;
-  let closeError: Error | undefined;
   let encoding: ResolvedFraming | undefined;
 
   /** Messages waiting for the next flush, and the promise their sends share. */
@@ -110,22 +105,18 @@ export function createChannel(options: ChannelOptions): Channel {
 
   const resumeReading = (): void => {
     readPaused = false;
-    if (!stopped && handler !== undefined) readable.resume();
+    if (!stopped && state.started) readable.resume();
   };
 
   const deliver = (message: string): void => {
-    if (stopped || handler === undefined) return;
-    try {
-      handler.onMessage(message);
-    } catch (error) {
-      handler.onError?.(toError(error));
-    }
+    if (!stopped) state.deliver(message);
   };
 
   /** The limit: the transport's own option, else its owner's (offered at start), else the default. */
   let maxMessageBytes = options.maxMessageBytes;
 
   const onFrameError = (error: FrameError): void => {
+    const handler = state.handler;
     if (stopped || handler === undefined) return;
     const envelope = error.envelope;
     if (envelope !== undefined && handler.onTooLarge !== undefined) {
@@ -206,12 +197,6 @@ export function createChannel(options: ChannelOptions): Channel {
     if (!stopped) options.onStreamClose?.();
   };
 
-  const notifyClose = (): void => {
-    if (closeNotified || handler === undefined) return;
-    closeNotified = true;
-    handler.onClose(closeError);
-  };
-
   // Errors are listened to for the whole life of the streams: an 'error' without a listener
   // would crash the process (EPIPE on a closed pipe, say), also after the transport closed.
   readable.on('error', onError);
@@ -225,17 +210,15 @@ export function createChannel(options: ChannelOptions): Channel {
 
   return {
     start(h) {
-      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
-      handler = h;
+      if (state.started) return state.start(h);
+      const started = state.start(h);
       maxMessageBytes ??= h.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
       decoder = makeDecoder();
-      if (stopped) {
-        queueMicrotask(notifyClose);
-      } else {
+      if (!stopped) {
         readable.on('data', onData);
         if (!readPaused) readable.resume();
       }
-      return Promise.resolve();
+      return started;
     },
     send(message) {
       if (stopped) return Promise.reject(new ConnectionClosedError());
@@ -283,11 +266,10 @@ export function createChannel(options: ChannelOptions): Channel {
       batch = undefined;
       queue = [];
       queuedChars = 0;
-      closeError = error;
-      notifyClose();
+      state.close(error);
     },
     reportError(error) {
-      if (!stopped) handler?.onError?.(error);
+      if (!stopped && state.started) state.report(error);
     },
     get stopped() {
       return stopped;

@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { ConnectionClosedError, toError } from '@jsonrpc-kit/core';
 
 /**
  * The error `onClose` receives for `close(reason)`: none without a reason, the reason itself when
@@ -13,5 +13,5 @@ import { ConnectionClosedError } from '@jsonrpc-kit/core';
  */
 export function closeReasonError(reason: unknown): Error | undefined {
   if (reason === undefined) return undefined;
-  return reason instanceof Error ? reason : new ConnectionClosedError(String(reason));
+  return toError(reason, (message) => new ConnectionClosedError(message));
 }

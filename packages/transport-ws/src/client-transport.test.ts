@@ -66,7 +66,7 @@ function recorder(): Recorder {
 }
 
 async function echoServer(port = 0): Promise<JsonRpcWebSocketServer> {
-  const wss = createWebSocketServer({ server: createEchoHandler(), port, host: '127.0.0.1' });
+  const wss = createWebSocketServer(createEchoHandler(), { port, host: '127.0.0.1' });
   cleanups.push(() => wss.close({ timeout: 50 }));
   await wss.ready;
   return wss;
@@ -175,7 +175,7 @@ describe('createWebSocketTransport', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(t.state).toBe('reconnecting');
     const handler = createEchoHandler();
-    const second = createWebSocketServer({ server: handler, port, host: '127.0.0.1' });
+    const second = createWebSocketServer(handler, { port, host: '127.0.0.1' });
     cleanups.push(() => second.close({ timeout: 50 }));
     await second.ready;
     await withTimeout(queued, 3000, 'queued send');

@@ -6,9 +6,10 @@
  */
 import {
   ConnectionClosedError,
+  createTransportState,
   type Transport,
   TransportError,
-  type TransportHandler,
+  toError,
 } from '@jsonrpc-kit/core';
 import {
   DEFAULT_RECONNECT,
@@ -17,8 +18,15 @@ import {
   reconnectDelay,
   resolveReconnect,
 } from './backoff.js';
+import { type BufferWait, createBufferWait } from './buffer-wait.js';
 import { CloseCode, closeReasonText } from './close-codes.js';
-import { DEFAULT_HEARTBEAT, type HeartbeatOptions } from './heartbeat.js';
+import { type Corkable, createCorker, type Defer, nextTurn } from './cork.js';
+import {
+  createHeartbeatMonitor,
+  DEFAULT_HEARTBEAT,
+  type HeartbeatMonitor,
+  type HeartbeatOptions,
+} from './heartbeat.js';
 
 /** Where a client transport is in its life. */
 export type WebSocketTransportState = 'connecting' | 'open' | 'reconnecting' | 'closed';
@@ -171,19 +179,12 @@ interface Queued {
   readonly reject: (error: Error) => void;
 }
 
-interface Corkable {
-  cork(): void;
-  uncork(): void;
-}
-
 interface NodeWebSocketExtras {
   _socket?: Partial<Corkable>;
   ping?: () => void;
   terminate?: () => void;
   on?: (event: string, listener: () => void) => void;
 }
-
-const RESOLVED: Promise<void> = Promise.resolve();
 
 /** Bytes the socket holds; 0 for sockets that do not say (workerd has no `bufferedAmount`). */
 function buffered(socket: WebSocketLike): number {
@@ -227,10 +228,7 @@ const decoder: TextDecoder | undefined =
   typeof TextDecoder === 'undefined' ? undefined : new TextDecoder('utf-8', { fatal: true });
 
 /** Sends a frame in a later turn of the loop; `process.nextTick` on Node. */
-const defer: ((callback: () => void) => void) | undefined =
-  typeof process !== 'undefined' && typeof process.nextTick === 'function'
-    ? process.nextTick
-    : undefined;
+const defer: Defer | undefined = nextTurn;
 
 /**
  * Creates a client transport over WebSocket that reconnects on its own. `start()` opens the
@@ -284,7 +282,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
 
   let state: WebSocketTransportState = 'connecting';
-  let handler: TransportHandler | undefined;
+  const contract = createTransportState();
   let socket: (WebSocketLike & NodeWebSocketExtras) | undefined;
   let everOpened = false;
   let userClosed = false;
@@ -292,14 +290,11 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let attempts = 0;
   let lastError: Error | undefined;
   let queue: Queued[] = [];
-  let corked: Partial<Corkable> | undefined;
+  const cork = createCorker(defer);
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
-  let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
-  let lastPong = 0;
-  let pingSentAt = 0;
-  let bufferWait: Promise<void> | undefined;
+  let heartbeatMonitor: HeartbeatMonitor | undefined;
 
   let resolveStart!: () => void;
   let rejectStart!: (error: Error) => void;
@@ -326,68 +321,37 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   };
 
   const report = (error: unknown): void => {
-    try {
-      handler?.onError?.(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // The owner's error hook must not break the transport.
-    }
-  };
-
-  const uncork = (): void => {
-    const target = corked;
-    corked = undefined;
-    target?.uncork?.();
+    contract.report(toError(error));
   };
 
   const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
-    const raw = open._socket;
-    // Bun's `ws` has a `_socket` that cannot cork: write straight through there.
-    if (typeof raw?.cork === 'function' && defer !== undefined && corked === undefined) {
-      corked = raw;
-      raw.cork();
-      defer(uncork);
-    }
+    // Bun's `ws` has a `_socket` that cannot cork: the corker writes straight through there.
+    cork(open._socket);
     open.send(message);
   };
 
   const stopHeartbeat = (): void => {
-    if (heartbeatTimer !== undefined) clearInterval(heartbeatTimer);
-    heartbeatTimer = undefined;
+    heartbeatMonitor?.stop();
+    heartbeatMonitor = undefined;
   };
 
   const startHeartbeat = (open: WebSocketLike & NodeWebSocketExtras): void => {
     if (heartbeat === false || typeof open.ping !== 'function' || typeof open.on !== 'function') {
       return;
     }
-    const { interval, timeout } = heartbeat;
-    lastPong = Date.now();
-    pingSentAt = 0;
-    open.on('pong', () => {
-      lastPong = Date.now();
-      pingSentAt = 0;
-    });
-    heartbeatTimer = setInterval(
-      () => {
-        const now = Date.now();
-        if (pingSentAt !== 0) {
-          if (now - pingSentAt >= timeout) {
-            lastError = new TransportError(`Heartbeat: no pong within ${timeout} ms`);
-            stopHeartbeat();
-            if (typeof open.terminate === 'function') open.terminate();
-            else open.close();
-          }
-        } else if (now - lastPong >= interval) {
-          pingSentAt = now;
-          try {
-            open.ping!();
-          } catch {
-            // Closing; the close event takes over.
-          }
-        }
+    const { timeout } = heartbeat;
+    const monitor = createHeartbeatMonitor(heartbeat);
+    heartbeatMonitor = monitor;
+    const watch = monitor.add({
+      ping: () => open.ping!(),
+      dead: () => {
+        lastError = new TransportError(`Heartbeat: no pong within ${timeout} ms`);
+        stopHeartbeat();
+        if (typeof open.terminate === 'function') open.terminate();
+        else open.close();
       },
-      Math.max(5, Math.min(interval, timeout) / 2),
-    );
-    (heartbeatTimer as { unref?: () => void }).unref?.();
+    });
+    open.on('pong', watch.alive);
   };
 
   const finish = (error: Error | undefined): void => {
@@ -405,7 +369,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }
     if (!everOpened) rejectStart(error ?? new ConnectionClosedError());
     try {
-      handler?.onClose(error);
+      contract.close(error);
     } finally {
       resolveClosed();
     }
@@ -452,11 +416,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         return;
       }
     }
-    try {
-      handler!.onMessage(text);
-    } catch (error) {
-      report(error);
-    }
+    contract.deliver(text);
   };
 
   const connect = async (): Promise<void> => {
@@ -465,7 +425,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     try {
       Ctor = options.WebSocket ?? (await loadWebSocket());
     } catch (error) {
-      finish(error instanceof Error ? error : new TransportError(String(error)));
+      finish(toError(error, (message) => new TransportError(message)));
       return;
     }
     if (finished || userClosed) return;
@@ -507,7 +467,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         return;
       }
       try {
-        handler?.onReconnect?.();
+        contract.handler?.onReconnect?.();
       } catch (error) {
         report(error);
       }
@@ -542,7 +502,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       if (wasOpen && reconnect !== false) {
         setState('reconnecting');
         try {
-          handler?.onDisconnect?.(error);
+          contract.handler?.onDisconnect?.(error);
         } catch (hookError) {
           report(hookError);
         }
@@ -551,23 +511,19 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     };
   };
 
-  const waitBuffer = (open: WebSocketLike): Promise<void> => {
-    bufferWait ??= new Promise<void>((resolve, reject) => {
-      const check = (): void => {
-        if (socket !== open || open.readyState !== OPEN) {
-          bufferWait = undefined;
-          // The socket went away; the close path reports it to the owner.
-          reject(new ConnectionClosedError());
-        } else if (buffered(open) <= highWaterMark) {
-          bufferWait = undefined;
-          resolve();
-        } else {
-          setTimeout(check, BUFFER_POLL_MS);
-        }
-      };
-      setTimeout(check, BUFFER_POLL_MS);
+  /** The send-buffer wait of the socket last written to. */
+  let flow: { readonly socket: WebSocketLike; readonly wait: BufferWait } | undefined;
+
+  const flowOf = (open: WebSocketLike): BufferWait => {
+    if (flow?.socket === open) return flow.wait;
+    const wait = createBufferWait({
+      highWaterMark,
+      buffered: () => buffered(open),
+      isOpen: () => socket === open && open.readyState === OPEN,
+      arm: (check) => setTimeout(check, BUFFER_POLL_MS),
     });
-    return bufferWait;
+    flow = { socket: open, wait };
+    return wait;
   };
 
   return {
@@ -576,9 +532,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     },
     closed: closedPromise,
     start(owner) {
-      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
+      if (contract.started) return contract.start(owner);
       if (finished) return Promise.reject(new ConnectionClosedError());
-      handler = owner;
+      void contract.start(owner);
       void connect();
       return startPromise;
     },
@@ -591,9 +547,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         } catch (error) {
           return Promise.reject(new TransportError('Send failed', { cause: error }));
         }
-        return bufferWait === undefined && buffered(open) <= highWaterMark
-          ? RESOLVED
-          : waitBuffer(open);
+        return flowOf(open).afterSend();
       }
       if (everOpened && !queueEnabled) {
         return Promise.reject(new ConnectionClosedError('WebSocket is not open'));

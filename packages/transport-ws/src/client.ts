@@ -5,7 +5,7 @@
  * @module
  */
 export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
-export { DEFAULT_RECONNECT, reconnectDelay, resolveReconnect } from './backoff.js';
+export { DEFAULT_RECONNECT } from './backoff.js';
 export type {
   WebSocketConstructor,
   WebSocketLike,

@@ -37,8 +37,7 @@ afterEach(async () => {
 describe('an idle socket', () => {
   it('costs no AbortController and no timer of its own until it is used', async () => {
     const connections: Quiet[] = [];
-    const wss = createWebSocketServer({
-      server: quietHandler(connections),
+    const wss = createWebSocketServer(quietHandler(connections), {
       port: 0,
       host: '127.0.0.1',
     });
@@ -80,8 +79,7 @@ describe('an idle socket', () => {
 
   it('still has a signal, made on first read, that aborts when the socket closes', async () => {
     const connections: Quiet[] = [];
-    const wss = createWebSocketServer({
-      server: quietHandler(connections),
+    const wss = createWebSocketServer(quietHandler(connections), {
       port: 0,
       host: '127.0.0.1',
     });

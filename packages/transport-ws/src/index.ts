@@ -5,7 +5,7 @@
  * @module
  */
 export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
-export { DEFAULT_RECONNECT, reconnectDelay, resolveReconnect } from './backoff.js';
+export { DEFAULT_RECONNECT } from './backoff.js';
 export type {
   WebSocketConstructor,
   WebSocketLike,
@@ -21,9 +21,9 @@ export {
   DEFAULT_QUEUE_SIZE,
 } from './client-transport.js';
 export type { CloseCodeValue } from './close-codes.js';
-export { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
-export type { HeartbeatMonitor, HeartbeatOptions, HeartbeatPeer } from './heartbeat.js';
-export { createHeartbeatMonitor, DEFAULT_HEARTBEAT } from './heartbeat.js';
+export { CloseCode } from './close-codes.js';
+export type { HeartbeatOptions } from './heartbeat.js';
+export { DEFAULT_HEARTBEAT } from './heartbeat.js';
 export type {
   JsonRpcWebSocketServer,
   OriginCheck,

@@ -16,7 +16,7 @@ afterEach(async () => {
 
 async function start(options: Partial<WebSocketServerOptions> = {}) {
   const handler = createEchoHandler();
-  const wss = createWebSocketServer({ server: handler, port: 0, host: '127.0.0.1', ...options });
+  const wss = createWebSocketServer(handler, { port: 0, host: '127.0.0.1', ...options });
   cleanups.push(() => wss.close({ timeout: 100 }));
   await wss.ready;
   return { wss, handler, url: wsUrl(wss.port) };

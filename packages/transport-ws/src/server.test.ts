@@ -22,10 +22,10 @@ afterEach(async () => {
 });
 
 async function start(
-  options: Partial<WebSocketServerOptions<EchoConnection>> = {},
+  options: Partial<WebSocketServerOptions> = {},
 ): Promise<{ wss: JsonRpcWebSocketServer<EchoConnection>; handler: EchoHandler; url: string }> {
   const handler = createEchoHandler();
-  const wss = createWebSocketServer({ server: handler, port: 0, host: '127.0.0.1', ...options });
+  const wss = createWebSocketServer(handler, { port: 0, host: '127.0.0.1', ...options });
   cleanups.push(() => wss.close({ timeout: 100 }));
   await wss.ready;
   return { wss, handler, url: wsUrl(wss.port, options.path ?? '/') };
@@ -72,10 +72,8 @@ function upgradeStatus(port: number, path: string, headers: Record<string, strin
 describe('createWebSocketServer', () => {
   it('rejects ambiguous listen options', () => {
     const handler = createEchoHandler();
-    expect(() => createWebSocketServer({ server: handler })).toThrow(TypeError);
-    expect(() => createWebSocketServer({ server: handler, port: 0, noServer: true })).toThrow(
-      TypeError,
-    );
+    expect(() => createWebSocketServer(handler, {})).toThrow(TypeError);
+    expect(() => createWebSocketServer(handler, { port: 0, noServer: true })).toThrow(TypeError);
     expect(DEFAULT_MAX_PAYLOAD).toBe(1024 * 1024);
   });
 
@@ -148,8 +146,7 @@ describe('createWebSocketServer', () => {
     const onError: unknown[] = [];
     const rpc = createServer({ onError: (_, info) => onError.push(info) });
     rpc.method('echo', (params: unknown) => params);
-    const wss = createWebSocketServer({
-      server: rpc,
+    const wss = createWebSocketServer(rpc, {
       port: 0,
       host: '127.0.0.1',
       maxPayload: 1024,
@@ -177,7 +174,7 @@ describe('createWebSocketServer', () => {
   it("adopts the server's maxRequestBytes when maxPayload is not given", async () => {
     const rpc = createServer({ maxRequestBytes: 4 * 1024 * 1024 });
     rpc.method('length', ([text]: [string]) => text.length);
-    const wss = createWebSocketServer({ server: rpc, port: 0, host: '127.0.0.1' });
+    const wss = createWebSocketServer(rpc, { port: 0, host: '127.0.0.1' });
     cleanups.push(() => wss.close({ timeout: 100 }));
     await wss.ready;
     const client = await raw(wsUrl(wss.port, '/'));
@@ -238,7 +235,7 @@ describe('createWebSocketServer', () => {
     await once(http, 'listening');
     cleanups.push(() => new Promise((r) => http.close(r)));
     const handler = createEchoHandler();
-    const wss = createWebSocketServer({ server: handler, httpServer: http, path: '/ws' });
+    const wss = createWebSocketServer(handler, { httpServer: http, path: '/ws' });
     cleanups.push(() => wss.close({ timeout: 100 }));
     await wss.ready;
     const port = wss.port;
@@ -260,8 +257,8 @@ describe('createWebSocketServer', () => {
     cleanups.push(() => new Promise((r) => http.close(r)));
     const a = createEchoHandler();
     const b = createEchoHandler();
-    const wssA = createWebSocketServer({ server: a, httpServer: http, path: '/a' });
-    const wssB = createWebSocketServer({ server: b, httpServer: http, path: '/b' });
+    const wssA = createWebSocketServer(a, { httpServer: http, path: '/a' });
+    const wssB = createWebSocketServer(b, { httpServer: http, path: '/b' });
     cleanups.push(
       () => wssA.close({ timeout: 100 }),
       () => wssB.close({ timeout: 100 }),
@@ -280,7 +277,7 @@ describe('createWebSocketServer', () => {
   it('takes upgrades through handleUpgrade with noServer', async () => {
     const http: Server = createHttpServer();
     const handler = createEchoHandler();
-    const wss = createWebSocketServer({ server: handler, noServer: true });
+    const wss = createWebSocketServer(handler, { noServer: true });
     http.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head));
     http.listen(0, '127.0.0.1');
     await once(http, 'listening');
@@ -327,7 +324,7 @@ describe('createWebSocketServer', () => {
     await once(http, 'listening');
     cleanups.push(() => new Promise((r) => http.close(r)));
     const handler = createEchoHandler();
-    const wss = createWebSocketServer({ server: handler, httpServer: http });
+    const wss = createWebSocketServer(handler, { httpServer: http });
     cleanups.push(() => wss.close({ timeout: 100 }));
     const client = await raw(wsUrl(wss.port));
     client.ws.send('{"jsonrpc":"2.0","id":1,"method":"sleep","params":[150]}');

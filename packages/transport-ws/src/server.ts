@@ -71,9 +71,7 @@ export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: number = 1000;
 export type OriginCheck = (origin: string | undefined, request: IncomingMessage) => boolean;
 
 /** Options of {@link createWebSocketServer}. Give exactly one of `port`, `httpServer`, `noServer`. */
-export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLike> {
-  /** Serves each socket: `server.connect(transport, context)`. */
-  readonly server: ConnectionHandler<C>;
+export interface WebSocketServerOptions {
   /** Listen on this port (0 picks a free one) with a server of our own. */
   readonly port?: number | undefined;
   /** The host to listen on with `port`. @default all interfaces */
@@ -280,10 +278,14 @@ function noop(): void {}
 
 /**
  * Serves JSON-RPC over WebSocket: every accepted socket becomes a core `Transport` handed to
- * `options.server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`.
+ * `server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`. Where it
+ * listens is one of `options.port`, `options.httpServer` (the `ws` package's `server` option) or
+ * `options.noServer`.
  * Text frames carry messages; a binary frame is decoded as UTF-8 or refused with a -32700 answer.
  *
- * @param options - what serves the sockets, where to listen, and the limits
+ * @param server - serves each socket: the RPC server (`@jsonrpc-kit/server`'s `createServer()`)
+ *   or anything with the same `connect`
+ * @param options - where to listen, and the limits
  * @returns the running server
  * @throws TypeError unless exactly one of `port`, `httpServer`, `noServer` is given
  * @example
@@ -293,12 +295,13 @@ function noop(): void {}
  *
  * const rpc = createServer();
  * rpc.method('add', ([a, b]: [number, number]) => a + b);
- * const wss = createWebSocketServer({ server: rpc, port: 8080, path: '/rpc' });
+ * const wss = createWebSocketServer(rpc, { port: 8080, path: '/rpc' });
  * await wss.ready;
  * ```
  */
 export function createWebSocketServer<C extends ConnectionLike>(
-  options: WebSocketServerOptions<C>,
+  server: ConnectionHandler<C>,
+  options: WebSocketServerOptions,
 ): JsonRpcWebSocketServer<C> {
   const modes =
     (options.port !== undefined ? 1 : 0) +
@@ -307,7 +310,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
   if (modes !== 1) {
     throw new TypeError('createWebSocketServer: give exactly one of port, httpServer, noServer');
   }
-  const handler = options.server;
+  const handler = server;
   const path = options.path;
   const checkOrigin = originCheck(options.allowedOrigins);
   const highWaterMark = options.backpressure?.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;

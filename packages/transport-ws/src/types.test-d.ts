@@ -6,7 +6,7 @@ import { createWebSocketServer, type JsonRpcWebSocketServer } from './server.js'
 
 describe('types', () => {
   it('types connections with the handler’s connection type', () => {
-    const make = () => createWebSocketServer({ server: createEchoHandler(), noServer: true });
+    const make = () => createWebSocketServer(createEchoHandler(), { noServer: true });
     expectTypeOf(make).returns.toEqualTypeOf<JsonRpcWebSocketServer<EchoConnection>>();
     expectTypeOf<ReturnType<typeof make>['connections']>().toEqualTypeOf<
       ReadonlySet<EchoConnection>
@@ -19,7 +19,7 @@ describe('types', () => {
     void noHandler;
     const badHeartbeat = () =>
       // @ts-expect-error heartbeat needs both interval and timeout
-      createWebSocketServer({ server: createEchoHandler(), port: 0, heartbeat: { interval: 1 } });
+      createWebSocketServer(createEchoHandler(), { port: 0, heartbeat: { interval: 1 } });
     void badHeartbeat;
   });
 

@@ -1,19 +1,15 @@
 import { createClient } from '@jsonrpc-kit/client';
 import { defineContract, method, notification } from '@jsonrpc-kit/core';
+import { type OpenRpcDocument, openrpc } from '@jsonrpc-kit/extensions/openrpc';
+import { streamCall, streams } from '@jsonrpc-kit/extensions/streams';
 import {
-  createMetricsRegistry,
-  metrics,
-  type OpenRpcDocument,
   type OpenTelemetryApiLike,
-  openrpc,
   type RemoteSpanContext,
-  rateLimit,
-  streamCall,
-  streams,
   type TracerLike,
   tracing,
-} from '@jsonrpc-kit/extensions';
+} from '@jsonrpc-kit/extensions/tracing';
 import { createServer } from '@jsonrpc-kit/server';
+import { createMetricsRegistry, metrics, rateLimit } from '@jsonrpc-kit/server/middleware';
 import { createHttpTransport, type HttpListener, listen } from '@jsonrpc-kit/transport-http';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';

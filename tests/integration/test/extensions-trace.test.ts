@@ -12,7 +12,7 @@ import {
   tracedClient,
   traceHeaders,
   tracing,
-} from '@jsonrpc-kit/extensions';
+} from '@jsonrpc-kit/extensions/tracing';
 import { type Connection, createServer, type Server } from '@jsonrpc-kit/server';
 import { createHttpTransport, listen } from '@jsonrpc-kit/transport-http';
 import {
@@ -148,7 +148,7 @@ describe('trace context from client to server', () => {
 
   describe('over WebSocket', () => {
     async function serve(server: Server): Promise<JsonRpcWebSocketServer<Connection>> {
-      const wss = createWebSocketServer({ server, port: 0, host: '127.0.0.1' });
+      const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
       cleanups.push(() => wss.close({ timeout: 50 }));
       await wss.ready;
       return wss;

@@ -5,7 +5,7 @@ import {
   type McpProgress,
   mcpProfile,
 } from '@jsonrpc-kit/core';
-import { streamCall, streams } from '@jsonrpc-kit/extensions';
+import { streamCall, streams } from '@jsonrpc-kit/extensions/streams';
 import { type Connection, createServer, type Server } from '@jsonrpc-kit/server';
 import {
   createWebSocketServer,
@@ -66,7 +66,7 @@ function streamingServer(probe: Probe): Server {
 }
 
 async function serve(server: Server): Promise<JsonRpcWebSocketServer<Connection>> {
-  const wss = createWebSocketServer({ server, port: 0, host: '127.0.0.1' });
+  const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => wss.close({ timeout: 50 }));
   await wss.ready;
   return wss;

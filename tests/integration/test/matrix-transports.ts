@@ -270,7 +270,7 @@ const ws: MatrixTransport = {
   framing: undefined,
   async setup(options, wrap) {
     const server = createMatrixServer();
-    const wss = createWebSocketServer({ server, port: 0, host: '127.0.0.1' });
+    const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
     await wss.ready;
     const url = `ws://127.0.0.1:${wss.port}`;
     const sent: string[] = [];

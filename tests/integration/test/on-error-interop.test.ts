@@ -92,7 +92,7 @@ describe('a WebSocket client that leaves right after its request', () => {
       await released;
       return 'late';
     });
-    const wss = createWebSocketServer({ server, port: 0, host: '127.0.0.1' });
+    const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
     cleanups.push(() => wss.close({ timeout: 50 }));
     await wss.ready;
     const socket = new WebSocket(`ws://127.0.0.1:${wss.address()!.port}/`);

@@ -64,7 +64,7 @@ describe('subscriptions over WebSocket', () => {
       const timer = setInterval(() => ctx.emit(`${generation}:${++n}`), 5);
       return () => clearInterval(timer);
     });
-    const wss = createWebSocketServer({ server, port, host: '127.0.0.1' });
+    const wss = createWebSocketServer(server, { port, host: '127.0.0.1' });
     await wss.ready;
     return wss;
   }
@@ -113,8 +113,7 @@ describe('a subscriber that stops reading, over a real WebSocket', () => {
       onError: (error) => errors.push(error),
     });
     subscriptions.subscription('blobs');
-    const wss = createWebSocketServer({
-      server,
+    const wss = createWebSocketServer(server, {
       port: 0,
       host: '127.0.0.1',
       backpressure: { highWaterMark: 64 * 1024 },

@@ -58,7 +58,7 @@ function rpcServer(): Server {
 }
 
 async function serve(server: Server, port = 0): Promise<JsonRpcWebSocketServer<Connection>> {
-  const wss = createWebSocketServer({ server, port, host: '127.0.0.1' });
+  const wss = createWebSocketServer(server, { port, host: '127.0.0.1' });
   cleanups.push(() => wss.close({ timeout: 50 }));
   await wss.ready;
   return wss;

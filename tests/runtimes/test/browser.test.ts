@@ -54,7 +54,7 @@ function startWebSocketServer(
   port: number,
   origin: string,
 ): Promise<JsonRpcWebSocketServer> {
-  const wss = createWebSocketServer({ server, port, host: '127.0.0.1', allowedOrigins: [origin] });
+  const wss = createWebSocketServer(server, { port, host: '127.0.0.1', allowedOrigins: [origin] });
   return wss.ready.then(() => wss);
 }
 

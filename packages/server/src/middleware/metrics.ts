@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Middleware } from '@jsonrpc-kit/server';
+import type { Middleware } from '../types.js';
 import { errorCodeOf, monotonicNow } from './call-outcome.js';
 
 /** Receives the start and the end of every call. Wire it to Prometheus, OpenTelemetry, …. */

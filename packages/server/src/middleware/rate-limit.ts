@@ -4,7 +4,7 @@
  * @module
  */
 import { ServerBusyError } from '@jsonrpc-kit/core';
-import type { Middleware, MiddlewareContext } from '@jsonrpc-kit/server';
+import type { Middleware, MiddlewareContext } from '../types.js';
 import { monotonicNow } from './call-outcome.js';
 
 /** A token bucket: `capacity` tokens, refilled continuously at `refillPerSecond`. */

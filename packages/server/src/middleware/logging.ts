@@ -5,7 +5,7 @@
  */
 import type { JsonRpcId } from '@jsonrpc-kit/core';
 import { isJsonRpcError } from '@jsonrpc-kit/core';
-import type { Middleware, MiddlewareContext } from '@jsonrpc-kit/server';
+import type { Middleware, MiddlewareContext } from '../types.js';
 import { errorCodeOf, errorMessageOf, monotonicNow } from './call-outcome.js';
 
 /** Log levels, least to most severe. */

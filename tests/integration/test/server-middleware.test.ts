@@ -6,10 +6,16 @@ import {
   ServerBusyError,
 } from '@jsonrpc-kit/core';
 import { createServer, type Server } from '@jsonrpc-kit/server';
+import {
+  createMetricsRegistry,
+  createTokenBucket,
+  type LogEntry,
+  logging,
+  type MetricsRecorder,
+  metrics,
+  rateLimit,
+} from '@jsonrpc-kit/server/middleware';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LogEntry, logging } from './logging.js';
-import { createMetricsRegistry, type MetricsRecorder, metrics } from './metrics.js';
-import { createTokenBucket, rateLimit } from './rate-limit.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * Shared helpers of the middleware: the wire code a failure will be answered with, and a clock.
+ * Helpers for middleware: the wire code and message a failure will be answered with, and a clock.
  *
  * @module
  */
@@ -11,6 +11,17 @@ import { ErrorCode, isJsonRpcError } from '@jsonrpc-kit/core';
  *
  * @param error - what the call threw
  * @returns the code
+ * @example
+ * ```ts
+ * server.use(async (ctx, next) => {
+ *   try {
+ *     return await next();
+ *   } catch (error) {
+ *     console.log(ctx.method, errorCodeOf(error)); // -32603 for a plain Error
+ *     throw error;
+ *   }
+ * });
+ * ```
  */
 export function errorCodeOf(error: unknown): number {
   return isJsonRpcError(error) ? error.code : ErrorCode.InternalError;
@@ -22,6 +33,11 @@ export function errorCodeOf(error: unknown): number {
  *
  * @param error - what the call threw
  * @returns the message
+ * @example
+ * ```ts
+ * errorMessageOf(new Error('secret detail')); // 'Internal error'
+ * errorMessageOf(new InvalidParamsError('bad id')); // 'bad id'
+ * ```
  */
 export function errorMessageOf(error: unknown): string {
   return isJsonRpcError(error) ? error.message : 'Internal error';
