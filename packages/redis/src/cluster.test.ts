@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { JsonRpcNotification } from '@jsonrpc-kit/core';
 import { createClient } from '@jsonrpc-kit/client';
+import type { JsonRpcNotification } from '@jsonrpc-kit/core';
 import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, skipReason, startRedisServer } from '../test/redis-server.js';
@@ -42,10 +42,9 @@ describe.skipIf(skipReason !== undefined)('three WebSocket server processes on o
     await using onB = connect(b!, received.b);
     await using onC = connect(c!);
     // A round trip on each, so that every socket is open before the publish.
-    await expect(Promise.all([onA, onB].map((cl) => cl.request('nope').catch(() => 'open')))).resolves.toEqual([
-      'open',
-      'open',
-    ]);
+    await expect(
+      Promise.all([onA, onB].map((cl) => cl.request('nope').catch(() => 'open'))),
+    ).resolves.toEqual(['open', 'open']);
     expect(await onC.request('chat.send', { text: 'hello from C' })).toBe(true);
     await expect.poll(() => received.a!.length + received.b!.length, { timeout: 5000 }).toBe(2);
     for (const list of [received.a!, received.b!]) {

@@ -29,14 +29,23 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     await b.publish('news', { n: 1 });
     await expect.poll(() => got.length, { timeout: 2000 }).toBe(3);
     expect(got).toEqual(
-      expect.arrayContaining([['a1', { n: 1 }], ['a2', '{"n":1}'], ['b', { n: 1 }]]),
+      expect.arrayContaining([
+        ['a1', { n: 1 }],
+        ['a2', '{"n":1}'],
+        ['b', { n: 1 }],
+      ]),
     );
     // One parse per process: the two listeners of `a` share one object.
     expect(items.size).toBe(2);
     await stop();
     await a.publish('news', { n: 2 });
     await expect.poll(() => got.length, { timeout: 2000 }).toBe(5);
-    expect(got.slice(3).map(([who]) => who).sort()).toEqual(['a1', 'a2']);
+    expect(
+      got
+        .slice(3)
+        .map(([who]) => who)
+        .sort(),
+    ).toEqual(['a1', 'a2']);
   });
 
   it('survives a redis-server restart: subscriptions come back, publishes made meanwhile go out', async () => {
@@ -67,7 +76,11 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
   });
 
   it('fails a publish clearly when Redis is down and the outage queue is full', async () => {
-    const fanout = await createRedisFanout({ url: redis.url, maxQueuedPublishes: 1, channelPrefix: 't3:' });
+    const fanout = await createRedisFanout({
+      url: redis.url,
+      maxQueuedPublishes: 1,
+      channelPrefix: 't3:',
+    });
     const restarted = redis.restart(500);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const first = fanout.publish('x', 1);
@@ -75,6 +88,8 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     await restarted;
     await expect(first).resolves.toBeUndefined();
     await fanout.close();
-    await expect(fanout.publish('x', 3)).rejects.toMatchObject({ code: LocalErrorCode.ConnectionClosed });
+    await expect(fanout.publish('x', 3)).rejects.toMatchObject({
+      code: LocalErrorCode.ConnectionClosed,
+    });
   });
 });

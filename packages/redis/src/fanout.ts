@@ -170,7 +170,10 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
     closed = true;
     for (const waiting of queue.splice(0)) waiting.reject(new ConnectionClosedError());
     listeners.clear();
-    await Promise.all([pub.close().catch(() => dropConnection(pub)), sub.close().catch(() => dropConnection(sub))]);
+    await Promise.all([
+      pub.close().catch(() => dropConnection(pub)),
+      sub.close().catch(() => dropConnection(sub)),
+    ]);
   };
 
   return {

@@ -10,8 +10,8 @@ import {
   ConnectionClosedError,
   scanEnvelope,
   type Transport,
-  type TransportHandler,
   TransportError,
+  type TransportHandler,
 } from '@jsonrpc-kit/core';
 import {
   dropConnection,
@@ -125,7 +125,14 @@ export function createRedisQueueClientTransport(
     while (!closed) {
       try {
         const reply = await connection.sendCommand([
-          'XREAD', 'COUNT', '256', 'BLOCK', blockMs, 'STREAMS', ownReplyKey, lastId,
+          'XREAD',
+          'COUNT',
+          '256',
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          ownReplyKey,
+          lastId,
         ]);
         failures = 0;
         for (const entry of readStreamReply(reply)) {
@@ -151,7 +158,9 @@ export function createRedisQueueClientTransport(
       dropConnection(commands);
     }
     notifyClose(
-      reason === undefined || reason instanceof Error ? reason : new ConnectionClosedError(String(reason)),
+      reason === undefined || reason instanceof Error
+        ? reason
+        : new ConnectionClosedError(String(reason)),
     );
   };
 
@@ -186,8 +195,18 @@ export function createRedisQueueClientTransport(
       if (answered) outstanding.add(correlation);
       try {
         await commands.sendCommand([
-          'XADD', queue, 'MAXLEN', '~', maxLength, '*',
-          FIELD_CORRELATION, correlation, FIELD_REPLY_TO, ownReplyKey, FIELD_BODY, message,
+          'XADD',
+          queue,
+          'MAXLEN',
+          '~',
+          maxLength,
+          '*',
+          FIELD_CORRELATION,
+          correlation,
+          FIELD_REPLY_TO,
+          ownReplyKey,
+          FIELD_BODY,
+          message,
         ]);
       } catch (error) {
         outstanding.delete(correlation);

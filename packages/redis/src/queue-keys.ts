@@ -46,7 +46,9 @@ export function batchExpectsAnswer(text: string): boolean {
   try {
     const members: unknown = JSON.parse(text);
     if (!Array.isArray(members) || members.length === 0) return true;
-    return members.some((m) => m === null || typeof m !== 'object' || 'id' in m || !('method' in m));
+    return members.some(
+      (m) => m === null || typeof m !== 'object' || 'id' in m || !('method' in m),
+    );
   } catch {
     return true;
   }

@@ -1,5 +1,5 @@
-import { createClient as createRedisClient } from '@redis/client';
 import type { TransportHandler } from '@jsonrpc-kit/core';
+import { createClient as createRedisClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, skipReason, startRedisServer } from '../test/redis-server.js';
 import { createRedisQueueClientTransport } from './queue-client-transport.js';
@@ -17,8 +17,15 @@ describe.skipIf(skipReason !== undefined)('queue transport wire form, raw', () =
     const raw = createRedisClient({ url: redis.url });
     await raw.connect();
     const messages: string[] = [];
-    const handler: TransportHandler = { onMessage: (m) => void messages.push(m), onClose: () => {} };
-    await using transport = createRedisQueueClientTransport({ url: redis.url, queue: 'q-raw', blockMs: 100 });
+    const handler: TransportHandler = {
+      onMessage: (m) => void messages.push(m),
+      onClose: () => {},
+    };
+    await using transport = createRedisQueueClientTransport({
+      url: redis.url,
+      queue: 'q-raw',
+      blockMs: 100,
+    });
     await transport.start(handler);
     const request = '{"jsonrpc":"2.0","id":9007199254740993,"method":"add","params":[1,2]}';
     await transport.send(request);

@@ -11,8 +11,8 @@ import {
   scanEnvelope,
   stringifyId,
   type Transport,
-  type TransportHandler,
   TransportError,
+  type TransportHandler,
 } from '@jsonrpc-kit/core';
 import {
   dropConnection,
@@ -242,15 +242,25 @@ export function createRedisQueueWorkerTransport(
       }
       try {
         const reply = await connection.sendCommand([
-          'XREADGROUP', 'GROUP', group, consumer, 'COUNT', String(concurrency - held.size),
-          'BLOCK', blockMs, 'STREAMS', queue, '>',
+          'XREADGROUP',
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          String(concurrency - held.size),
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          queue,
+          '>',
         ]);
         failures = 0;
         for (const entry of readStreamReply(reply)) take(entry);
       } catch (error) {
         if (closed) return;
         report(error as Error);
-        if (String((error as Error).message).startsWith('NOGROUP')) await createGroup().catch(report);
+        if (String((error as Error).message).startsWith('NOGROUP'))
+          await createGroup().catch(report);
         await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** failures++)));
       }
     }
@@ -261,12 +271,26 @@ export function createRedisQueueWorkerTransport(
     const connection = commands;
     if (connection === undefined || closed) return;
     if (held.size > 0) {
-      await connection.sendCommand(['XCLAIM', queue, group, consumer, '0', ...held.keys(), 'JUSTID']);
+      await connection.sendCommand([
+        'XCLAIM',
+        queue,
+        group,
+        consumer,
+        '0',
+        ...held.keys(),
+        'JUSTID',
+      ]);
     }
     if (held.size >= concurrency) return;
     const reply = await connection.sendCommand([
-      'XAUTOCLAIM', queue, group, consumer, String(visibility), '0-0',
-      'COUNT', String(concurrency - held.size),
+      'XAUTOCLAIM',
+      queue,
+      group,
+      consumer,
+      String(visibility),
+      '0-0',
+      'COUNT',
+      String(concurrency - held.size),
     ]);
     const entries = Array.isArray(reply) ? readEntries(reply[1]) : [];
     for (const entry of entries) {
@@ -296,7 +320,9 @@ export function createRedisQueueWorkerTransport(
     if (!closeNotified) {
       closeNotified = true;
       handler?.onClose(
-        reason === undefined || reason instanceof Error ? reason : new ConnectionClosedError(String(reason)),
+        reason === undefined || reason instanceof Error
+          ? reason
+          : new ConnectionClosedError(String(reason)),
       );
     }
   };
@@ -316,7 +342,9 @@ export function createRedisQueueWorkerTransport(
       } catch (error) {
         dropConnection(commands);
         dropConnection(reader);
-        throw new TransportError(`Cannot join group "${group}" of queue "${queue}"`, { cause: error });
+        throw new TransportError(`Cannot join group "${group}" of queue "${queue}"`, {
+          cause: error,
+        });
       }
       if (closed) return;
       readLoop = runReads(reader);
@@ -351,7 +379,16 @@ export function createRedisQueueWorkerTransport(
         // The answer first, then the acknowledgement: a worker that dies between the two leaves
         // the request to be answered again (a duplicate the caller drops), never unanswered.
         await commands.sendCommand([
-          'XADD', to, 'MAXLEN', '~', '10000', '*', FIELD_CORRELATION, correlation, FIELD_BODY, message,
+          'XADD',
+          to,
+          'MAXLEN',
+          '~',
+          '10000',
+          '*',
+          FIELD_CORRELATION,
+          correlation,
+          FIELD_BODY,
+          message,
         ]);
         await commands.sendCommand(['EXPIRE', to, replyTtl]);
       } catch (error) {
@@ -364,5 +401,4 @@ export function createRedisQueueWorkerTransport(
     close,
     [asyncDisposeSymbol]: () => close(),
   } as RedisQueueWorkerTransport;
-
 }

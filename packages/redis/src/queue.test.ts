@@ -49,10 +49,15 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
     await using _connection = server.connect(
       createRedisQueueWorkerTransport({ url: redis.url, queue, blockMs: 100 }),
     );
-    await using a = createClient(createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }));
-    await using b = createClient(createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }));
+    await using a = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+    );
+    await using b = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+    );
     const calls = [];
-    for (let i = 0; i < 5; i++) calls.push(a.request('echo', [`a${i}`]), b.request('echo', [`b${i}`]));
+    for (let i = 0; i < 5; i++)
+      calls.push(a.request('echo', [`a${i}`]), b.request('echo', [`b${i}`]));
     expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4].flatMap((i) => [`a${i}`, `b${i}`]));
   });
 
@@ -60,12 +65,19 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
     const queue = 'q-failover';
     const visibility = 400;
     const children: ChildProcess[] = [];
-    const startWorker = (name: string, hang: boolean): Promise<{ child: ChildProcess; lines: string[] }> =>
+    const startWorker = (
+      name: string,
+      hang: boolean,
+    ): Promise<{ child: ChildProcess; lines: string[] }> =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [workerScript, redis.url, queue, name, String(visibility)], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-          env: { ...process.env, HANG: hang ? '1' : '0' },
-        });
+        const child = spawn(
+          process.execPath,
+          [workerScript, redis.url, queue, name, String(visibility)],
+          {
+            stdio: ['ignore', 'pipe', 'inherit'],
+            env: { ...process.env, HANG: hang ? '1' : '0' },
+          },
+        );
         children.push(child);
         const lines: string[] = [];
         createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -76,9 +88,12 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
       });
     try {
       const dying = await startWorker('dying', true);
-      await using client = createClient(createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }), {
-        timeout: 10_000,
-      });
+      await using client = createClient(
+        createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+        {
+          timeout: 10_000,
+        },
+      );
       const settled: unknown[] = [];
       const calls = Array.from({ length: 10 }, (_, n) =>
         client.request<{ n: number; by: string }>('double', [n]).then((value) => {
@@ -86,7 +101,9 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
           return value;
         }),
       );
-      await expect.poll(() => dying.lines.filter((l) => l.startsWith('took')).length, { timeout: 5000 }).toBe(10);
+      await expect
+        .poll(() => dying.lines.filter((l) => l.startsWith('took')).length, { timeout: 5000 })
+        .toBe(10);
       dying.child.kill('SIGKILL');
       await startWorker('healthy', false);
       const results = await Promise.all(calls);

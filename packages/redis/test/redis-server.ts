@@ -8,7 +8,10 @@ import { join } from 'node:path';
 
 function findBinary(): string | undefined {
   try {
-    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() || undefined;
+    return (
+      execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() ||
+      undefined
+    );
   } catch {
     return undefined;
   }
@@ -83,7 +86,18 @@ export async function startRedisServer(): Promise<RedisServer> {
   const launch = async (): Promise<void> => {
     const started = spawn(
       binary,
-      ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir],
+      [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
       { stdio: 'ignore' },
     );
     child = started;
