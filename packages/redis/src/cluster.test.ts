@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import type { JsonRpcNotification } from '@jsonrpc-kit/core';
 import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, skipReason, startRedisServer } from '../test/redis-server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { skipReason, useRedisServer } from '../test/redis-server.js';
 
 const nodeScript = fileURLToPath(new URL('../test/fixtures/chat-node.mjs', import.meta.url));
 
@@ -21,14 +21,10 @@ function startNode(url: string, children: ChildProcess[]): Promise<string> {
 }
 
 describe.skipIf(skipReason !== undefined)('three WebSocket server processes on one Redis', () => {
-  let redis: RedisServer;
+  const redis = useRedisServer();
   const children: ChildProcess[] = [];
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await redis?.stop();
   });
 
   it('a subscriber connected to process A receives a publish made on process C', async () => {

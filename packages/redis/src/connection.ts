@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { createClient, type RedisClientOptions } from '@redis/client';
 
 /** Where and how to reach Redis; shared by every factory of this package. */
@@ -80,4 +81,46 @@ export function dropConnection(client: RedisConnection | undefined): void {
   } catch {
     // already closed
   }
+}
+
+/**
+ * Opens the two connections of a queue endpoint: one for commands, one for blocking reads (a
+ * blocking read holds its connection). On failure, closes whichever opened.
+ *
+ * @param options - where Redis is
+ * @returns both connections
+ */
+export async function openPair(
+  options: RedisConnectionOptions,
+): Promise<{ commands: RedisConnection; reader: RedisConnection }> {
+  const commands = await openConnection(options);
+  try {
+    return { commands, reader: await openConnection(options) };
+  } catch (error) {
+    dropConnection(commands);
+    throw error;
+  }
+}
+
+/**
+ * Waits before the next attempt of a read loop: 50 ms doubling, capped at 1 s.
+ *
+ * @param failures - failed attempts in a row so far
+ * @returns resolves after the pause
+ */
+export function pauseAfterFailure(failures: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** failures)));
+}
+
+/**
+ * The error a transport's `onClose` gets for a `close(reason)`.
+ *
+ * @param reason - what `close()` was given
+ * @returns `undefined` for a plain close, the reason when it is an error, else a
+ *   `ConnectionClosedError` that says it
+ */
+export function closeError(reason: unknown): Error | undefined {
+  return reason === undefined || reason instanceof Error
+    ? reason
+    : new ConnectionClosedError(String(reason));
 }

@@ -1,16 +1,10 @@
 import { LocalErrorCode } from '@jsonrpc-kit/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, skipReason, startRedisServer } from '../test/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisFanout } from './fanout.js';
 
 describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisServer();
 
   it('delivers a publish to every subscriber of every fan-out, parsed once per fan-out', async () => {
     await using a = await createRedisFanout({ url: redis.url, channelPrefix: 't1:' });

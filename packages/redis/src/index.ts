@@ -11,6 +11,7 @@ export type {
   RedisQueueClientTransportOptions,
 } from './queue-client-transport.js';
 export { createRedisQueueClientTransport } from './queue-client-transport.js';
+export type { RedisQueueOptions } from './queue-keys.js';
 export { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REPLY_TTL_SECONDS } from './queue-keys.js';
 export type {
   RedisQueueWorkerTransport,

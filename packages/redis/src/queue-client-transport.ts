@@ -14,10 +14,11 @@ import {
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import {
+  closeError,
   dropConnection,
-  openConnection,
+  openPair,
+  pauseAfterFailure,
   type RedisConnection,
-  type RedisConnectionOptions,
 } from './connection.js';
 import {
   batchExpectsAnswer,
@@ -26,27 +27,19 @@ import {
   FIELD_CORRELATION,
   FIELD_REPLY_TO,
   isBatchText,
+  type RedisQueueOptions,
   replyKey,
 } from './queue-keys.js';
 import { readStreamReply } from './stream-reply.js';
 
 /** Options of {@link createRedisQueueClientTransport}. */
-export interface RedisQueueClientTransportOptions extends RedisConnectionOptions {
-  /** The request stream's key, the same as the workers'. */
-  readonly queue: string;
+export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
   /**
    * Approximate cap on the request stream's length (`XADD … MAXLEN ~`).
    *
    * @default {@link DEFAULT_QUEUE_MAX_LENGTH}
    */
   readonly maxQueueLength?: number | undefined;
-  /**
-   * How long one blocking read of the reply stream waits before it starts again, in
-   * milliseconds; bounds how long `close()` can take.
-   *
-   * @default 1000
-   */
-  readonly blockMs?: number | undefined;
 }
 
 /** A {@link Transport} whose messages travel through a Redis queue. */
@@ -143,7 +136,7 @@ export function createRedisQueueClientTransport(
         if (closed) return;
         handler?.onError?.(error as Error);
         // The connection reconnects by itself; wait a little before asking again.
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** failures++)));
+        await pauseAfterFailure(failures++);
       }
     }
   };
@@ -157,11 +150,7 @@ export function createRedisQueueClientTransport(
       await commands.sendCommand(['DEL', ownReplyKey]).catch(() => undefined);
       dropConnection(commands);
     }
-    notifyClose(
-      reason === undefined || reason instanceof Error
-        ? reason
-        : new ConnectionClosedError(String(reason)),
-    );
+    notifyClose(closeError(reason));
   };
 
   return {
@@ -173,10 +162,8 @@ export function createRedisQueueClientTransport(
       if (handler !== undefined) throw new Error('Transport already started');
       handler = h;
       try {
-        commands = await openConnection(options);
-        reader = await openConnection(options);
+        ({ commands, reader } = await openPair(options));
       } catch (error) {
-        dropConnection(commands);
         throw new TransportError(`Cannot reach Redis for queue "${queue}"`, { cause: error });
       }
       if (closed) {

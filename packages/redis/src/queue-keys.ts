@@ -4,6 +4,20 @@
  *
  * @module
  */
+import type { RedisConnectionOptions } from './connection.js';
+
+/** What both sides of the queue transport are given. */
+export interface RedisQueueOptions extends RedisConnectionOptions {
+  /** The request stream's key, the same for the callers and the workers. */
+  readonly queue: string;
+  /**
+   * How long one blocking read waits before it starts again, in milliseconds; bounds how long
+   * `close()` can take.
+   *
+   * @default 1000
+   */
+  readonly blockMs?: number | undefined;
+}
 
 /** Stream field: the caller's correlation token of one entry. */
 export const FIELD_CORRELATION = 'c';

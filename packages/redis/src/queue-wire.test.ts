@@ -1,17 +1,11 @@
 import type { TransportHandler } from '@jsonrpc-kit/core';
 import { createClient as createRedisClient } from '@redis/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, skipReason, startRedisServer } from '../test/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisQueueClientTransport } from './queue-client-transport.js';
 
 describe.skipIf(skipReason !== undefined)('queue transport wire form, raw', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisServer();
 
   it('puts the exact text on the stream; the first answer settles, a duplicate is dropped', async () => {
     const raw = createRedisClient({ url: redis.url });

@@ -15,10 +15,11 @@ import {
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import {
+  closeError,
   dropConnection,
-  openConnection,
+  openPair,
+  pauseAfterFailure,
   type RedisConnection,
-  type RedisConnectionOptions,
 } from './connection.js';
 import {
   batchExpectsAnswer,
@@ -27,6 +28,7 @@ import {
   FIELD_CORRELATION,
   FIELD_REPLY_TO,
   isBatchText,
+  type RedisQueueOptions,
 } from './queue-keys.js';
 import { readEntries, readStreamReply, type StreamEntry } from './stream-reply.js';
 
@@ -40,9 +42,7 @@ export const DEFAULT_VISIBILITY_TIMEOUT = 30_000;
 export const DEFAULT_WORKER_CONCURRENCY = 64;
 
 /** Options of {@link createRedisQueueWorkerTransport}. */
-export interface RedisQueueWorkerTransportOptions extends RedisConnectionOptions {
-  /** The request stream's key, the same as the callers'. */
-  readonly queue: string;
+export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
   /**
    * The consumer group: the workers that share the queue, each request going to one of them.
    *
@@ -69,13 +69,6 @@ export interface RedisQueueWorkerTransportOptions extends RedisConnectionOptions
    * @default {@link DEFAULT_WORKER_CONCURRENCY}
    */
   readonly concurrency?: number | undefined;
-  /**
-   * How long one blocking read waits before it starts again, in milliseconds; bounds how long
-   * `close()` can take.
-   *
-   * @default 1000
-   */
-  readonly blockMs?: number | undefined;
   /**
    * How long a caller's reply stream lives after its last answer, in seconds.
    *
@@ -261,7 +254,7 @@ export function createRedisQueueWorkerTransport(
         report(error as Error);
         if (String((error as Error).message).startsWith('NOGROUP'))
           await createGroup().catch(report);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** failures++)));
+        await pauseAfterFailure(failures++);
       }
     }
   };
@@ -319,11 +312,7 @@ export function createRedisQueueWorkerTransport(
     // Requests still held stay pending in Redis: another worker takes them over.
     if (!closeNotified) {
       closeNotified = true;
-      handler?.onClose(
-        reason === undefined || reason instanceof Error
-          ? reason
-          : new ConnectionClosedError(String(reason)),
-      );
+      handler?.onClose(closeError(reason));
     }
   };
 
@@ -336,8 +325,7 @@ export function createRedisQueueWorkerTransport(
       if (handler !== undefined) throw new Error('Transport already started');
       handler = h;
       try {
-        commands = await openConnection(options);
-        reader = await openConnection(options);
+        ({ commands, reader } = await openPair(options));
         await createGroup();
       } catch (error) {
         dropConnection(commands);
@@ -346,7 +334,11 @@ export function createRedisQueueWorkerTransport(
           cause: error,
         });
       }
-      if (closed) return;
+      if (closed) {
+        dropConnection(commands);
+        dropConnection(reader);
+        return;
+      }
       readLoop = runReads(reader);
       renewTimer = setInterval(
         () => void renewAndClaim().catch(report),

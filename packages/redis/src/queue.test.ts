@@ -3,21 +3,15 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import { createServer } from '@jsonrpc-kit/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, skipReason, startRedisServer } from '../test/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisQueueClientTransport } from './queue-client-transport.js';
 import { createRedisQueueWorkerTransport } from './queue-worker-transport.js';
 
 const workerScript = fileURLToPath(new URL('../test/fixtures/queue-worker.mjs', import.meta.url));
 
 describe.skipIf(skipReason !== undefined)('queue transport on a real redis-server', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisServer();
 
   it('serves requests, notifications and batches through a consumer group', async () => {
     const queue = 'q-basic';

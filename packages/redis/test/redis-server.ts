@@ -1,20 +1,18 @@
 // A real redis-server for the tests: on 127.0.0.1, a free port and a temporary directory, no
 // persistence; one per test file. Without the binary the tests skip and say how to install it.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 function findBinary(): string | undefined {
-  try {
-    return (
-      execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() ||
-      undefined
-    );
-  } catch {
-    return undefined;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'redis-server');
+    if (dir !== '' && existsSync(candidate)) return candidate;
   }
+  return undefined;
 }
 
 /** The redis-server binary, when installed. */
@@ -128,5 +126,34 @@ export async function startRedisServer(): Promise<RedisServer> {
       await new Promise((resolve) => setTimeout(resolve, downMs));
       await launch();
     },
+  };
+}
+
+/**
+ * Starts a redis-server before the tests of the calling file and stops it after them.
+ *
+ * @returns the server, usable inside the tests
+ */
+export function useRedisServer(): RedisServer {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const current = (): RedisServer => {
+    if (server === undefined) throw new Error('redis-server is not started');
+    return server;
+  };
+  return {
+    get port() {
+      return current().port;
+    },
+    get url() {
+      return current().url;
+    },
+    stop: () => current().stop(),
+    restart: (downMs) => current().restart(downMs),
   };
 }
