@@ -59,8 +59,9 @@ export interface RedisQueueClientTransport extends Transport {
  *
  * Delivery is at least once: a worker that dies mid-request has the request retried by another,
  * so one request can be answered twice. This transport passes the first answer of each message on
- * and drops later ones (counted in `duplicates`), so a call settles exactly once. A handler with
- * side effects may still run twice: make it idempotent.
+ * and drops later ones (counted in `duplicates`), so a call settles exactly once. An answer that
+ * comes after its caller gave up (the call timed out or was aborted) is dropped the same way. A
+ * handler with side effects may still run twice: make it idempotent.
  *
  * @param options - where Redis is and the queue's key
  * @returns the transport; give it to `createClient()`
@@ -173,13 +174,20 @@ export function createRedisQueueClientTransport(
       }
       readLoop = runReads(reader);
     },
-    async send(message) {
+    async send(message, sendOptions) {
       if (closed || commands === undefined) throw new ConnectionClosedError();
       const correlation = String(nextCorrelation++);
       const answered = isBatchText(message)
         ? batchExpectsAnswer(message)
         : scanEnvelope(message).kind !== 'notification';
-      if (answered) outstanding.add(correlation);
+      if (answered) {
+        outstanding.add(correlation);
+        // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
+        // and a request lost with Redis leaves nothing behind here.
+        sendOptions?.signal?.addEventListener('abort', () => outstanding.delete(correlation), {
+          once: true,
+        });
+      }
       try {
         await commands.sendCommand([
           'XADD',

@@ -42,4 +42,32 @@ describe.skipIf(skipReason !== undefined)('queue transport wire form, raw', () =
     expect(await raw.sendCommand(['EXISTS', replyTo])).toBe(0);
     raw.destroy();
   });
+
+  it('drops an answer that comes after its caller gave up', async () => {
+    const raw = createRedisClient({ url: redis.url });
+    await raw.connect();
+    const messages: string[] = [];
+    await using transport = createRedisQueueClientTransport({
+      url: redis.url,
+      queue: 'q-late',
+      blockMs: 100,
+    });
+    await transport.start({ onMessage: (m) => void messages.push(m), onClose: () => {} });
+    const gaveUp = new AbortController();
+    await transport.send('{"jsonrpc":"2.0","id":1,"method":"slow"}', { signal: gaveUp.signal });
+    gaveUp.abort();
+    const answer = '{"jsonrpc":"2.0","id":1,"result":"late"}';
+    await raw.sendCommand([
+      'XADD',
+      `q-late:reply:${transport.callerId}`,
+      '*',
+      'c',
+      '0',
+      'b',
+      answer,
+    ]);
+    await expect.poll(() => transport.duplicates, { timeout: 3000 }).toBe(1);
+    expect(messages).toEqual([]);
+    raw.destroy();
+  });
 });
