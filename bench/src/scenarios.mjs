@@ -221,6 +221,42 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
   },
+  {
+    id: 'redis-queue-1w',
+    title:
+      "9a. Redis Streams queue, 1 worker in the caller's process, 64 in flight (real redis-server)",
+    unit: 'calls/s',
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: undefined,
+    config: {
+      quick: { warmupCalls: 500, calls: 3_000 },
+      full: { warmupCalls: 3_000, calls: 30_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/redis-queue.mjs')).run(impl, config, 1),
+  },
+  {
+    id: 'redis-queue-2w',
+    title:
+      "9b. Redis Streams queue, 2 workers in the caller's process, 64 in flight (real redis-server)",
+    unit: 'calls/s',
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: undefined,
+    config: {
+      quick: { warmupCalls: 500, calls: 3_000 },
+      full: { warmupCalls: 3_000, calls: 30_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/redis-queue.mjs')).run(impl, config, 2),
+  },
 ];
 
 /** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
