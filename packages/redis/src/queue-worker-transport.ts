@@ -370,19 +370,22 @@ export function createRedisQueueWorkerTransport(
       try {
         // The answer first, then the acknowledgement: a worker that dies between the two leaves
         // the request to be answered again (a duplicate the caller drops), never unanswered.
-        await commands.sendCommand([
-          'XADD',
-          to,
-          'MAXLEN',
-          '~',
-          '10000',
-          '*',
-          FIELD_CORRELATION,
-          correlation,
-          FIELD_BODY,
-          message,
+        // One round trip: both commands go out together (pipelined on the connection).
+        await Promise.all([
+          commands.sendCommand([
+            'XADD',
+            to,
+            'MAXLEN',
+            '~',
+            '10000',
+            '*',
+            FIELD_CORRELATION,
+            correlation,
+            FIELD_BODY,
+            message,
+          ]),
+          commands.sendCommand(['EXPIRE', to, replyTtl]),
         ]);
-        await commands.sendCommand(['EXPIRE', to, replyTtl]);
       } catch (error) {
         // Left pending and renewed no more: another worker retries it.
         release(taken, false);
