@@ -1,5 +1,11 @@
 export type { RedisConnectionOptions } from './connection.js';
 export { DEFAULT_MAX_RECONNECT_DELAY } from './connection.js';
+export type { RedisEventStore, RedisEventStoreOptions } from './event-store.js';
+export {
+  createRedisEventStore,
+  DEFAULT_REDIS_EVENT_STORE_MAX_AGE,
+  DEFAULT_REDIS_EVENT_STORE_MAX_EVENTS,
+} from './event-store.js';
 export type { FanoutListener, RedisFanout, RedisFanoutOptions } from './fanout.js';
 export {
   createRedisFanout,
