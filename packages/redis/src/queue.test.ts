@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import { createServer } from '@jsonrpc-kit/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisQueueClientTransport } from './queue-client-transport.js';
 import { createRedisQueueWorkerTransport } from './queue-worker-transport.js';
@@ -77,58 +77,76 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
     expect(answer).toBe('pong');
   });
 
+  const visibility = 400;
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  /** Starts a worker process of `queue`; resolves once it serves. */
+  const startWorker = (
+    queue: string,
+    name: string,
+    env: Record<string, string> = {},
+  ): Promise<{ child: ChildProcess; lines: string[] }> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [workerScript, redis.url, queue, name, String(visibility)],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
+      );
+      children.push(child);
+      const lines: string[] = [];
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        lines.push(line);
+        if (line === 'ready') resolve({ child, lines });
+      });
+      child.once('exit', (code) => reject(new Error(`worker ${name} exited with ${code}`)));
+    });
+  const took = (worker: { lines: string[] }): number =>
+    worker.lines.filter((l) => l.startsWith('took')).length;
+
   it('a worker killed mid-request: another worker takes the requests over, each call settles once', async () => {
     const queue = 'q-failover';
-    const visibility = 400;
-    const children: ChildProcess[] = [];
-    const startWorker = (
-      name: string,
-      hang: boolean,
-    ): Promise<{ child: ChildProcess; lines: string[] }> =>
-      new Promise((resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          [workerScript, redis.url, queue, name, String(visibility)],
-          {
-            stdio: ['ignore', 'pipe', 'inherit'],
-            env: { ...process.env, HANG: hang ? '1' : '0' },
-          },
-        );
-        children.push(child);
-        const lines: string[] = [];
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          lines.push(line);
-          if (line === 'ready') resolve({ child, lines });
-        });
-        child.once('exit', (code) => reject(new Error(`worker ${name} exited with ${code}`)));
-      });
-    try {
-      const dying = await startWorker('dying', true);
-      await using client = createClient(
-        createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-        {
-          timeout: 10_000,
-        },
-      );
-      const settled: unknown[] = [];
-      const calls = Array.from({ length: 10 }, (_, n) =>
-        client.request<{ n: number; by: string }>('double', [n]).then((value) => {
-          settled.push(value);
-          return value;
-        }),
-      );
-      await expect
-        .poll(() => dying.lines.filter((l) => l.startsWith('took')).length, { timeout: 5000 })
-        .toBe(10);
-      dying.child.kill('SIGKILL');
-      await startWorker('healthy', false);
-      const results = await Promise.all(calls);
-      expect(results).toEqual(Array.from({ length: 10 }, (_, n) => ({ n: n * 2, by: 'healthy' })));
-      // Nothing settles twice, and nothing is left unanswered in the group.
-      await new Promise((resolve) => setTimeout(resolve, visibility * 2));
-      expect(settled).toHaveLength(10);
-    } finally {
-      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    const dying = await startWorker(queue, 'dying', { HANG: '1' });
+    await using client = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+      { timeout: 10_000 },
+    );
+    const settled: unknown[] = [];
+    const calls = Array.from({ length: 10 }, (_, n) =>
+      client.request<{ n: number; by: string }>('double', [n]).then((value) => {
+        settled.push(value);
+        return value;
+      }),
+    );
+    await expect.poll(() => took(dying), { timeout: 5000 }).toBe(10);
+    dying.child.kill('SIGKILL');
+    await startWorker(queue, 'healthy');
+    const results = await Promise.all(calls);
+    expect(results).toEqual(Array.from({ length: 10 }, (_, n) => ({ n: n * 2, by: 'healthy' })));
+    // Nothing settles twice.
+    await new Promise((resolve) => setTimeout(resolve, visibility * 2));
+    expect(settled).toHaveLength(10);
+  });
+
+  it('one of two busy workers killed during a run of calls: no call is lost', async () => {
+    const queue = 'q-kill-one';
+    const [first, second] = await Promise.all([
+      startWorker(queue, 'first', { DELAY: '20' }),
+      startWorker(queue, 'second', { DELAY: '20' }),
+    ]);
+    await using client = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+      { timeout: 10_000 },
+    );
+    const calls = Array.from({ length: 60 }, (_, n) =>
+      client.request<{ n: number; by: string }>('double', [n]),
+    );
+    // Kill the first worker once it holds requests it has not answered.
+    await expect.poll(() => took(first!), { timeout: 5000 }).toBeGreaterThan(0);
+    first!.child.kill('SIGKILL');
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.n)).toEqual(Array.from({ length: 60 }, (_, n) => n * 2));
+    expect(took(second!)).toBeGreaterThan(0);
   });
 });
