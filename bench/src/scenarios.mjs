@@ -257,6 +257,24 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/redis-queue.mjs')).run(impl, config, 2),
   },
+  {
+    id: 'redis-fanout',
+    title:
+      '10. Redis pub/sub fan-out: one publish to 1,000 subscribers over 2 processes (real redis-server)',
+    unit: 'deliveries/s',
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: undefined,
+    config: {
+      quick: { items: 200 },
+      full: { items: 2_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/redis-fanout.mjs')).run(impl, config),
+  },
 ];
 
 /** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */

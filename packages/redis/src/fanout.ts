@@ -61,7 +61,8 @@ export interface RedisFanout {
   publish(topic: string, item: unknown): Promise<void>;
   /**
    * Subscribes to `topic`. The Redis subscription is made once per topic and process, and is
-   * renewed by itself after Redis restarts.
+   * renewed by itself after Redis restarts. The same listener function subscribed twice to one
+   * topic is called once per item (as with `addEventListener`).
    *
    * @param topic - the topic
    * @param listener - receives each item
