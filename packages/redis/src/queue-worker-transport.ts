@@ -41,6 +41,14 @@ export const DEFAULT_VISIBILITY_TIMEOUT = 30_000;
 /** How many requests one worker holds at once. @default 64 */
 export const DEFAULT_WORKER_CONCURRENCY = 64;
 
+/**
+ * Answers one request: the answer on the caller's reply stream (KEYS[1]), the stream's expiry,
+ * then the acknowledgement on the request stream (KEYS[2]). An error stops it before the XACK.
+ */
+const ANSWER_SCRIPT = `redis.call('XADD', KEYS[1], 'MAXLEN', '~', '10000', '*', '${FIELD_CORRELATION}', ARGV[1], '${FIELD_BODY}', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return redis.call('XACK', KEYS[2], ARGV[4], ARGV[5])`;
+
 /** Options of {@link createRedisQueueWorkerTransport}. */
 export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
   /**
@@ -204,11 +212,15 @@ export function createRedisQueueWorkerTransport(
   /**
    * Ends this worker's hold on a request and serves the next one waiting for its id.
    *
-   * @param acknowledge - `false` leaves it pending in Redis, for another worker to retry
+   * @param acknowledge - whether to acknowledge it now; `false` when it is acknowledged already,
+   *   or to leave it pending in Redis for another worker to retry
    */
   const release = (taken: Taken, acknowledge: boolean): void => {
     if (acknowledge) ack(taken.entry.id);
-    else held.delete(taken.entry.id);
+    else {
+      held.delete(taken.entry.id);
+      wakeReader?.();
+    }
     if (taken.key === undefined) {
       batch = undefined;
       const next = waitingBatches.shift();
@@ -368,30 +380,29 @@ export function createRedisQueueWorkerTransport(
         return;
       }
       try {
-        // The answer first, then the acknowledgement: a worker that dies between the two leaves
-        // the request to be answered again (a duplicate the caller drops), never unanswered.
-        // One round trip: both commands go out together (pipelined on the connection).
-        await Promise.all([
-          commands.sendCommand([
-            'XADD',
-            to,
-            'MAXLEN',
-            '~',
-            '10000',
-            '*',
-            FIELD_CORRELATION,
-            correlation,
-            FIELD_BODY,
-            message,
-          ]),
-          commands.sendCommand(['EXPIRE', to, replyTtl]),
+        // The answer, its stream's expiry, then the acknowledgement, in one script: one round
+        // trip, and a failed answer stops the script before the XACK. A worker that dies before
+        // the script ran leaves the request to be answered again (a duplicate the caller drops),
+        // never unanswered.
+        await commands.sendCommand([
+          'EVAL',
+          ANSWER_SCRIPT,
+          '2',
+          to,
+          queue,
+          correlation,
+          message,
+          replyTtl,
+          group,
+          taken.entry.id,
         ]);
       } catch (error) {
         // Left pending and renewed no more: another worker retries it.
         release(taken, false);
         throw new TransportError(`Could not answer on "${to}"`, { cause: error });
       }
-      release(taken, true);
+      // Acknowledged by the script already.
+      release(taken, false);
     },
     close,
     [asyncDisposeSymbol]: () => close(),
