@@ -63,7 +63,7 @@ export async function run(
   const server = createCalculatorServer();
   const http = await listen(server, { port: 0 });
   const client = createClient(tapTransport(createHttpTransport({ url: http.url }), wire(log)), {
-    timeout: 5_000,
+    requestTimeout: 5_000,
   });
   try {
     log(`calculator-http: listening on ${http.url}`);
@@ -72,12 +72,12 @@ export async function run(
     check((await client.request<number>('add', [1, 2])) === 3, 'add');
 
     log('typed proxy: calc.add(2, 3), calc.subtract({ minuend: 42, subtrahend: 23 })');
-    const calc = client.use(calculator);
+    const calc = client.contract(calculator);
     check((await calc.add(2, 3)) === 5, 'calc.add');
     check((await calc.subtract({ minuend: 42, subtrahend: 23 })) === 19, 'calc.subtract');
 
-    log('by position: client.use(calculator, { params: "byPosition" }).subtract(...)');
-    const positional = client.use(calculator, { params: 'byPosition' });
+    log('by position: client.contract(calculator, { params: "byPosition" }).subtract(...)');
+    const positional = client.contract(calculator, { params: 'byPosition' });
     check((await positional.subtract({ minuend: 23, subtrahend: 42 })) === -19, 'by position');
 
     log('application error: calc.divide({ dividend: 1, divisor: 0 })');

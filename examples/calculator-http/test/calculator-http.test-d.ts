@@ -7,7 +7,7 @@ declare const client: Client;
 
 describe('calculator types', () => {
   it('types the proxy from the contract', () => {
-    const calc = client.use(calculator);
+    const calc = client.contract(calculator);
     expectTypeOf(calc.add).parameters.toEqualTypeOf<[number, number]>();
     expectTypeOf(calc.add).returns.resolves.toEqualTypeOf<number>();
     expectTypeOf(calc.divide).parameters.toEqualTypeOf<[{ dividend: number; divisor: number }]>();

@@ -95,9 +95,9 @@ describe('node dist/server.js --port 0', () => {
   });
 
   it('serves the typed client', async () => {
-    const client = createClient(createHttpTransport({ url }), { timeout: 5_000 });
+    const client = createClient(createHttpTransport({ url }), { requestTimeout: 5_000 });
     try {
-      const calc = client.use(calculator);
+      const calc = client.contract(calculator);
       expect(await calc.add(40, 2)).toBe(42);
       await expect(calc.divide({ dividend: 1, divisor: 0 })).rejects.toSatisfy(
         (error: unknown) => error instanceof JsonRpcError && error.code === DIVISION_BY_ZERO,

@@ -105,7 +105,7 @@ export function connectMember(options: MemberOptions): Member {
         )
       : transport,
     {
-      timeout: 5_000,
+      requestTimeout: 5_000,
       onRequest: (request) => {
         if (request.method !== 'chat.confirmJoin') throw new MethodNotFoundError();
         const params = request.params as unknown as ConfirmJoinParams;

@@ -97,7 +97,7 @@ export async function conformanceTour(log: Log): Promise<void> {
     const http = createClient(
       tapTransport(createHttpTransport({ url: server.httpUrl }), wire(log)),
       {
-        timeout: 5_000,
+        requestTimeout: 5_000,
       },
     );
     try {
@@ -126,7 +126,7 @@ export async function conformanceTour(log: Log): Promise<void> {
           log(line);
         }),
       ),
-      { timeout: 5_000, cancellation: true },
+      { requestTimeout: 5_000, sendCancel: true },
     );
     try {
       const echoed = await ws.request<{ hello: string }>('echo', { hello: 'world' });
@@ -154,7 +154,7 @@ export async function conformanceTour(log: Log): Promise<void> {
       [CONFORMANCE_SERVER, '--stdio', 'content-length'],
       { framing: 'content-length' },
     );
-    const stdio = createClient(tapTransport(child, wire(log)), { timeout: 5_000 });
+    const stdio = createClient(tapTransport(child, wire(log)), { requestTimeout: 5_000 });
     try {
       check((await stdio.request('sum', [1, 2, 3])) === 6, 'sum over stdio');
       try {

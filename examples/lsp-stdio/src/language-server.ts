@@ -5,8 +5,12 @@
  *
  * @module
  */
-import { InvalidParamsError, JsonRpcError, type JsonRpcParams } from '@jsonrpc-kit/core';
-import { lspProfile } from '@jsonrpc-kit/extensions';
+import {
+  InvalidParamsError,
+  JsonRpcError,
+  type JsonRpcParams,
+  lspProfile,
+} from '@jsonrpc-kit/core';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 
 /** LSP's code for a request before `initialize`. */
@@ -126,7 +130,7 @@ export function createLanguageServer(options: LanguageServerOptions = {}): Serve
   let initialized = false;
   let shuttingDown = false;
   const server = createServer({
-    cancellation: lspProfile.cancellation,
+    profile: lspProfile,
     onError: (error, info) =>
       options.log?.(`error in ${info.method ?? 'a message'}: ${String(error)}`),
   });

@@ -7,8 +7,12 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
-import { type TapDirection, tapTransport } from '@jsonrpc-kit/core';
-import { LSP_REQUEST_CANCELLED, lspProfile } from '@jsonrpc-kit/extensions';
+import {
+  LSP_REQUEST_CANCELLED,
+  lspProfile,
+  type TapDirection,
+  tapTransport,
+} from '@jsonrpc-kit/core';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
 
 /** Prints one line. */
@@ -64,8 +68,9 @@ export async function run(log: Log = console.log): Promise<void> {
       }),
     ),
     {
-      timeout: 5_000,
-      cancellation: lspProfile.cancellation,
+      requestTimeout: 5_000,
+      profile: lspProfile,
+      sendCancel: true,
       onNotification: (notification) => {
         notifications.push(notification.method);
       },

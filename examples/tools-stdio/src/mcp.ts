@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { InvalidParamsError } from '@jsonrpc-kit/core';
-import { mcpProfile } from '@jsonrpc-kit/extensions';
+import { InvalidParamsError, mcpProfile } from '@jsonrpc-kit/core';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 import * as v from 'valibot';
 import { inputSchemaOf, type Tool } from './tools.js';
@@ -93,8 +92,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     })),
   };
   const server = createServer({
-    // MCP's cancellation: `notifications/cancelled` `{ requestId }`, and no answer at all.
-    cancellation: mcpProfile.cancellation,
+    // MCP's cancellation (`notifications/cancelled` `{ requestId }`, and no answer at all) and
+    // progress (`notifications/progress`, reported with `ctx.progress`).
+    profile: mcpProfile,
     onError: (error, info) => log(`error in ${info.method ?? 'a message'}: ${String(error)}`),
   });
 

@@ -84,7 +84,7 @@ describe('client.batch', () => {
 
   it('times every request of the batch out and cancels each', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ cancellation: true });
+    const peer = rawPeer({ sendCancel: true });
     const results = peer.client.batch((b) => [b.request('a'), b.request('b')], { timeout: 20 });
     await flushMicrotasks();
     await peer.reply('{"jsonrpc":"2.0","id":1,"result":"a"}');
@@ -180,7 +180,7 @@ describe('auto-batching', () => {
 
   it('does not send a call that gave up while queued, nor cancel it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ batch: { wait: 50 }, cancellation: true });
+    const peer = rawPeer({ batch: { wait: 50 }, sendCancel: true });
     const controller = new AbortController();
     const gone = peer.client.request('gone', undefined, { signal: controller.signal });
     const kept = peer.client.request('kept');

@@ -25,7 +25,7 @@ const calculator = defineContract({
 describe('client.use', () => {
   it('sends tuple params by position and object params by name', async () => {
     const peer = rawPeer();
-    const calc = peer.client.use(calculator);
+    const calc = peer.client.contract(calculator);
     const sum = calc.add(1, 2);
     expect(await peer.next()).toBe('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}');
     await peer.reply('{"jsonrpc":"2.0","id":1,"result":3}');
@@ -48,7 +48,7 @@ describe('client.use', () => {
 
   it('sends object params in paramNames order with byPosition, and a prefix', async () => {
     const peer = rawPeer();
-    const calc = peer.client.use(calculator, { params: 'byPosition', prefix: 'calc.' });
+    const calc = peer.client.contract(calculator, { params: 'byPosition', prefix: 'calc.' });
     void calc.divide({ b: 2, a: 1 }).catch(() => {});
     expect(await peer.next()).toBe(
       '{"jsonrpc":"2.0","id":1,"method":"calc.divide","params":[1,2]}',
@@ -64,7 +64,7 @@ describe('client.use', () => {
 
   it('sends notifications as notifications and untyped params as given', async () => {
     const peer = rawPeer();
-    const calc = peer.client.use(calculator);
+    const calc = peer.client.contract(calculator);
     await calc.log({ message: 'hi' });
     expect(await peer.next()).toBe('{"jsonrpc":"2.0","method":"log","params":{"message":"hi"}}');
     const raw = calc.raw({ any: 'thing' });
@@ -80,7 +80,7 @@ describe('client.use', () => {
 
   it('rejects a result that breaks the schema with ResultValidationError', async () => {
     const peer = rawPeer();
-    const calc = peer.client.use(calculator);
+    const calc = peer.client.contract(calculator);
     const sum = calc.add(1, 2);
     await peer.reply('{"jsonrpc":"2.0","id":1,"result":"three"}');
     const error = await sum.catch((e: unknown) => e);
@@ -99,7 +99,7 @@ describe('client.use', () => {
 
   it('validates with async schemas', async () => {
     const peer = rawPeer();
-    const api = peer.client.use(
+    const api = peer.client.contract(
       defineContract({
         check: method({
           result: v.pipeAsync(
@@ -119,7 +119,7 @@ describe('client.use', () => {
 
   it('refuses an unknown params style', () => {
     const peer = rawPeer();
-    expect(() => peer.client.use(calculator, { params: 'sideways' as 'byName' })).toThrow(
+    expect(() => peer.client.contract(calculator, { params: 'sideways' as 'byName' })).toThrow(
       TypeError,
     );
   });
@@ -143,7 +143,7 @@ describe('client.use: arguments left out', () => {
 
   it('sends no params for a call without arguments', async () => {
     const peer = rawPeer();
-    const api = peer.client.use(eth);
+    const api = peer.client.contract(eth);
     void api.eth_chainId().catch(() => {});
     void api.list().catch(() => {});
     void api.getBalanceNamed(undefined as never).catch(() => {});
@@ -159,8 +159,8 @@ describe('client.use: arguments left out', () => {
 
   it('drops trailing undefined arguments and undefined members, never sending null', async () => {
     const peer = rawPeer();
-    const api = peer.client.use(eth);
-    const byPosition = peer.client.use(eth, { params: 'byPosition' });
+    const api = peer.client.contract(eth);
+    const byPosition = peer.client.contract(eth, { params: 'byPosition' });
     void api.getBalance('0xa', undefined).catch(() => {});
     void api.getBalance('0xa').catch(() => {});
     void api.getBalanceNamed('0xa', undefined).catch(() => {});

@@ -1,5 +1,5 @@
 /**
- * Typed proxies over contracts: `client.use(contract)` turns each method into a function that
+ * Typed proxies over contracts: `client.contract(contract)` turns each method into a function that
  * sends the call and validates the result against the contract.
  *
  * @module
@@ -19,7 +19,7 @@ import { namedParams, orderedParams, positionalParams } from './arguments.js';
 /** How a contract proxy puts params on the wire. */
 export type ParamsStyle = 'byName' | 'byPosition';
 
-/** Options of `client.use()`. */
+/** Options of `client.contract()`. */
 export interface UseOptions {
   /** Prepended to every method name on the wire (`"calc."` sends `calc.add`). @default "" */
   readonly prefix?: string;
@@ -71,7 +71,7 @@ export type ContractProxyFunction<E extends ContractEntry> = E['params'] extends
  *
  * @example
  * ```ts
- * const calc: ContractProxy<typeof calculator> = client.use(calculator);
+ * const calc: ContractProxy<typeof calculator> = client.contract(calculator);
  * const sum = await calc.add(1, 2);
  * ```
  */
@@ -110,7 +110,7 @@ function entryFunction(entry: ContractEntry, send: Send, style: ParamsStyle): Fu
 }
 
 /**
- * Builds a contract proxy. Internal: reached through `client.use()`.
+ * Builds a contract proxy. Internal: reached through `client.contract()`.
  *
  * @param caller - the client's call and notify
  * @param contract - the contract

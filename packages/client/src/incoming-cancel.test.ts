@@ -1,6 +1,7 @@
 import {
   type CancellationProtocol,
   createMemoryTransportPair,
+  defaultProfile,
   type IncomingContext,
   JsonRpcError,
   type JsonRpcParams,
@@ -69,7 +70,7 @@ describe('cancellation of incoming requests', () => {
     const peer = open(
       option === undefined
         ? { onRequest: h.onRequest }
-        : { onRequest: h.onRequest, cancellation: option },
+        : { onRequest: h.onRequest, sendCancel: option },
     );
     await peer.reply('{"jsonrpc":"2.0","id":1,"method":"slow"}');
     await peer.settle();
@@ -90,7 +91,11 @@ describe('cancellation of incoming requests', () => {
 
   it('answers with the configured protocol and its code', async () => {
     const h = held();
-    const peer = open({ onRequest: h.onRequest, cancellation: LSP });
+    const peer = open({
+      onRequest: h.onRequest,
+      profile: { ...defaultProfile, cancellation: LSP },
+      sendCancel: true,
+    });
     await peer.reply('{"jsonrpc":"2.0","id":"a","method":"slow"}');
     await peer.settle();
     await peer.reply('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"a"}}');
@@ -104,7 +109,11 @@ describe('cancellation of incoming requests', () => {
 
   it('sends nothing for a cancelled request when the protocol has answer: false', async () => {
     const h = held();
-    const peer = open({ onRequest: h.onRequest, cancellation: MCP });
+    const peer = open({
+      onRequest: h.onRequest,
+      profile: { ...defaultProfile, cancellation: MCP },
+      sendCancel: true,
+    });
     await peer.reply('{"jsonrpc":"2.0","id":7,"method":"slow"}');
     await peer.reply('{"jsonrpc":"2.0","id":8,"method":"slow"}');
     await peer.settle();
@@ -225,7 +234,11 @@ describe('cancellation of incoming requests', () => {
 
   it('leaves a cancelled member out of the batch answer under answer: false', async () => {
     const h = held();
-    const peer = open({ onRequest: h.onRequest, cancellation: MCP });
+    const peer = open({
+      onRequest: h.onRequest,
+      profile: { ...defaultProfile, cancellation: MCP },
+      sendCancel: true,
+    });
     await peer.reply(
       '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]',
     );
@@ -270,7 +283,7 @@ describe('cancellation of incoming requests', () => {
           ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
         }),
     });
-    const caller = createClient(b, { cancellation: true });
+    const caller = createClient(b, { sendCancel: true });
     const controller = new AbortController();
     const call = caller.request('slow', undefined, { signal: controller.signal });
     for (let i = 0; i < 50 && seen === undefined; i++) await new Promise((r) => setTimeout(r, 1));

@@ -23,4 +23,12 @@ export {
 } from './defaults.js';
 export { ResultValidationError } from './errors.js';
 export type { PromisifiedProxy, ProxyOptions } from './proxy.js';
-export type { AutoBatchOptions, Client, ClientOptions } from './types.js';
+export type { RetryOptions } from './retry.js';
+export { retry } from './retry.js';
+export type {
+  AutoBatchOptions,
+  Client,
+  ClientCall,
+  ClientOptions,
+  ClientRequestOptions,
+} from './types.js';

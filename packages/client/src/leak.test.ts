@@ -25,7 +25,7 @@ describe('no leaks', () => {
   it(
     `${CALLS} aborted calls leave nothing pending`,
     async () => {
-      const { client, errors, received } = setup({ cancellation: true });
+      const { client, errors, received } = setup({ sendCancel: true });
       const calls: Promise<unknown>[] = [];
       for (let i = 0; i < CALLS; i++) {
         const controller = new AbortController();
@@ -48,7 +48,7 @@ describe('no leaks', () => {
   it(
     `${CALLS} timed-out calls leave nothing pending`,
     async () => {
-      const { client, errors } = setup({ timeout: 1 });
+      const { client, errors } = setup({ requestTimeout: 1 });
       const calls: Promise<unknown>[] = [];
       for (let i = 0; i < CALLS; i++) calls.push(client.request('m'));
       const settled = await Promise.allSettled(calls);
@@ -65,7 +65,7 @@ describe('no leaks', () => {
   it(
     `${BATCHED} auto-batched calls aborted in flight leave nothing pending`,
     async () => {
-      const { client } = setup({ batch: { maxSize: 50 }, cancellation: true });
+      const { client } = setup({ batch: { maxSize: 50 }, sendCancel: true });
       const controllers: AbortController[] = [];
       const calls: Promise<unknown>[] = [];
       for (let i = 0; i < BATCHED; i++) {

@@ -1,6 +1,7 @@
 import {
   AbortError,
   ConnectionClosedError,
+  defaultProfile,
   type SendOptions,
   TimeoutError,
   type Transport,
@@ -50,7 +51,7 @@ afterEach(() => {
 describe('timeouts', () => {
   it('times out with the client default, sends the cancel notification, drops the late answer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ timeout: 100, cancellation: true });
+    const peer = rawPeer({ requestTimeout: 100, sendCancel: true });
     const call = peer.client.request('slow');
     const settled = call.catch((e: unknown) => e);
     await flushMicrotasks();
@@ -76,7 +77,7 @@ describe('timeouts', () => {
 
   it('lets a call override the default, and 0 wait forever', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ timeout: 50 });
+    const peer = rawPeer({ requestTimeout: 50 });
     const short = peer.client.request('a', undefined, { timeout: 10 }).catch((e: unknown) => e);
     const forever = peer.client.request('b', undefined, { timeout: 0 });
     vi.advanceTimersByTime(10);
@@ -89,7 +90,7 @@ describe('timeouts', () => {
 
   it('sends no cancel notification unless cancellation is set', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ timeout: 10 });
+    const peer = rawPeer({ requestTimeout: 10 });
     const call = peer.client.request('m').catch((e: unknown) => e);
     vi.advanceTimersByTime(10);
     expect(await call).toBeInstanceOf(TimeoutError);
@@ -99,11 +100,15 @@ describe('timeouts', () => {
 
   it('uses a custom cancellation protocol', async () => {
     const peer = rawPeer({
-      cancellation: {
-        method: 'notifications/cancelled',
-        code: -32800,
-        toParams: (id, reason) => ({ requestId: id, reason }),
-        fromParams: () => undefined,
+      sendCancel: true,
+      profile: {
+        ...defaultProfile,
+        cancellation: {
+          method: 'notifications/cancelled',
+          code: -32800,
+          toParams: (id, reason) => ({ requestId: id, reason }),
+          fromParams: () => undefined,
+        },
       },
     });
     const controller = new AbortController();
@@ -119,7 +124,7 @@ describe('timeouts', () => {
 
 describe('abort', () => {
   it('rejects with AbortError carrying the reason and cancels on the wire', async () => {
-    const peer = rawPeer({ cancellation: true });
+    const peer = rawPeer({ sendCancel: true });
     const controller = new AbortController();
     const call = peer.client.request('m', [1], { signal: controller.signal });
     expect(await peer.next()).toBe('{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}');
@@ -137,7 +142,7 @@ describe('abort', () => {
   });
 
   it('sends nothing for an already aborted signal', async () => {
-    const peer = rawPeer({ cancellation: true });
+    const peer = rawPeer({ sendCancel: true });
     const controller = new AbortController();
     controller.abort();
     await expect(
@@ -178,7 +183,7 @@ describe('the send signal', () => {
   it('is aborted once the call times out', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const manual = manualTransport();
-    const client = createClient(manual.transport, { timeout: 30 });
+    const client = createClient(manual.transport, { requestTimeout: 30 });
     const call = client.request('m').catch((e: unknown) => e);
     await flushMicrotasks();
     const signal = manual.sent[0]!.options!.signal!;

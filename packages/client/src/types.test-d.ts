@@ -30,7 +30,7 @@ declare const client: Client;
 declare const transport: Transport;
 
 it('lets arguments that may be left out be left out, and required ones not', () => {
-  const api = client.use(optional);
+  const api = client.contract(optional);
   void api.none();
   void api.balance('0xa');
   void api.balance('0xa', undefined);
@@ -76,7 +76,7 @@ it('types requests, batches, contract proxies and schema-free proxies', () => {
   void client.batch(() => [1]);
 
   // contract proxies
-  const calc = client.use(calculator);
+  const calc = client.contract(calculator);
   expectTypeOf(calc.add).toEqualTypeOf<(a: number, b: number) => Promise<number>>();
   expectTypeOf(calc.add(1, 2)).toEqualTypeOf<Promise<number>>();
   expectTypeOf(calc.divide({ a: 1, b: 2 })).toEqualTypeOf<Promise<string>>();

@@ -5,7 +5,6 @@
  * @module
  */
 import type {
-  CancellationProtocol,
   Contract,
   ErrorInfo,
   ErrorLevel,
@@ -13,7 +12,9 @@ import type {
   IncomingRequestHandler,
   JsonRpcId,
   JsonRpcParams,
+  Middleware,
   Peer,
+  Profile,
   RequestOptions,
 } from '@jsonrpc-kit/core';
 import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
@@ -40,29 +41,35 @@ export interface AutoBatchOptions {
  *
  * @example
  * ```ts
- * const options: ClientOptions = { timeout: 10_000, cancellation: true, batch: { wait: 2 } };
+ * const options: ClientOptions = { requestTimeout: 10_000, sendCancel: true, batch: { wait: 2 } };
  * ```
  */
-export interface ClientOptions {
+export interface ClientOptions<V = unknown> {
   /**
    * Default per-call timeout in milliseconds, overridable per call; `0` waits forever.
    *
    * @default 0 ({@link DEFAULT_TIMEOUT})
    */
-  readonly timeout?: number;
+  readonly requestTimeout?: number;
   /** Makes request ids. @default sequential numbers 1, 2, 3… */
   readonly generateId?: () => JsonRpcId;
   /**
-   * Sends a cancel notification when a call times out or is aborted after it was sent: a
-   * protocol, or `true` for core's `defaultCancellation` (`$/cancelRequest` with `{ id }`).
+   * How cancellation and progress travel on the wire (core's `defaultProfile`, `lspProfile`,
+   * `mcpProfile`, or your own). Incoming cancellations (of calls `onRequest` is serving) follow
+   * it: the call's `ctx.signal` aborts and it is answered with the profile's code at once, or not
+   * at all when its cancellation has `answer: false`. `request(…, { onProgress })` puts the
+   * profile's progress token in the params; handlers report with `ctx.progress`.
    *
-   * Incoming cancellations (of calls `onRequest` is serving) are honoured under the protocol given
-   * here, else under `defaultCancellation`: the call's `ctx.signal` aborts and it is answered with
-   * the protocol's code at once, or not at all when the protocol has `answer: false`.
+   * @default defaultProfile
+   */
+  readonly profile?: Profile<V>;
+  /**
+   * Sends the profile's cancel notification when a call times out or is aborted after it was
+   * sent.
    *
    * @default false
    */
-  readonly cancellation?: CancellationProtocol | boolean;
+  readonly sendCancel?: boolean;
   /**
    * Auto-batching: calls (and notifications) made in the same tick, or within `wait` ms, go out
    * as one batch of at most `maxSize` messages. A lone call goes out as a single message.
@@ -107,13 +114,14 @@ export interface ClientOptions {
  * const answer = await client.request<string>('echo', ['hi']);
  * ```
  */
-export interface Client extends Peer {
+export interface Client<V = unknown> extends Peer {
   /**
    * Sends a request and waits for its answer.
    *
    * @param method - the method name
    * @param params - the params (array: by position, object: by name)
-   * @param options - `signal` and `timeout` (overrides the client's default; `0` waits forever)
+   * @param options - `signal`, `timeout` (overrides the client's default; `0` waits forever),
+   *   `onProgress` and `resetTimeoutOnProgress`
    * @returns the result
    * @throws JsonRpcError (the wire error's class, by `code`), TimeoutError (`TIMEOUT`),
    *   AbortError (`ABORTED`), ConnectionClosedError (`CONNECTION_CLOSED`), TransportError
@@ -123,7 +131,7 @@ export interface Client extends Peer {
   request<T = unknown>(
     method: string,
     params?: JsonRpcParams,
-    options?: RequestOptions,
+    options?: ClientRequestOptions<V>,
   ): Promise<T>;
   /**
    * Sends a notification.
@@ -150,6 +158,24 @@ export interface Client extends Peer {
     options?: RequestOptions,
   ): Promise<BatchResults<T>>;
   /**
+   * Adds a middleware around every `request()` and `notify()` (and the proxies' calls; not the
+   * members of `batch()`): requests run through the chain in registration order, their results
+   * come back in reverse. For auth tokens, logging, tracing, retries ({@link retry}).
+   *
+   * @param middleware - `(call, next) => result`; `call.params` and `call.options` may be
+   *   replaced before `next()`
+   * @returns a function that removes it
+   * @throws TypeError when `middleware` is not a function
+   * @example
+   * ```ts
+   * client.use(async (call, next) => {
+   *   call.params = { ...(call.params as object), token: 'secret' };
+   *   return next();
+   * });
+   * ```
+   */
+  use(middleware: Middleware<ClientCall>): () => void;
+  /**
    * A typed proxy over a contract; results are validated against its result schemas.
    *
    * @param contract - the contract
@@ -157,7 +183,7 @@ export interface Client extends Peer {
    * @returns the proxy
    * @throws ResultValidationError (`PROTOCOL_ERROR`, from a call) when a result breaks the schema
    */
-  use<C extends Contract>(contract: C, options?: UseOptions): ContractProxy<C>;
+  contract<C extends Contract>(contract: C, options?: UseOptions): ContractProxy<C>;
   /**
    * A schema-free proxy typed by an interface: `api.add(1, 2)` sends `add` with `[1, 2]`.
    *
@@ -183,4 +209,42 @@ export interface Client extends Peer {
    * @returns resolves once closed
    */
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Per-call options of {@link Client.request}: core's `RequestOptions`, with `onProgress` typed by
+ * the client's profile (`McpProgress` for `mcpProfile`).
+ *
+ * @example
+ * ```ts
+ * const options: ClientRequestOptions<McpProgress> = { onProgress: (p) => console.log(p.progress) };
+ * ```
+ */
+export interface ClientRequestOptions<V = unknown> extends RequestOptions {
+  /** Receives the progress the handler reports; see core's `RequestOptions.onProgress`. */
+  readonly onProgress?: ((value: V) => void) | undefined;
+}
+
+/**
+ * One outgoing call as the client's middleware sees it.
+ *
+ * @example
+ * ```ts
+ * const logCalls = async (call: ClientCall, next: () => Promise<unknown>) => {
+ *   console.log('→', call.kind, call.method);
+ *   return next();
+ * };
+ * ```
+ */
+export interface ClientCall {
+  /** A request (answered) or a notification. */
+  readonly kind: 'request' | 'notification';
+  /** The method. */
+  readonly method: string;
+  /** The params; a middleware may replace them before `next()`. */
+  params: JsonRpcParams | undefined;
+  /** The per-call options; a middleware may replace them before `next()` (notifications: none). */
+  options: RequestOptions;
+  /** Data shared by the middleware of one call. */
+  readonly state: Map<string | symbol, unknown>;
 }

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ErrorCode } from './errors.js';
-import type { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcRequest } from './messages.js';
+import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest } from './messages.js';
+import type { ProgressReporter } from './protocols.js';
 import type { Transport } from './transport.js';
 
 /** Header values as `node:http` gives them (lower-case names). */
@@ -45,6 +45,14 @@ export interface RequestOptions {
   readonly signal?: AbortSignal | undefined;
   /** Milliseconds to wait for the answer; overrides the endpoint's default. `0` waits forever. */
   readonly timeout?: number | undefined;
+  /**
+   * Receives the progress the handler reports (`ctx.progress(...)` on the other side). Setting it
+   * puts a fresh progress token in the params, where the endpoint's profile says (so the params
+   * must be by name, or absent).
+   */
+  readonly onProgress?: ((value: any) => void) | undefined;
+  /** Restarts the timeout on each progress notification, as the MCP SDK offers. @default false */
+  readonly resetTimeoutOnProgress?: boolean | undefined;
 }
 
 /** The other side of a duplex connection, as seen from one side. */
@@ -79,6 +87,11 @@ export interface IncomingContext {
   readonly peer: Peer;
   /** Facts about the transport. */
   readonly transport: TransportContext;
+  /**
+   * Reports progress to the caller, as the profile says; `undefined` when the caller sent no
+   * progress token (or this is a notification).
+   */
+  readonly progress?: ProgressReporter<any> | undefined;
 }
 
 /**
@@ -136,50 +149,3 @@ export interface ConnectionHandler<C extends ConnectionLike = ConnectionLike> {
    */
   connect(transport: Transport, context?: TransportContext): C;
 }
-
-/**
- * How cancellation travels on the wire: the notification the caller sends and the error code the
- * cancelled request is answered with. Profiles for LSP and MCP live in `@jsonrpc-kit/extensions`.
- */
-export interface CancellationProtocol {
-  /** The notification's method. */
-  readonly method: string;
-  /** The code a cancelled request is answered with. */
-  readonly code: number;
-  /**
-   * Whether a cancelled request is answered at all. LSP answers it (with `code`); MCP says a
-   * cancelled request gets no answer.
-   * @default true
-   */
-  readonly answer?: boolean;
-  /**
-   * Builds the notification's params.
-   *
-   * @param id - the id of the request to cancel
-   * @param reason - why, when known
-   */
-  toParams(id: JsonRpcId, reason?: string): JsonRpcParams;
-  /**
-   * Reads the id of the request to cancel from the notification's params.
-   *
-   * @param params - the params received
-   * @returns the id, or `undefined` when the params name none
-   */
-  fromParams(params: JsonRpcParams | undefined): JsonRpcId | undefined;
-}
-
-function idMember(params: JsonRpcParams | undefined, name: string): JsonRpcId | undefined {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
-  const id = (params as Record<string, unknown>)[name];
-  return typeof id === 'string' || typeof id === 'number' || id === null ? id : undefined;
-}
-
-/**
- * The kit's default cancellation: `$/cancelRequest` with `{ "id": … }`, answered with -32001.
- */
-export const defaultCancellation: CancellationProtocol = Object.freeze({
-  method: '$/cancelRequest',
-  code: ErrorCode.RequestCancelled,
-  toParams: (id: JsonRpcId) => ({ id }),
-  fromParams: (params: JsonRpcParams | undefined) => idMember(params, 'id'),
-});

@@ -24,7 +24,6 @@ export {
 } from './contract.js';
 export { asyncDisposeSymbol } from './dispose.js';
 export type {
-  CancellationProtocol,
   ConnectionHandler,
   ConnectionLike,
   IncomingContext,
@@ -36,7 +35,6 @@ export type {
   TransportContext,
   TransportHeaders,
 } from './endpoint.js';
-export { defaultCancellation } from './endpoint.js';
 export type { EnvelopeScanner, MessageEnvelope } from './envelope.js';
 export { createEnvelopeScanner, scanEnvelope } from './envelope.js';
 export type {
@@ -82,6 +80,10 @@ export {
   DEFAULT_FAULT_STALL_MS,
   FAULT_NAMES,
 } from './faulty-transport.js';
+export type { HandlerDispatchOptions } from './handlers.js';
+export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
+export type { IncomingCall, IncomingCalls } from './incoming.js';
+export { createIncomingCalls } from './incoming.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,
@@ -105,6 +107,8 @@ export {
   isResponse,
   isSuccessResponse,
 } from './messages.js';
+export type { Middleware } from './middleware.js';
+export { runMiddleware } from './middleware.js';
 export type {
   ParsedBatch,
   ParsedInvalid,
@@ -118,6 +122,21 @@ export type {
 export { classify, parse } from './parse.js';
 export type { GiveUpReason, PendingCall, PendingCallOptions, PendingCalls } from './pending.js';
 export { createPendingCalls } from './pending.js';
+export type {
+  CancellationProtocol,
+  McpProgress,
+  Profile,
+  ProgressProtocol,
+  ProgressReporter,
+  ProgressToken,
+} from './protocols.js';
+export {
+  defaultCancellation,
+  defaultProfile,
+  LSP_REQUEST_CANCELLED,
+  lspProfile,
+  mcpProfile,
+} from './protocols.js';
 export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
 export type {
@@ -131,6 +150,7 @@ export type {
   WireIssue,
 } from './schema.js';
 export { formatIssues, isStandardSchema, validate } from './schema.js';
+export { sendError } from './send-error.js';
 export {
   serializeBatch,
   serializeError,
@@ -140,7 +160,10 @@ export {
   stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
+export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
+export { createSession } from './session.js';
 export type { TapDirection, TransportTap } from './tap-transport.js';
 export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';
+export { toError } from './to-error.js';
 export type { SendOptions, Transport, TransportHandler } from './transport.js';

@@ -63,6 +63,13 @@ export interface PendingCalls {
    * @param makeError - builds the error for one call
    */
   rejectAll(makeError: (call: PendingCall) => Error): void;
+  /**
+   * Restarts a call's timeout from now (a sign of life, such as a progress notification).
+   *
+   * @param id - its id
+   * @returns `false` when no call with that id is pending
+   */
+  refresh(id: JsonRpcId): boolean;
   /** Whether a call with this id is pending. */
   has(id: JsonRpcId): boolean;
   /** The pending calls, oldest first. */
@@ -73,6 +80,9 @@ interface Entry extends PendingCall {
   resolve(value: unknown): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Fires the timeout; set when the call has one. */
+  expire: (() => void) | undefined;
+  timeout: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
 }
@@ -153,16 +163,20 @@ export function createPendingCalls(): PendingCalls {
           resolve,
           reject,
           timer: undefined,
+          expire: undefined,
+          timeout: 0,
           signal,
           onAbort: undefined,
         };
         const timeout = options?.timeout;
         if (timeout !== undefined && timeout > 0 && Number.isFinite(timeout)) {
-          entry.timer = setTimeout(() => {
+          entry.timeout = timeout;
+          entry.expire = () => {
             remove(entry);
             reject(new TimeoutError(timeout, call));
             options?.onGiveUp?.('timeout', id, method);
-          }, timeout);
+          };
+          entry.timer = setTimeout(entry.expire, timeout);
         }
         if (signal !== undefined) {
           entry.onAbort = () => {
@@ -197,6 +211,15 @@ export function createPendingCalls(): PendingCalls {
         remove(entry);
         entry.reject(makeError(entry));
       }
+    },
+    refresh(id) {
+      const entry = entries.get(id);
+      if (entry === undefined) return false;
+      if (entry.expire !== undefined) {
+        clearTimeout(entry.timer);
+        entry.timer = setTimeout(entry.expire, entry.timeout);
+      }
+      return true;
     },
     has(id) {
       return entries.has(id);

@@ -31,13 +31,6 @@ export type {
 export { createOpenRpcDocument, describeContract, OPENRPC_VERSION, openrpc } from './openrpc.js';
 export type { McpProgress, Profile, ProgressProtocol, ProgressToken } from './profiles.js';
 export { LSP_REQUEST_CANCELLED, lspProfile, mcpProfile } from './profiles.js';
-export type {
-  ProfiledClient,
-  ProfiledClientOptions,
-  ProfiledRequestOptions,
-  ProgressReporter,
-} from './progress.js';
-export { createProfiledClient, progress, progressOf } from './progress.js';
 export type { RateLimitOptions, TokenBucket, TokenBucketOptions } from './rate-limit.js';
 export {
   createTokenBucket,

@@ -239,7 +239,7 @@ describe('streams over a duplex connection', () => {
   });
 
   it('lets pulls outlast default deadlines on both sides', async () => {
-    const server = createServer({ timeout: 30 });
+    const server = createServer({ handlerTimeout: 30 });
     cleanup.push(streams(server));
     server.method('slowTicks', async function* () {
       for (let i = 0; i < 2; i++) {
@@ -249,7 +249,7 @@ describe('streams over a duplex connection', () => {
     });
     const [a, b] = createMemoryTransportPair();
     server.connect(b);
-    const client = createClient(a, { timeout: 30 });
+    const client = createClient(a, { requestTimeout: 30 });
     cleanup.push(() => client.close());
     expect(await collect(streamCall<number>(client, 'slowTicks'))).toEqual([0, 1]);
   });
@@ -354,7 +354,7 @@ describe('cancel as a notification, and client-served streams', () => {
     const remote = createServer();
     const [a, b] = createMemoryTransportPair();
     const connection = remote.connect(b);
-    const client = createClient(a, { onRequest: local.onRequest });
+    const client = createClient(a, { onRequest: local.handleRequest });
     cleanup.push(() => client.close());
     expect(
       await collect(streamCall<string>(connection, 'events', undefined, { window: 2 })),

@@ -6,7 +6,6 @@ import * as api from '@opentelemetry/api';
 import { describe, expectTypeOf, it } from 'vitest';
 import { tracedClient } from './client-tracing.js';
 import { type McpProgress, mcpProfile } from './profiles.js';
-import { createProfiledClient, type ProfiledClient } from './progress.js';
 import { type PropagationApiLike, traceHeaders } from './trace-propagation.js';
 import { type OpenTelemetryApiLike, type TracerLike, tracing } from './tracing.js';
 
@@ -14,8 +13,8 @@ declare const transport: Transport;
 
 describe('types', () => {
   it('types onProgress by the profile', () => {
-    const client = createProfiledClient(transport, { profile: mcpProfile });
-    expectTypeOf(client).toEqualTypeOf<ProfiledClient<McpProgress>>();
+    const client = createClient(transport, { profile: mcpProfile, sendCancel: true });
+    expectTypeOf(client).toEqualTypeOf<Client<McpProgress>>();
     const call = client.request<number>(
       'x',
       {},

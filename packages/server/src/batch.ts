@@ -6,7 +6,10 @@
  *
  * @module
  */
-import { BatchTooLargeError, serializeError } from '@jsonrpc-kit/core';
+import { BatchTooLargeError, joinAnswers, serializeError } from '@jsonrpc-kit/core';
+
+export { joinAnswers };
+
 import pLimit, { type LimitFunction } from 'p-limit';
 
 /** One answer: the response text, `undefined` when there is nothing to send, or a promise of either. */
@@ -27,27 +30,6 @@ export const BATCH_TOO_LARGE_TEXT: string = serializeError(
   null,
   new BatchTooLargeError().toErrorObject(),
 );
-
-/**
- * Joins member answers into one JSON array, skipping `undefined` (notifications).
- *
- * @param parts - the members' answers, in request order
- * @returns the array text, or `undefined` when no member has an answer
- * @example
- * ```ts
- * joinAnswers(['{"jsonrpc":"2.0","id":1,"result":1}', undefined]);
- * // '[{"jsonrpc":"2.0","id":1,"result":1}]'
- * joinAnswers([undefined, undefined]); // undefined
- * ```
- */
-export function joinAnswers(parts: readonly (string | undefined)[]): string | undefined {
-  let text: string | undefined;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if (part !== undefined) text = text === undefined ? '[' + part : text + ',' + part;
-  }
-  return text === undefined ? undefined : text + ']';
-}
 
 /**
  * Answers one batch. Members are answered in order, synchronously, until one returns a promise;

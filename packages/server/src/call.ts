@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { JsonRpcId, Peer, TransportContext } from '@jsonrpc-kit/core';
+import type {
+  JsonRpcId,
+  Peer,
+  ProgressReporter,
+  Session,
+  TransportContext,
+} from '@jsonrpc-kit/core';
 import type { MiddlewareContext } from './types.js';
 
 /** Something that holds a signal, read lazily: a transport context or an incoming context. */
@@ -15,27 +21,32 @@ export interface SignalSource {
 /** One call in flight. Internal: handlers see it through {@link MiddlewareContext}. */
 export class Call implements MiddlewareContext {
   /** The params (middleware may replace them). */
-  params: unknown;
+  declare params: unknown;
   /** The request id; `undefined` for notifications. */
-  readonly id: JsonRpcId | undefined;
+  declare readonly id: JsonRpcId | undefined;
   /** The method called. */
-  readonly method: string;
+  declare readonly method: string;
   /** Facts about the transport. */
-  readonly transport: TransportContext;
+  declare readonly transport: TransportContext;
   /** The peer of a duplex connection. */
-  readonly peer: Peer | undefined;
+  declare readonly peer: Peer | undefined;
   /** Whether this is a notification. */
-  readonly notification: boolean;
+  declare readonly notification: boolean;
   /** Whether the call was aborted (cancelled, timed out, connection closed). */
-  aborted: boolean = false;
+  declare aborted: boolean;
   /** Why the call was aborted. */
-  abortReason: unknown = undefined;
+  declare abortReason: unknown;
   /** Set while an early answer is possible: rejects the answer with the abort reason. */
-  fail: ((reason: unknown) => void) | undefined = undefined;
-  #controller: AbortController | undefined = undefined;
-  #state: Map<string | symbol, unknown> | undefined = undefined;
-  #outer: SignalSource | undefined;
-  #onOuterAbort: (() => void) | undefined = undefined;
+  declare fail: ((reason: unknown) => void) | undefined;
+  /** Whether the call has been answered (progress reports stop). */
+  declare settled: boolean;
+  /** Internal state below: plain fields assigned in the constructor, so a call costs no field initializer. */
+  declare _session: Session | undefined;
+  declare _progress: ProgressReporter<any> | undefined | null;
+  declare _controller: AbortController | undefined;
+  declare _state: Map<string | symbol, unknown> | undefined;
+  declare _outer: SignalSource | undefined;
+  declare _onOuterAbort: (() => void) | undefined;
 
   /**
    * @param id - the request id, `undefined` for a notification
@@ -45,6 +56,9 @@ export class Call implements MiddlewareContext {
    * @param peer - the duplex peer
    * @param outer - holds a signal that aborts this call too (the exchange's or the caller's),
    *   read only when the call needs it (HTTP contexts make theirs on first read)
+   * @param session - the connection's session (for progress), `undefined` for notifications
+   *   and stateless exchanges
+   * @param progress - a progress reporter given from outside (a client serving calls)
    */
   constructor(
     id: JsonRpcId | undefined,
@@ -53,43 +67,64 @@ export class Call implements MiddlewareContext {
     transport: TransportContext,
     peer: Peer | undefined,
     outer: SignalSource | undefined,
+    session: Session | undefined,
+    progress?: ProgressReporter<any>,
   ) {
+    this.params = params;
     this.id = id;
     this.method = method;
-    this.params = params;
     this.transport = transport;
     this.peer = peer;
     this.notification = id === undefined;
-    this.#outer = outer;
+    this.aborted = false;
+    this.abortReason = undefined;
+    this.fail = undefined;
+    this.settled = false;
+    this._session = session;
+    this._progress = progress === undefined ? null : progress;
+    this._controller = undefined;
+    this._state = undefined;
+    this._outer = outer;
+    this._onOuterAbort = undefined;
   }
 
   /** Aborted on cancellation, timeout, or the connection closing. */
   get signal(): AbortSignal {
-    let controller = this.#controller;
+    let controller = this._controller;
     if (controller === undefined) {
-      controller = this.#controller = new AbortController();
+      controller = this._controller = new AbortController();
       if (this.aborted) controller.abort(this.abortReason);
       else this.link();
     }
     return controller.signal;
   }
 
+  /** Reports progress to the caller; `undefined` when the caller sent no progress token. */
+  get progress(): ProgressReporter<any> | undefined {
+    if (this._progress === null) {
+      const session = this._session;
+      this._progress =
+        session === undefined ? undefined : session.progressFor(this.params, () => !this.settled);
+    }
+    return this._progress;
+  }
+
   /** Data shared by the middleware of this call. */
   get state(): Map<string | symbol, unknown> {
-    if (this.#state === undefined) this.#state = new Map();
-    return this.#state;
+    if (this._state === undefined) this._state = new Map();
+    return this._state;
   }
 
   /** Follows the outer signal, once someone cares (a signal was read, or an answer is pending). */
   link(): void {
-    const outer = this.#outer?.signal;
-    if (outer === undefined || this.#onOuterAbort !== undefined || this.aborted) return;
+    const outer = this._outer?.signal;
+    if (outer === undefined || this._onOuterAbort !== undefined || this.aborted) return;
     if (outer.aborted) {
       this.abort(outer.reason);
       return;
     }
-    this.#onOuterAbort = () => this.abort(outer.reason);
-    outer.addEventListener('abort', this.#onOuterAbort, { once: true });
+    this._onOuterAbort = () => this.abort(outer.reason);
+    outer.addEventListener('abort', this._onOuterAbort, { once: true });
   }
 
   /**
@@ -101,7 +136,7 @@ export class Call implements MiddlewareContext {
     if (this.aborted) return;
     this.aborted = true;
     this.abortReason = reason;
-    this.#controller?.abort(reason);
+    this._controller?.abort(reason);
     const fail = this.fail;
     if (fail !== undefined) {
       this.fail = undefined;
@@ -111,9 +146,9 @@ export class Call implements MiddlewareContext {
 
   /** Stops following the outer signal. */
   unlink(): void {
-    if (this.#onOuterAbort !== undefined) {
-      this.#outer?.signal?.removeEventListener('abort', this.#onOuterAbort);
-      this.#onOuterAbort = undefined;
+    if (this._onOuterAbort !== undefined) {
+      this._outer?.signal?.removeEventListener('abort', this._onOuterAbort);
+      this._onOuterAbort = undefined;
     }
   }
 }

@@ -1,6 +1,7 @@
 import {
   ConnectionClosedError,
   createMemoryTransportPair,
+  defaultProfile,
   type JsonRpcId,
   type Transport,
   type TransportHandler,
@@ -97,11 +98,14 @@ describe('connect()', () => {
 
   it('uses a custom cancellation protocol, and can turn it off', async () => {
     const server = createServer({
-      cancellation: {
-        method: 'notifications/cancelled',
-        code: -32800,
-        toParams: (id) => ({ requestId: id }),
-        fromParams: (p) => (p as { requestId?: JsonRpcId } | undefined)?.requestId,
+      profile: {
+        ...defaultProfile,
+        cancellation: {
+          method: 'notifications/cancelled',
+          code: -32800,
+          toParams: (id) => ({ requestId: id }),
+          fromParams: (p) => (p as { requestId?: JsonRpcId } | undefined)?.requestId,
+        },
       },
     });
     server.method('forever', () => new Promise(() => {}));
@@ -117,7 +121,7 @@ describe('connect()', () => {
     });
 
     const onError = vi.fn();
-    const plain = createServer({ cancellation: false, onError, onErrorLevel: 'debug' });
+    const plain = createServer({ profile: false, onError, onErrorLevel: 'debug' });
     plain.method('slow', async () => {
       await sleep(20);
       return 'done';
@@ -138,12 +142,15 @@ describe('connect()', () => {
 
   it('sends no answer for a cancelled request when the protocol says so (MCP)', async () => {
     const server = createServer({
-      cancellation: {
-        method: 'notifications/cancelled',
-        code: -32001,
-        answer: false,
-        toParams: (id) => ({ requestId: id }),
-        fromParams: (p) => (p as { requestId?: JsonRpcId } | undefined)?.requestId,
+      profile: {
+        ...defaultProfile,
+        cancellation: {
+          method: 'notifications/cancelled',
+          code: -32001,
+          answer: false,
+          toParams: (id) => ({ requestId: id }),
+          fromParams: (p) => (p as { requestId?: JsonRpcId } | undefined)?.requestId,
+        },
       },
     });
     let aborted = false;
@@ -171,7 +178,7 @@ describe('connect()', () => {
   });
 
   it('times out on connections too', async () => {
-    const server = createServer({ timeout: 15 });
+    const server = createServer({ handlerTimeout: 15 });
     let signal: AbortSignal | undefined;
     server.method('slow', (_p, ctx) => {
       signal = ctx.signal;

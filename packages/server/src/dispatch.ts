@@ -7,13 +7,13 @@
  * @module
  */
 import {
+  answerResult,
   ConnectionClosedError,
+  type ErrorInfo as CoreErrorInfo,
   ErrorCode,
   type ErrorKind,
   type ErrorLevel,
-  formatIssues,
   fromErrorObject,
-  InvalidParamsError,
   InvalidRequestError,
   isJsonRpcError,
   isPromiseLike,
@@ -29,27 +29,15 @@ import {
   type ParseResult,
   type Peer,
   parse,
-  RequestTimeoutError,
-  ServerBusyError,
-  type StandardSchemaResult,
+  type Session,
   serializeError,
-  serializeSuccess,
   type TransportContext,
-  UNSERIALIZABLE_RESULT,
 } from '@jsonrpc-kit/core';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
-import {
-  canWait,
-  forget,
-  hasRoom,
-  type Lane,
-  type Limiter,
-  laneOf,
-  release,
-  wait,
-} from './limiter.js';
-import { arrangeParams, type Entry } from './registry.js';
+import type { Limiter } from './limiter.js';
+import type { Entry } from './registry.js';
+import { createRunner } from './run.js';
 import type { ErrorInfo, Middleware } from './types.js';
 
 /** Where a message is answered: one `handle()` exchange, or one connection. */
@@ -59,12 +47,11 @@ export interface Scope {
   readonly limiter: Limiter;
   /** The client the scope's calls are counted for in a fair limiter; `undefined` for none. */
   readonly client: string | undefined;
-  /** The requests running on a connection, by id, for cancellation; `undefined` for `handle()`. */
-  readonly running: Map<JsonRpcId, Call> | undefined;
-  /** Every call (requests and notifications) running on a connection, to abort on close. */
-  readonly calls: Set<Call> | undefined;
-  /** Takes a response to the connection's own requests; `undefined` for `handle()`. */
-  readonly onResponse: ((parsed: ParsedResponse) => void) | undefined;
+  /**
+   * The connection's session: its incoming-call table (cancellation, close), its outgoing calls
+   * (responses), its profile (progress); `undefined` for `handle()`.
+   */
+  readonly session: Session | undefined;
   /** Holds the signal that aborts every call of the scope (the exchange's), read only when needed. */
   readonly outer: SignalSource | undefined;
 }
@@ -78,11 +65,8 @@ export interface DispatcherConfig {
   readonly batchConcurrency: number;
   readonly timeout: number;
   readonly exposeErrorDetails: boolean;
+  /** The cancel notice's method: ignored over `handle()` unless a method of that name exists. */
   readonly cancelMethod: string | undefined;
-  readonly cancelCode: number;
-  /** `false` when a cancelled request gets no answer (MCP). */
-  readonly cancelAnswer: boolean;
-  readonly cancelFromParams: ((params: any) => JsonRpcId | undefined) | undefined;
   readonly report: (error: unknown, info: ErrorInfo) => void;
 }
 
@@ -110,13 +94,6 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   message: 'Internal error',
 });
 
-function checked(result: StandardSchemaResult<unknown>): unknown {
-  if (result.issues !== undefined) {
-    throw new InvalidParamsError('Invalid params', formatIssues(result.issues));
-  }
-  return result.value;
-}
-
 /**
  * Creates the dispatcher of one server.
  *
@@ -124,155 +101,9 @@ function checked(result: StandardSchemaResult<unknown>): unknown {
  * @returns the dispatcher
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
-  const { methods, middleware: currentMiddleware, exposeErrorDetails, report } = config;
-  const defaultTimeout = config.timeout;
-  /** Cancellation reasons whose request gets no answer (protocols with `answer: false`). */
-  const unanswered = new WeakSet<object>();
+  const { methods, exposeErrorDetails, report } = config;
 
-  /** Innermost step: lookup, name mapping, validation, handler. */
-  function invoke(call: Call): unknown {
-    const entry = methods.get(call.method);
-    // A request to a notification handler gets nothing it could answer with: as if not there.
-    if (entry === undefined || (entry.kind === 'notification' && !call.notification)) {
-      throw new MethodNotFoundError();
-    }
-    let params = arrangeParams(entry, call.params);
-    const schema = entry.schema;
-    if (schema !== undefined) {
-      const verdict = schema['~standard'].validate(params);
-      if (isPromiseLike(verdict)) {
-        return (verdict as Promise<StandardSchemaResult<unknown>>).then((v) =>
-          entry.handler(checked(v), call),
-        );
-      }
-      params = checked(verdict);
-    }
-    return entry.handler(params, call);
-  }
-
-  function chain(call: Call, list: readonly Middleware[]): Promise<unknown> {
-    let last = -1;
-    const step = (i: number): Promise<unknown> => {
-      if (i <= last) return Promise.reject(new Error('next() called more than once'));
-      last = i;
-      try {
-        return Promise.resolve(
-          i === list.length ? invoke(call) : list[i]!(call, () => step(i + 1)),
-        );
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    };
-    return step(0);
-  }
-
-  /** Runs a call's chain (sync when possible); throws or rejects with what the call failed with. */
-  function start(call: Call): unknown {
-    if (call.aborted) throw call.abortReason;
-    const list = currentMiddleware();
-    return list.length === 0 ? invoke(call) : chain(call, list);
-  }
-
-  /** Takes a slot (or queues for one), runs the call, frees the slot when the handler settles. */
-  function limited(call: Call, limiter: Limiter, lane: Lane | undefined): unknown {
-    if (hasRoom(limiter, lane)) {
-      limiter.active++;
-      if (lane !== undefined) lane.active++;
-      let result: unknown;
-      try {
-        result = start(call);
-      } catch (error) {
-        release(limiter, lane);
-        throw error;
-      }
-      if (!isPromiseLike(result)) {
-        release(limiter, lane);
-        return result;
-      }
-      return result.then(
-        (value) => {
-          release(limiter, lane);
-          return value;
-        },
-        (error: unknown) => {
-          release(limiter, lane);
-          throw error;
-        },
-      );
-    }
-    if (!canWait(limiter, lane)) {
-      if (lane !== undefined) forget(limiter, lane);
-      throw new ServerBusyError();
-    }
-    return new Promise((resolve, reject) => {
-      wait(limiter, lane, () => {
-        if (call.aborted) {
-          if (lane !== undefined) forget(limiter, lane);
-          reject(call.abortReason);
-          return;
-        }
-        try {
-          resolve(limited(call, limiter, lane));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
-  }
-
-  /** Answers early on timeout, cancellation or close; a late result is dropped. */
-  function guard(call: Call, promise: PromiseLike<unknown>, timeout: number): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
-        call.fail = undefined;
-        call.unlink();
-      };
-      call.fail = (reason) => {
-        done();
-        reject(reason);
-      };
-      if (timeout > 0) {
-        timer = setTimeout(
-          () => call.abort(new RequestTimeoutError(`Request timed out after ${timeout} ms`)),
-          timeout,
-        );
-      }
-      call.link();
-      if (call.aborted) {
-        done();
-        reject(call.abortReason);
-      }
-      promise.then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          reject(error);
-        },
-      );
-    });
-  }
-
-  function run(call: Call, scope: Scope): unknown {
-    const limiter = scope.limiter;
-    const client = scope.client;
-    const result = limited(
-      call,
-      limiter,
-      client === undefined || limiter.fair === undefined ? undefined : laneOf(limiter, client),
-    );
-    if (!isPromiseLike(result)) return result;
-    const entry = methods.get(call.method);
-    const timeout = entry?.timeout ?? defaultTimeout;
-    if (timeout > 0 || scope.running !== undefined || scope.outer !== undefined) {
-      return guard(call, result, timeout);
-    }
-    return result;
-  }
+  const run = createRunner(config);
 
   function errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject {
     if (isJsonRpcError(error)) return error.toErrorObject();
@@ -301,23 +132,20 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     report(error, { kind, level, method, notification: true });
   }
 
+  const reportRequest = (error: Error, info: CoreErrorInfo): void =>
+    report(error, { ...info, notification: false });
+
   function success(parsed: ParsedRequest, result: unknown): string {
-    try {
-      return serializeSuccess(parsed.message.id, result, parsed.rawId);
-    } catch (error) {
-      report(error, {
-        kind: 'unserializable-result',
-        level: 'error',
-        method: parsed.message.method,
-        id: parsed.message.id,
-        notification: false,
-      });
-      return serializeError(parsed.message.id, UNSERIALIZABLE_RESULT, parsed.rawId);
-    }
+    return answerResult(parsed.message, parsed.rawId, result, reportRequest);
   }
 
-  function failure(parsed: ParsedRequest, call: Call, error: unknown): string | undefined {
-    if (unanswered.has(error as object)) return undefined;
+  function failure(
+    parsed: ParsedRequest,
+    call: Call,
+    error: unknown,
+    session: Session | undefined,
+  ): string | undefined {
+    if (session?.incoming.unanswered(error)) return undefined;
     return serializeError(
       parsed.message.id,
       errorObject(error, call.method, parsed.message.id),
@@ -334,36 +162,38 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       scope.transport,
       scope.peer,
       scope.outer,
+      scope.session,
     );
+    const session = scope.session;
     let result: unknown;
     try {
       result = run(call, scope);
     } catch (error) {
-      return failure(parsed, call, error);
+      call.settled = true;
+      return failure(parsed, call, error, session);
     }
-    if (!isPromiseLike(result)) return success(parsed, result);
-    const running = scope.running;
-    if (running === undefined) {
+    if (!isPromiseLike(result)) {
+      call.settled = true;
+      return success(parsed, result);
+    }
+    if (session === undefined) {
       return (result as Promise<unknown>).then(
         (value) => success(parsed, value),
-        (error: unknown) => failure(parsed, call, error),
+        (error: unknown) => failure(parsed, call, error, undefined),
       );
     }
-    const calls = scope.calls!;
-    running.set(message.id, call);
-    calls.add(call);
-    const untrack = (): void => {
-      if (running.get(message.id) === call) running.delete(message.id);
-      calls.delete(call);
-    };
+    const incoming = session.incoming;
+    incoming.track(call);
     return (result as Promise<unknown>).then(
       (value) => {
-        untrack();
+        call.settled = true;
+        incoming.untrack(call);
         return success(parsed, value);
       },
       (error: unknown) => {
-        untrack();
-        return failure(parsed, call, error);
+        call.settled = true;
+        incoming.untrack(call);
+        return failure(parsed, call, error, session);
       },
     );
   }
@@ -374,19 +204,13 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   ): Promise<undefined> | undefined {
     const message = parsed.message;
     const method = message.method;
-    if (method === config.cancelMethod) {
-      if (scope.running !== undefined) {
-        const id = config.cancelFromParams!(message.params);
-        const target = id === undefined ? undefined : scope.running.get(id);
-        if (target !== undefined) {
-          const reason = fromErrorObject({ code: config.cancelCode, message: 'Request cancelled' });
-          if (!config.cancelAnswer) unanswered.add(reason);
-          target.abort(reason);
-        }
-        return undefined;
-      }
+    const session = scope.session;
+    if (session !== undefined) {
+      // The session's own notices (cancel, progress), as members of a batch.
+      if (session.consume(message)) return undefined;
+    } else if (method === config.cancelMethod && !methods.has(method)) {
       // Over handle() there is nothing to cancel across exchanges.
-      if (!methods.has(method)) return undefined;
+      return undefined;
     }
     const call = new Call(
       undefined,
@@ -395,6 +219,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       scope.transport,
       scope.peer,
       scope.outer,
+      undefined,
     );
     let result: unknown;
     try {
@@ -404,15 +229,15 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       return undefined;
     }
     if (!isPromiseLike(result)) return undefined;
-    const calls = scope.calls;
-    calls?.add(call);
+    const incoming = session?.incoming;
+    incoming?.track(call);
     return (result as Promise<unknown>).then(
       () => {
-        calls?.delete(call);
+        incoming?.untrack(call);
         return undefined;
       },
       (error: unknown) => {
-        calls?.delete(call);
+        incoming?.untrack(call);
         notificationFailed(method, error);
         return undefined;
       },
@@ -420,7 +245,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   }
 
   function answerInvalid(parsed: ParsedInvalid, scope: Scope): string | undefined {
-    if (parsed.silent || (parsed.response && scope.onResponse !== undefined)) {
+    if (parsed.silent || (parsed.response && scope.session !== undefined)) {
       const value = parsed.value as { method?: unknown } | undefined;
       report(fromErrorObject(parsed.error), {
         kind: 'invalid-message',
@@ -434,8 +259,8 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   }
 
   function answerResponse(parsed: ParsedResponse, scope: Scope): string | undefined {
-    if (scope.onResponse !== undefined) {
-      scope.onResponse(parsed);
+    if (scope.session !== undefined) {
+      scope.session.respond(parsed.message);
       return undefined;
     }
     // A stateless exchange has no requests of its own to correlate a response with.

@@ -99,7 +99,7 @@ describe('concurrency', () => {
 
 describe('timeouts', () => {
   it('answers -32005 after the server timeout and aborts ctx.signal; the late result is dropped', async () => {
-    const server = createServer({ timeout: 20 });
+    const server = createServer({ handlerTimeout: 20 });
     let signal: AbortSignal | undefined;
     const finished = vi.fn();
     server.method('slow', async (_p, ctx) => {
@@ -121,7 +121,7 @@ describe('timeouts', () => {
   });
 
   it('prefers the method timeout, and answers in time when the handler is quick', async () => {
-    const server = createServer({ timeout: 1000 });
+    const server = createServer({ handlerTimeout: 1000 });
     server.method(
       'slow',
       async () => {
@@ -137,7 +137,7 @@ describe('timeouts', () => {
 
   it('times out notifications too, reporting to onError', async () => {
     const onError = vi.fn();
-    const server = createServer({ onError, timeout: 10 });
+    const server = createServer({ onError, handlerTimeout: 10 });
     let signal: AbortSignal | undefined;
     server.notification('slow', (_p, ctx) => {
       signal = ctx.signal;
@@ -149,7 +149,7 @@ describe('timeouts', () => {
   });
 
   it('keeps the slot of a timed-out handler until it really ends', async () => {
-    const server = createServer({ timeout: 10, maxConcurrency: 1, maxQueue: 0 });
+    const server = createServer({ handlerTimeout: 10, maxConcurrency: 1, maxQueue: 0 });
     let release!: () => void;
     server.method('stuck', () => new Promise<void>((r) => (release = r)));
     expect(JSON.parse((await server.handle(req('stuck', [], 1)))!).error.code).toBe(-32005);

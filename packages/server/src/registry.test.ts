@@ -176,7 +176,7 @@ describe('onRequest / onNotification', () => {
       throw new Error('hidden');
     });
     server.method('later', async () => 'ok');
-    const { onRequest, onNotification } = server; // bound: usable detached
+    const { handleRequest: onRequest, handleNotification: onNotification } = server; // bound: usable detached
     expect(onRequest({ jsonrpc: '2.0', id: 1, method: 'add', params: [1, 2] }, ctx())).toBe(3);
     expect(await onRequest({ jsonrpc: '2.0', id: 1, method: 'later' }, ctx())).toBe('ok');
     expect(() => onRequest({ jsonrpc: '2.0', id: 1, method: 'nope' }, ctx())).toThrow(
@@ -192,7 +192,7 @@ describe('onRequest / onNotification', () => {
     expect((error as InternalError).message).toBe('Internal error');
     const onError = vi.fn();
     const quiet = createServer({ onError, onErrorLevel: 'debug' });
-    await quiet.onNotification({ jsonrpc: '2.0', method: 'nope' }, ctx());
+    await quiet.handleNotification({ jsonrpc: '2.0', method: 'nope' }, ctx());
     expect(onError).toHaveBeenCalledTimes(1);
     expect(onError.mock.calls[0]![1]).toMatchObject({
       kind: 'unknown-notification',

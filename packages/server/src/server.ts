@@ -8,7 +8,7 @@ import {
   asyncDisposeSymbol,
   type Contract,
   createReporter,
-  defaultCancellation,
+  defaultProfile,
   type IncomingContext,
   InternalError,
   isJsonRpcError,
@@ -21,16 +21,9 @@ import {
 } from '@jsonrpc-kit/core';
 import { Call } from './call.js';
 import { createConnection } from './connection.js';
-import {
-  DEFAULT_BATCH_CONCURRENCY,
-  DEFAULT_MAX_BATCH_SIZE,
-  DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_MAX_QUEUE,
-  DEFAULT_MAX_REQUEST_BYTES,
-  defaultClientKey,
-} from './defaults.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
+import { fairLimits, resolveLimits } from './options.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
 import { refuseTooLarge } from './too-large.js';
 import type {
@@ -50,12 +43,6 @@ import { exceedsUtf8Bytes } from './utf8.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value > 0)) throw new RangeError(`${name} must be a number > 0`);
-  return value;
-}
-
 /**
  * Creates a JSON-RPC 2.0 server.
  *
@@ -71,50 +58,22 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * ```
  */
 export function createServer(options: ServerOptions = {}): Server {
-  const maxRequestBytes = positive(
-    options.maxRequestBytes,
-    DEFAULT_MAX_REQUEST_BYTES,
-    'maxRequestBytes',
-  );
+  const { maxRequestBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
+    resolveLimits(options);
   /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
   const setRequestBytes = options.maxRequestBytes;
-  const maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
-  const batchConcurrency = positive(
-    options.batchConcurrency,
-    DEFAULT_BATCH_CONCURRENCY,
-    'batchConcurrency',
-  );
-  const maxConcurrency = positive(
-    options.maxConcurrency,
-    DEFAULT_MAX_CONCURRENCY,
-    'maxConcurrency',
-  );
-  const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
-  if (!(maxQueue >= 0)) throw new RangeError('maxQueue must be a number >= 0');
-  const timeout = options.timeout ?? 0;
+  const handlerTimeout = options.handlerTimeout ?? 0;
   const requestTimeout = options.requestTimeout ?? 0;
-  const cancellation =
-    options.cancellation === false ? undefined : (options.cancellation ?? defaultCancellation);
+  const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
   const report = createReporter(options.onError, options.onErrorLevel);
 
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
   const connections = new Set<Connection>();
-  const clientKey =
-    options.clientKey === false ? undefined : (options.clientKey ?? defaultClientKey);
   const globalLimiter = createLimiter(
     maxConcurrency,
     maxQueue,
-    clientKey === undefined
-      ? undefined
-      : {
-          maxPerClient: positive(
-            options.maxConcurrencyPerClient,
-            Math.ceil((maxConcurrency * 3) / 4),
-            'maxConcurrencyPerClient',
-          ),
-          maxQueuePerClient: options.maxQueuePerClient ?? Math.ceil(maxQueue / 4),
-        },
+    clientKey === undefined ? undefined : fairLimits(options, maxConcurrency, maxQueue),
   );
 
   const dispatcher = createDispatcher({
@@ -122,12 +81,9 @@ export function createServer(options: ServerOptions = {}): Server {
     middleware: () => middleware,
     maxBatchSize,
     batchConcurrency,
-    timeout,
+    timeout: handlerTimeout,
     exposeErrorDetails: options.exposeErrorDetails === true,
-    cancelMethod: cancellation?.method,
-    cancelCode: cancellation?.code ?? 0,
-    cancelAnswer: cancellation?.answer !== false,
-    cancelFromParams: cancellation?.fromParams.bind(cancellation),
+    cancelMethod: profile?.cancellation.method,
     report,
   });
 
@@ -136,9 +92,7 @@ export function createServer(options: ServerOptions = {}): Server {
     peer: undefined,
     limiter: globalLimiter,
     client: undefined,
-    running: undefined,
-    calls: undefined,
-    onResponse: undefined,
+    session: undefined,
     outer: undefined,
   };
 
@@ -167,9 +121,7 @@ export function createServer(options: ServerOptions = {}): Server {
           peer: undefined,
           limiter: globalLimiter,
           client: clientKey?.(context),
-          running: undefined,
-          calls: undefined,
-          onResponse: undefined,
+          session: undefined,
           outer: 'signal' in context ? context : undefined,
         };
 
@@ -178,9 +130,7 @@ export function createServer(options: ServerOptions = {}): Server {
     peer: ctx.peer,
     limiter: globalLimiter,
     client: undefined,
-    running: undefined,
-    calls: undefined,
-    onResponse: undefined,
+    session: undefined,
     outer: ctx,
   });
 
@@ -269,14 +219,14 @@ export function createServer(options: ServerOptions = {}): Server {
         maxConcurrency,
         maxQueue,
         requestTimeout,
-        cancellation,
+        profile,
         report,
         onClosed: (closed) => connections.delete(closed),
       });
       connections.add(connection);
       return connection;
     },
-    onRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {
+    handleRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {
       const call = new Call(
         request.id,
         request.method,
@@ -284,6 +234,8 @@ export function createServer(options: ServerOptions = {}): Server {
         ctx.transport,
         ctx.peer,
         ctx,
+        undefined,
+        ctx.progress,
       );
       const wire = (error: unknown): never => {
         if (isJsonRpcError(error)) throw error;
@@ -298,7 +250,7 @@ export function createServer(options: ServerOptions = {}): Server {
       }
       return result instanceof Promise ? result.catch(wire) : result;
     },
-    onNotification(notification: JsonRpcNotification, ctx: IncomingContext): Promise<void> {
+    handleNotification(notification: JsonRpcNotification, ctx: IncomingContext): Promise<void> {
       const call = new Call(
         undefined,
         notification.method,
@@ -306,6 +258,7 @@ export function createServer(options: ServerOptions = {}): Server {
         ctx.transport,
         ctx.peer,
         ctx,
+        undefined,
       );
       const failed = (error: unknown): void => dispatcher.notificationFailed(call.method, error);
       try {
@@ -319,12 +272,12 @@ export function createServer(options: ServerOptions = {}): Server {
       }
     },
     connections,
+    [asyncDisposeSymbol]: () => server.close(),
     close(): Promise<void> {
       return Promise.all(Array.from(connections, (connection) => connection.close())).then(
         () => undefined,
       );
     },
-    [asyncDisposeSymbol]: () => server.close(),
   };
   return server;
 }

@@ -6,12 +6,10 @@
  * @module
  */
 import type {
-  CancellationProtocol,
   ConnectionHandler,
   ConnectionLike,
   Contract,
-  ErrorInfo as CoreErrorInfo,
-  ErrorLevel,
+  Middleware as CoreMiddleware,
   IncomingNotificationHandler,
   IncomingRequestHandler,
   JsonRpcId,
@@ -22,126 +20,14 @@ import type {
   NotificationNames,
   ParamsOutput,
   Peer,
+  ProgressReporter,
   ResultInput,
   StandardSchemaV1,
   Transport,
   TransportContext,
 } from '@jsonrpc-kit/core';
 
-/**
- * What {@link ServerOptions.onError} is told about an event: its `kind` and `level` (see core's
- * `ErrorKind` for the table), the call's `method` and `id` when known, and whether it belongs to a
- * notification.
- *
- * @example
- * ```ts
- * createServer({
- *   onError: (error, info) => {
- *     if (info.level === 'error') console.error(info.kind, info.method, error);
- *   },
- * });
- * ```
- */
-export interface ErrorInfo extends CoreErrorInfo {
-  /** `true` when the event belongs to a notification (nobody is answered). */
-  readonly notification: boolean;
-}
-
-/** Options of {@link createServer}. Every limit has an exported `DEFAULT_*` constant. */
-export interface ServerOptions {
-  /**
-   * Largest accepted text, in UTF-8 bytes, checked before parsing. A larger request is answered
-   * -32004 with its own id (found by a scan of the text's top level; `null` for a batch or text
-   * that is not an object), a larger notification is not answered; both are told to `onError`.
-   * Transport adapters adopt this limit unless given their own (the adapter's limit then applies
-   * to its messages); see the limits table in the README.
-   * @default DEFAULT_MAX_REQUEST_BYTES (1 MiB); unset, stdio and stream transports keep their
-   *   own default (16 MiB)
-   */
-  readonly maxRequestBytes?: number;
-  /**
-   * Longest accepted batch. A longer batch is answered with one -32003 error (id `null`).
-   * @default DEFAULT_MAX_BATCH_SIZE (100)
-   */
-  readonly maxBatchSize?: number;
-  /**
-   * How many members of one batch run at once.
-   * @default DEFAULT_BATCH_CONCURRENCY (16)
-   */
-  readonly batchConcurrency?: number;
-  /**
-   * How many calls run at once on one connection; for `handle()`, the bound is shared by every
-   * `handle()` call of the server. Beyond it calls wait in a queue of {@link ServerOptions.maxQueue}.
-   * @default DEFAULT_MAX_CONCURRENCY (64)
-   */
-  readonly maxConcurrency?: number;
-  /**
-   * How many calls may wait beyond {@link ServerOptions.maxConcurrency} (per connection, and once
-   * for all `handle()` calls); past it, calls are answered -32002.
-   * @default DEFAULT_MAX_QUEUE (1024)
-   */
-  readonly maxQueue?: number;
-  /**
-   * Who a `handle()` exchange (one HTTP request, say) comes from, so that the shared limit is
-   * fair across clients: each client runs at most {@link ServerOptions.maxConcurrencyPerClient}
-   * calls and queues at most {@link ServerOptions.maxQueuePerClient}, and freed slots go to the
-   * waiting clients in turn. Return `undefined` to count an exchange with no client (first come,
-   * first served). Behind a reverse proxy, key on the forwarded address or on `ctx.auth`.
-   * `false` turns fairness off. Connections (`connect()`) have limits of their own already.
-   * @default defaultClientKey (the remote address)
-   */
-  readonly clientKey?: ((context: TransportContext) => string | undefined) | false;
-  /**
-   * How many `handle()` calls of one client (see {@link ServerOptions.clientKey}) run at once.
-   * @default three quarters of `maxConcurrency`, rounded up (48 with the defaults), so the last
-   *   quarter is always left to other clients
-   */
-  readonly maxConcurrencyPerClient?: number;
-  /**
-   * How many `handle()` calls of one client may wait; past it, its calls are answered -32002.
-   * @default a quarter of `maxQueue`, rounded up (256 with the defaults)
-   */
-  readonly maxQueuePerClient?: number;
-  /**
-   * Default handler deadline in milliseconds (a method's own `timeout` wins). When it passes, the
-   * call is answered -32005 and `ctx.signal` is aborted. `0` or absent: no deadline.
-   * @default 0
-   */
-  readonly timeout?: number;
-  /**
-   * Default deadline of `connection.request()` to the peer, in milliseconds. `0` waits forever.
-   * @default 0
-   */
-  readonly requestTimeout?: number;
-  /**
-   * Whether a handler failure that is not a `JsonRpcError` shows its message (and stack, in
-   * `data`) on the wire. Off, it is answered -32603 "Internal error" and nothing else.
-   * @default false
-   */
-  readonly exposeErrorDetails?: boolean;
-  /**
-   * How cancellation travels on connections, or `false` to turn it off.
-   * @default defaultCancellation (`$/cancelRequest` with `{ id }`, answered -32001)
-   */
-  readonly cancellation?: CancellationProtocol | false;
-  /**
-   * Told of failures nobody is answered about (notification handlers, invalid notifications,
-   * transport errors, answers that could not be sent) and of unexpected handler failures (-32603),
-   * each with its `kind` and `level` in `info`. Events below {@link ServerOptions.onErrorLevel}
-   * are not passed on. Its own throws are ignored.
-   *
-   * @param error - what failed (an `Error`, or whatever a handler threw)
-   * @param info - the event's kind, level, method, id, and whether it was a notification
-   */
-  readonly onError?: (error: unknown, info: ErrorInfo) => void;
-  /**
-   * The least level passed to `onError`. At the default, routine events such as a notification
-   * for an unknown method (`$/setTrace`) or an answer to a peer that just left are not passed on;
-   * `"debug"` passes everything.
-   * @default DEFAULT_ON_ERROR_LEVEL ("warn")
-   */
-  readonly onErrorLevel?: ErrorLevel;
-}
+export type { ErrorInfo, ServerOptions } from './options.js';
 
 /** What a handler gets besides its params. */
 export interface HandlerContext {
@@ -155,6 +41,20 @@ export interface HandlerContext {
   readonly transport: TransportContext;
   /** The other side of a duplex connection (set on `connect()`), to notify or call it back. */
   readonly peer: Peer | undefined;
+  /**
+   * Reports progress to the caller (`$/progress` or the profile's notification); `undefined`
+   * when the caller sent no progress token, for notifications, and over stateless transports.
+   * Reports after the call ended are dropped.
+   *
+   * @example
+   * ```ts
+   * server.method('index', async (_params, ctx) => {
+   *   for (let i = 1; i <= 10; i++) await ctx.progress?.({ progress: i, total: 10 });
+   *   return 'done';
+   * });
+   * ```
+   */
+  readonly progress: ProgressReporter<any> | undefined;
 }
 
 /** What a middleware gets: the handler's context, plus the params and a place for its data. */
@@ -208,7 +108,7 @@ export type NotificationHandler<P = any> = (params: P, ctx: HandlerContext) => v
  * });
  * ```
  */
-export type Middleware = (ctx: MiddlewareContext, next: () => Promise<unknown>) => Promise<unknown>;
+export type Middleware = CoreMiddleware<MiddlewareContext>;
 
 /** Options of {@link Server.method}. */
 export interface MethodOptions {
@@ -377,10 +277,13 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * @returns the connection
    */
   connect(transport: Transport, context?: TransportContext): Connection;
-  /** Runs the whole pipeline for one parsed request: resolves to the result or rejects with a `JsonRpcError`. Bound. */
-  readonly onRequest: IncomingRequestHandler;
-  /** Runs the whole pipeline for one parsed notification. Bound. */
-  readonly onNotification: IncomingNotificationHandler;
+  /**
+   * Runs the whole pipeline for one parsed request: resolves to the result or rejects with a
+   * `JsonRpcError`. Bound: pass it as a client's `onRequest` to serve calls from the other side.
+   */
+  readonly handleRequest: IncomingRequestHandler;
+  /** Runs the whole pipeline for one parsed notification. Bound: a client's `onNotification`. */
+  readonly handleNotification: IncomingNotificationHandler;
   /** The open connections. */
   readonly connections: ReadonlySet<Connection>;
   /**

@@ -111,7 +111,7 @@ describe.each(paths)('empty 2xx answers: %s', (_name, make) => {
   it('fails a createClient call at once instead of waiting for a timeout', async () => {
     const { url } = await emptyServer();
     // Without the fix this call would wait for its timeout (or forever, with none).
-    const client = createClient(open({ url: new URL('/204', url) }), { timeout: 3000 });
+    const client = createClient(open({ url: new URL('/204', url) }), { requestTimeout: 3000 });
     closers.push(() => client.close());
     const started = Date.now();
     const error = await client.request('add', [1, 2]).catch((e: unknown) => e);
@@ -125,7 +125,7 @@ describe.each(paths)('empty 2xx answers: %s', (_name, make) => {
 
   it('fails exactly the requests of a createClient batch', async () => {
     const { url, bodies } = await emptyServer();
-    const client = createClient(open({ url: new URL('/empty200', url) }), { timeout: 3000 });
+    const client = createClient(open({ url: new URL('/empty200', url) }), { requestTimeout: 3000 });
     closers.push(() => client.close());
     const results = await client.batch((b) => [
       b.request('add', [1, 2]),

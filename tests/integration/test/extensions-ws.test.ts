@@ -1,14 +1,11 @@
 import { type Client, createClient } from '@jsonrpc-kit/client';
-import { ConnectionClosedError, JsonRpcError } from '@jsonrpc-kit/core';
 import {
-  createProfiledClient,
+  ConnectionClosedError,
+  JsonRpcError,
   type McpProgress,
   mcpProfile,
-  progress,
-  progressOf,
-  streamCall,
-  streams,
-} from '@jsonrpc-kit/extensions';
+} from '@jsonrpc-kit/core';
+import { streamCall, streams } from '@jsonrpc-kit/extensions';
 import { type Connection, createServer, type Server } from '@jsonrpc-kit/server';
 import {
   createWebSocketServer,
@@ -34,9 +31,8 @@ interface Probe {
 }
 
 function streamingServer(probe: Probe): Server {
-  const server = createServer({ cancellation: mcpProfile.cancellation });
+  const server = createServer({ profile: mcpProfile });
   cleanups.push(streams(server));
-  server.use(progress(mcpProfile));
   server.method('count', async function* ({ to }: { to: number }) {
     try {
       for (let i = 1; i <= to; i++) {
@@ -62,7 +58,7 @@ function streamingServer(probe: Probe): Server {
     throw new JsonRpcError(4001, 'disk on fire');
   });
   server.method('index', async ({ files }: { files: number }, ctx) => {
-    const report = progressOf<McpProgress>(ctx);
+    const report = ctx.progress;
     for (let i = 1; i <= files; i++) await report?.({ progress: i, total: files });
     return `indexed ${files}`;
   });
@@ -160,9 +156,9 @@ describe('extensions over WebSocket', () => {
   it('routes MCP progress notifications to onProgress', async () => {
     const probe = { pulled: 0, returned: 0 };
     const wss = await serve(streamingServer(probe));
-    const client = createProfiledClient(
+    const client = createClient(
       createWebSocketTransport({ url: `ws://127.0.0.1:${wss.port}`, reconnect: false }),
-      { profile: mcpProfile },
+      { profile: mcpProfile, sendCancel: true },
     );
     cleanups.push(() => client.close());
     const seen: McpProgress[] = [];

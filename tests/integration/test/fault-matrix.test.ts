@@ -46,7 +46,7 @@ describe.each(transports)('fault matrix: $name', (transport) => {
       let faulty: FaultyTransport | undefined;
       const reported: Error[] = [];
       const setup = await transport.setup(
-        { timeout: CALL_TIMEOUT, onError: (error) => reported.push(error) },
+        { requestTimeout: CALL_TIMEOUT, onError: (error) => reported.push(error) },
         (inner) => {
           faulty = createFaultyTransport(inner, {
             seed,

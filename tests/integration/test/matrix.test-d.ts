@@ -19,7 +19,7 @@ describe('matrix types', () => {
   });
 
   it('types a contract proxy with a prefix', () => {
-    const calc = client.use(calculator, { prefix: 'calc.' });
+    const calc = client.contract(calculator, { prefix: 'calc.' });
     expectTypeOf(calc.add).parameters.toEqualTypeOf<[number, number]>();
     expectTypeOf(calc.add).returns.toEqualTypeOf<Promise<number>>();
     expectTypeOf(calc.log).returns.toEqualTypeOf<Promise<void>>();

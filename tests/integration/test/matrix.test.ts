@@ -201,7 +201,7 @@ describe.each(transports)('matrix: $name', (transport) => {
   });
 
   it('times out a call and, with cancellation, aborts the handler', async () => {
-    const setup = await start(transport, { cancellation: true });
+    const setup = await start(transport, { sendCancel: true });
     const { client } = setup;
     const started = Date.now();
     const error = await rejection(client.request('sleep', { ms: 5000 }, { timeout: 60 }));
@@ -248,10 +248,10 @@ describe.each(transports)('matrix: $name', (transport) => {
   it('makes typed calls through a contract proxy', async () => {
     const setup = await start(transport);
     const { client } = setup;
-    const calc = client.use(calculator, { prefix: 'calc.' });
+    const calc = client.contract(calculator, { prefix: 'calc.' });
     expect(await calc.add(2, 3)).toBe(5);
     expect(await calc.divide({ dividend: 6, divisor: 3 })).toBe(2);
-    const positional = client.use(calculator, { prefix: 'calc.', params: 'byPosition' });
+    const positional = client.contract(calculator, { prefix: 'calc.', params: 'byPosition' });
     expect(await positional.divide({ dividend: 9, divisor: 3 })).toBe(3);
     const divides = sentRequests(setup).filter((m) => m.method === 'calc.divide');
     expect(divides.map((m) => m.params)).toEqual([{ dividend: 6, divisor: 3 }, [9, 3]]);
@@ -268,7 +268,7 @@ describe.each(transports)('matrix: $name', (transport) => {
     );
 
     // A result that breaks the contract is refused by the client.
-    const echoAsAdd = client.use({ echo: calculator.add });
+    const echoAsAdd = client.contract({ echo: calculator.add });
     const broken = await rejection(echoAsAdd.echo(1, 2));
     expect(broken).toBeInstanceOf(ResultValidationError);
     expect(client.pending).toBe(0);
@@ -383,6 +383,70 @@ describe.each(transports)('matrix: $name', (transport) => {
     });
     // The client's own connection is untouched.
     expect(await setup.client.request('subtract', [42, 23])).toBe(19);
+  });
+
+  it('delivers progress before the answer on duplex transports, none over HTTP', async () => {
+    const { client } = await start(transport, { requestTimeout: 5000 });
+    const seen: unknown[] = [];
+    const answer = await client.request(
+      'count',
+      { to: 3 },
+      { onProgress: (value) => seen.push(value), resetTimeoutOnProgress: true },
+    );
+    if (transport.duplex) {
+      expect(answer).toEqual({ reported: true });
+      expect(seen).toEqual([
+        { done: 1, of: 3 },
+        { done: 2, of: 3 },
+        { done: 3, of: 3 },
+      ]);
+    } else {
+      expect(answer).toEqual({ reported: false });
+      expect(seen).toEqual([]);
+    }
+    // Without onProgress no token is sent, so the handler gets no reporter.
+    expect(await client.request('count', { to: 2 })).toEqual({ reported: false });
+  });
+
+  it('runs client middleware around requests and notifications, in order and back', async () => {
+    const setup = await start(transport);
+    const { client } = setup;
+    const order: string[] = [];
+    client.use(async (call, next) => {
+      order.push(`a>${call.kind}:${call.method}`);
+      if (call.method === 'echo') call.params = { ...(call.params as object), auth: 'token' };
+      const result = await next();
+      order.push('a<');
+      return result;
+    });
+    const remove = client.use(async (call, next) => {
+      order.push('b>');
+      const result = await next();
+      order.push('b<');
+      return call.method === 'sum' ? (result as number) * 10 : result;
+    });
+    expect(await client.request('echo', { x: 1 })).toEqual({ x: 1, auth: 'token' });
+    expect(await client.request('sum', [1, 2])).toBe(30);
+    await client.notify('record', { text: 'through middleware' });
+    expect(order).toEqual([
+      'a>request:echo',
+      'b>',
+      'b<',
+      'a<',
+      'a>request:sum',
+      'b>',
+      'b<',
+      'a<',
+      'a>notification:record',
+      'b>',
+      'b<',
+      'a<',
+    ]);
+    await waitFor(recorded(setup), (r) =>
+      r.notes.some((n) => JSON.stringify(n) === '{"text":"through middleware"}'),
+    );
+    remove();
+    expect(await client.request('sum', [1, 2])).toBe(3);
   });
 
   it('without cancellation, a timeout sends no cancel; HTTP still aborts the exchange', async () => {

@@ -70,7 +70,7 @@ describe('kit contract proxy → kit HTTP server, a tuple schema with paramNames
       const { listener, bodies } = await serveEth();
       const client = createClient(createHttpTransport({ url: listener.url }));
       cleanups.push(() => client.close());
-      const api = client.use(eth, { params: style });
+      const api = client.contract(eth, { params: style });
       expect(await api.eth_chainId()).toBe('0x1');
       expect(await api.eth_getBalance('0xa')).toBe('0x5');
       expect(await api.eth_getBalance('0xa', undefined)).toBe('0x5');

@@ -36,6 +36,12 @@ export function createMatrixServer() {
   server.method('sum', (numbers) => numbers.reduce((total, n) => total + n, 0));
   server.method('echo', (params) => params);
   server.method('get_data', () => ['hello', 5]);
+  // Reports progress 1…to when the caller sent a progress token (duplex transports only).
+  server.method('count', async ({ to }, ctx) => {
+    const report = ctx.progress;
+    for (let i = 1; i <= to; i++) await report?.({ done: i, of: to });
+    return { reported: report !== undefined };
+  });
   server.method(
     'sleep',
     ({ ms }, ctx) => {

@@ -1,18 +1,16 @@
+import { type Client, createClient } from '@jsonrpc-kit/client';
 import {
   createMemoryTransportPair,
   type JsonRpcNotification,
+  lspProfile,
+  type McpProgress,
+  mcpProfile,
+  type Profile,
+  type ProgressReporter,
   type Transport,
 } from '@jsonrpc-kit/core';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lspProfile, type McpProgress, mcpProfile, type Profile } from './profiles.js';
-import {
-  createProfiledClient,
-  type ProfiledClient,
-  type ProgressReporter,
-  progress,
-  progressOf,
-} from './progress.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -47,17 +45,16 @@ function tappedPair(): {
 }
 
 function profiledServer<V>(profile: Profile<V>, signals: AbortSignal[] = []): Server {
-  const server = createServer({ cancellation: profile.cancellation });
-  server.use(progress(profile));
+  const server = createServer({ profile });
   server.method('work', async (params: { steps: number }, ctx) => {
-    const report = progressOf<McpProgress>(ctx);
+    const report = ctx.progress;
     for (let i = 1; i <= params.steps; i++) {
       await report?.({ progress: i, total: params.steps, message: `step ${i}` });
     }
     return { reported: report !== undefined };
   });
   server.method('lspWork', async (_params: unknown, ctx) => {
-    const report = progressOf(ctx);
+    const report = ctx.progress;
     await report?.({ kind: 'begin', title: 'Indexing' });
     await report?.({ kind: 'end' });
     return 'indexed';
@@ -68,7 +65,7 @@ function profiledServer<V>(profile: Profile<V>, signals: AbortSignal[] = []): Se
   });
   let stash: ProgressReporter | undefined;
   server.method('leak', (_params: unknown, ctx) => {
-    stash = progressOf(ctx);
+    stash = ctx.progress;
     return 'ok';
   });
   server.method('late', async () => {
@@ -82,11 +79,12 @@ function connect<V>(
   profile: Profile<V>,
   server: Server,
   onNotification?: (n: JsonRpcNotification) => void,
-): { client: ProfiledClient<V>; sent: string[]; received: string[] } {
+): { client: Client<V>; sent: string[]; received: string[] } {
   const pair = tappedPair();
   server.connect(pair.server);
-  const client = createProfiledClient(pair.client, {
+  const client = createClient(pair.client, {
     profile,
+    sendCancel: true,
     ...(onNotification ? { onNotification } : {}),
   });
   cleanup.push(() => client.close());

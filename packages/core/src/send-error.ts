@@ -3,12 +3,7 @@
  *
  * @module
  */
-import {
-  type CallInfo,
-  ConnectionClosedError,
-  LocalError,
-  TransportError,
-} from '@jsonrpc-kit/core';
+import { type CallInfo, ConnectionClosedError, LocalError, TransportError } from './errors.js';
 
 /**
  * The transport's send failure, as an error naming one call.
@@ -17,6 +12,10 @@ import {
  * @param call - the call whose message was being sent
  * @returns a `TransportError` or `ConnectionClosedError` naming the call; another `LocalError`
  *   as it is
+ * @example
+ * ```ts
+ * sendError(new Error('EPIPE'), { method: 'add', id: 1 }).message; // "Send failed: EPIPE …"
+ * ```
  */
 export function sendError(error: unknown, call: CallInfo): LocalError {
   if (error instanceof TransportError) {

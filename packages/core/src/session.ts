@@ -1,0 +1,621 @@
+/**
+ * The session: one duplex conversation over one transport, the engine under the client and
+ * under each of the server's connections. Small parts, composed; no base class.
+ *
+ * ```text
+ * start(dispatch) ── transport.start ── onMessage(text)
+ *   ├─ screen(text) answers instead of parsing (a size limit)           → send
+ *   ├─ parse ── response ─────────────────────→ outgoing table (pending.ts): settle, or report
+ *   │        ├─ cancel notice ────────────────→ incoming table (incoming.ts): abort; answer or not
+ *   │        ├─ progress notice ──────────────→ the onProgress of the outgoing call with that token
+ *   │        └─ request / notification / batch → dispatch (handlers.ts, or the server's dispatcher)
+ *   │                                              its answer (now or later) → send
+ * request(method, params) ── id ── outgoing table (timeout, abort, give-up → cancel notice) → send
+ * notify(method, params) ─────────────────────────────────────────────────────────────────→ send
+ * close / transport onClose ── reject outgoing, abort incoming, resolve `closed`
+ * transport onDisconnect ───── reject outgoing ("Connection lost"); incoming keep running
+ * ```
+ *
+ * @module
+ */
+import type { RequestOptions } from './endpoint.js';
+import type { MessageEnvelope } from './envelope.js';
+import { AbortError, ConnectionClosedError, fromErrorObject, ProtocolError } from './errors.js';
+import { createIncomingCalls, type IncomingCall, type IncomingCalls } from './incoming.js';
+import type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcResponse,
+} from './messages.js';
+import type { ParseResult } from './parse.js';
+import { parse } from './parse.js';
+import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pending.js';
+import type { Profile, ProgressReporter, ProgressToken } from './protocols.js';
+import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
+import { sendError } from './send-error.js';
+import { serializeNotification, serializeRequest } from './serialize.js';
+import { toError } from './to-error.js';
+import type { Transport } from './transport.js';
+
+/** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
+export type SessionAnswer = string | undefined | Promise<string | undefined>;
+
+/** Answers one parsed message (not a lone response, not a cancel or progress notice). */
+export type SessionDispatch = (parsed: ParseResult, text: string) => SessionAnswer;
+
+/** Options of {@link createSession}. */
+export interface SessionOptions {
+  /**
+   * Cancellation and progress on the wire; `undefined` turns both off.
+   * @default undefined
+   */
+  readonly profile?: Profile<any> | undefined;
+  /** Sends the profile's cancel notice when an outgoing call times out or is aborted. @default false */
+  readonly sendCancel?: boolean | undefined;
+  /** Default timeout of outgoing calls, in milliseconds; `0` waits forever. @default 0 */
+  readonly requestTimeout?: number | undefined;
+  /** How many ids of calls that gave up are remembered, to drop their late answers quietly. @default 1024 */
+  readonly lateAnswerMemory?: number | undefined;
+  /** Makes the ids of outgoing calls. @default 1, 2, 3… */
+  readonly generateId?: (() => JsonRpcId) | undefined;
+  /**
+   * Looks at a text before it is parsed (a size limit): `true` when it took care of it (refused
+   * it), `false` to go on.
+   */
+  readonly screen?: ((text: string) => boolean) | undefined;
+  /** Parses a text. @default core's `parse` */
+  readonly parse?: ((text: string) => ParseResult) | undefined;
+  /** Passed to the transport: a message over its size limit, dropped unparsed. */
+  readonly onTooLarge?: ((envelope: MessageEnvelope, error: Error) => void) | undefined;
+  /** Passed to the transport: the owner's own size limit, for a transport without one. */
+  readonly maxMessageBytes?: number | undefined;
+  /** Told when a call left the outgoing table by an answer (or a malformed one). */
+  readonly onAnswered?: ((id: JsonRpcId) => void) | undefined;
+  /**
+   * Takes an error answer with id `null` (the other side could not read the request), to find
+   * the call(s) it belongs to; `hint` is what the dispatch learned from the batch it came in
+   * (see `HandlerDispatchOptions.batchHint`). By default it is reported.
+   */
+  readonly onNullIdError?:
+    | ((error: JsonRpcErrorObject, hint: unknown, received: unknown) => void)
+    | undefined;
+  /** What the session does when it closes: the abort reason of the calls still running here. */
+  readonly closeReason?: ((cause: unknown) => unknown) | undefined;
+  /** Where events nobody waits on go. */
+  readonly report: (error: Error, info: ErrorInfo) => void;
+  /** Called once when the session closes, for whatever reason. */
+  readonly onClose?: ((reason: unknown) => void) | undefined;
+}
+
+/** One duplex conversation. See {@link createSession}. */
+export interface Session {
+  /** The calls this side made that wait for their answers. */
+  readonly pending: PendingCalls;
+  /** The calls the other side made that run here. */
+  readonly incoming: IncomingCalls;
+  /** The profile in use, or `undefined`. */
+  readonly profile: Profile<any> | undefined;
+  /** Aborted when the session closes. */
+  readonly signal: AbortSignal;
+  /** Whether the session has closed. */
+  readonly isClosed: boolean;
+  /** Resolves when the session has closed. */
+  readonly closed: Promise<void>;
+  /**
+   * Starts the transport; every message from then on goes to `dispatch`.
+   *
+   * @param dispatch - answers requests, notifications and batches
+   */
+  start(dispatch: SessionDispatch): void;
+  /**
+   * Sends a text, after the transport started, in call order.
+   *
+   * @param text - a serialized message or batch
+   * @param signal - aborts the send
+   * @returns resolves once the transport took it
+   */
+  send(text: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Sends an answer or a notice nobody waits on; failures are reported.
+   *
+   * @param text - the text
+   * @param about - the request it answers (named when a failure is reported)
+   */
+  sendDetached(text: string, about?: { readonly method: string; readonly id?: JsonRpcId }): void;
+  /**
+   * Takes a response: settles the waiting call; an id-null error goes to `onNullIdError`; an
+   * answer nobody waits for is reported (unless its call gave up).
+   *
+   * @param response - the response
+   * @param hint - for an id-null error: what the batch it came in tells about its call(s)
+   */
+  respond(response: JsonRpcResponse, hint?: unknown): void;
+  /**
+   * Rejects a waiting call because its answer was malformed.
+   *
+   * @param id - the call's id
+   * @param error - the rejection
+   */
+  reject(id: JsonRpcId, error: Error): void;
+  /**
+   * Applies a notification meant for the session itself (the profile's cancel or progress).
+   *
+   * @param notification - the notification
+   * @returns `true` when it was one (and was applied)
+   */
+  consume(notification: JsonRpcNotification): boolean;
+  /**
+   * The progress reporter of an incoming request, when its params carry the profile's token.
+   *
+   * @param params - the request's params
+   * @param open - whether the call still runs (reports after the answer are dropped)
+   * @returns the reporter, or `undefined`
+   */
+  progressFor(params: unknown, open: () => boolean): ProgressReporter<any> | undefined;
+  /**
+   * Whether an id belongs to a call that gave up (its late answer is expected, not reported).
+   *
+   * @param id - the id
+   * @returns `true` when a call with that id gave up recently
+   */
+  gaveUp(id: JsonRpcId): boolean;
+  /**
+   * Makes the next id of an outgoing call.
+   *
+   * @returns the id
+   */
+  nextId(): JsonRpcId;
+  /**
+   * What an outgoing call does when it gives up: remembers the id and sends the cancel notice.
+   *
+   * @param reason - timeout or abort
+   * @param id - the call's id
+   * @param method - its method
+   * @param notice - `false` when the call never went out (nothing to cancel) @default true
+   */
+  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void;
+  /**
+   * Calls the other side and waits for the answer.
+   *
+   * @param method - the method
+   * @param params - the params
+   * @param options - signal, timeout, onProgress
+   * @param id - the id to use (from {@link Session.nextId}); a new one by default
+   * @returns the result
+   * @throws (rejects) the wire error, TimeoutError, AbortError, ConnectionClosedError, TransportError
+   */
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+    id?: JsonRpcId,
+  ): Promise<unknown>;
+  /**
+   * Sends a notification.
+   *
+   * @param method - the method
+   * @param params - the params
+   * @returns resolves once the transport took it
+   */
+  notify(method: string, params?: JsonRpcParams): Promise<void>;
+  /**
+   * Closes the session and its transport. Idempotent.
+   *
+   * @param reason - why, passed to the transport
+   * @returns resolves once closed
+   */
+  close(reason?: unknown): Promise<void>;
+}
+
+/** Most ids of calls that gave up kept in memory, to recognise their late answers. */
+const LATE_ANSWER_MEMORY = 1024;
+
+const send = (kind: ErrorKind, level: ErrorLevel): ErrorInfo => ({ kind, level });
+const TRANSPORT_WARN: ErrorInfo = Object.freeze(send('transport-error', 'warn'));
+const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error'));
+
+/**
+ * Creates a session over a transport (not started yet: see {@link Session.start}).
+ *
+ * @param transport - the transport, not yet started: the session becomes its only owner
+ * @param options - profile, timeouts, ids and hooks
+ * @returns the session
+ * @example
+ * ```ts
+ * const [a, b] = createMemoryTransportPair();
+ * const session = createSession(a, { report: console.warn });
+ * session.start(() => undefined);
+ * ```
+ */
+export function createSession(transport: Transport, options: SessionOptions): Session {
+  const { report, profile, screen } = options;
+  const parseText = options.parse ?? parse;
+  const pending = createPendingCalls();
+  const incoming = createIncomingCalls<IncomingCall>();
+  const cancellation = profile?.cancellation;
+  const progress = profile?.progress;
+  const cancelMethod = cancellation?.method;
+  const progressMethod = progress?.method;
+  const cancelAnswers = cancellation?.answer !== false;
+  const sendCancel = options.sendCancel === true && cancellation !== undefined;
+  const defaultTimeout = options.requestTimeout ?? 0;
+  const generateId = options.generateId;
+  const givenUp = new Set<JsonRpcId>();
+  const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
+  const life = new AbortController();
+  let counter = 1;
+  let closed = false;
+  let started = false;
+  let deferredSends = 0;
+  let startPromise: Promise<void> = Promise.resolve();
+  /** Listeners of progress by token, for outgoing calls that asked for progress. */
+  let listeners: Map<ProgressToken, (value: unknown) => void> | undefined;
+  let nextToken = 0;
+  let resolveClosed!: () => void;
+  const closedPromise = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+
+  const sendText = (text: string, signal?: AbortSignal): Promise<void> => {
+    const sendOptions = signal === undefined ? undefined : { signal };
+    if (started && deferredSends === 0) {
+      try {
+        return transport.send(text, sendOptions);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    // Before start has resolved: wait for it, keeping the order of every send made meanwhile.
+    deferredSends++;
+    return startPromise.then(() => {
+      deferredSends--;
+      return closed
+        ? Promise.reject(new ConnectionClosedError())
+        : transport.send(text, sendOptions);
+    });
+  };
+
+  const sendDetached = (text: string, about?: { method: string; id?: JsonRpcId }): void => {
+    if (closed) return;
+    sendText(text).then(undefined, (error: unknown) => {
+      const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
+      report(
+        toError(error),
+        about === undefined
+          ? { kind: 'send-failed', level }
+          : about.id === undefined
+            ? { kind: 'send-failed', level, method: about.method }
+            : { kind: 'send-failed', level, method: about.method, id: about.id },
+      );
+    });
+  };
+
+  const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string, notice = true): void => {
+    givenUp.add(id);
+    if (givenUp.size > lateAnswerMemory) {
+      givenUp.delete(givenUp.values().next().value as JsonRpcId);
+    }
+    if (!notice || !sendCancel || closed) return;
+    let text: string;
+    try {
+      text = serializeNotification(
+        cancellation!.method,
+        cancellation!.toParams(id, reason === 'timeout' ? 'timeout' : 'aborted'),
+      );
+    } catch (error) {
+      report(toError(error), { kind: 'send-failed', level: 'error', method, id });
+      return;
+    }
+    sendDetached(text);
+  };
+
+  const defaultRespond = (response: JsonRpcResponse): void => {
+    const id = response.id;
+    if (givenUp.has(id)) return; // a late answer: the call already gave up
+    report(
+      new ProtocolError(
+        `Received an answer for an unknown or already answered id ${JSON.stringify(id)}`,
+        response,
+      ),
+      { kind: 'unexpected-response', level: 'warn', id },
+    );
+  };
+  const { onAnswered, onNullIdError } = options;
+  const respond = (response: JsonRpcResponse, hint?: unknown): void => {
+    if (pending.settle(response)) {
+      if (onAnswered !== undefined) onAnswered(response.id);
+    } else if (response.id === null && 'error' in response && onNullIdError !== undefined) {
+      onNullIdError(response.error, hint, response);
+    } else defaultRespond(response);
+  };
+  const reject = (id: JsonRpcId, error: Error): void => {
+    if (pending.reject(id, error) && onAnswered !== undefined) onAnswered(id);
+  };
+
+  const cancelled = (id: JsonRpcId): Error =>
+    fromErrorObject({ code: cancellation!.code, message: 'Request cancelled' }, { id });
+
+  const consume = (notification: JsonRpcNotification): boolean => {
+    const method = notification.method;
+    if (method === cancelMethod) {
+      if (incoming.size === 0) return true;
+      let id: JsonRpcId | undefined;
+      try {
+        id = cancellation!.fromParams(notification.params);
+      } catch (error) {
+        report(toError(error), { kind: 'invalid-message', level: 'warn', method });
+        return true;
+      }
+      if (id !== undefined) incoming.cancel(id, cancelled(id), cancelAnswers);
+      return true;
+    }
+    if (method !== progressMethod || listeners === undefined) return false;
+    const reported = progress!.fromParams(notification.params);
+    const listener = reported === undefined ? undefined : listeners.get(reported.token);
+    if (listener === undefined) return false;
+    try {
+      listener(reported!.value);
+    } catch (error) {
+      report(toError(error), { kind: 'notification-failed', level: 'error', method });
+    }
+    return true;
+  };
+
+  const progressFor = (params: unknown, open: () => boolean): ProgressReporter<any> | undefined => {
+    if (progress === undefined || params === undefined || params === null) return undefined;
+    const token = progress.tokenOf(params);
+    if (token === undefined) return undefined;
+    return (value: unknown) =>
+      open() && !closed
+        ? session.notify(progress.method, progress.toParams(token, value))
+        : Promise.resolve();
+  };
+
+  const closedError = (method: string): Error => new ConnectionClosedError(undefined, { method });
+
+  const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
+
+  /** Rejects a call whose message could not be sent. */
+  const sendFailed = (id: JsonRpcId, method: string, error: unknown): void => {
+    if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
+  };
+
+  /** Sends a call's message; a failure rejects the call. */
+  const sendCall = (id: JsonRpcId, method: string, text: string, signal?: AbortSignal): void => {
+    sendText(text, signal).then(undefined, (error: unknown) => sendFailed(id, method, error));
+  };
+
+  /** Routes the progress reports of one call to its listener until the call settles. */
+  const listen = (
+    id: JsonRpcId,
+    token: ProgressToken,
+    onProgress: (value: unknown) => void,
+    reset: boolean,
+    promise: Promise<unknown>,
+  ): void => {
+    listeners!.set(token, (value) => {
+      if (reset) pending.refresh(id);
+      onProgress(value);
+    });
+    const done = (): void => {
+      listeners?.delete(token);
+    };
+    promise.then(done, done);
+  };
+
+  /** A fresh progress token, not used by any call still waiting. */
+  const newToken = (): ProgressToken => {
+    listeners ??= new Map();
+    let token: ProgressToken;
+    do token = ++nextToken;
+    while (listeners.has(token));
+    return token;
+  };
+
+  /** Sends a call with a timeout: its send aborts when it gives up. */
+  const sendTimed = (id: JsonRpcId, method: string, text: string, promise: Promise<unknown>) => {
+    const sending = new AbortController();
+    sendAborts.set(id, sending);
+    const forget = (): void => {
+      sendAborts.delete(id);
+    };
+    promise.then(forget, forget);
+    sendCall(id, method, text, sending.signal);
+  };
+
+  const request = (
+    method: string,
+    params?: JsonRpcParams,
+    callOptions?: RequestOptions,
+    givenId?: JsonRpcId,
+  ): Promise<unknown> => {
+    if (closed) return Promise.reject(closedError(method));
+    const onProgress = callOptions?.onProgress;
+    let token: ProgressToken | undefined;
+    let id: JsonRpcId;
+    let text: string;
+    try {
+      id = givenId === undefined ? nextId() : givenId;
+      if (onProgress !== undefined) {
+        if (progress === undefined) throw new TypeError('onProgress needs a profile with progress');
+        token = newToken();
+        params = progress.withToken(params, token);
+      }
+      text = serializeRequest(id, method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const signal = callOptions?.signal;
+    const timeout = callOptions?.timeout ?? defaultTimeout;
+    const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
+    if (signal === undefined && !timed && token === undefined) {
+      // The lean path: nothing can make this call give up on its own.
+      let promise: Promise<unknown>;
+      try {
+        promise = pending.add(id, method);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      sendCall(id, method, text);
+      return promise;
+    }
+    if (signal?.aborted) {
+      return Promise.reject(new AbortError({ method, id, cause: signal.reason }));
+    }
+    let promise: Promise<unknown>;
+    try {
+      promise =
+        signal === undefined && !timed
+          ? pending.add(id, method)
+          : pending.add(id, method, { timeout, signal, onGiveUp: timed ? giveUpTimed : onGiveUp });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (token !== undefined) {
+      listen(id, token, onProgress!, callOptions?.resetTimeoutOnProgress === true, promise);
+    }
+    // The send stops when the call gives up: the caller's signal is the send's signal, unless a
+    // timeout can end the call too.
+    if (timed) sendTimed(id, method, text, promise);
+    else sendCall(id, method, text, signal);
+    return promise;
+  };
+
+  /** Sends under way of calls with a timeout: aborted when the call gives up. */
+  const sendAborts = new Map<JsonRpcId, AbortController>();
+  const giveUpTimed = (reason: GiveUpReason, id: JsonRpcId, method: string): void => {
+    const sending = sendAborts.get(id);
+    if (sending !== undefined) {
+      sendAborts.delete(id);
+      sending.abort();
+    }
+    onGiveUp(reason, id, method);
+  };
+
+  const notify = (method: string, params?: JsonRpcParams): Promise<void> => {
+    if (closed) return Promise.reject(closedError(method));
+    let text: string;
+    try {
+      text = serializeNotification(method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return sendText(text).then(undefined, (error: unknown) => {
+      throw sendError(error, { method });
+    });
+  };
+
+  const failAllWaiting = (message: string | undefined, cause: unknown): void => {
+    pending.rejectAll(
+      (waiting) =>
+        new ConnectionClosedError(message, { method: waiting.method, id: waiting.id, cause }),
+    );
+  };
+
+  const shutdown = (cause: unknown): void => {
+    if (closed) return;
+    closed = true;
+    failAllWaiting(undefined, cause);
+    givenUp.clear();
+    listeners?.clear();
+    life.abort(
+      options.closeReason !== undefined
+        ? options.closeReason(cause)
+        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause }),
+    );
+    incoming.closeAll(life.signal.reason);
+    options.onClose?.(cause);
+    resolveClosed();
+  };
+
+  const close = (reason?: unknown): Promise<void> => {
+    if (closed) return closedPromise;
+    shutdown(reason);
+    let closing: Promise<void>;
+    try {
+      closing = transport.close(reason);
+    } catch (error) {
+      closing = Promise.reject(error);
+    }
+    return closing.then(
+      () => closedPromise,
+      (error: unknown) => {
+        report(toError(error), TRANSPORT_WARN);
+        return closedPromise;
+      },
+    );
+  };
+
+  const start = (dispatch: SessionDispatch): void => {
+    const onMessage = (text: string): void => {
+      if (closed) return;
+      if (screen?.(text)) return;
+      const parsed = parseText(text);
+      if (parsed.kind === 'response') {
+        respond(parsed.message);
+        return;
+      }
+      if (parsed.kind === 'notification' && consume(parsed.message)) return;
+      const out = dispatch(parsed, text);
+      if (out === undefined) return;
+      const about = parsed.kind === 'request' ? parsed.message : undefined;
+      if (typeof out === 'string') sendDetached(out, about);
+      else
+        out.then((answer) => {
+          if (answer !== undefined) sendDetached(answer, about);
+        });
+    };
+    try {
+      startPromise = transport
+        .start({
+          onMessage,
+          ...(options.onTooLarge === undefined ? {} : { onTooLarge: options.onTooLarge }),
+          ...(options.maxMessageBytes === undefined
+            ? {}
+            : { maxMessageBytes: options.maxMessageBytes }),
+          onClose: (error?: Error) => shutdown(error),
+          onError: (error: Error) => report(error, TRANSPORT_WARN),
+          onDisconnect: (error?: Error) => failAllWaiting('Connection lost', error),
+        })
+        .then(
+          () => {
+            started = true;
+          },
+          (error: unknown) => {
+            report(toError(error), TRANSPORT_FAILED);
+            shutdown(error);
+          },
+        );
+    } catch (error) {
+      report(toError(error), TRANSPORT_FAILED);
+      shutdown(error);
+    }
+  };
+
+  const session: Session = {
+    pending,
+    incoming,
+    profile,
+    signal: life.signal,
+    get isClosed() {
+      return closed;
+    },
+    closed: closedPromise,
+    start,
+    send: sendText,
+    sendDetached,
+    respond,
+    reject,
+    consume,
+    progressFor,
+    gaveUp: (id) => givenUp.has(id),
+    nextId,
+    onGiveUp,
+    request,
+    notify,
+    close,
+  };
+  return session;
+}

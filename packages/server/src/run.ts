@@ -1,0 +1,190 @@
+/**
+ * Running one call: a slot from the limiter (or a place in its queue), the middleware chain,
+ * lookup, name mapping, validation and the handler, and the deadline and early answer on
+ * timeout, cancellation or close. Synchronous all the way when the handler is.
+ *
+ * @module
+ */
+import {
+  formatIssues,
+  InvalidParamsError,
+  isPromiseLike,
+  MethodNotFoundError,
+  RequestTimeoutError,
+  runMiddleware,
+  ServerBusyError,
+  type StandardSchemaResult,
+} from '@jsonrpc-kit/core';
+import type { Call } from './call.js';
+import type { Scope } from './dispatch.js';
+import {
+  canWait,
+  forget,
+  hasRoom,
+  type Lane,
+  type Limiter,
+  laneOf,
+  release,
+  wait,
+} from './limiter.js';
+import type { Entry } from './registry.js';
+import { arrangeParams } from './registry.js';
+import type { Middleware } from './types.js';
+
+/** What the runner needs from the server. */
+export interface RunnerConfig {
+  readonly methods: ReadonlyMap<string, Entry>;
+  /** The current middleware (replaced, never mutated, on change). */
+  readonly middleware: () => readonly Middleware[];
+  /** The default handler deadline in milliseconds; `0`: none. */
+  readonly timeout: number;
+}
+
+function checked(result: StandardSchemaResult<unknown>): unknown {
+  if (result.issues !== undefined) {
+    throw new InvalidParamsError('Invalid params', formatIssues(result.issues));
+  }
+  return result.value;
+}
+
+/**
+ * Creates the runner of one server.
+ *
+ * @param config - the registry, the middleware and the default deadline
+ * @returns `run(call, scope)`: the result, a promise of it, or a throw with what the call failed with
+ */
+export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) => unknown {
+  const { methods, middleware: currentMiddleware } = config;
+  const defaultTimeout = config.timeout;
+
+  /** Innermost step: lookup, name mapping, validation, handler. */
+  function invoke(call: Call): unknown {
+    const entry = methods.get(call.method);
+    // A request to a notification handler gets nothing it could answer with: as if not there.
+    if (entry === undefined || (entry.kind === 'notification' && !call.notification)) {
+      throw new MethodNotFoundError();
+    }
+    let params = arrangeParams(entry, call.params);
+    const schema = entry.schema;
+    if (schema !== undefined) {
+      const verdict = schema['~standard'].validate(params);
+      if (isPromiseLike(verdict)) {
+        return (verdict as Promise<StandardSchemaResult<unknown>>).then((v) =>
+          entry.handler(checked(v), call),
+        );
+      }
+      params = checked(verdict);
+    }
+    return entry.handler(params, call);
+  }
+
+  /** Runs a call's chain (sync when possible); throws or rejects with what the call failed with. */
+  function start(call: Call): unknown {
+    if (call.aborted) throw call.abortReason;
+    const list = currentMiddleware();
+    return list.length === 0 ? invoke(call) : runMiddleware(list, call, () => invoke(call));
+  }
+
+  /** Takes a slot (or queues for one), runs the call, frees the slot when the handler settles. */
+  function limited(call: Call, limiter: Limiter, lane: Lane | undefined): unknown {
+    if (hasRoom(limiter, lane)) {
+      limiter.active++;
+      if (lane !== undefined) lane.active++;
+      let result: unknown;
+      try {
+        result = start(call);
+      } catch (error) {
+        release(limiter, lane);
+        throw error;
+      }
+      if (!isPromiseLike(result)) {
+        release(limiter, lane);
+        return result;
+      }
+      return result.then(
+        (value) => {
+          release(limiter, lane);
+          return value;
+        },
+        (error: unknown) => {
+          release(limiter, lane);
+          throw error;
+        },
+      );
+    }
+    if (!canWait(limiter, lane)) {
+      if (lane !== undefined) forget(limiter, lane);
+      throw new ServerBusyError();
+    }
+    return new Promise((resolve, reject) => {
+      wait(limiter, lane, () => {
+        if (call.aborted) {
+          if (lane !== undefined) forget(limiter, lane);
+          reject(call.abortReason);
+          return;
+        }
+        try {
+          resolve(limited(call, limiter, lane));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+
+  /** Answers early on timeout, cancellation or close; a late result is dropped. */
+  function guard(call: Call, promise: PromiseLike<unknown>, timeout: number): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        call.fail = undefined;
+        call.unlink();
+      };
+      call.fail = (reason) => {
+        done();
+        reject(reason);
+      };
+      if (timeout > 0) {
+        timer = setTimeout(
+          () => call.abort(new RequestTimeoutError(`Request timed out after ${timeout} ms`)),
+          timeout,
+        );
+      }
+      call.link();
+      if (call.aborted) {
+        done();
+        reject(call.abortReason);
+      }
+      promise.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  function run(call: Call, scope: Scope): unknown {
+    const limiter = scope.limiter;
+    const client = scope.client;
+    const result = limited(
+      call,
+      limiter,
+      client === undefined || limiter.fair === undefined ? undefined : laneOf(limiter, client),
+    );
+    if (!isPromiseLike(result)) return result;
+    const entry = methods.get(call.method);
+    const timeout = entry?.timeout ?? defaultTimeout;
+    if (timeout > 0 || scope.session !== undefined || scope.outer !== undefined) {
+      return guard(call, result, timeout);
+    }
+    return result;
+  }
+
+  return run;
+}
