@@ -12,6 +12,12 @@ export const PARAMS = Object.freeze({ a: 1, b: 2 });
 /** The handler every implementation runs. */
 export const add = (params) => params.a + params.b;
 
+/** The method of the mixed load's slow calls, and how long each takes. */
+export const SLOW_METHOD = 'slow';
+export const SLOW_MS = 20;
+/** The slow handler: answers 0 after `SLOW_MS`. */
+export const slow = () => new Promise((resolve) => setTimeout(() => resolve(0), SLOW_MS));
+
 /** One request, as text. */
 export const REQUEST_TEXT = JSON.stringify({
   jsonrpc: '2.0',
@@ -80,10 +86,11 @@ export function nodeCommand(file, args, cpu, nodeArgs = []) {
 
 /**
  * Starts a server child (`node file ...args`, pinned to `cpu`) that prints one JSON line
- * `{ "port": n }` once it listens. Resolves `{ port, child, stop }`.
+ * `{ "port": n }` once it listens (`nodeArgs` go before the file, e.g. `--expose-gc`).
+ * Resolves `{ port, child, stop }`.
  */
-export function startServerChild(file, args, { cpu, timeoutMs = 10_000 } = {}) {
-  const [cmd, argv] = nodeCommand(file, args, cpu);
+export function startServerChild(file, args, { cpu, timeoutMs = 10_000, nodeArgs = [] } = {}) {
+  const [cmd, argv] = nodeCommand(file, args, cpu, nodeArgs);
   const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = () =>
     new Promise((resolve) => {
@@ -197,4 +204,77 @@ export async function lanesFor(call, lanesCount, ms, chunk = 8) {
 /** Throws unless `value` is the expected result (3): guards against measuring a broken path. */
 export function check(value) {
   if (value !== 3) throw new Error(`wrong result: ${JSON.stringify(value)}`);
+}
+
+/**
+ * Server-child side: answers `GET /__stats` on `httpServer` with the child's memory and its CPU
+ * time so far; `GET /__stats?gc` runs a full GC first (when run with `--expose-gc`):
+ * `{ rss, heapUsed, external, arrayBuffers, cpuMicros }`. Other requests go to `fallback`.
+ */
+export function serveStats(httpServer, fallback) {
+  httpServer.on('request', (req, res) => {
+    if (req.url !== '/__stats' && req.url !== '/__stats?gc') {
+      if (fallback !== undefined) fallback(req, res);
+      return;
+    }
+    if (req.url === '/__stats?gc') {
+      globalThis.gc?.();
+      globalThis.gc?.();
+    }
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    const { user, system } = process.cpuUsage();
+    res.end(JSON.stringify({ rss, heapUsed, external, arrayBuffers, cpuMicros: user + system }));
+  });
+}
+
+/** Client side: reads `GET /__stats` of a server child (see `serveStats`), after a GC if `gc`. */
+export async function readStats(port, gc = false) {
+  const { request } = await import('undici');
+  const { body } = await request(`http://127.0.0.1:${port}/__stats${gc ? '?gc' : ''}`);
+  return body.json();
+}
+
+/** The `p`-th percentile (0–100) of an ascending list, nearest rank. */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return undefined;
+  // The tolerance keeps float error (99.9 / 100 * 1000 = 999.0000000000001) from adding a rank.
+  const rank = Math.ceil((p / 100) * sorted.length - 1e-9) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+}
+
+/**
+ * Opens `count` sockets with `open()` (a promise per socket), at most `parallel` opening at
+ * once. Resolves the opened sockets in order.
+ */
+export async function openMany(count, open, parallel = 100) {
+  const out = new Array(count);
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      out[i] = await open(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, count) }, lane));
+  return out;
+}
+
+/**
+ * Runs `call(i)` (i counts from 0) on `lanesCount` concurrent lanes until `total` calls have
+ * completed, timing each one. Resolves the latencies in ms of the calls for which `timed(i)` is
+ * true (all by default), ascending.
+ */
+export async function timedLanes(call, lanesCount, total, timed = () => true) {
+  let issued = 0;
+  const latencies = [];
+  const lane = async () => {
+    while (issued < total) {
+      const i = issued++;
+      const start = process.hrtime.bigint();
+      await call(i);
+      if (timed(i)) latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: lanesCount }, lane));
+  return latencies.sort((a, b) => a - b);
 }

@@ -119,7 +119,8 @@ export async function runSuite(options = {}) {
     for (let rep = 0; rep < reps; rep++) {
       for (const impl of rotate(impls, rep)) {
         if (done.has(impl.name)) continue;
-        const result = await measureOnce(scenario, impl.name, config, TIMEOUT_MS[mode]);
+        const timeoutMs = scenario.timeoutMs?.[mode] ?? TIMEOUT_MS[mode];
+        const result = await measureOnce(scenario, impl.name, config, timeoutMs);
         if (result.skip !== undefined || result.error !== undefined) {
           const why = result.skip ?? `error: ${result.error}`;
           log(`  ${impl.name}: ${why}`);
@@ -139,9 +140,19 @@ export async function runSuite(options = {}) {
       const list = runs.get(impl.name);
       const failed = done.get(impl.name);
       if (failed !== undefined) {
-        return { impl: impl.name, kind: impl.kind, note: failed.skip ?? `error: ${failed.error}` };
+        return {
+          impl: impl.name,
+          kind: impl.kind,
+          group: impl.group,
+          note: failed.skip ?? `error: ${failed.error}`,
+        };
       }
-      const row = { impl: impl.name, kind: impl.kind, median: median(list.map((r) => r.value)) };
+      const row = {
+        impl: impl.name,
+        kind: impl.kind,
+        group: impl.group,
+        median: median(list.map((r) => r.value)),
+      };
       row.values = list.map((r) => r.value);
       const extraKeys = Object.keys(list[0]?.extra ?? {});
       row.extra = {};
@@ -160,6 +171,9 @@ const fmtNumber = (n) =>
   n >= 100
     ? Math.round(n).toLocaleString('en-US')
     : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/** Extra columns hold small numbers (ms, KiB) too: keep three decimals below 10. */
+const fmtCell = (n) =>
+  n >= 10 ? fmtNumber(n) : n.toLocaleString('en-US', { maximumFractionDigits: 3 });
 const fmtRatio = (r) => (r === undefined ? '—' : `${r.toFixed(2)}x`);
 
 function implLabel(row) {
@@ -259,11 +273,27 @@ export function formatTable(result) {
   if (scenario.kind === 'heap') return heapTable(result);
   if (scenario.kind === 'growth') return growthTable(result);
   if (scenario.kind === 'cost') return costTable(result);
-  const baseline = rows.find((r) => r.kind === 'raw' && r.median !== undefined);
+  // Lower is better for costs (CPU per call, memory, latency, time): the best peer is the
+  // smallest, and the target is a ceiling instead of a floor.
+  const lower = scenario.lower === true;
+  // Rows of a group (one message size, say) compare with the baseline of the same group.
+  const baselineOf = (row) =>
+    rows.find((r) => r.kind === 'raw' && r.median !== undefined && r.group === row.group);
   const peers = rows.filter((r) => r.kind === 'peer' && r.median !== undefined);
-  const bestPeer = peers.length ? Math.max(...peers.map((r) => r.median)) : undefined;
+  const bestPeer = peers.length
+    ? (lower ? Math.min : Math.max)(...peers.map((r) => r.median))
+    : undefined;
+  const columns = [
+    ...(scenario.latency
+      ? [
+          ['p50', 'p50 ms'],
+          ['p99', 'p99 ms'],
+        ]
+      : []),
+    ...(scenario.columns ?? []),
+  ];
   const head = ['impl', `median ${scenario.unit}`, 'vs raw', 'vs best peer'];
-  if (scenario.latency) head.push('p50 ms', 'p99 ms');
+  for (const [, label] of columns) head.push(label);
   head.push('notes');
   const lines = [
     `### ${scenario.title}`,
@@ -277,21 +307,27 @@ export function formatTable(result) {
   for (const row of rows) {
     if (row.median === undefined) {
       const cells = [implLabel(row), '—', '—', '—'];
-      if (scenario.latency) cells.push('—', '—');
+      for (const _ of columns) cells.push('—');
       cells.push(row.note);
       lines.push(`| ${cells.join(' | ')} |`);
       continue;
     }
+    const baseline = baselineOf(row);
     const vsRaw = baseline ? row.median / baseline.median : undefined;
     const vsPeer = bestPeer !== undefined ? row.median / bestPeer : undefined;
     const cells = [implLabel(row), fmtNumber(row.median), fmtRatio(vsRaw), fmtRatio(vsPeer)];
-    if (scenario.latency) cells.push(String(row.extra.p50 ?? '—'), String(row.extra.p99 ?? '—'));
+    for (const [key] of columns) {
+      const value = row.extra?.[key];
+      cells.push(value === undefined ? '—' : fmtCell(value));
+    }
     const notes = [];
     if (row.kind === 'kit' && scenario.target) {
-      const okRaw = vsRaw !== undefined && vsRaw >= scenario.target.raw;
-      const okPeers = vsPeer === undefined || vsPeer >= 1;
+      const okRaw =
+        vsRaw !== undefined &&
+        (lower ? vsRaw <= scenario.target.raw : vsRaw >= scenario.target.raw);
+      const okPeers = vsPeer === undefined || (lower ? vsPeer <= 1 : vsPeer >= 1);
       notes.push(
-        `target ≥${scenario.target.raw.toFixed(2)}x raw: ${okRaw ? 'met' : 'missed'}; ` +
+        `target ${lower ? '≤' : '≥'}${scenario.target.raw.toFixed(2)}x raw: ${okRaw ? 'met' : 'missed'}; ` +
           `ahead of peers: ${okPeers ? 'yes' : 'no'}`,
       );
     }

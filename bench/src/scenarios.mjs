@@ -27,11 +27,41 @@ const wsConfig = {
   full: { warmupCalls: 20_000, calls: 200_000 },
 };
 const stdioConfig = wsConfig;
+const bigImpls = ['1KiB', '64KiB', '1MiB', '16MiB'].flatMap((size) => [
+  { name: `raw ${size}`, kind: RAW, group: size },
+  { name: `kit ${size}`, kind: KIT, group: size },
+]);
+const bigColumns = [
+  ['held', 'held × size'],
+  ['calls', 'calls'],
+];
+const bigConfig = {
+  quick: { bytes: 32 * 1024 * 1024, memoryRounds: 2 },
+  full: { bytes: 256 * 1024 * 1024, memoryRounds: 3 },
+};
+const tailConfig = {
+  quick: { warmupCalls: 3_000, calls: 20_000 },
+  full: { warmupCalls: 20_000, calls: 200_000 },
+};
+const tailColumns = [
+  ['p50', 'p50 ms'],
+  ['p999', 'p99.9 ms'],
+];
+const wsTailImpls = [
+  { name: 'raw-coalesced', kind: RAW },
+  { name: 'raw', kind: RAW },
+  { name: 'kit', kind: KIT },
+  { name: 'rpc-websockets', kind: PEER },
+];
 
 /**
- * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer' }} Impl
+ * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer', group?: string }} Impl
+ * `group`: rows compare with the baseline of their group (one message size, say).
+ * `lower`: lower is better (costs); the target is then a ceiling.
  * @typedef {{
  *   id: string, title: string, unit: string, cpu: number | undefined, nodeArgs?: string[],
+ *   lower?: boolean, columns?: Array<[key: string, label: string]>,
+ *   timeoutMs?: { quick: number, full: number },
  *   impls: Impl[], target: { raw: number, peers: boolean } | undefined, kind?: 'heap',
  *   latency?: boolean, reps?: { quick: number, full: number },
  *   config: { quick: Record<string, number>, full: Record<string, number> },
@@ -222,9 +252,192 @@ export const SCENARIOS = [
     measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
   },
   {
+    id: 'ws-idle',
+    title: '9. Memory per idle WebSocket connection (server RSS and heap after GC)',
+    unit: 'KiB RSS/conn',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: { raw: 1.3, peers: true },
+    columns: [
+      ['heapKiB', 'heap KiB/conn'],
+      ['connections', 'connections'],
+    ],
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { connections: 2_000, settleMs: 500 },
+      full: { connections: 2_000, settleMs: 1_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/connections.mjs')).runIdle(impl, config),
+  },
+  {
+    id: 'ws-light',
+    title: '10. Many WebSocket connections, one call per second each (server CPU per call)',
+    unit: 'µs CPU/call',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: { raw: 1.15, peers: true },
+    // Opening 5,000 sockets on a busy machine can take a while.
+    timeoutMs: { quick: 60_000, full: 120_000 },
+    columns: [
+      ['callsPerSecond', 'calls/s'],
+      ['connections', 'connections'],
+    ],
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { connections: 5_000, warmupMs: 2_000, measureMs: 5_000 },
+      full: { connections: 5_000, warmupMs: 5_000, measureMs: 20_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/connections.mjs')).runLight(impl, config),
+  },
+  {
+    id: 'cold-stdio',
+    title: '11a. Cold start, stdio server: process start to first answer',
+    unit: 'ms',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+      { name: 'vscode-jsonrpc', kind: PEER },
+      { name: 'mcp-sdk', kind: PEER },
+    ],
+    target: { raw: 1.1, peers: true },
+    columns: [['importMs', 'import ms']],
+    reps: { quick: 1, full: 3 },
+    config: { quick: { starts: 5 }, full: { starts: 15 } },
+    measure: async (impl, config) =>
+      (await import('./scenarios/cold-start.mjs')).runStdio(impl, config),
+  },
+  {
+    id: 'cold-http',
+    title: '11b. Cold start, HTTP server: process start to first answer',
+    unit: 'ms',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: { raw: 1.1, peers: true },
+    columns: [['importMs', 'import ms']],
+    reps: { quick: 1, full: 3 },
+    config: { quick: { starts: 5 }, full: { starts: 15 } },
+    measure: async (impl, config) =>
+      (await import('./scenarios/cold-start.mjs')).runHttp(impl, config),
+  },
+  {
+    id: 'tail-http',
+    title: '12a. Tail latency, HTTP server, 64 in flight (undici client)',
+    unit: 'ms p99',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+      { name: 'json-rpc-2.0', kind: PEER },
+      { name: 'jayson', kind: PEER },
+    ],
+    target: { raw: 1.1, peers: true },
+    columns: tailColumns,
+    config: tailConfig,
+    measure: async (impl, config) => (await import('./scenarios/tail.mjs')).runHttp(impl, config),
+  },
+  {
+    id: 'tail-ws',
+    title: '12b. Tail latency, WebSocket, 64 in flight',
+    unit: 'ms p99',
+    lower: true,
+    cpu: 0,
+    impls: wsTailImpls,
+    target: { raw: 1.1, peers: true },
+    columns: tailColumns,
+    config: tailConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/tail.mjs')).runWs(impl, config, false),
+  },
+  {
+    id: 'tail-ws-mixed',
+    title:
+      '12c. Tail latency, WebSocket, 64 in flight, 1 call in 100 takes 20 ms (the others counted)',
+    unit: 'ms p99',
+    lower: true,
+    cpu: 0,
+    impls: wsTailImpls,
+    target: { raw: 1.1, peers: true },
+    columns: tailColumns,
+    config: tailConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/tail.mjs')).runWs(impl, config, true),
+  },
+  {
+    id: 'big-http',
+    title: '13a. Big messages over HTTP: echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/big.mjs')).run('http', impl, config),
+  },
+  {
+    id: 'big-ws',
+    title: '13b. Big messages over WebSocket: echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) => (await import('./scenarios/big.mjs')).run('ws', impl, config),
+  },
+  {
+    id: 'big-stdio',
+    title:
+      '13c. Big messages over stdio (newline framing): echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/big.mjs')).run('stdio', impl, config),
+  },
+  {
+    id: 'bundle',
+    title: '14. Browser client: client + HTTP + WebSocket client, bundled, minified, gzipped',
+    unit: 'B gzip',
+    lower: true,
+    cpu: 1,
+    impls: [{ name: 'kit', kind: KIT }],
+    target: undefined,
+    columns: [
+      ['minified', 'minified B'],
+      ['budget', 'budget B (pack check)'],
+    ],
+    reps: { quick: 1, full: 1 },
+    config: { quick: {}, full: {} },
+    measure: async () => (await import('./scenarios/bundle.mjs')).run(),
+  },
+  {
     id: 'redis-queue-1w',
     title:
-      "9a. Redis Streams queue, 1 worker in the caller's process, 64 in flight (real redis-server)",
+      "15a. Redis Streams queue, 1 worker in the caller's process, 64 in flight (real redis-server)",
     unit: 'calls/s',
     cpu: 0,
     impls: [
@@ -242,7 +455,7 @@ export const SCENARIOS = [
   {
     id: 'redis-queue-2w',
     title:
-      "9b. Redis Streams queue, 2 workers in the caller's process, 64 in flight (real redis-server)",
+      "15b. Redis Streams queue, 2 workers in the caller's process, 64 in flight (real redis-server)",
     unit: 'calls/s',
     cpu: 0,
     impls: [
@@ -260,7 +473,7 @@ export const SCENARIOS = [
   {
     id: 'redis-fanout',
     title:
-      '10. Redis pub/sub fan-out: one publish to 1,000 subscribers over 2 processes (real redis-server)',
+      '16. Redis pub/sub fan-out: one publish to 1,000 subscribers over 2 processes (real redis-server)',
     unit: 'deliveries/s',
     cpu: 0,
     impls: [

@@ -8,16 +8,28 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 export function decoder(framing, onMessage) {
   let buffer = Buffer.alloc(0);
   if (framing === 'newline') {
+    // Chunks of an unfinished line wait in a list and are joined once, when its end arrives, so
+    // a big message costs one copy rather than one per chunk.
+    let parts = [];
     return (chunk) => {
-      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      const nl = chunk.indexOf(10);
+      if (nl === -1) {
+        parts.push(chunk);
+        return;
+      }
+      if (parts.length > 0) {
+        parts.push(chunk);
+        buffer = Buffer.concat(parts);
+        parts = [];
+      } else buffer = chunk;
       let start = 0;
       for (;;) {
-        const nl = buffer.indexOf(10, start);
-        if (nl === -1) break;
-        if (nl > start) onMessage(buffer.toString('utf8', start, nl));
-        start = nl + 1;
+        const end = buffer.indexOf(10, start);
+        if (end === -1) break;
+        if (end > start) onMessage(buffer.toString('utf8', start, end));
+        start = end + 1;
       }
-      buffer = start === buffer.length ? Buffer.alloc(0) : buffer.subarray(start);
+      if (start < buffer.length) parts.push(buffer.subarray(start));
     };
   }
   return (chunk) => {

@@ -3,7 +3,7 @@
  * `{ "port": n }` on one line.
  */
 import { createServer as createHttpServer } from 'node:http';
-import { add, kit, METHOD, reportReady, serverMain } from '../common.mjs';
+import { add, kit, METHOD, reportReady, SLOW_METHOD, serverMain, slow } from '../common.mjs';
 import { coalescingSender, perFrameSender } from '../ws-frames.mjs';
 
 const impl = process.argv[2];
@@ -16,7 +16,10 @@ function listen(server) {
 
 async function rawServer(coalesce) {
   const { WebSocketServer } = await import('ws');
-  const methods = new Map([[METHOD, add]]);
+  const methods = new Map([
+    [METHOD, add],
+    [SLOW_METHOD, slow],
+  ]);
   const http = createHttpServer();
   const wss = new WebSocketServer({ server: http });
   wss.on('connection', (ws) => {
@@ -24,11 +27,15 @@ async function rawServer(coalesce) {
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString());
       const handler = methods.get(m.method);
-      const response =
-        handler === undefined
-          ? { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }
-          : { jsonrpc: '2.0', id: m.id, result: handler(m.params) };
-      send(JSON.stringify(response));
+      if (handler === undefined) {
+        const error = { code: -32601, message: 'Method not found' };
+        send(JSON.stringify({ jsonrpc: '2.0', id: m.id, error }));
+        return;
+      }
+      const result = handler(m.params);
+      if (result instanceof Promise) {
+        result.then((value) => send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: value })));
+      } else send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
     });
   });
   return listen(http);
@@ -39,6 +46,7 @@ async function kitServer() {
   const { createWebSocketServer } = await kit('@jsonrpc-kit/transport-ws', 'createWebSocketServer');
   const server = createServer({});
   server.method(METHOD, add);
+  server.method(SLOW_METHOD, slow);
   const http = createHttpServer();
   const port = await listen(http);
   const wss = createWebSocketServer({ server, httpServer: http });
@@ -50,6 +58,7 @@ async function rpcWebsocketsServer() {
   const { Server } = await import('rpc-websockets');
   const server = new Server({ port: 0, host: '127.0.0.1' });
   server.register(METHOD, (params) => add(params));
+  server.register(SLOW_METHOD, () => slow());
   await new Promise((resolve) => server.on('listening', resolve));
   return server.wss.address().port;
 }

@@ -26,11 +26,11 @@ async function rawClient(url, coalesce) {
     if (m.error !== undefined) p.reject(new Error(m.error.message));
     else p.resolve(m.result);
   });
-  const call = () =>
+  const call = (method = METHOD, params = PARAMS) =>
     new Promise((resolve, reject) => {
       const id = ++nextId;
       pending.set(id, { resolve, reject });
-      send(JSON.stringify({ jsonrpc: '2.0', id, method: METHOD, params: PARAMS }));
+      send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
   return { call, close: () => ws.close() };
 }
@@ -43,7 +43,7 @@ async function kitClient(url) {
   );
   const client = createClient(createWebSocketTransport({ url }), {});
   return {
-    call: () => client.request(METHOD, PARAMS),
+    call: (method = METHOD, params = PARAMS) => client.request(method, params),
     close: () => (typeof client.close === 'function' ? client.close() : undefined),
   };
 }
@@ -55,10 +55,14 @@ async function rpcWebsocketsClient(url) {
     client.once('open', resolve);
     client.once('error', reject);
   });
-  return { call: () => client.call(METHOD, PARAMS), close: () => client.close() };
+  return {
+    call: (method = METHOD, params = PARAMS) => client.call(method, params),
+    close: () => client.close(),
+  };
 }
 
-const clients = {
+/** WebSocket clients by implementation: `(url) => Promise<{ call, close }>`. */
+export const clients = {
   raw: (url) => rawClient(url, false),
   'raw-coalesced': (url) => rawClient(url, true),
   kit: kitClient,

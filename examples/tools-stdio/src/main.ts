@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import { JsonRpcError, type TapDirection, tapTransport } from '@jsonrpc-kit/core';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
+import { runHttp } from './http-demo.js';
 import type { CallToolResult } from './mcp.js';
 
 /** Prints one line. */
@@ -56,7 +57,7 @@ export async function run(log: Log = console.log): Promise<void> {
     await client.notify('notifications/initialized');
 
     const { tools } = await client.request<{ tools: Array<{ name: string }> }>('tools/list');
-    check(tools.map((tool) => tool.name).join() === 'add,echo', 'tools/list');
+    check(tools.map((tool) => tool.name).join() === 'add,echo,countdown', 'tools/list');
 
     const sum = await client.request<CallToolResult>('tools/call', {
       name: 'add',
@@ -88,6 +89,7 @@ export async function run(log: Log = console.log): Promise<void> {
   }
   const exit = await child.exit;
   log(`server exited (code ${exit.code ?? exit.signal})`);
+  await runHttp(SERVER_JS, log);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -136,7 +136,13 @@ export function createMcpServer(options: McpServerOptions): Server {
         return textResult(`Invalid arguments for ${tool.name}: ${issues.join('; ')}`, true);
       }
       try {
-        return textResult(await tool.run(parsed.output, ctx.signal));
+        // `ctx.progress` is set when the client sent a progress token (`_meta.progressToken`).
+        const report = ctx.progress;
+        const progress = (done: number, total?: number): void => {
+          const value = total === undefined ? { progress: done } : { progress: done, total };
+          report?.(value).catch(() => {});
+        };
+        return textResult(await tool.run(parsed.output, ctx.signal, progress));
       } catch (error) {
         log(`tool ${tool.name} failed: ${String(error)}`);
         return textResult(

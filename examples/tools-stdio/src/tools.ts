@@ -26,9 +26,14 @@ export interface Tool<S extends ArgumentsSchema = ArgumentsSchema> {
    *
    * @param args - the validated arguments
    * @param signal - aborted when the call is cancelled
+   * @param progress - reports progress to a client that asked for it (a `progressToken`)
    * @returns the text answered
    */
-  run(args: v.InferOutput<S>, signal: AbortSignal): string | Promise<string>;
+  run(
+    args: v.InferOutput<S>,
+    signal: AbortSignal,
+    progress: (progress: number, total?: number) => void,
+  ): string | Promise<string>;
 }
 
 /**
@@ -83,5 +88,45 @@ export const echoTool: Tool = defineTool({
   run: ({ text }) => text,
 });
 
+/** `countdown({ steps, delayMs })`: waits `steps` times, reporting progress; honours cancellation. */
+export const countdownTool: Tool = defineTool({
+  name: 'countdown',
+  description: 'Counts down, reporting progress at each step; stops when cancelled.',
+  input: v.object({
+    steps: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(1000),
+      v.description('How many steps'),
+    ),
+    delayMs: v.optional(
+      v.pipe(v.number(), v.minValue(0), v.maxValue(10_000), v.description('Milliseconds per step')),
+      100,
+    ),
+  }),
+  run: async ({ steps, delayMs }, signal, progress) => {
+    for (let i = 1; i <= steps; i++) {
+      await new Promise<void>((resolve, reject) => {
+        if (signal.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const timer = setTimeout(resolve, delayMs);
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+      });
+      progress(i, steps);
+    }
+    return `counted down ${steps}`;
+  },
+});
+
 /** Every tool of the example. */
-export const TOOLS: readonly Tool[] = [addTool, echoTool];
+export const TOOLS: readonly Tool[] = [addTool, echoTool, countdownTool];

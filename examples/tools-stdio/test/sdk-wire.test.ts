@@ -84,7 +84,7 @@ describe('the MCP SDK client, wire recorded', () => {
   it('lists tools and pings without params, and the server answers', async () => {
     const { client, wire } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['add', 'echo', 'slow']);
+    expect(tools.map((tool) => tool.name)).toEqual(['add', 'echo', 'countdown', 'slow']);
     await client.ping();
     const sent = wire.sent.map((text) => JSON.parse(text) as { method?: string; params?: unknown });
     const list = sent.find((m) => m.method === 'tools/list')!;

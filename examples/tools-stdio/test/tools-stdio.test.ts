@@ -55,6 +55,7 @@ describe('the official MCP SDK client against node dist/server.js', () => {
           required: ['text'],
         },
       },
+      expect.objectContaining({ name: 'countdown' }),
     ]);
 
     expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual({

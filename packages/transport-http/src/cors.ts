@@ -28,9 +28,13 @@ const none: readonly string[] = [];
  * Resolves the `cors` option of a handler.
  *
  * @param option - `true`, options, or `false`/`undefined` for none
+ * @param methods - the methods a preflight allows
  * @returns the policy, or `undefined` when CORS is off
  */
-export function resolveCors(option: boolean | CorsOptions | undefined): CorsPolicy | undefined {
+export function resolveCors(
+  option: boolean | CorsOptions | undefined,
+  methods = 'POST, OPTIONS',
+): CorsPolicy | undefined {
   if (option === undefined || option === false) return undefined;
   const o: CorsOptions = option === true ? {} : option;
   const credentials = o.credentials === true;
@@ -75,12 +79,7 @@ export function resolveCors(option: boolean | CorsOptions | undefined): CorsPoli
       const value = allowOrigin(origin);
       if (value === undefined) return undefined;
       const headers = base(value);
-      headers.push(
-        'access-control-allow-methods',
-        'POST, OPTIONS',
-        'access-control-max-age',
-        maxAge,
-      );
+      headers.push('access-control-allow-methods', methods, 'access-control-max-age', maxAge);
       if (allowHeaders !== undefined) {
         headers.push('access-control-allow-headers', allowHeaders);
       } else if (requestHeaders !== undefined && requestHeaders !== '') {

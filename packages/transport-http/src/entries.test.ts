@@ -21,6 +21,8 @@ describe('entry points', () => {
     const reached = [...graph('./index.ts')];
     expect(reached.filter((m) => m.startsWith('node:') || m === 'undici')).toEqual([]);
     expect(reached).toContain('./fetch-handler.ts');
+    expect(reached).toContain('./streamable-handler.ts');
+    expect(reached).toContain('./streamable-transport.ts');
   });
 
   it('the default entry exports the fetch handler and the fetch transport', () => {
@@ -31,11 +33,22 @@ describe('entry points', () => {
         'DEFAULT_HTTP_ERROR_CODE',
         'DEFAULT_HTTP_TIMEOUT',
         'DEFAULT_MAX_REQUEST_BYTES',
+        'DEFAULT_EVENT_STORE_MAX_AGE',
+        'DEFAULT_EVENT_STORE_MAX_EVENTS',
+        'DEFAULT_KEEP_ALIVE_INTERVAL',
+        'DEFAULT_MAX_BUFFERED_EVENTS',
+        'DEFAULT_SESSION_IDLE_TIMEOUT',
+        'MCP_PROTOCOL_VERSIONS',
         'DISCARD_BYTES',
         'DISCARD_TIMEOUT',
         'HttpError',
         'createFetchHandler',
         'createHttpTransport',
+        'createMemoryEventStore',
+        'createSseParser',
+        'createStreamableHttpHandler',
+        'createStreamableHttpTransport',
+        'encodeSseEvent',
         'defaultStatus',
         'isJsonContentType',
       ].sort(),
@@ -46,6 +59,7 @@ describe('entry points', () => {
     for (const name of Object.keys(universal)) expect(node).toHaveProperty(name);
     expect(typeof node.createHttpHandler).toBe('function');
     expect(typeof node.listen).toBe('function');
+    expect(typeof node.createStreamableHttpNodeHandler).toBe('function');
     expect(node.createHttpTransport).not.toBe(universal.createHttpTransport);
   });
 

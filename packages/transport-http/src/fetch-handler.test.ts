@@ -234,3 +234,21 @@ describe('createFetchHandler', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('the streaming body limit, at its boundary', () => {
+  /** A body of exactly `n` bytes, sent without Content-Length in two chunks. */
+  function exactly(n: number): ReadableStream<Uint8Array> {
+    const text = `[${' '.repeat(n - 2)}]`;
+    const bytes = new TextEncoder().encode(text);
+    return stream([bytes.subarray(0, 7), bytes.subarray(7)]);
+  }
+
+  it('reads a body of exactly maxRequestBytes, refuses one byte more (413)', async () => {
+    const server = echoServer();
+    const handler = createFetchHandler(server, { maxRequestBytes: 100 });
+    expect((await handler(post(exactly(100)))).status).toBe(200);
+    expect(server.texts).toHaveLength(1);
+    expect((await handler(post(exactly(101)))).status).toBe(413);
+    expect(server.texts).toHaveLength(1);
+  });
+});

@@ -6,19 +6,18 @@
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
-import { isJsonContentType } from './content-type.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
+import { checkRequest, POST_ONLY, type PolicyDecision } from './request-policy.js';
 import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
   INTERNAL_ERROR_BODY,
-  METHOD_NOT_ALLOWED_BODY,
+  type ResolvedHandlerOptions,
   rejectionOf,
   resolveHandlerOptions,
   statusHasBody,
-  UNSUPPORTED_MEDIA_TYPE_BODY,
 } from './resolve-options.js';
 
 /** What a fetch runtime knows about the exchange beyond the `Request`. */
@@ -30,22 +29,24 @@ export interface FetchRequestInfo {
 /** A fetch-style handler: Deno, Bun, Cloudflare Workers, Hono, Next.js route handlers. */
 export type FetchHandler = (request: Request, info?: FetchRequestInfo) => Promise<Response>;
 
-const none: readonly string[] = [];
 const decoder = new TextDecoder();
 
-function headersOf(list: readonly string[]): Headers {
+/** A `Headers` from a flat name/value list. */
+export function headersOf(list: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < list.length; i += 2) headers.append(list[i]!, list[i + 1]!);
   return headers;
 }
 
-function json(status: number, body: string, extra: readonly string[]): Response {
+/** A JSON answer. */
+export function json(status: number, body: string, extra: readonly string[]): Response {
   const headers = headersOf(extra);
   headers.set('content-type', 'application/json');
   return new Response(body, { status, headers });
 }
 
-function empty(status: number, extra: readonly string[]): Response {
+/** An answer without a body. */
+export function empty(status: number, extra: readonly string[]): Response {
   return new Response(null, { status, headers: headersOf(extra) });
 }
 
@@ -57,9 +58,72 @@ function headerRecord(headers: Headers): Record<string, string> {
   return record;
 }
 
-const TOO_LARGE = 1;
-const TIMED_OUT = 2;
-type BodyFailure = typeof TOO_LARGE | typeof TIMED_OUT;
+/**
+ * What the request policy answered, as a `Response` (an over-length body is drained in the
+ * background, so the client can read the answer).
+ *
+ * @param decision - the policy's answer
+ * @param request - the request
+ * @returns the response
+ */
+export function policyResponse(
+  decision: Extract<PolicyDecision, { kind: 'answer' }>,
+  request: Request,
+): Response {
+  if (decision.status === 413 && request.body !== null && !request.bodyUsed) {
+    discard(request.body.getReader());
+  }
+  return decision.body === undefined
+    ? empty(decision.status, decision.headers)
+    : json(decision.status, decision.body, decision.headers);
+}
+
+/**
+ * Builds the exchange's context and runs `authenticate`.
+ *
+ * @param cfg - the handler's options
+ * @param request - the request
+ * @param info - what the runtime knows beyond the request
+ * @param cors - the CORS headers of the answer
+ * @returns the context (with `auth`), or the refusal to send
+ */
+export async function admit(
+  cfg: ResolvedHandlerOptions,
+  request: Request,
+  info: FetchRequestInfo | undefined,
+  cors: readonly string[],
+): Promise<HttpContext | Response> {
+  const ctx = new HttpContext(
+    headerRecord(request.headers),
+    info?.remoteAddress,
+    request.url,
+    request.method,
+    { signal: request.signal },
+    cfg.maxRequestBytes,
+  );
+  if (cfg.authenticate === undefined) return ctx;
+  const refuse = (error: unknown): Response => {
+    const r = rejectionOf(error, cfg.onError);
+    return json(r.status, r.body, [...cors, ...r.headers]);
+  };
+  let auth: unknown;
+  try {
+    auth = cfg.authenticate(ctx);
+    if (isPromiseLike(auth)) auth = await auth;
+  } catch (error) {
+    return refuse(error);
+  }
+  if (auth instanceof HttpError) return refuse(auth);
+  ctx.auth = auth;
+  return ctx;
+}
+
+/** `readBody`: the body was over the limit. */
+export const TOO_LARGE = 1;
+/** `readBody`: the body did not arrive in time. */
+export const TIMED_OUT = 2;
+/** Why `readBody` read no text. */
+export type BodyFailure = typeof TOO_LARGE | typeof TIMED_OUT;
 
 /**
  * Reads and drops what is left of a body in the background, for a bounded time and byte count,
@@ -92,7 +156,7 @@ function discard(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 }
 
 /** Reads the body as UTF-8 text, never holding more than `max` bytes. */
-async function readBody(
+export async function readBody(
   request: Request,
   max: number,
   timeout: number,
@@ -163,58 +227,23 @@ export function createFetchHandler(
   options: HttpHandlerOptions = {},
 ): FetchHandler {
   const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
-  const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];
-  const fail = (error: unknown, cors: readonly string[]): Response => {
-    const r = rejectionOf(error, cfg.onError);
-    return json(r.status, r.body, [...cors, ...r.headers]);
-  };
 
   return async function jsonRpcFetchHandler(
     request: Request,
     info?: FetchRequestInfo,
   ): Promise<Response> {
-    const method = request.method;
-    const headers = request.headers;
-    const origin = headers.get('origin') ?? undefined;
-    const cors = corsPolicy === undefined ? none : corsPolicy.responseHeaders(origin);
-    if (method !== 'POST') {
-      if (method === 'OPTIONS' && corsPolicy !== undefined) {
-        const acrh = headers.get('access-control-request-headers') ?? undefined;
-        const preflight = corsPolicy.preflightHeaders(origin, acrh);
-        return empty(204, preflight === undefined ? allow : [...allow, ...preflight]);
-      }
-      return json(405, METHOD_NOT_ALLOWED_BODY, [...cors, ...allow]);
-    }
-    const type = headers.get('content-type');
-    if (type === null ? cfg.requireJsonContentType : !isJsonContentType(type)) {
-      return json(415, UNSUPPORTED_MEDIA_TYPE_BODY, cors);
-    }
-    const length = headers.get('content-length');
-    if (length !== null && Number(length) > cfg.maxRequestBytes) {
-      if (request.body !== null && !request.bodyUsed) discard(request.body.getReader());
-      return json(413, cfg.tooLargeBody, cors);
-    }
-
-    const ctx = new HttpContext(
-      headerRecord(headers),
-      info?.remoteAddress,
-      request.url,
-      method,
-      { signal: request.signal },
-      cfg.maxRequestBytes,
+    const decision = checkRequest(
+      cfg,
+      request.method,
+      (name) => request.headers.get(name) ?? undefined,
+      POST_ONLY,
+      allow,
     );
-    if (cfg.authenticate !== undefined) {
-      let auth: unknown;
-      try {
-        auth = cfg.authenticate(ctx);
-        if (isPromiseLike(auth)) auth = await auth;
-      } catch (error) {
-        return fail(error, cors);
-      }
-      if (auth instanceof HttpError) return fail(auth, cors);
-      ctx.auth = auth;
-    }
+    if (decision.kind === 'answer') return policyResponse(decision, request);
+    const cors = decision.cors;
+    const ctx = await admit(cfg, request, info, cors);
+    if (ctx instanceof Response) return ctx;
 
     let text: string | BodyFailure;
     try {

@@ -15,6 +15,12 @@ export {
   DISCARD_TIMEOUT,
 } from './constants.js';
 export { isJsonContentType } from './content-type.js';
+export type { EventStore, MemoryEventStoreOptions } from './event-store.js';
+export {
+  createMemoryEventStore,
+  DEFAULT_EVENT_STORE_MAX_AGE,
+  DEFAULT_EVENT_STORE_MAX_EVENTS,
+} from './event-store.js';
 export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';
 export { createFetchHandler } from './fetch-handler.js';
 export type {
@@ -28,3 +34,25 @@ export type { HttpErrorOptions } from './http-error.js';
 export { HttpError } from './http-error.js';
 export { createHttpTransport } from './http-transport.js';
 export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
+export type { OriginGuardOptions } from './request-policy.js';
+export type { SseEvent, SseParser } from './sse.js';
+export { createSseParser, encodeSseEvent } from './sse.js';
+export type {
+  StreamableHttpHandler,
+  StreamableHttpHandlerOptions,
+  StreamableRequestInfo,
+  StreamableSessionOptions,
+} from './streamable-handler.js';
+export {
+  createStreamableHttpHandler,
+  DEFAULT_KEEP_ALIVE_INTERVAL,
+  DEFAULT_MAX_BUFFERED_EVENTS,
+  DEFAULT_SESSION_IDLE_TIMEOUT,
+  MCP_PROTOCOL_VERSIONS,
+} from './streamable-handler.js';
+export type {
+  StreamableHttpTransport,
+  StreamableHttpTransportOptions,
+  StreamableReconnectOptions,
+} from './streamable-transport.js';
+export { createStreamableHttpTransport } from './streamable-transport.js';

@@ -7,21 +7,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
-import { isJsonContentType } from './content-type.js';
 import { createDeadlines, type Deadline, type Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
+import { checkRequest, POST_ONLY } from './request-policy.js';
 import {
   BAD_BODY_BODY,
   BODY_TIMEOUT_BODY,
   INTERNAL_ERROR_BODY,
-  METHOD_NOT_ALLOWED_BODY,
   type ResolvedHandlerOptions,
   rejectionOf,
   resolveHandlerOptions,
   statusHasBody,
-  UNSUPPORTED_MEDIA_TYPE_BODY,
 } from './resolve-options.js';
 
 /** A node:http request listener (also fits Express, Fastify's raw mode and Koa's `ctx.req/res`). */
@@ -108,6 +106,12 @@ function writeEmpty(res: ServerResponse, status: number, extra: readonly string[
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, extra.length === 0 ? undefined : (extra as string[]));
   res.end();
+}
+
+/** One request header as text (node:http joins repeated ones, except `set-cookie`). */
+function headerOf(headers: IncomingMessage['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The body a body parser left on `req.body`, as text. */
@@ -365,32 +369,24 @@ export function createHttpHandler(
 ): NodeHttpHandler {
   const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
   const deadlines = cfg.bodyTimeout > 0 ? createDeadlines(cfg.bodyTimeout) : undefined;
-  const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];
   const handler = function jsonRpcHttpHandler(req: IncomingMessage, res: ServerResponse): void {
-    const method = req.method;
     const headers = req.headers;
-    const cors = corsPolicy === undefined ? none : corsPolicy.responseHeaders(headers.origin);
-    if (method !== 'POST') {
-      if (method === 'OPTIONS' && corsPolicy !== undefined) {
-        const acrh = headers['access-control-request-headers'];
-        const preflight = corsPolicy.preflightHeaders(headers.origin, acrh);
-        writeEmpty(res, 204, preflight === undefined ? allow : [...allow, ...preflight]);
-        return;
-      }
-      writeJson(res, 405, METHOD_NOT_ALLOWED_BODY, [...cors, ...allow], false);
+    const decision = checkRequest(
+      cfg,
+      req.method ?? '',
+      (name) => headerOf(headers, name),
+      POST_ONLY,
+      allow,
+    );
+    if (decision.kind === 'answer') {
+      if (decision.body === undefined) writeEmpty(res, decision.status, decision.headers);
+      else if (decision.early)
+        writeEarly(req, res, decision.status, decision.body, decision.headers);
+      else writeJson(res, decision.status, decision.body, decision.headers, false);
       return;
     }
-    const type = headers['content-type'];
-    if (type === undefined ? cfg.requireJsonContentType : !isJsonContentType(type)) {
-      writeEarly(req, res, 415, UNSUPPORTED_MEDIA_TYPE_BODY, cors);
-      return;
-    }
-    const length = headers['content-length'];
-    if (length !== undefined && Number(length) > cfg.maxRequestBytes) {
-      writeEarly(req, res, 413, cfg.tooLargeBody, cors);
-      return;
-    }
+    const cors = decision.cors;
     let parsed: string | undefined;
     if (req.readableEnded) {
       // A body parser ran first (Express, Koa): take what it kept.

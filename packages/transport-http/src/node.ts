@@ -16,6 +16,12 @@ export {
   DISCARD_TIMEOUT,
 } from './constants.js';
 export { isJsonContentType } from './content-type.js';
+export type { EventStore, MemoryEventStoreOptions } from './event-store.js';
+export {
+  createMemoryEventStore,
+  DEFAULT_EVENT_STORE_MAX_AGE,
+  DEFAULT_EVENT_STORE_MAX_EVENTS,
+} from './event-store.js';
 export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';
 export { createFetchHandler } from './fetch-handler.js';
 export type {
@@ -42,3 +48,27 @@ export { createHttpHandler } from './node-handler.js';
 export type { NodeHttpTransportOptions } from './node-transport.js';
 export { createHttpTransport } from './node-transport.js';
 export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
+export type { OriginGuardOptions } from './request-policy.js';
+export type { SseEvent, SseParser } from './sse.js';
+export { createSseParser, encodeSseEvent } from './sse.js';
+export type {
+  StreamableHttpHandler,
+  StreamableHttpHandlerOptions,
+  StreamableRequestInfo,
+  StreamableSessionOptions,
+} from './streamable-handler.js';
+export {
+  createStreamableHttpHandler,
+  DEFAULT_KEEP_ALIVE_INTERVAL,
+  DEFAULT_MAX_BUFFERED_EVENTS,
+  DEFAULT_SESSION_IDLE_TIMEOUT,
+  MCP_PROTOCOL_VERSIONS,
+} from './streamable-handler.js';
+export type { StreamableNodeHttpHandler } from './streamable-node.js';
+export { createStreamableHttpNodeHandler } from './streamable-node.js';
+export type {
+  StreamableHttpTransport,
+  StreamableHttpTransportOptions,
+  StreamableReconnectOptions,
+} from './streamable-transport.js';
+export { createStreamableHttpTransport } from './streamable-transport.js';

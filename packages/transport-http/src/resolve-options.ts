@@ -44,14 +44,16 @@ function nonNegative(name: string, value: number): number {
  *
  * @param options - what the user gave
  * @param serverLimit - the limit set on the server, adopted when `options` set none
+ * @param methods - the methods served besides OPTIONS (the `Allow` header and CORS preflights)
  * @returns the resolved options
  * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative or not finite
  */
 export function resolveHandlerOptions(
   options: HttpHandlerOptions,
   serverLimit?: number,
+  methods = 'POST',
 ): ResolvedHandlerOptions {
-  const cors = resolveCors(options.cors);
+  const cors = resolveCors(options.cors, `${methods}, OPTIONS`);
   const maxRequestBytes = nonNegative(
     'maxRequestBytes',
     options.maxRequestBytes ?? serverLimit ?? DEFAULT_MAX_REQUEST_BYTES,
@@ -64,7 +66,7 @@ export function resolveHandlerOptions(
     cors,
     authenticate: options.authenticate,
     onError: options.onError ?? ignore,
-    allow: cors === undefined ? 'POST' : 'POST, OPTIONS',
+    allow: cors === undefined ? methods : `${methods}, OPTIONS`,
     tooLargeBody: serializeError(null, {
       code: ErrorCode.RequestTooLarge,
       message: 'Request too large',

@@ -138,6 +138,8 @@ export function createChannel(options: ChannelOptions): Channel {
   const makeDecoder = (): FrameDecoder =>
     createFrameDecoder(options.framing, {
       maxMessageBytes,
+      // A stream's 'data' chunks are the reader's to keep: no copy of a message split over many.
+      retainChunks: true,
       maxHeaderBytes: options.maxHeaderBytes,
       onMessage: deliver,
       onError: onFrameError,

@@ -32,6 +32,14 @@ export interface DecoderOptions {
    */
   readonly maxMessageBytes?: number | undefined;
   /**
+   * The caller hands each pushed chunk over and never writes to it again (as a Node stream does
+   * with its `'data'` chunks): the decoder may keep views of the chunks instead of copies while a
+   * message is incomplete, so a message split over many chunks is held once, not twice.
+   *
+   * @default false (the decoder copies what it keeps; the caller may reuse its chunks)
+   */
+  readonly retainChunks?: boolean | undefined;
+  /**
    * Receives each complete message, decoded from UTF-8 as a whole (never chunk by chunk).
    *
    * @param message - the text of one message
@@ -51,7 +59,8 @@ export interface DecoderOptions {
  */
 export interface FrameDecoder {
   /**
-   * Consumes bytes. The decoder copies what it must keep, so the caller may reuse `chunk`.
+   * Consumes bytes. The decoder copies what it must keep, so the caller may reuse `chunk`
+   * (unless it was created with `retainChunks`).
    *
    * @param chunk - the next bytes of the stream
    */

@@ -41,8 +41,9 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const onMessage = options.onMessage;
   const onError = options.onError;
+  const retain = options.retainChunks === true;
 
-  /** Pieces of the current line from earlier chunks (copies). */
+  /** Pieces of the current line from earlier chunks (copies, or views with `retainChunks`). */
   let parts: Buffer[] = [];
   let partsLength = 0;
   /** Inside a line over the limit: drop bytes up to the next newline, scanning them for its id. */
@@ -110,7 +111,8 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
             skipping = true;
             return;
           }
-          parts.push(Buffer.from(b.subarray(pos, end)));
+          const piece = b.subarray(pos, end);
+          parts.push(retain ? piece : Buffer.from(piece));
           partsLength += n;
           return;
         }

@@ -48,10 +48,86 @@ export interface HeartbeatMonitor {
   stop(): void;
 }
 
-interface Entry {
-  readonly peer: HeartbeatPeer;
+/**
+ * A peer watched by {@link createHeartbeatSweeper}, carrying its own liveness fields, so that a
+ * server can watch thousands of sockets without allocating closures for each (internal).
+ */
+export interface WatchedPeer extends HeartbeatPeer {
+  /** When the peer was last heard from (`Date.now()`). */
   lastSeen: number;
+  /** When the unanswered ping was sent, `0` when none is pending. */
   pingSentAt: number;
+}
+
+/** The peers of one timer (internal). */
+export interface HeartbeatSweeper {
+  /** Starts watching `peer` (its `lastSeen` should be set). */
+  add(peer: WatchedPeer): void;
+  /** Marks `peer` as heard from now (call on every pong). */
+  alive(peer: WatchedPeer): void;
+  /** Stops watching `peer`. */
+  remove(peer: WatchedPeer): void;
+  /** Stops the timer and forgets every peer. */
+  stop(): void;
+}
+
+/**
+ * One unref'd timer for many peers: a peer silent for `interval` ms is pinged; a ping unanswered
+ * for `timeout` ms makes the peer dead. The timer runs only while some peer is watched.
+ *
+ * @param options - interval and timeout
+ * @returns the sweeper
+ */
+export function createHeartbeatSweeper(options: HeartbeatOptions): HeartbeatSweeper {
+  const { interval, timeout } = options;
+  const peers = new Set<WatchedPeer>();
+  const tick = Math.max(5, Math.min(interval, timeout) / 2);
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const peer of peers) {
+      if (peer.pingSentAt !== 0) {
+        if (now - peer.pingSentAt >= timeout) {
+          peers.delete(peer);
+          peer.dead();
+        }
+      } else if (now - peer.lastSeen >= interval) {
+        peer.pingSentAt = now;
+        try {
+          peer.ping();
+        } catch {
+          // A socket that cannot ping is closing; its close event stops the watch.
+        }
+      }
+    }
+    if (peers.size === 0 && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+
+  return {
+    add(peer) {
+      peers.add(peer);
+      if (timer === undefined) {
+        timer = setInterval(sweep, tick);
+        (timer as { unref?: () => void }).unref?.();
+      }
+    },
+    alive(peer) {
+      peer.lastSeen = Date.now();
+      peer.pingSentAt = 0;
+    },
+    remove(peer) {
+      peers.delete(peer);
+    },
+    stop() {
+      peers.clear();
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    },
+  };
 }
 
 /**
@@ -69,56 +145,21 @@ interface Entry {
  * ```
  */
 export function createHeartbeatMonitor(options: HeartbeatOptions): HeartbeatMonitor {
-  const { interval, timeout } = options;
-  const entries = new Set<Entry>();
-  const tick = Math.max(5, Math.min(interval, timeout) / 2);
-  let timer: ReturnType<typeof setInterval> | undefined;
-
-  const sweep = (): void => {
-    const now = Date.now();
-    for (const entry of entries) {
-      if (entry.pingSentAt !== 0) {
-        if (now - entry.pingSentAt >= timeout) {
-          entries.delete(entry);
-          entry.peer.dead();
-        }
-      } else if (now - entry.lastSeen >= interval) {
-        entry.pingSentAt = now;
-        try {
-          entry.peer.ping();
-        } catch {
-          // A socket that cannot ping is closing; its close event stops the watch.
-        }
-      }
-    }
-    if (entries.size === 0 && timer !== undefined) {
-      clearInterval(timer);
-      timer = undefined;
-    }
-  };
-
+  const sweeper = createHeartbeatSweeper(options);
   return {
     add(peer) {
-      const entry: Entry = { peer, lastSeen: Date.now(), pingSentAt: 0 };
-      entries.add(entry);
-      if (timer === undefined) {
-        timer = setInterval(sweep, tick);
-        (timer as { unref?: () => void }).unref?.();
-      }
+      const watched: WatchedPeer = {
+        lastSeen: Date.now(),
+        pingSentAt: 0,
+        ping: () => peer.ping(),
+        dead: () => peer.dead(),
+      };
+      sweeper.add(watched);
       return {
-        alive() {
-          entry.lastSeen = Date.now();
-          entry.pingSentAt = 0;
-        },
-        stop() {
-          entries.delete(entry);
-        },
+        alive: () => sweeper.alive(watched),
+        stop: () => sweeper.remove(watched),
       };
     },
-    stop() {
-      entries.clear();
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-    },
+    stop: () => sweeper.stop(),
   };
 }

@@ -18,12 +18,17 @@ import {
   type ConnectionLike,
   type JsonRpcParams,
   serializeNotification,
-  type TransportContext,
   TransportError,
 } from '@jsonrpc-kit/core';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CloseCode } from './close-codes.js';
-import { createHeartbeatMonitor, DEFAULT_HEARTBEAT, type HeartbeatOptions } from './heartbeat.js';
+import {
+  createHeartbeatSweeper,
+  DEFAULT_HEARTBEAT,
+  type HeartbeatOptions,
+  type WatchedPeer,
+} from './heartbeat.js';
+import { SocketContext } from './socket-context.js';
 import {
   createSocketTransport,
   DEFAULT_HIGH_WATER_MARK,
@@ -196,9 +201,32 @@ export interface JsonRpcWebSocketServer<C extends ConnectionLike = ConnectionLik
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-interface Entry {
+/**
+ * One served socket: what `close()` and `broadcast()` need, and its heartbeat fields. A class so
+ * that a socket costs its fields, not a closure per heartbeat callback.
+ */
+class Entry implements WatchedPeer {
   readonly transport: SocketTransport;
   readonly socket: WebSocket;
+  readonly #heartbeatTimeout: number;
+  lastSeen: number = Date.now();
+  pingSentAt = 0;
+
+  constructor(transport: SocketTransport, socket: WebSocket, heartbeatTimeout: number) {
+    this.transport = transport;
+    this.socket = socket;
+    this.#heartbeatTimeout = heartbeatTimeout;
+  }
+
+  ping(): void {
+    this.socket.ping();
+  }
+
+  dead(): void {
+    this.transport.terminate(
+      new TransportError(`Heartbeat: no pong within ${this.#heartbeatTimeout} ms`),
+    );
+  }
 }
 
 function pathOf(url: string | undefined): string {
@@ -290,7 +318,9 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const perAddress = new Map<string, number>();
   let open = 0;
   const heartbeatOptions = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
-  const monitor = heartbeatOptions === false ? undefined : createHeartbeatMonitor(heartbeatOptions);
+  const heartbeat =
+    heartbeatOptions === false ? undefined : createHeartbeatSweeper(heartbeatOptions);
+  const heartbeatTimeout = heartbeatOptions === false ? 0 : heartbeatOptions.timeout;
 
   const maxRequestBytes = options.maxPayload ?? handler.maxRequestBytes ?? DEFAULT_MAX_PAYLOAD;
   const wss = new WebSocketServer({
@@ -310,38 +340,27 @@ export function createWebSocketServer<C extends ConnectionLike>(
     const key = remoteAddress ?? '';
     open++;
     perAddress.set(key, (perAddress.get(key) ?? 0) + 1);
-    void transport.closed.then(() => {
+    const forget = (): void => {
       open--;
       const left = perAddress.get(key)! - 1;
       if (left === 0) perAddress.delete(key);
       else perAddress.set(key, left);
-    });
-    const context: TransportContext = {
-      kind: 'ws',
-      maxRequestBytes,
-      headers: request.headers,
-      ...(remoteAddress === undefined ? {} : { remoteAddress }),
-      ...(request.url === undefined ? {} : { url: request.url }),
-      signal: transport.signal,
     };
+    const context = new SocketContext(request, transport, maxRequestBytes);
     let connection: C;
     try {
       connection = handler.connect(transport, context);
     } catch {
+      void transport.closed.then(forget);
       socket.close(1011, 'Server error');
       return;
     }
-    entries.set(connection, { transport, socket });
+    const entry = new Entry(transport, socket, heartbeatTimeout);
+    entries.set(connection, entry);
     connections.add(connection);
-    let watch: { alive(): void; stop(): void } | undefined;
-    if (monitor !== undefined && heartbeatOptions !== false) {
-      const { timeout } = heartbeatOptions;
-      watch = monitor.add({
-        ping: () => socket.ping(),
-        dead: () =>
-          transport.terminate(new TransportError(`Heartbeat: no pong within ${timeout} ms`)),
-      });
-      socket.on('pong', watch.alive);
+    if (heartbeat !== undefined) {
+      heartbeat.add(entry);
+      socket.on('pong', () => heartbeat.alive(entry));
     }
     let idle: ReturnType<typeof setTimeout> | undefined;
     if (idleTimeout > 0) {
@@ -353,8 +372,9 @@ export function createWebSocketServer<C extends ConnectionLike>(
       socket.on('message', () => idle!.refresh());
     }
     void transport.closed.then(() => {
+      forget();
       clearTimeout(idle);
-      watch?.stop();
+      heartbeat?.remove(entry);
       entries.delete(connection);
       connections.delete(connection);
     });
@@ -465,7 +485,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
       await Promise.all(
         Array.from(entries, ([connection, entry]) => closeOne(connection, entry, deadline)),
       );
-      monitor?.stop();
+      heartbeat?.stop();
       // A shared server keeps refusing upgrades with 503 until here.
       if (ownServer === undefined) httpServer?.off('upgrade', onUpgrade);
       ownServer?.closeAllConnections();

@@ -136,91 +136,193 @@ export function createSocketTransport<S extends ServerSocketLike>(
   socket: S,
   options: SocketTransportOptions = {},
 ): SocketTransport<S> {
-  const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
-  const answerInvalid = options.answerInvalidFrames ?? true;
-  const raw = (socket as unknown as { _socket?: Socket })._socket;
+  return new WsSocketTransport(
+    socket,
+    options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+    options.answerInvalidFrames ?? true,
+  );
+}
 
-  let handler: TransportHandler | undefined;
-  let inbox: string[] = [];
-  let started = false;
-  let closed = socket.readyState >= CLOSING;
-  let closeError: Error | undefined;
-  let closeNotified = false;
-  let closeSeen = false;
-  let closeRequested = false;
-  let lastError: Error | undefined;
-  let corked = false;
-  let drain: Promise<void> | undefined;
-  let drainResolve: (() => void) | undefined;
-  let drainReject: ((error: Error) => void) | undefined;
-  const controller = new AbortController();
-  let resolveClosed!: () => void;
-  const closedPromise = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
-  });
+/**
+ * The transport of one socket. A class rather than closures because a server holds one per
+ * socket: its methods live once on the prototype, and an idle socket holds no inbox, no
+ * AbortController and no `closed` promise until someone asks for them.
+ */
+class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S> {
+  readonly socket: S;
+  readonly #highWaterMark: number;
+  readonly #answerInvalid: boolean;
+  readonly #raw: Socket | undefined;
+  #handler: TransportHandler | undefined;
+  #inbox: string[] | undefined;
+  #started = false;
+  #closed: boolean;
+  #closeError: Error | undefined;
+  #closeNotified = false;
+  #closeSeen = false;
+  #closeRequested = false;
+  #closeDone = false;
+  #lastError: Error | undefined;
+  #corked = false;
+  #drain: Promise<void> | undefined;
+  #drainResolve: (() => void) | undefined;
+  #drainReject: ((error: Error) => void) | undefined;
+  #controller: AbortController | undefined;
+  #closedPromise: Promise<void> | undefined;
+  #resolveClosed: (() => void) | undefined;
 
-  const uncork = (): void => {
-    corked = false;
-    raw!.uncork();
-  };
+  constructor(socket: S, highWaterMark: number, answerInvalid: boolean) {
+    this.socket = socket;
+    this.#highWaterMark = highWaterMark;
+    this.#answerInvalid = answerInvalid;
+    this.#raw = (socket as unknown as { _socket?: Socket })._socket;
+    this.#closed = socket.readyState >= CLOSING;
+    socket.on('message', this.#onMessage);
+    socket.on('error', this.#onError);
+    socket.once('close', this.#onClose);
+    if (this.#closed) queueMicrotask(() => this.#onClose(CloseCode.Abnormal, Buffer.alloc(0)));
+  }
 
-  const deliver = (text: string): void => {
+  get closed(): Promise<void> {
+    if (this.#closedPromise === undefined) {
+      this.#closedPromise = this.#closeDone
+        ? RESOLVED
+        : new Promise<void>((resolve) => {
+            this.#resolveClosed = resolve;
+          });
+    }
+    return this.#closedPromise;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#closeSeen) this.#controller.abort(this.#abortReason());
+    }
+    return this.#controller.signal;
+  }
+
+  start(owner: TransportHandler): Promise<void> {
+    if (this.#started) return Promise.reject(new Error('Transport already started'));
+    this.#started = true;
+    this.#handler = owner;
+    const buffered = this.#inbox ?? [];
+    this.#inbox = undefined;
+    for (const text of buffered) {
+      if (text === INVALID_FRAME)
+        this.#report(new TransportError('Binary frame is not valid UTF-8'));
+      else this.#deliver(text);
+    }
+    if (this.#closeSeen) this.#notifyClose();
+    return RESOLVED;
+  }
+
+  send(message: string): Promise<void> {
+    const socket = this.socket;
+    if (this.#closed || socket.readyState !== OPEN) {
+      return Promise.reject(new ConnectionClosedError());
+    }
+    const raw = this.#raw;
+    if (raw !== undefined && !this.#corked) {
+      this.#corked = true;
+      raw.cork();
+      // No closure per turn: the transport is passed to a shared function.
+      process.nextTick(WsSocketTransport.#uncork, this);
+    }
+    socket.send(message);
+    return this.#drain !== undefined || socket.bufferedAmount > this.#highWaterMark
+      ? this.#waitDrain()
+      : RESOLVED;
+  }
+
+  terminate(error: Error): void {
+    if (this.#closeSeen) return;
+    this.#lastError = error;
+    this.socket.terminate();
+  }
+
+  close(reason?: unknown): Promise<void> {
+    if (!this.#closed && !this.#closeRequested) {
+      this.#closeRequested = true;
+      const state = this.socket.readyState;
+      if (state === OPEN || state === 0) {
+        this.socket.close(CloseCode.Normal, closeReasonText(reason));
+      }
+    }
+    return this.closed;
+  }
+
+  #abortReason(): Error {
+    return this.#closeError ?? new ConnectionClosedError();
+  }
+
+  /** Writes what a turn corked (on the next tick). */
+  static #uncork(transport: WsSocketTransport<ServerSocketLike>): void {
+    transport.#corked = false;
+    transport.#raw!.uncork();
+  }
+
+  #deliver(text: string): void {
+    const handler = this.#handler;
     if (handler === undefined) {
-      inbox.push(text);
+      (this.#inbox ??= []).push(text);
       return;
     }
     try {
       handler.onMessage(text);
     } catch (error) {
-      report(error instanceof Error ? error : new Error(String(error)));
+      this.#report(error instanceof Error ? error : new Error(String(error)));
     }
-  };
+  }
 
-  const report = (error: Error): void => {
+  #report(error: Error): void {
     try {
-      handler?.onError?.(error);
+      this.#handler?.onError?.(error);
     } catch {
       // An owner's error hook must not break the socket.
     }
-  };
+  }
 
-  const notifyClose = (): void => {
-    if (closeNotified || handler === undefined) return;
-    closeNotified = true;
-    handler.onClose(closeError);
-  };
+  #notifyClose(): void {
+    if (this.#closeNotified || this.#handler === undefined) return;
+    this.#closeNotified = true;
+    this.#handler.onClose(this.#closeError);
+  }
 
-  const onMessage = (data: SocketData, isBinary: boolean): void => {
+  #onMessage = (data: SocketData, isBinary: boolean): void => {
     if (!isBinary) {
       // ws has already checked that a text frame is UTF-8.
-      deliver((data as Buffer).toString());
+      this.#deliver((data as Buffer).toString());
       return;
     }
     const bytes = toBuffer(data);
     if (isUtf8(bytes)) {
-      deliver(bytes.toString());
+      this.#deliver(bytes.toString());
       return;
     }
-    if (handler === undefined) {
+    if (this.#handler === undefined) {
       // Keep the order of events: report once started.
-      inbox.push(INVALID_FRAME);
+      (this.#inbox ??= []).push(INVALID_FRAME);
     } else {
-      report(new TransportError('Binary frame is not valid UTF-8'));
+      this.#report(new TransportError('Binary frame is not valid UTF-8'));
     }
-    if (answerInvalid && socket.readyState === OPEN) void send(INVALID_UTF8_ANSWER).catch(noop);
+    if (this.#answerInvalid && this.socket.readyState === OPEN) {
+      this.send(INVALID_UTF8_ANSWER).catch(noop);
+    }
   };
 
-  const onError = (error: Error): void => {
-    lastError = error;
+  #onError = (error: Error): void => {
+    this.#lastError = error;
   };
 
-  const onClose = (code: number, reason: Buffer): void => {
-    if (closeSeen) return;
-    closeSeen = true;
-    closed = true;
-    if (!closeRequested && (!isCleanClose(code) || lastError !== undefined)) {
+  #onClose = (code: number, reason: Buffer): void => {
+    if (this.#closeSeen) return;
+    this.#closeSeen = true;
+    this.#closed = true;
+    const lastError = this.#lastError;
+    if (!this.#closeRequested && (!isCleanClose(code) || lastError !== undefined)) {
       const text = reason.length > 0 ? `: ${reason.toString()}` : '';
-      closeError =
+      this.#closeError =
         lastError instanceof LocalError
           ? lastError
           : lastError === undefined
@@ -229,95 +331,46 @@ export function createSocketTransport<S extends ServerSocketLike>(
                 cause: lastError,
               });
     }
-    if (drainReject !== undefined) drainReject(new ConnectionClosedError());
-    drain = drainResolve = drainReject = undefined;
-    socket.off('message', onMessage);
-    controller.abort(closeError ?? new ConnectionClosedError());
-    notifyClose();
-    resolveClosed();
+    if (this.#drainReject !== undefined) this.#drainReject(new ConnectionClosedError());
+    this.#drain = this.#drainResolve = this.#drainReject = undefined;
+    this.socket.off('message', this.#onMessage);
+    this.#controller?.abort(this.#abortReason());
+    this.#notifyClose();
+    this.#closeDone = true;
+    this.#resolveClosed?.();
   };
 
-  socket.on('message', onMessage);
-  socket.on('error', onError);
-  socket.once('close', onClose);
-  if (closed) queueMicrotask(() => onClose(CloseCode.Abnormal, Buffer.alloc(0)));
-
-  const checkDrain = (): void => {
-    if (drainResolve === undefined) return;
-    if (socket.bufferedAmount > highWaterMark) {
-      armDrain();
+  #checkDrain(): void {
+    const resolve = this.#drainResolve;
+    if (resolve === undefined) return;
+    if (this.socket.bufferedAmount > this.#highWaterMark) {
+      this.#armDrain();
       return;
     }
-    const resolve = drainResolve;
-    drain = drainResolve = drainReject = undefined;
-    socket.resume();
+    this.#drain = this.#drainResolve = this.#drainReject = undefined;
+    this.socket.resume();
     resolve();
-  };
+  }
 
-  const armDrain = (): void => {
-    if (raw?.writableNeedDrain) raw.once('drain', checkDrain);
-    else setTimeout(checkDrain, DRAIN_POLL_MS);
-  };
+  // Closures for the drain wait are made only when a socket is over its bound.
+  #armDrain(): void {
+    const check = (): void => this.#checkDrain();
+    if (this.#raw?.writableNeedDrain) this.#raw.once('drain', check);
+    else setTimeout(check, DRAIN_POLL_MS);
+  }
 
-  const waitDrain = (): Promise<void> => {
-    if (drain === undefined) {
-      drain = new Promise<void>((resolve, reject) => {
-        drainResolve = resolve;
-        drainReject = reject;
+  #waitDrain(): Promise<void> {
+    if (this.#drain === undefined) {
+      this.#drain = new Promise<void>((resolve, reject) => {
+        this.#drainResolve = resolve;
+        this.#drainReject = reject;
       });
-      socket.pause();
+      this.socket.pause();
       // Armed after this turn's corked writes reach the socket.
-      defer(armDrain);
+      defer(() => this.#armDrain());
     }
-    return drain;
-  };
-
-  const send = (message: string): Promise<void> => {
-    if (closed || socket.readyState !== OPEN) {
-      return Promise.reject(new ConnectionClosedError());
-    }
-    if (raw !== undefined && !corked) {
-      corked = true;
-      raw.cork();
-      defer(uncork);
-    }
-    socket.send(message);
-    return drain !== undefined || socket.bufferedAmount > highWaterMark ? waitDrain() : RESOLVED;
-  };
-
-  return {
-    socket,
-    closed: closedPromise,
-    signal: controller.signal,
-    start(owner) {
-      if (started) return Promise.reject(new Error('Transport already started'));
-      started = true;
-      handler = owner;
-      const buffered = inbox;
-      inbox = [];
-      for (const text of buffered) {
-        if (text === INVALID_FRAME) report(new TransportError('Binary frame is not valid UTF-8'));
-        else deliver(text);
-      }
-      if (closeSeen) notifyClose();
-      return RESOLVED;
-    },
-    send,
-    terminate(error) {
-      if (closeSeen) return;
-      lastError = error;
-      socket.terminate();
-    },
-    close(reason) {
-      if (!closed && !closeRequested) {
-        closeRequested = true;
-        if (socket.readyState === OPEN || socket.readyState === 0) {
-          socket.close(CloseCode.Normal, closeReasonText(reason));
-        }
-      }
-      return closedPromise;
-    },
-  };
+    return this.#drain;
+  }
 }
 
 /** Marks a refused frame in the pre-start inbox (never a valid message text). */

@@ -6,8 +6,13 @@
  */
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@jsonrpc-kit/server';
-import { type HttpListener, listen } from '@jsonrpc-kit/transport-http';
+import { createServer, type Server } from '@jsonrpc-kit/server';
+import {
+  createStreamableHttpNodeHandler,
+  type HttpListener,
+  listen,
+  type StreamableNodeHttpHandler,
+} from '@jsonrpc-kit/transport-http';
 import { createWebSocketServer, type JsonRpcWebSocketServer } from '@jsonrpc-kit/transport-ws';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +58,23 @@ function startWebSocketServer(
   return wss.ready.then(() => wss);
 }
 
+/** A Streamable HTTP server on its own origin: progress and a server→client request. */
+async function startStreamable(
+  origin: string,
+): Promise<{ http: HttpServer; handler: StreamableNodeHttpHandler; url: string }> {
+  const rpc = createServer();
+  rpc.method('initialize', () => ({ protocolVersion: '2025-06-18' }));
+  rpc.method('count', async ({ to }: { to: number }, ctx) => {
+    for (let i = 1; i <= to; i++) await ctx.peer?.notify('progress', { done: i });
+    return 'counted';
+  });
+  rpc.method('ask', (_params: unknown, ctx) => ctx.peer?.request('whoami'));
+  const handler = createStreamableHttpNodeHandler(rpc, { cors: { origin } });
+  const http = createHttpServer(handler);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return { http, handler, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/` };
+}
+
 // `.ci/run` installs Chromium: in CI a missing browser is a failure, not a skip.
 if (CHROMIUM === undefined && process.env.CI !== undefined) {
   it('Chromium is installed in CI', () => {
@@ -68,6 +90,7 @@ describe.skipIf(CHROMIUM === undefined)('Chromium', () => {
   let http: HttpListener | undefined;
   let wss: JsonRpcWebSocketServer | undefined;
   let wsUrl = '';
+  let streamable: { http: HttpServer; handler: StreamableNodeHttpHandler; url: string } | undefined;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -77,6 +100,7 @@ describe.skipIf(CHROMIUM === undefined)('Chromium', () => {
     http = await listen(server, { port: 0, cors: { origin } });
     wss = await startWebSocketServer(server, 0, origin);
     wsUrl = `ws://127.0.0.1:${wss.port}`;
+    streamable = await startStreamable(origin);
     browser = await chromium.launch({ executablePath: CHROMIUM!, headless: true, timeout: 20_000 });
     page = await browser.newPage();
     page.setDefaultTimeout(10_000);
@@ -88,6 +112,9 @@ describe.skipIf(CHROMIUM === undefined)('Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await wss?.close({ timeout: 500 });
+    streamable?.http.closeAllConnections();
+    streamable?.http.close();
+    await streamable?.handler.close();
     await http?.close();
     await new Promise((resolve) => pageServer?.close(resolve) ?? resolve(undefined));
     pageServer?.closeAllConnections();
@@ -99,6 +126,33 @@ describe.skipIf(CHROMIUM === undefined)('Chromium', () => {
       [http!.url, wsUrl] as const,
     );
     expect(results).toEqual(EXPECTED);
+    expect(pageErrors).toEqual([]);
+  }, 30_000);
+
+  it('speaks Streamable HTTP cross-origin: session, progress on the event stream, a server request', async () => {
+    const seen = await page.evaluate(async (url) => {
+      const w = globalThis as Window;
+      const progress: unknown[] = [];
+      const transport = w.kit.createStreamableHttpTransport({ url });
+      const client = w.kit.createClient(transport, {
+        onNotification: (n) => void progress.push(n.params),
+        onRequest: (r) => (r.method === 'whoami' ? 'chromium' : undefined),
+      });
+      await client.request('initialize', {});
+      const counted = await client.request('count', { to: 3 });
+      const asked = await client.request('ask');
+      const session = transport.sessionId !== undefined;
+      await transport.endSession();
+      await client.close();
+      return { counted, asked, progress, session };
+    }, streamable!.url);
+    expect(seen).toEqual({
+      counted: 'counted',
+      asked: 'chromium',
+      progress: [{ done: 1 }, { done: 2 }, { done: 3 }],
+      session: true,
+    });
+    expect(streamable!.handler.sessions).toBe(0);
     expect(pageErrors).toEqual([]);
   }, 30_000);
 

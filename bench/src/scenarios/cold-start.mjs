@@ -1,0 +1,161 @@
+/**
+ * Scenario 11: cold start. Each start is a fresh server child (pinned to CPU 1) timed from
+ * `spawn` to the first complete answer; the value is the median over `config.starts` starts.
+ * The child reports how long importing the library took (`importMs`).
+ */
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { kit, nodeCommand } from '../common.mjs';
+import { median } from '../harness.mjs';
+
+const STDIO_FILE = fileURLToPath(new URL('../children/cold-stdio.mjs', import.meta.url));
+const HTTP_FILE = fileURLToPath(new URL('../children/cold-http.mjs', import.meta.url));
+
+/** What each stdio implementation is sent, and how its answer is read off its stdout. */
+const STDIO = {
+  raw: { method: 'add', framing: 'newline' },
+  kit: { method: 'add', framing: 'newline' },
+  'vscode-jsonrpc': { method: 'add', framing: 'content-length' },
+  'mcp-sdk': { method: 'ping', framing: 'newline' },
+};
+
+function frame(text, framing) {
+  return framing === 'newline'
+    ? `${text}\n`
+    : `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+}
+
+/** The first whole message in `buffer`, or undefined. */
+function firstMessage(buffer, framing) {
+  if (framing === 'newline') {
+    const nl = buffer.indexOf('\n');
+    return nl === -1 ? undefined : buffer.slice(0, nl);
+  }
+  const end = buffer.indexOf('\r\n\r\n');
+  if (end === -1) return undefined;
+  const length = Number(/Content-Length: *(\d+)/i.exec(buffer.slice(0, end))?.[1]);
+  const body = buffer.slice(end + 4);
+  return Buffer.byteLength(body) >= length ? body : undefined;
+}
+
+function checkAnswer(text, method) {
+  const answer = JSON.parse(text);
+  const ok =
+    answer.id === 1 && (method === 'add' ? answer.result === 3 : answer.result !== undefined);
+  if (!ok) throw new Error(`wrong answer: ${text}`);
+}
+
+/** Starts one stdio child, sends one request at once; resolves `{ ms, importMs }`. */
+function startStdio(impl) {
+  const { method, framing } = STDIO[impl];
+  const [cmd, args] = nodeCommand(STDIO_FILE, [impl], 1);
+  const began = process.hrtime.bigint();
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const params = method === 'add' ? { a: 1, b: 2 } : undefined;
+  child.stdin.write(frame(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), framing));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    let ms;
+    const timer = setTimeout(() => finish(new Error('no answer within 10 s')), 10_000);
+    const finish = (error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      if (error) reject(error);
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      if (ms !== undefined) return;
+      out += chunk;
+      const text = firstMessage(out, framing);
+      if (text === undefined) return;
+      ms = Number(process.hrtime.bigint() - began) / 1e6;
+      try {
+        checkAnswer(text, method);
+      } catch (error) {
+        finish(error);
+        return;
+      }
+      child.stdin.end();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
+    child.once('exit', () => {
+      clearTimeout(timer);
+      if (ms === undefined)
+        return reject(new Error(`child exited: ${err.trim().split('\n').at(-1)}`));
+      resolve({ ms, importMs: Number(/^import ([\d.]+)/m.exec(err)?.[1]) });
+    });
+  });
+}
+
+/** Starts one HTTP child, POSTs one request as soon as it reports its port. */
+function startHttp(impl) {
+  const [cmd, args] = nodeCommand(HTTP_FILE, [impl], 1);
+  const began = process.hrtime.bigint();
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let line = '';
+    let err = '';
+    const timer = setTimeout(() => done(new Error('no answer within 10 s')), 10_000);
+    const done = (error, value) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
+    child.once('exit', (code) => done(new Error(`child exited with ${code}: ${err.trim()}`)));
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      line += chunk;
+      if (!line.includes('\n')) return;
+      const { port, importMs } = JSON.parse(line);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'add', params: { a: 1, b: 2 } });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (c) => (text += c));
+          res.on('end', () => {
+            const ms = Number(process.hrtime.bigint() - began) / 1e6;
+            try {
+              checkAnswer(text, 'add');
+              done(undefined, { ms, importMs });
+            } catch (error) {
+              done(error);
+            }
+          });
+        },
+      );
+      req.on('error', done);
+      req.end(body);
+    });
+  });
+}
+
+async function measure(start, impl, config) {
+  const runs = [];
+  // The first start warms the file system cache; it is not counted.
+  await start(impl);
+  for (let i = 0; i < config.starts; i++) runs.push(await start(impl));
+  return {
+    value: median(runs.map((r) => r.ms)),
+    extra: { importMs: median(runs.map((r) => r.importMs)) },
+  };
+}
+
+/** stdio: ms from spawn to the first answer. */
+export async function runStdio(impl, config) {
+  if (impl === 'kit') await kit('@jsonrpc-kit/transport-stdio', 'createStdioTransport');
+  return measure(startStdio, impl, config);
+}
+
+/** HTTP: ms from spawn to the first answer (listening, then one POST). */
+export async function runHttp(impl, config) {
+  if (impl === 'kit') await kit('@jsonrpc-kit/transport-http', 'createHttpHandler');
+  return measure(startHttp, impl, config);
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { percentile, timedLanes } from '../src/common.mjs';
+import { formatTable, runSuite } from '../src/harness.mjs';
+import { socketBudget } from '../src/scenarios/connections.mjs';
+
+/** The data rows of a rendered table. */
+function dataRows(table: string): string[] {
+  return table.split('\n').filter((line) => line.startsWith('| ') && !/^\| (impl|---) /.test(line));
+}
+
+describe('cost rows (lower is better), extra columns and groups', () => {
+  const scenario = {
+    id: 'x',
+    title: 'x',
+    unit: 'ms',
+    lower: true,
+    target: { raw: 1.1, peers: true },
+    columns: [['importMs', 'import ms']],
+  };
+  const row = (impl: string, kind: string, median: number, group?: string) => ({
+    impl,
+    kind,
+    group,
+    median,
+    values: [median],
+    extra: { importMs: median / 10 },
+  });
+
+  it('takes the smallest peer as the best and the target as a ceiling', () => {
+    const table = formatTable({
+      scenario,
+      rows: [
+        row('raw', 'raw', 100),
+        row('kit', 'kit', 105),
+        row('slow-peer', 'peer', 300),
+        row('fast-peer', 'peer', 150),
+      ],
+    });
+    const [raw, kit, slowPeer] = dataRows(table);
+    expect(raw).toMatch(/^\| raw \(baseline\) \| 100 \| 1\.00x \| 0\.67x \| 10 \|/);
+    expect(kit).toMatch(
+      /\| 1\.05x \| 0\.70x \| 10\.5 \| target ≤1\.10x raw: met; ahead of peers: yes/,
+    );
+    expect(slowPeer).toMatch(/\| 3\.00x \| 2\.00x \|/);
+    const missed = formatTable({
+      scenario,
+      rows: [row('raw', 'raw', 100), row('kit', 'kit', 120)],
+    });
+    expect(dataRows(missed)[1]).toContain('target ≤1.10x raw: missed');
+  });
+
+  it('compares each row with the baseline of its own group', () => {
+    const table = formatTable({
+      scenario: { ...scenario, lower: false, target: undefined, columns: [] },
+      rows: [
+        row('raw 1KiB', 'raw', 10, '1KiB'),
+        row('kit 1KiB', 'kit', 5, '1KiB'),
+        row('raw 1MiB', 'raw', 100, '1MiB'),
+        row('kit 1MiB', 'kit', 90, '1MiB'),
+      ],
+    });
+    const rows = dataRows(table);
+    expect(rows[1]).toMatch(/^\| \*\*kit 1KiB\*\* \| 5 \| 0\.50x \|/);
+    expect(rows[3]).toMatch(/^\| \*\*kit 1MiB\*\* \| 90 \| 0\.90x \|/);
+  });
+});
+
+describe('new harness pieces', () => {
+  it('reads the open-files limit and leaves a margin', () => {
+    const limits =
+      'Limit  Soft Limit  Hard Limit  Units\nMax open files            1024                 4096                 files\n';
+    expect(socketBudget(5000, limits)).toBe(768);
+    expect(socketBudget(500, limits)).toBe(500);
+    expect(socketBudget(5000, 'Max open files  unlimited  unlimited  files')).toBe(5000);
+    expect(socketBudget(5000, undefined)).toBe(5000);
+  });
+
+  it('takes nearest-rank percentiles and times every call it is asked to', async () => {
+    const sorted = Array.from({ length: 1000 }, (_, i) => i + 1);
+    expect(percentile(sorted, 50)).toBe(500);
+    expect(percentile(sorted, 99)).toBe(990);
+    expect(percentile(sorted, 99.9)).toBe(999);
+    expect(percentile([], 99)).toBeUndefined();
+    const seen: number[] = [];
+    const latencies = await timedLanes(
+      async (i: number) => {
+        seen.push(i);
+      },
+      4,
+      50,
+      (i: number) => i % 10 !== 9,
+    );
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(latencies).toHaveLength(45);
+    expect(latencies).toEqual([...latencies].sort((a, b) => a - b));
+  });
+});
+
+describe('new rows, run for real at a tiny size', () => {
+  it('measures idle WebSocket memory, cold starts and big messages in fresh processes', async () => {
+    const results = await runSuite({
+      quick: true,
+      only: ['ws-idle', 'cold-http', 'big-ws'],
+      impls: ['raw', 'raw 64KiB'],
+      reps: 1,
+      scale: 0.01,
+    });
+    expect(results.map((r) => r.scenario.id)).toEqual(['ws-idle', 'cold-http', 'big-ws']);
+    for (const { rows } of results) {
+      expect(rows).toHaveLength(1);
+      const [row] = rows;
+      expect(row.note).toBeUndefined();
+      expect(Number.isFinite(row.median)).toBe(true);
+    }
+    const [idle, cold, big] = results;
+    expect(idle!.rows[0].extra.connections).toBe(20);
+    expect(cold!.rows[0].median).toBeGreaterThan(0);
+    expect(big!.rows[0].extra.held).toBeGreaterThan(0);
+  }, 60_000);
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryEventStore } from './event-store.js';
+import { openSseStream } from './sse-stream.js';
+
+const decoder = new TextDecoder();
+
+async function readAll(body: ReadableStream<Uint8Array>): Promise<string> {
+  let text = '';
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text;
+    text += decoder.decode(value);
+  }
+}
+
+describe('openSseStream', () => {
+  it('gives every event an id from the store, and replays them after an id', async () => {
+    const store = createMemoryEventStore();
+    const stream = openSseStream({
+      streamId: 's',
+      store,
+      keepAlive: 0,
+      maxBufferedEvents: 10,
+      onGone: () => {},
+    });
+    await stream.send('{"a":1}');
+    await stream.send('{"a":2}');
+    stream.end();
+    expect(await readAll(stream.body)).toBe('id: s_1\ndata: {"a":1}\n\nid: s_2\ndata: {"a":2}\n\n');
+    const replayed: string[] = [];
+    expect(await store.replayAfter('s_1', (id, m) => void replayed.push(`${id} ${m}`))).toBe('s');
+    expect(replayed).toEqual(['s_2 {"a":2}']);
+  });
+
+  it('ends the stream when a reader leaves more than maxBufferedEvents queued (events stay stored)', async () => {
+    const store = createMemoryEventStore();
+    let gone = 0;
+    const stream = openSseStream({
+      streamId: 's',
+      store,
+      keepAlive: 0,
+      maxBufferedEvents: 3,
+      onGone: () => gone++,
+    });
+    for (let i = 1; i <= 6; i++) await stream.send(`{"n":${i}}`);
+    expect(stream.open).toBe(false);
+    expect(gone).toBe(1);
+    const text = await readAll(stream.body);
+    expect(text.match(/^data:/gm)).toHaveLength(3);
+    const later: string[] = [];
+    await store.replayAfter('s_3', (_id, m) => void later.push(m));
+    expect(later).toEqual(['{"n":4}', '{"n":5}', '{"n":6}']);
+  });
+
+  it('makes senders wait for the reader past 64 queued events (backpressure), then lets them go on', async () => {
+    const stream = openSseStream({
+      streamId: 's',
+      store: undefined,
+      keepAlive: 0,
+      maxBufferedEvents: 1000,
+      onGone: () => {},
+    });
+    let sent = 0;
+    const sending = (async () => {
+      for (let i = 0; i < 100; i++) {
+        await stream.send('{}');
+        sent++;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toBe(63);
+    expect(stream.open).toBe(true);
+    const reader = stream.body.getReader();
+    for (let i = 0; i < 100; i++) await reader.read();
+    await sending;
+    expect(sent).toBe(100);
+    stream.end();
+  });
+
+  it('sends a keep-alive comment on a silent stream', async () => {
+    const stream = openSseStream({
+      streamId: 's',
+      store: undefined,
+      keepAlive: 10,
+      maxBufferedEvents: 10,
+      onGone: () => {},
+    });
+    const reader = stream.body.getReader();
+    const { value } = await reader.read();
+    expect(decoder.decode(value)).toBe(': keep-alive\n\n');
+    stream.end();
+    await reader.cancel();
+  });
+});
+
+describe('createMemoryEventStore bounds', () => {
+  it('keeps at most maxEvents, and none older than maxAge', async () => {
+    let now = 0;
+    const store = createMemoryEventStore({ maxEvents: 2, maxAge: 100, now: () => now });
+    const a = await store.append('s', 'a');
+    await store.append('s', 'b');
+    await store.append('s', 'c');
+    expect(await store.replayAfter(a, () => {})).toBeUndefined();
+    now = 500;
+    const d = await store.append('t', 'd');
+    const seen: string[] = [];
+    expect(await store.replayAfter(d, (_id, m) => void seen.push(m))).toBe('t');
+    expect(seen).toEqual([]);
+    expect(() => createMemoryEventStore({ maxEvents: 0 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,756 @@
+/**
+ * Streamable HTTP (MCP's dialect by default): one endpoint where POST carries messages and may be
+ * answered with an event stream, GET opens a stream for messages not tied to a request, and DELETE
+ * ends a session. Each session is a duplex {@link Transport} served by `server.connect()`.
+ * Imports no `node:` module.
+ *
+ * @module
+ */
+import {
+  ConnectionClosedError,
+  type ConnectionHandler,
+  type ConnectionLike,
+  scanEnvelope,
+  serializeError,
+  type Transport,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
+import { createMemoryEventStore, type EventStore } from './event-store.js';
+import {
+  admit,
+  type FetchRequestInfo,
+  headersOf,
+  json,
+  policyResponse,
+  readBody,
+  TIMED_OUT,
+  TOO_LARGE,
+} from './fetch-handler.js';
+import type { HttpHandlerOptions } from './handler-options.js';
+import type { HttpContext } from './http-context.js';
+import { checkRequest, type OriginGuardOptions, resolveOriginGuard } from './request-policy.js';
+import { BODY_TIMEOUT_BODY, resolveHandlerOptions } from './resolve-options.js';
+import { encodeSseEvent } from './sse.js';
+import { openSseStream, type SseStream } from './sse-stream.js';
+
+/** Options of the sessions of {@link createStreamableHttpHandler}. */
+export interface StreamableSessionOptions {
+  /**
+   * The header that carries the session id.
+   *
+   * @default 'mcp-session-id'
+   */
+  readonly header?: string;
+  /**
+   * Milliseconds a session may stay idle (no request, no open stream) before it is closed.
+   *
+   * @default 600000 ({@link DEFAULT_SESSION_IDLE_TIMEOUT})
+   */
+  readonly idleTimeout?: number;
+  /**
+   * The method whose request starts a session (a POST without a session id must hold it);
+   * `null`: any first POST starts one.
+   *
+   * @default 'initialize'
+   */
+  readonly startMethod?: string | null;
+}
+
+/** Options of {@link createStreamableHttpHandler}. */
+export interface StreamableHttpHandlerOptions extends HttpHandlerOptions, OriginGuardOptions {
+  /**
+   * Sessions: `true` (the defaults of {@link StreamableSessionOptions}) or options; `false` for a
+   * stateless endpoint (each POST is its own short connection; no GET stream, no DELETE, and no
+   * server→client requests answered across POSTs).
+   *
+   * @default true
+   */
+  readonly sessions?: boolean | StreamableSessionOptions;
+  /**
+   * Where events are kept for `Last-Event-ID` resumption; `false` for none.
+   *
+   * @default a {@link createMemoryEventStore} with its defaults
+   */
+  readonly eventStore?: EventStore | false;
+  /**
+   * How a POST holding requests is answered: `'auto'` answers JSON unless the server sends
+   * something else tied to the requests (progress, a server→client request) before their
+   * answers, then switches to an event stream; `'sse'` always streams; `'json'` never streams.
+   * A client that does not accept `text/event-stream` always gets JSON.
+   *
+   * @default 'auto'
+   */
+  readonly responseMode?: 'auto' | 'sse' | 'json';
+  /**
+   * Milliseconds of silence on a stream before a keep-alive comment; `0` sends none.
+   *
+   * @default 15000 ({@link DEFAULT_KEEP_ALIVE_INTERVAL})
+   */
+  readonly keepAliveInterval?: number;
+  /**
+   * Events a slow reader may leave queued on one stream. Past 64, senders that await (such as
+   * `ctx.peer.notify`) wait for the reader; beyond this bound the stream is ended (its events stay
+   * in the event store for the client to resume from).
+   *
+   * @default 1000 ({@link DEFAULT_MAX_BUFFERED_EVENTS})
+   */
+  readonly maxBufferedEvents?: number;
+  /**
+   * MCP protocol versions accepted in the `MCP-Protocol-Version` header (an unknown one is
+   * answered 400); `false` ignores the header.
+   *
+   * @default {@link MCP_PROTOCOL_VERSIONS}
+   */
+  readonly protocolVersions?: readonly string[] | false;
+}
+
+/** The fetch-style streaming handler, with its sessions. */
+export interface StreamableHttpHandler {
+  /**
+   * Answers one request.
+   *
+   * @param request - the request
+   * @param info - the remote and local addresses, when the runtime knows them
+   * @returns the response (its body may be a stream)
+   */
+  (request: Request, info?: StreamableRequestInfo): Promise<Response>;
+  /** How many sessions are open. */
+  readonly sessions: number;
+  /**
+   * Closes every session and stream.
+   *
+   * @returns resolves once closed
+   */
+  close(): Promise<void>;
+}
+
+/** What a runtime knows about the exchange beyond the `Request`. */
+export interface StreamableRequestInfo extends FetchRequestInfo {
+  /** The local address the request arrived on (DNS-rebinding protection applies to loopback). */
+  readonly localAddress?: string | undefined;
+}
+
+/**
+ * Milliseconds an idle session is kept.
+ *
+ * @default 600000 (10 minutes)
+ */
+export const DEFAULT_SESSION_IDLE_TIMEOUT: number = 600_000;
+/**
+ * Milliseconds of silence on a stream before a keep-alive comment.
+ *
+ * @default 15000
+ */
+export const DEFAULT_KEEP_ALIVE_INTERVAL: number = 15_000;
+/**
+ * Events a slow reader may leave queued on one stream.
+ *
+ * @default 1000
+ */
+export const DEFAULT_MAX_BUFFERED_EVENTS: number = 1000;
+/** The MCP protocol versions accepted in `MCP-Protocol-Version` by default. */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+];
+
+/**
+ * Cancellation notifications (MCP's, and the kit's and LSP's default): a cancelled request may
+ * get no answer at all (MCP), so the stream of the exchange that carried it must not wait for one.
+ */
+const CANCEL_METHODS: ReadonlySet<string> = new Set(['notifications/cancelled', '$/cancelRequest']);
+
+const METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
+const STATELESS_METHODS: ReadonlySet<string> = new Set(['POST']);
+
+/** Milliseconds an exchange still waits for the answer to a cancelled request. */
+const CANCEL_GRACE = 100;
+
+function errorBody(code: number, message: string): string {
+  return serializeError(null, { code, message });
+}
+
+function sse(stream: SseStream, extra: readonly string[]): Response {
+  const headers = headersOf(extra);
+  headers.set('content-type', 'text/event-stream');
+  headers.set('cache-control', 'no-cache');
+  return new Response(stream.body, { status: 200, headers });
+}
+
+function randomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+function acceptsSse(accept: string | null): boolean {
+  return accept !== null && (accept.includes('text/event-stream') || accept.includes('*/*'));
+}
+
+/** Whether the CORS option names an origin explicitly (a list or predicate, never `'*'`). */
+function explicitCorsOrigins(option: HttpHandlerOptions['cors']): (origin: string) => boolean {
+  const allowed = typeof option === 'object' ? option.origin : undefined;
+  if (allowed === undefined || allowed === '*') return () => false;
+  if (typeof allowed === 'string') return (origin) => origin === allowed;
+  if (typeof allowed === 'function') return (origin) => (allowed as (o: string) => boolean)(origin);
+  return (origin) => (allowed as readonly string[]).includes(origin);
+}
+
+/** One POST that holds requests, waiting for their answers. */
+interface Exchange {
+  /** Ids (as JSON text) still unanswered. */
+  readonly pending: Set<string>;
+  /** Progress tokens (as JSON text) of its requests. */
+  readonly tokens: Set<string>;
+  readonly batch: boolean;
+  readonly streamable: boolean;
+  /** Answers collected while not streaming. */
+  readonly answers: string[];
+  stream: SseStream | undefined;
+  done: boolean;
+  readonly respond: (response: Response) => void;
+  readonly headers: readonly string[];
+}
+
+interface Session {
+  readonly id: string | undefined;
+  readonly transport: Transport;
+  handler: TransportHandler | undefined;
+  readonly inbox: string[];
+  readonly exchanges: Set<Exchange>;
+  standalone: SseStream | undefined;
+  /** The id of the session's own stream, kept across reconnections. */
+  standaloneId: string | undefined;
+  connection: ConnectionLike | undefined;
+  lastActive: number;
+  closed: boolean;
+}
+
+interface Classified {
+  readonly requests: unknown[];
+  /** Ids (as JSON text) a cancellation notification in the body names. */
+  readonly cancelled: string[];
+  readonly batch: boolean;
+  readonly hasRequest: boolean;
+  readonly startsSession: boolean;
+}
+
+/** Classifies a POST body: every member must be a JSON-RPC 2.0 object. */
+function classify(text: string, startMethod: string | null): Classified | Response {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return json(400, errorBody(-32700, 'Parse error'), []);
+  }
+  const batch = Array.isArray(value);
+  const members = batch ? (value as unknown[]) : [value];
+  if (members.length === 0) return json(400, errorBody(-32600, 'Invalid Request: empty batch'), []);
+  const requests: unknown[] = [];
+  const cancelled: string[] = [];
+  let startsSession = startMethod === null;
+  for (const member of members) {
+    if (typeof member !== 'object' || member === null || Array.isArray(member)) {
+      return json(400, errorBody(-32600, 'Invalid Request'), []);
+    }
+    const m = member as Record<string, unknown>;
+    if (typeof m.method === 'string') {
+      if ('id' in m) requests.push(m);
+      else if (CANCEL_METHODS.has(m.method)) {
+        const params = m.params as { requestId?: unknown; id?: unknown } | undefined;
+        const id = params?.requestId ?? params?.id;
+        if (id !== undefined) cancelled.push(JSON.stringify(id));
+      }
+      if (m.method === startMethod) startsSession = true;
+    } else if (!('id' in m) || !('result' in m || 'error' in m)) {
+      return json(400, errorBody(-32600, 'Invalid Request'), []);
+    }
+  }
+  return { requests, cancelled, batch, hasRequest: requests.length > 0, startsSession };
+}
+
+function progressToken(request: unknown): string | undefined {
+  const params = (request as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  const token =
+    typeof meta === 'object' && meta !== null
+      ? (meta as { progressToken?: unknown }).progressToken
+      : (params as { progressToken?: unknown }).progressToken;
+  return token === undefined ? undefined : JSON.stringify(token);
+}
+
+/** The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. */
+function answeredIds(text: string): string[] | undefined {
+  const first = text.trimStart().charCodeAt(0);
+  if (first === 0x5b) {
+    const ids: string[] = [];
+    for (const member of JSON.parse(text) as Record<string, unknown>[]) {
+      if (!('method' in member)) ids.push(JSON.stringify(member.id ?? null));
+    }
+    return ids;
+  }
+  const envelope = scanEnvelope(text);
+  if (envelope.kind !== 'response') return undefined;
+  return [envelope.rawId ?? JSON.stringify(envelope.id)];
+}
+
+/** The progress token a server's notification refers to, as JSON text. */
+function tokenOf(text: string): string | undefined {
+  try {
+    const params = (JSON.parse(text) as { params?: { progressToken?: unknown } }).params;
+    const token = params?.progressToken;
+    return token === undefined ? undefined : JSON.stringify(token);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Serves JSON-RPC over Streamable HTTP in fetch runtimes (and on node:http through
+ * `createStreamableHttpNodeHandler`). Speaks MCP's Streamable HTTP dialect by default, so the
+ * official MCP SDK clients work against it, yet carries any JSON-RPC:
+ *
+ * - POST with only notifications or responses: 202, no body. POST with requests: their answers as
+ *   `application/json`, or as `text/event-stream` (progress, notifications and server→client
+ *   requests tied to them, then the answers, then the end) — see `responseMode`.
+ * - GET (`Accept: text/event-stream`) opens the session's stream for messages not tied to a
+ *   request; 405 without sessions, 409 when one is already open; `Last-Event-ID` replays a stream.
+ * - DELETE ends the session (200).
+ * - Sessions: the id is sent in `Mcp-Session-Id` with the answer to the starting request, then
+ *   required (400 without, 404 when unknown or expired).
+ * - 403 for a refused `Host` or `Origin` (DNS-rebinding protection for loopback binds), 400 for an
+ *   unsupported `MCP-Protocol-Version`, and the limits, CORS, authentication and status codes of
+ *   `createFetchHandler`.
+ *
+ * Each session is one `server.connect(transport, context)`, so `ctx.peer`, cancellation and
+ * progress work as over WebSocket. The client going away ends its stream: on a stateless endpoint
+ * its connection is closed (aborting its handlers); in a session its calls keep running, and their
+ * answers wait in the event store for a `Last-Event-ID` resumption.
+ *
+ * @param server - anything with `connect(transport, context)`, such as a `@jsonrpc-kit/server` Server
+ * @param options - sessions, event store, response mode, limits, CORS, authentication
+ * @returns the handler, with `sessions` and `close()`
+ * @throws RangeError when a limit is negative
+ * @example
+ * ```ts
+ * import { createServer } from '@jsonrpc-kit/server';
+ * import { createStreamableHttpHandler } from '@jsonrpc-kit/transport-http';
+ *
+ * const server = createServer();
+ * server.method('ping', () => 'pong');
+ * const handler = createStreamableHttpHandler(server);
+ * // Deno.serve(handler); export default { fetch: handler };
+ * await handler.close();
+ * ```
+ */
+export function createStreamableHttpHandler(
+  server: ConnectionHandler,
+  options: StreamableHttpHandlerOptions = {},
+): StreamableHttpHandler {
+  const sessionOption = options.sessions ?? true;
+  const stateful = sessionOption !== false;
+  const so: StreamableSessionOptions = typeof sessionOption === 'object' ? sessionOption : {};
+  const sessionHeader = (so.header ?? 'mcp-session-id').toLowerCase();
+  // Browsers may read the session id only when CORS exposes it.
+  const corsOption = options.cors;
+  const cors =
+    corsOption === undefined || corsOption === false
+      ? corsOption
+      : {
+          ...(corsOption === true ? {} : corsOption),
+          exposeHeaders: [
+            ...((corsOption === true ? undefined : corsOption.exposeHeaders) ?? []),
+            sessionHeader,
+          ],
+        };
+  const cfg = resolveHandlerOptions(
+    cors === undefined ? options : { ...options, cors },
+    server.maxRequestBytes,
+    stateful ? 'GET, POST, DELETE' : 'POST',
+  );
+  const idleTimeout = so.idleTimeout ?? DEFAULT_SESSION_IDLE_TIMEOUT;
+  const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
+  const store =
+    options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore());
+  const mode = options.responseMode ?? 'auto';
+  const keepAlive = options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL;
+  const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
+  const versions =
+    options.protocolVersions === false
+      ? undefined
+      : (options.protocolVersions ?? MCP_PROTOCOL_VERSIONS);
+  const guard = resolveOriginGuard(options, explicitCorsOrigins(options.cors));
+  const methods = stateful ? METHODS : STATELESS_METHODS;
+  const allow = ['allow', cfg.allow];
+  const sessions = new Map<string, Session>();
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const session of sessions.values()) {
+      if (session.exchanges.size > 0 || session.standalone?.open === true) continue;
+      if (now - session.lastActive > idleTimeout) void closeSession(session);
+    }
+  };
+  const startSweeper = (): void => {
+    if (sweeper !== undefined || idleTimeout <= 0) return;
+    sweeper = setInterval(sweep, Math.min(idleTimeout, 60_000));
+    (sweeper as { unref?: () => void }).unref?.();
+  };
+
+  const finishExchange = (session: Session, exchange: Exchange): void => {
+    exchange.done = true;
+    session.exchanges.delete(exchange);
+    session.lastActive = Date.now();
+    if (exchange.stream !== undefined) exchange.stream.end();
+    else if (exchange.answers.length === 0) {
+      exchange.respond(new Response(null, { status: 202, headers: headersOf(exchange.headers) }));
+    } else {
+      const answers = exchange.answers;
+      const body =
+        answers.length === 1 && (!exchange.batch || answers[0]!.trimStart().startsWith('['))
+          ? answers[0]!
+          : `[${answers.map((a) => (a.trimStart().startsWith('[') ? a.trim().slice(1, -1) : a)).join(',')}]`;
+      exchange.respond(json(200, body, exchange.headers));
+    }
+    if (session.id === undefined) void closeSession(session);
+  };
+
+  const toStream = (exchange: Exchange, session: Session): SseStream => {
+    if (exchange.stream !== undefined) return exchange.stream;
+    const stream = openSseStream({
+      streamId: randomId(),
+      store,
+      keepAlive,
+      maxBufferedEvents: maxBuffered,
+      onGone: () => {
+        // Without a store, nothing could replay the answers: stop what the client started.
+        if (store === undefined && session.id === undefined) void closeSession(session);
+      },
+    });
+    exchange.stream = stream;
+    exchange.respond(sse(stream, exchange.headers));
+    for (const answer of exchange.answers.splice(0)) void stream.send(answer);
+    return stream;
+  };
+
+  /** Routes one message the server sends on a session. */
+  const route = (session: Session, text: string): Promise<void> => {
+    let ids: string[] | undefined;
+    try {
+      ids = answeredIds(text);
+    } catch {
+      ids = undefined;
+    }
+    if (ids !== undefined) {
+      for (const exchange of session.exchanges) {
+        if (!ids.some((id) => exchange.pending.has(id))) continue;
+        for (const id of ids) exchange.pending.delete(id);
+        let sent: Promise<void> = Promise.resolve();
+        if (exchange.stream !== undefined) {
+          // One event per message: MCP clients read one message per event.
+          if (text.trimStart().startsWith('[')) {
+            for (const member of JSON.parse(text) as unknown[]) {
+              sent = exchange.stream.send(JSON.stringify(member));
+            }
+          } else sent = exchange.stream.send(text);
+        } else exchange.answers.push(text);
+        if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
+        return sent;
+      }
+      return sendStandalone(session, text);
+    }
+    // Not an answer: tie it to the exchange whose progress token it names, else to the newest
+    // exchange still open, else the session's own stream.
+    const token = text.includes('progressToken') ? tokenOf(text) : undefined;
+    let target: Exchange | undefined;
+    for (const exchange of session.exchanges) {
+      if (!exchange.streamable) continue;
+      if (token !== undefined && exchange.tokens.has(token)) {
+        target = exchange;
+        break;
+      }
+      target = exchange;
+    }
+    if (target !== undefined) return toStream(target, session).send(text);
+    return sendStandalone(session, text);
+  };
+
+  /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
+  const forgetCancelled = (session: Session, ids: readonly string[]): void => {
+    setTimeout(() => {
+      for (const exchange of [...session.exchanges]) {
+        let hit = false;
+        for (const id of ids) hit = exchange.pending.delete(id) || hit;
+        if (hit && exchange.pending.size === 0 && !exchange.done) finishExchange(session, exchange);
+      }
+    }, CANCEL_GRACE);
+  };
+
+  const sendStandalone = async (session: Session, text: string): Promise<void> => {
+    const stream = session.standalone;
+    if (stream?.open === true) await stream.send(text);
+    // No stream open: the message is dropped (MCP: the server may not send it then).
+  };
+
+  const closeSession = async (session: Session, reason?: unknown): Promise<void> => {
+    if (session.closed) return;
+    session.closed = true;
+    if (session.id !== undefined) sessions.delete(session.id);
+    session.standalone?.end();
+    for (const exchange of session.exchanges) {
+      exchange.done = true;
+      exchange.stream?.end();
+      if (exchange.stream === undefined) exchange.respond(new Response(null, { status: 204 }));
+    }
+    session.exchanges.clear();
+    const handler = session.handler;
+    session.handler = undefined;
+    handler?.onClose(reason instanceof Error ? reason : undefined);
+  };
+
+  const openSession = (id: string | undefined, ctx: HttpContext): Session => {
+    const session: Session = {
+      id,
+      transport: undefined as unknown as Transport,
+      handler: undefined,
+      inbox: [],
+      exchanges: new Set(),
+      standalone: undefined,
+      standaloneId: undefined,
+      connection: undefined,
+      lastActive: Date.now(),
+      closed: false,
+    };
+    const transport: Transport = {
+      start(h) {
+        if (session.handler !== undefined || session.closed) {
+          return Promise.reject(new Error('Transport already started'));
+        }
+        session.handler = h;
+        for (const message of session.inbox.splice(0)) h.onMessage(message);
+        return Promise.resolve();
+      },
+      send(message) {
+        if (session.closed) return Promise.reject(new ConnectionClosedError('HTTP session closed'));
+        return route(session, message);
+      },
+      close(reason) {
+        return closeSession(session, reason);
+      },
+      maxMessageBytes: cfg.maxRequestBytes,
+    };
+    (session as { transport: Transport }).transport = transport;
+    if (id !== undefined) {
+      sessions.set(id, session);
+      startSweeper();
+    }
+    // The session outlives the POST that started it: its context keeps that request's facts
+    // (headers, address, auth) but not its signal.
+    const { signal: _signal, ...facts } = { ...ctx, signal: undefined };
+    session.connection = server.connect(transport, facts);
+    return session;
+  };
+
+  const deliver = (session: Session, text: string): void => {
+    if (session.handler === undefined) session.inbox.push(text);
+    else session.handler.onMessage(text);
+  };
+
+  const sessionOf = (request: Request, cors: readonly string[]): Session | Response => {
+    const id = request.headers.get(sessionHeader);
+    if (id === null) {
+      return json(400, errorBody(-32000, `Bad Request: ${sessionHeader} header is required`), cors);
+    }
+    const session = sessions.get(id);
+    if (session === undefined || session.closed) {
+      return json(404, errorBody(-32001, 'Session not found'), cors);
+    }
+    session.lastActive = Date.now();
+    return session;
+  };
+
+  const post = async (
+    request: Request,
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<Response> => {
+    const text = await readBody(request, cfg.maxRequestBytes, cfg.bodyTimeout).catch(
+      () => undefined,
+    );
+    if (text === undefined)
+      return json(400, errorBody(-32600, 'Request body could not be read'), cors);
+    if (text === TOO_LARGE) return json(413, cfg.tooLargeBody, cors);
+    if (text === TIMED_OUT) return json(408, BODY_TIMEOUT_BODY, cors);
+    const classified = classify(text, startMethod);
+    if (classified instanceof Response) {
+      for (let i = 0; i < cors.length; i += 2) classified.headers.append(cors[i]!, cors[i + 1]!);
+      return classified;
+    }
+    let session: Session;
+    let headers = cors;
+    if (!stateful) session = openSession(undefined, ctx);
+    else if (request.headers.get(sessionHeader) === null && classified.startsSession) {
+      const id = randomId();
+      session = openSession(id, ctx);
+      headers = [...cors, sessionHeader, id];
+    } else {
+      const found = sessionOf(request, cors);
+      if (found instanceof Response) return found;
+      session = found;
+      headers = [...cors, sessionHeader, found.id!];
+    }
+    if (classified.cancelled.length > 0) {
+      // Deliver first: a protocol that does answer a cancelled request (LSP) still can, on the
+      // stream of an exchange that waits for other answers; one that waits for nothing else ends.
+      queueMicrotask(() => forgetCancelled(session, classified.cancelled));
+    }
+    if (!classified.hasRequest) {
+      deliver(session, text);
+      if (session.id === undefined) void closeSession(session);
+      return new Response(null, { status: 202, headers: headersOf(headers) });
+    }
+    const streamable = mode !== 'json' && acceptsSse(request.headers.get('accept'));
+    return new Promise<Response>((resolve) => {
+      const exchange: Exchange = {
+        pending: new Set(),
+        tokens: new Set(),
+        batch: classified.batch,
+        streamable,
+        answers: [],
+        stream: undefined,
+        done: false,
+        respond: resolve,
+        headers,
+      };
+      for (const r of classified.requests) {
+        exchange.pending.add(JSON.stringify((r as { id: unknown }).id));
+        const token = progressToken(r);
+        if (token !== undefined) exchange.tokens.add(token);
+      }
+      session.exchanges.add(exchange);
+      if (streamable && mode === 'sse') toStream(exchange, session);
+      request.signal.addEventListener(
+        'abort',
+        () => {
+          if (exchange.done) return;
+          // The client went away: without a store nothing can replay the answers.
+          if (store === undefined || session.id === undefined) {
+            exchange.done = true;
+            session.exchanges.delete(exchange);
+            exchange.stream?.end();
+            if (session.id === undefined) void closeSession(session);
+          }
+        },
+        { once: true },
+      );
+      deliver(session, text);
+    });
+  };
+
+  const get = async (request: Request, cors: readonly string[]): Promise<Response> => {
+    if (!acceptsSse(request.headers.get('accept'))) {
+      return json(
+        406,
+        errorBody(-32000, 'Not Acceptable: Client must accept text/event-stream'),
+        cors,
+      );
+    }
+    const found = sessionOf(request, cors);
+    if (found instanceof Response) return found;
+    const session = found;
+    const headers = [...cors, sessionHeader, session.id!];
+    const last = request.headers.get('last-event-id');
+    if (last !== null && store !== undefined) {
+      let backlog = '';
+      const streamId = await store.replayAfter(last, (id, message) => {
+        backlog += encodeSseEvent(message, id);
+      });
+      if (streamId === undefined) return json(404, errorBody(-32001, 'Event not found'), cors);
+      const stream = open(streamId, session, backlog);
+      let exchange: Exchange | undefined;
+      for (const e of session.exchanges) if (e.stream?.streamId === streamId) exchange = e;
+      if (exchange !== undefined) {
+        // A request stream resumed while its requests still run: the rest goes here.
+        exchange.stream!.end();
+        exchange.stream = stream;
+      } else if (session.standaloneId === streamId) {
+        session.standalone?.end();
+        session.standalone = stream;
+      } else stream.end();
+      return sse(stream, headers);
+    }
+    if (session.standalone?.open === true) {
+      return json(
+        409,
+        errorBody(-32000, 'Conflict: Only one SSE stream is allowed per session'),
+        cors,
+      );
+    }
+    const streamId = randomId();
+    session.standaloneId = streamId;
+    session.standalone = open(streamId, session, undefined);
+    return sse(session.standalone, headers);
+  };
+
+  const open = (streamId: string, session: Session, prelude: string | undefined): SseStream =>
+    openSseStream({
+      streamId,
+      store,
+      keepAlive,
+      maxBufferedEvents: maxBuffered,
+      onGone: () => {
+        session.lastActive = Date.now();
+      },
+      prelude,
+    });
+
+  const handler = async function streamableHttpHandler(
+    request: Request,
+    info?: StreamableRequestInfo,
+  ): Promise<Response> {
+    const method = request.method;
+    const h = request.headers;
+    const decision = checkRequest(
+      cfg,
+      method,
+      (name) => h.get(name) ?? undefined,
+      methods,
+      allow,
+      guard,
+      info?.localAddress,
+    );
+    if (decision.kind === 'answer') return policyResponse(decision, request);
+    const corsHeaders = decision.cors;
+    const version = h.get('mcp-protocol-version');
+    if (versions !== undefined && version !== null && !versions.includes(version)) {
+      return json(
+        400,
+        errorBody(
+          -32000,
+          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${versions.join(', ')})`,
+        ),
+        corsHeaders,
+      );
+    }
+    const ctx = await admit(cfg, request, info, corsHeaders);
+    if (ctx instanceof Response) return ctx;
+    if (method === 'POST') return post(request, ctx, corsHeaders);
+    if (method === 'GET') return get(request, corsHeaders);
+    const found = sessionOf(request, corsHeaders);
+    if (found instanceof Response) return found;
+    await closeSession(found);
+    await found.connection?.close();
+    return new Response(null, { status: 200, headers: headersOf(corsHeaders) });
+  } as StreamableHttpHandler;
+
+  Object.defineProperty(handler, 'sessions', { get: () => sessions.size });
+  (handler as { close: () => Promise<void> }).close = async () => {
+    if (sweeper !== undefined) clearInterval(sweeper);
+    sweeper = undefined;
+    const all = [...sessions.values()];
+    await Promise.all(all.map((s) => closeSession(s)));
+  };
+  return handler;
+}

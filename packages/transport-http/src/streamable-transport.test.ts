@@ -1,0 +1,160 @@
+import { createClient } from '@jsonrpc-kit/client';
+import type { JsonRpcNotification } from '@jsonrpc-kit/core';
+import { createServer } from '@jsonrpc-kit/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeAll, serve, until } from '../test/helpers.js';
+import type { StreamableHttpHandlerOptions } from './streamable-handler.js';
+import { createStreamableHttpNodeHandler } from './streamable-node.js';
+import { createStreamableHttpTransport } from './streamable-transport.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  await closeAll();
+});
+
+async function start(options: StreamableHttpHandlerOptions = {}): Promise<string> {
+  const server = createServer();
+  server.method('initialize', () => ({ protocolVersion: '2025-06-18' }));
+  server.method('add', ([a, b]: [number, number]) => a + b);
+  server.method('slow', async (params: { progressToken: number }, ctx) => {
+    for (let i = 1; i <= 3; i++) {
+      await ctx.peer!.notify('progress', { progressToken: params.progressToken, progress: i });
+    }
+    return 'done';
+  });
+  server.method('paced', async (params: { progressToken: number }, ctx) => {
+    for (let i = 1; i <= 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await ctx.peer!.notify('progress', { progressToken: params.progressToken, progress: i });
+    }
+    return 'done';
+  });
+  server.method('ask', async (_params: unknown, ctx) => ctx.peer!.request('whoami'));
+  server.method('push', (_params: unknown, ctx) => {
+    setTimeout(() => void ctx.peer!.notify('pushed', ['hello']).catch(() => {}), 20);
+    return 'ok';
+  });
+  const handler = createStreamableHttpNodeHandler(server, options);
+  closers.push(() => handler.close());
+  const { url } = await serve(handler);
+  return url;
+}
+
+describe('createStreamableHttpTransport against the kit handler', () => {
+  it('keeps the session, reads JSON and event-stream answers, delivers progress first', async () => {
+    const url = await start();
+    const notes: JsonRpcNotification[] = [];
+    const transport = createStreamableHttpTransport({ url });
+    const client = createClient(transport, { onNotification: (n) => void notes.push(n) });
+    closers.push(() => client.close());
+    await client.request('initialize', { protocolVersion: '2025-06-18' });
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await client.request('add', [2, 3])).toBe(5);
+    expect(await client.request('slow', { progressToken: 1 })).toBe('done');
+    expect(notes.map((n) => n.params)).toEqual([
+      { progressToken: 1, progress: 1 },
+      { progressToken: 1, progress: 2 },
+      { progressToken: 1, progress: 3 },
+    ]);
+  });
+
+  it('answers a server→client request with a POST', async () => {
+    const url = await start();
+    const client = createClient(createStreamableHttpTransport({ url }), {
+      onRequest: (request) => (request.method === 'whoami' ? 'kit-client' : undefined),
+    });
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    expect(await client.request('ask')).toBe('kit-client');
+  });
+
+  it('opens the GET stream when asked and receives push', async () => {
+    const url = await start();
+    const pushed: unknown[] = [];
+    const client = createClient(createStreamableHttpTransport({ url, stream: true }), {
+      onNotification: (n) => void pushed.push(n.params),
+    });
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await client.request('push')).toBe('ok');
+    await until(() => pushed.length === 1);
+    expect(pushed).toEqual([['hello']]);
+  });
+
+  it('drops an expired session on 404 and starts a new one with the next initialize', async () => {
+    const url = await start({ sessions: { idleTimeout: 200 } });
+    let expired = 0;
+    const transport = createStreamableHttpTransport({ url, onSessionExpired: () => expired++ });
+    const client = createClient(transport);
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    const first = transport.sessionId;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await expect(client.request('add', [1, 1])).rejects.toMatchObject({ code: 'TRANSPORT_ERROR' });
+    expect(expired).toBe(1);
+    expect(transport.sessionId).toBeUndefined();
+    await client.request('initialize', {});
+    expect(transport.sessionId).not.toBe(first);
+    expect(await client.request('add', [1, 1])).toBe(2);
+  });
+
+  it('resumes a dropped answer stream with Last-Event-ID', async () => {
+    const url = await start({ responseMode: 'sse' });
+    const notes: unknown[] = [];
+    const lastIds: (string | null)[] = [];
+    let dropped = 0;
+    const dropping = async (input: string, init: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      if (init.method === 'GET') lastIds.push(new Headers(init.headers).get('last-event-id'));
+      if (dropped > 0 || !String(init.body).includes('"paced"') || response.body === null)
+        return response;
+      dropped++;
+      const reader = response.body.getReader();
+      let passed = 0;
+      const cut = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            // One chunk goes through; the next pull finds the connection gone.
+            if (passed++ > 0) {
+              await reader.cancel();
+              controller.error(new TypeError('connection dropped'));
+              return;
+            }
+            const { done, value } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(cut, { status: response.status, headers: response.headers });
+    };
+    const client = createClient(
+      createStreamableHttpTransport({ url, fetch: dropping, reconnect: { initialDelay: 10 } }),
+      { onNotification: (n) => void notes.push(n.params) },
+    );
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    expect(await client.request('paced', { progressToken: 9 })).toBe('done');
+    expect(dropped).toBe(1);
+    expect(lastIds).toHaveLength(1);
+    expect(lastIds[0]).toMatch(/_\d+$/);
+    expect(notes).toEqual([
+      { progressToken: 9, progress: 1 },
+      { progressToken: 9, progress: 2 },
+      { progressToken: 9, progress: 3 },
+    ]);
+  });
+
+  it('ends the session with DELETE', async () => {
+    const url = await start();
+    const transport = createStreamableHttpTransport({ url });
+    const client = createClient(transport);
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    await transport.endSession();
+    expect(transport.sessionId).toBeUndefined();
+  });
+});

@@ -1,0 +1,395 @@
+/**
+ * The Streamable HTTP client transport: POSTs each message, reads a JSON or an event-stream
+ * answer, keeps the session id, and (when asked) holds the session's GET stream open with
+ * reconnection and `Last-Event-ID`. Imports no `node:` module.
+ *
+ * @module
+ */
+import {
+  AbortError,
+  ConnectionClosedError,
+  type SendOptions,
+  type Transport,
+  TransportError,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
+import { expectsAnswer } from './expects-answer.js';
+import type { FetchLike, HttpHeadersOption } from './post-transport.js';
+import { createSseParser } from './sse.js';
+
+/** Reconnection of the GET stream and of dropped answer streams. */
+export interface StreamableReconnectOptions {
+  /**
+   * Milliseconds before the first retry; doubled each time.
+   *
+   * @default 500
+   */
+  readonly initialDelay?: number;
+  /**
+   * Longest wait between retries, in milliseconds.
+   *
+   * @default 30000
+   */
+  readonly maxDelay?: number;
+  /**
+   * Retries in a row before giving up (`onError` is told).
+   *
+   * @default 5
+   */
+  readonly maxRetries?: number;
+}
+
+/** Options of {@link createStreamableHttpTransport}. */
+export interface StreamableHttpTransportOptions {
+  /** The endpoint. */
+  readonly url: string | URL;
+  /** Extra request headers, or a function returning them (called before every request). */
+  readonly headers?: HttpHeadersOption;
+  /**
+   * The `fetch` to use.
+   *
+   * @default globalThis.fetch
+   */
+  readonly fetch?: FetchLike;
+  /**
+   * The header that carries the session id.
+   *
+   * @default 'mcp-session-id'
+   */
+  readonly sessionHeader?: string;
+  /**
+   * Open the session's GET stream (server push not tied to a request) once a session exists.
+   * A server that answers it 405 offers none; the transport then stops asking.
+   *
+   * @default false
+   */
+  readonly stream?: boolean;
+  /** Reconnection with backoff. */
+  readonly reconnect?: StreamableReconnectOptions;
+  /**
+   * Called when the server no longer knows the session (404): the session id is dropped, so the
+   * next message starts a new session (send `initialize` again here).
+   */
+  readonly onSessionExpired?: () => void;
+}
+
+/** A Streamable HTTP client transport, with its session. */
+export interface StreamableHttpTransport extends Transport {
+  /** The session id the server assigned, once it did. */
+  readonly sessionId: string | undefined;
+  /**
+   * Ends the session on the server (DELETE) and forgets it.
+   *
+   * @returns resolves once the server answered
+   */
+  endSession(): Promise<void>;
+}
+
+const MCP_VERSION_HEADER = 'mcp-protocol-version';
+
+function lowerCase(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers)) out[name.toLowerCase()] = headers[name]!;
+  return out;
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * A client {@link Transport} for Streamable HTTP (MCP's dialect, any JSON-RPC). Sends
+ * `Accept: application/json, text/event-stream`; a JSON answer is delivered whole, an event
+ * stream event by event as it arrives (progress, notifications and server→client requests before
+ * the answer), so the transport is duplex: give it to `createClient` with `onRequest` and the
+ * client's answers to server requests go back as POSTs. The session id from the server is sent
+ * with every later request; an answer stream that drops is resumed with `Last-Event-ID`.
+ * After `initialize`, the protocol version the server chose is sent as `MCP-Protocol-Version`.
+ *
+ * `send` resolves once the server accepted the message (JSON answers: once delivered). It rejects
+ * with a `TransportError` carrying `status` and `body` for a non-2xx answer (404 also drops the
+ * session and calls `onSessionExpired`), with an `AbortError` for `signal`, and with a
+ * `ConnectionClosedError` after `close()`.
+ *
+ * @param options - url, headers, fetch, session header, GET stream and reconnection
+ * @returns the transport
+ * @throws TypeError when no `fetch` is given and the runtime has none
+ * @example
+ * ```ts
+ * import { createClient } from '@jsonrpc-kit/client';
+ * import { createStreamableHttpTransport } from '@jsonrpc-kit/transport-http';
+ *
+ * const transport = createStreamableHttpTransport({ url: 'https://example.com/mcp', stream: true });
+ * const client = createClient(transport, { onNotification: (method, params) => console.log(method, params) });
+ * ```
+ */
+export function createStreamableHttpTransport(
+  options: StreamableHttpTransportOptions,
+): StreamableHttpTransport {
+  const url = String(options.url);
+  let fetchFn = options.fetch;
+  if (fetchFn === undefined) {
+    if (typeof globalThis.fetch !== 'function') {
+      throw new TypeError(
+        'createStreamableHttpTransport: no fetch in this runtime; pass options.fetch',
+      );
+    }
+    fetchFn = (input, init) => globalThis.fetch(input, init);
+  }
+  const doFetch = fetchFn;
+  const sessionHeader = (options.sessionHeader ?? 'mcp-session-id').toLowerCase();
+  const initialDelay = options.reconnect?.initialDelay ?? 500;
+  const maxDelay = options.reconnect?.maxDelay ?? 30_000;
+  const maxRetries = options.reconnect?.maxRetries ?? 5;
+  const closer = new AbortController();
+  let handler: TransportHandler | undefined;
+  const inbox: string[] = [];
+  let closed = false;
+  let sessionId: string | undefined;
+  let protocolVersion: string | undefined;
+  let getStream: 'off' | 'opening' | 'open' | 'unsupported' =
+    options.stream === true ? 'off' : 'unsupported';
+  let getLastEventId: string | undefined;
+
+  const report = (error: unknown): void => {
+    handler?.onError?.(error instanceof Error ? error : new Error(String(error)));
+  };
+
+  const deliver = (text: string): void => {
+    if (handler === undefined) {
+      inbox.push(text);
+      return;
+    }
+    try {
+      handler.onMessage(text);
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  const headers = async (extra: Record<string, string>): Promise<Record<string, string>> => {
+    const option = options.headers;
+    const user = option === undefined ? {} : typeof option === 'function' ? await option() : option;
+    const out: Record<string, string> = { ...extra, ...lowerCase(user) };
+    if (sessionId !== undefined) out[sessionHeader] = sessionId;
+    if (protocolVersion !== undefined) out[MCP_VERSION_HEADER] = protocolVersion;
+    return out;
+  };
+
+  const learnSession = (response: Response): void => {
+    const id = response.headers.get(sessionHeader);
+    if (id !== null && id !== sessionId) {
+      sessionId = id;
+      if (getStream === 'off') void openGetStream();
+    }
+  };
+
+  /** Reads an event stream; resolves with the last event id and whether it ended cleanly. */
+  const readEvents = async (
+    body: ReadableStream<Uint8Array>,
+    onId: (id: string) => void,
+    onMessage: (data: string) => void,
+  ): Promise<boolean> => {
+    const decoder = new TextDecoder();
+    const parser = createSseParser((event) => {
+      if (event.id !== undefined) onId(event.id);
+      if (event.event !== 'message' || event.data === '') return;
+      onMessage(event.data);
+    });
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.push(decoder.decode(value, { stream: true }));
+      }
+      return true;
+    } catch {
+      return false;
+    } finally {
+      reader.releaseLock();
+    }
+  };
+
+  /** Opens (or resumes) a GET stream; retries with backoff while it drops. */
+  const resume = async (
+    lastEventId: string | undefined,
+    onId: (id: string) => void,
+    keepOpen: boolean,
+  ): Promise<void> => {
+    let attempt = 0;
+    let last = lastEventId;
+    while (!closed && attempt <= maxRetries) {
+      if (attempt > 0)
+        await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), closer.signal);
+      if (closed || sessionId === undefined) return;
+      attempt++;
+      let response: Response;
+      try {
+        const extra: Record<string, string> = { accept: 'text/event-stream' };
+        if (last !== undefined) extra['last-event-id'] = last;
+        response = await doFetch(url, {
+          method: 'GET',
+          headers: await headers(extra),
+          signal: closer.signal,
+        });
+      } catch (error) {
+        if (closed) return;
+        report(new TransportError('HTTP event stream failed', { cause: error }));
+        continue;
+      }
+      if (response.status === 405) {
+        getStream = 'unsupported';
+        return;
+      }
+      if (response.status === 404) {
+        expire();
+        return;
+      }
+      if (!response.ok || response.body === null) {
+        report(
+          new TransportError(`HTTP ${response.status} on the event stream`, {
+            status: response.status,
+          }),
+        );
+        continue;
+      }
+      attempt = 0;
+      const clean = await readEvents(
+        response.body,
+        (id) => {
+          last = id;
+          onId(id);
+        },
+        deliver,
+      );
+      if (clean && !keepOpen) return;
+    }
+    if (!closed && attempt > maxRetries)
+      report(new TransportError('HTTP event stream: gave up reconnecting'));
+  };
+
+  const openGetStream = async (): Promise<void> => {
+    if (getStream !== 'off') return;
+    getStream = 'opening';
+    await resume(getLastEventId, (id) => (getLastEventId = id), true);
+    if (getStream === 'opening') getStream = 'off';
+  };
+
+  const expire = (): void => {
+    sessionId = undefined;
+    protocolVersion = undefined;
+    getLastEventId = undefined;
+    if (getStream !== 'unsupported') getStream = 'off';
+    options.onSessionExpired?.();
+  };
+
+  const watchInitialize = (sent: string, answer: string): void => {
+    if (!sent.includes('"initialize"')) return;
+    try {
+      const value = JSON.parse(answer) as { result?: { protocolVersion?: unknown } };
+      const version = value.result?.protocolVersion;
+      if (typeof version === 'string') protocolVersion = version;
+    } catch {
+      // not an initialize answer
+    }
+  };
+
+  const exchange = async (text: string, signal: AbortSignal | undefined): Promise<void> => {
+    const sessionAtSend = sessionId;
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: 'POST',
+        headers: await headers({
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        }),
+        body: text,
+        signal: signal === undefined ? closer.signal : AbortSignal.any([closer.signal, signal]),
+      });
+    } catch (error) {
+      if (closed) throw new ConnectionClosedError('HTTP transport closed', { cause: error });
+      if (signal?.aborted) throw new AbortError({ cause: signal.reason });
+      const message = error instanceof Error ? error.message : String(error);
+      throw new TransportError(`HTTP request failed: ${message}`, { cause: error });
+    }
+    learnSession(response);
+    const status = response.status;
+    if (status === 404 && sessionAtSend !== undefined) {
+      const body = await response.text();
+      expire();
+      throw new TransportError('HTTP 404: session expired', { status, body });
+    }
+    if (status < 200 || status > 299) {
+      throw new TransportError(`HTTP ${status}`, { status, body: await response.text() });
+    }
+    const type = response.headers.get('content-type') ?? '';
+    if (type.startsWith('text/event-stream') && response.body !== null) {
+      let last: string | undefined;
+      const body = response.body;
+      void (async () => {
+        const clean = await readEvents(
+          body,
+          (id) => (last = id),
+          (data) => {
+            watchInitialize(text, data);
+            deliver(data);
+          },
+        );
+        // A stream that dropped before its end: resume it where it stopped.
+        if (!clean && !closed && last !== undefined) await resume(last, () => {}, false);
+      })();
+      return;
+    }
+    const body = await response.text();
+    if (body.trim() === '') {
+      if (expectsAnswer(text)) {
+        throw new TransportError(`HTTP ${status}: no answer to a request`, { status, body });
+      }
+      return;
+    }
+    watchInitialize(text, body);
+    deliver(body);
+  };
+
+  return {
+    get sessionId() {
+      return sessionId;
+    },
+    start(h) {
+      if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
+      if (closed) return Promise.reject(new ConnectionClosedError('HTTP transport closed'));
+      handler = h;
+      for (const message of inbox.splice(0)) deliver(message);
+      return Promise.resolve();
+    },
+    send(text: string, sendOptions?: SendOptions): Promise<void> {
+      if (closed) return Promise.reject(new ConnectionClosedError('HTTP transport closed'));
+      const signal = sendOptions?.signal;
+      if (signal?.aborted) return Promise.reject(new AbortError({ cause: signal.reason }));
+      return exchange(text, signal);
+    },
+    async endSession() {
+      if (sessionId === undefined) return;
+      const response = await doFetch(url, { method: 'DELETE', headers: await headers({}) });
+      await response.body?.cancel();
+      sessionId = undefined;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      closer.abort(new ConnectionClosedError('HTTP transport closed'));
+      handler?.onClose();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { ConnectionLike, Transport, TransportContext } from '@jsonrpc-kit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openRaw, waitFor, wsUrl } from '../test/helpers.js';
+import { createWebSocketServer } from './server.js';
+
+interface Quiet extends ConnectionLike {
+  readonly context: TransportContext;
+}
+
+/** A handler that starts each transport and never looks at anything else. */
+function quietHandler(connections: Quiet[]) {
+  return {
+    connect(transport: Transport, context: TransportContext = {}): Quiet {
+      let resolveClosed!: () => void;
+      const closed = new Promise<void>((resolve) => {
+        resolveClosed = resolve;
+      });
+      void transport.start({ onMessage() {}, onClose: () => resolveClosed() });
+      const connection: Quiet = {
+        context,
+        closed,
+        notify: () => Promise.resolve(),
+        request: () => Promise.reject(new Error('not used')),
+        close: () => transport.close().then(() => closed),
+      };
+      connections.push(connection);
+      return connection;
+    },
+  };
+}
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('an idle socket', () => {
+  it('costs no AbortController and no timer of its own until it is used', async () => {
+    const connections: Quiet[] = [];
+    const wss = createWebSocketServer({
+      server: quietHandler(connections),
+      port: 0,
+      host: '127.0.0.1',
+    });
+    cleanups.push(() => wss.close({ timeout: 100 }));
+    await wss.ready;
+    const Original = globalThis.AbortController;
+    const realSetTimeout = globalThis.setTimeout;
+    const realSetInterval = globalThis.setInterval;
+    let controllers = 0;
+    let timers = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        controllers++;
+      }
+    };
+    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+      timers++;
+      return realSetTimeout(...args);
+    }) as typeof setTimeout;
+    globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => {
+      timers++;
+      return realSetInterval(...args);
+    }) as typeof setInterval;
+    const clients = [];
+    try {
+      for (let i = 0; i < 20; i++) clients.push(await openRaw(wsUrl(wss.port)));
+      await waitFor(() => wss.connections.size === 20);
+    } finally {
+      globalThis.AbortController = Original;
+      globalThis.setTimeout = realSetTimeout;
+      globalThis.setInterval = realSetInterval;
+      for (const client of clients) cleanups.push(() => client.ws.terminate());
+    }
+    expect(controllers).toBe(0);
+    // One heartbeat timer for the whole server, none per socket.
+    expect(timers).toBeLessThanOrEqual(1);
+  });
+
+  it('still has a signal, made on first read, that aborts when the socket closes', async () => {
+    const connections: Quiet[] = [];
+    const wss = createWebSocketServer({
+      server: quietHandler(connections),
+      port: 0,
+      host: '127.0.0.1',
+    });
+    cleanups.push(() => wss.close({ timeout: 100 }));
+    await wss.ready;
+    const early = await openRaw(wsUrl(wss.port));
+    const late = await openRaw(wsUrl(wss.port));
+    await waitFor(() => connections.length === 2);
+    const [first, second] = connections as [Quiet, Quiet];
+    const signal = first.context.signal!;
+    expect(signal.aborted).toBe(false);
+    expect(first.context.signal).toBe(signal);
+    early.ws.close();
+    late.ws.close();
+    await Promise.all([first.closed, second.closed]);
+    expect(signal.aborted).toBe(true);
+    // Read for the first time after the close: aborted already.
+    expect(second.context.signal!.aborted).toBe(true);
+    expect(second.context.kind).toBe('ws');
+    expect(second.context.remoteAddress).toBe('127.0.0.1');
+  });
+});

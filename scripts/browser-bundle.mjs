@@ -1,0 +1,44 @@
+// The browser client's size: what an app that calls over HTTP and WebSocket ships (client, HTTP
+// transport, WebSocket client transport), bundled and minified by esbuild from the built
+// packages, and gzipped. Used by the pack check (against the budget) and by the benchmark.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** The most the browser client may weigh, gzipped, in bytes. */
+export const BROWSER_CLIENT_BUDGET = 12 * 1024;
+
+const root = new URL('..', import.meta.url).pathname;
+
+/**
+ * Bundles the browser client from the built packages.
+ *
+ * @returns {Promise<{ minified: number, gzipped: number }>} sizes in bytes
+ */
+export async function measureBrowserClient() {
+  // esbuild is a dependency of the runtime tests, which bundle for browsers too.
+  const runtimes = join(root, 'tests', 'runtimes');
+  const esbuildPath = createRequire(join(runtimes, 'package.json')).resolve('esbuild');
+  const { build } = await import(pathToFileURL(esbuildPath).href);
+  const bundled = await build({
+    stdin: {
+      contents: [
+        "export { createClient } from '@jsonrpc-kit/client';",
+        "export { createHttpTransport } from '@jsonrpc-kit/transport-http';",
+        "export { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';",
+      ].join('\n'),
+      resolveDir: runtimes,
+      loader: 'js',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'silent',
+  });
+  const code = bundled.outputFiles[0].contents;
+  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length };
+}
