@@ -332,6 +332,9 @@ export function formatTable(result) {
       );
     }
     if (row.extra?.failures) notes.push(`${row.extra.failures} failed requests`);
+    if (row.extra?.cpuUsPerItem !== undefined) {
+      notes.push(`server CPU ${row.extra.cpuUsPerItem.toFixed(2)} µs/item`);
+    }
     if (row.lost !== undefined) notes.push(row.lost);
     if (row.values.length > 1) {
       const spread = (Math.max(...row.values) - Math.min(...row.values)) / row.median;

@@ -53,6 +53,15 @@ const wsTailImpls = [
   { name: 'kit', kind: KIT },
   { name: 'rpc-websockets', kind: PEER },
 ];
+const broadcastImpls = [
+  { name: 'raw', kind: RAW },
+  { name: 'kit', kind: KIT },
+  { name: 'rpc-websockets', kind: PEER },
+];
+const broadcastConfig = {
+  quick: { deliveries: 100_000 },
+  full: { deliveries: 1_000_000 },
+};
 
 /**
  * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer', group?: string }} Impl
@@ -435,9 +444,45 @@ export const SCENARIOS = [
     measure: async () => (await import('./scenarios/bundle.mjs')).run(),
   },
   {
+    id: 'broadcast-1',
+    title:
+      '15a. Broadcast of one item to 1 subscribed WebSocket connection (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 1),
+  },
+  {
+    id: 'broadcast-100',
+    title:
+      '15b. Broadcast of one item to 100 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 100),
+  },
+  {
+    id: 'broadcast-1000',
+    title:
+      '15c. Broadcast of one item to 1,000 subscribed WebSocket connections (server CPU per delivered item in notes)',
+    unit: 'items/s',
+    cpu: 0,
+    impls: broadcastImpls,
+    target: { raw: 1.0, peers: true },
+    config: broadcastConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/broadcast.mjs')).run(impl, config, 1000),
+  },
+  {
     id: 'redis-queue-1w',
     title:
-      "15a. Redis Streams queue, 1 worker in the caller's process, 64 in flight (real redis-server)",
+      "16a. Redis Streams queue, 1 worker in the caller's process, 64 in flight (real redis-server)",
     unit: 'calls/s',
     cpu: 0,
     impls: [
@@ -455,7 +500,7 @@ export const SCENARIOS = [
   {
     id: 'redis-queue-2w',
     title:
-      "15b. Redis Streams queue, 2 workers in the caller's process, 64 in flight (real redis-server)",
+      "16b. Redis Streams queue, 2 workers in the caller's process, 64 in flight (real redis-server)",
     unit: 'calls/s',
     cpu: 0,
     impls: [
@@ -473,7 +518,7 @@ export const SCENARIOS = [
   {
     id: 'redis-fanout',
     title:
-      '16. Redis pub/sub fan-out: one publish to 1,000 subscribers over 2 processes (real redis-server)',
+      '17. Redis pub/sub fan-out: one publish to 1,000 subscribers over 2 processes (real redis-server)',
     unit: 'deliveries/s',
     cpu: 0,
     impls: [

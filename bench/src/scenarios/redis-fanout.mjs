@@ -1,5 +1,5 @@
 /**
- * Scenario 16: one publish fanned out to 1,000 subscribers spread over 2 processes through Redis
+ * Scenario 17: one publish fanned out to 1,000 subscribers spread over 2 processes through Redis
  * pub/sub (a real redis-server on 127.0.0.1), in deliveries per second. The raw baseline does the
  * same with bare @redis/client: `PUBLISH` of `JSON.stringify(item)`, one `SUBSCRIBE` per process,
  * one `JSON.parse` per message and a loop over the process's listeners.

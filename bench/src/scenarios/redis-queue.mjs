@@ -1,5 +1,5 @@
 /**
- * Scenario 15: calls through a Redis Streams queue (a real redis-server on 127.0.0.1), 64 in
+ * Scenario 16: calls through a Redis Streams queue (a real redis-server on 127.0.0.1), 64 in
  * flight, served by 1 or 2 workers in this process. The raw baseline does the same Redis work
  * with bare @redis/client: XADD per request, XREADGROUP per worker, XADD of the answer to the
  * caller's reply stream, XACK, a blocking XREAD on the reply stream and a correlation map.

@@ -13,6 +13,7 @@ import { createClient } from '@jsonrpc-kit/client';
 import { JsonRpcError, type TapDirection, tapTransport } from '@jsonrpc-kit/core';
 import { run as calculatorHttp } from '@jsonrpc-kit/example-calculator-http/main';
 import { run as chatWs } from '@jsonrpc-kit/example-chat-ws/main';
+import { run as ethApi } from '@jsonrpc-kit/example-eth-api/main';
 import { run as lspStdio } from '@jsonrpc-kit/example-lsp-stdio/main';
 import { run as toolsStdio } from '@jsonrpc-kit/example-tools-stdio/main';
 import { createHttpTransport } from '@jsonrpc-kit/transport-http';
@@ -33,6 +34,7 @@ export const DEMO_TIMEOUT_MS = 30_000;
 export const TOURS: ReadonlyArray<readonly [string, (log: Log) => Promise<void>]> = [
   ['calculator-http', calculatorHttp],
   ['chat-ws', chatWs],
+  ['eth-api', ethApi],
   ['tools-stdio', toolsStdio],
   ['lsp-stdio', lspStdio],
 ];

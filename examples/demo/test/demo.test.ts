@@ -32,6 +32,7 @@ describe('the demo (node examples/demo/dist/main.js)', () => {
     for (const name of [
       'calculator-http',
       'chat-ws',
+      'eth-api',
       'tools-stdio',
       'lsp-stdio',
       'conformance-server',

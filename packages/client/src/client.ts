@@ -17,6 +17,7 @@ import {
   defaultProfile,
   type ErrorInfo,
   formatIssues,
+  genericSubscriptions,
   isPromiseLike,
   type JsonRpcId,
   type JsonRpcParams,
@@ -43,6 +44,7 @@ import { ResultValidationError } from './errors.js';
 import { createExchanges } from './exchanges.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { sendBatch } from './send-batch.js';
+import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
 
 function autoBatchOptions(option: ClientOptions<any>['batch']): AutoBatchOptions | undefined {
@@ -96,7 +98,9 @@ export function createClient<V = unknown>(
     onClose: (cause) => {
       queue?.drop(new ConnectionClosedError(undefined, { cause }));
       exchanges.byId.clear();
+      subscriber.closed(cause);
     },
+    onReconnect: () => subscriber.reconnected(),
   });
   const exchanges = createExchanges(session, report);
   const queue =
@@ -212,9 +216,16 @@ export function createClient<V = unknown>(
     schema: StandardSchemaV1 | undefined,
   ): Promise<unknown> => request(method, params, undefined, schema);
 
+  const subscriber = createSubscriber({
+    dialect: options.subscriptionDialect ?? genericSubscriptions,
+    request: (method, params) => request(method, params),
+    isClosed: () => session.isClosed,
+  });
+
   const client: Client<V> = {
     request: request as Client<V>['request'],
     notify,
+    subscribe: subscriber.subscribe,
     batch: ((
       build: (b: BatchBuilder) => readonly BatchEntry<any>[],
       batchOptions?: RequestOptions,
@@ -236,7 +247,7 @@ export function createClient<V = unknown>(
       };
     },
     contract: <C extends Contract>(contract: C, useOptions?: UseOptions) =>
-      createContractProxy({ call, notify }, contract, useOptions),
+      createContractProxy({ call, notify, subscribe: subscriber.subscribe }, contract, useOptions),
     proxy: <T extends object>(proxyOptions?: ProxyOptions) =>
       createPromisifiedProxy<T>((method, params) => request(method, params), proxyOptions),
     get pending() {
@@ -250,7 +261,8 @@ export function createClient<V = unknown>(
   session.start(
     createHandlerDispatch(session, {
       onRequest: options.onRequest,
-      onNotification: options.onNotification,
+      onNotification: (notification, ctx) =>
+        subscriber.route(notification) ? undefined : options.onNotification?.(notification, ctx),
       peer: client,
       report,
       batchHint: exchanges.hintOf,

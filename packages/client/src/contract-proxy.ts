@@ -8,13 +8,16 @@ import {
   type Contract,
   type ContractEntry,
   type InferInput,
+  type ItemOutput,
   type JsonRpcParams,
   type NotificationDefinition,
   paramNamesOf,
   type ResultOutput,
   type StandardSchemaV1,
+  type SubscriptionDefinition,
 } from '@jsonrpc-kit/core';
 import { namedParams, orderedParams, positionalParams } from './arguments.js';
+import type { SubscribeOptions, Subscription } from './subscriber.js';
 
 /** How a contract proxy puts params on the wire. */
 export type ParamsStyle = 'byName' | 'byPosition';
@@ -58,7 +61,23 @@ export type OptionalTail<T extends readonly unknown[]> = T extends readonly [
  * `undefined` argument is left out. Methods resolve to the result schema's output; notifications
  * resolve once sent.
  */
-export type ContractProxyFunction<E extends ContractEntry> = E['params'] extends StandardSchemaV1
+export type ContractProxyFunction<E extends ContractEntry> =
+  E extends SubscriptionDefinition<any, any> ? SubscribeFunction<E> : CallFunction<E>;
+
+/**
+ * The function a contract proxy has for a subscription: its params (as one value: the tuple or
+ * the object), then the options of `client.subscribe()`; items are validated against the item
+ * schema and typed by it.
+ */
+export type SubscribeFunction<E extends ContractEntry> = (
+  params: E['params'] extends StandardSchemaV1
+    ? InferInput<E['params']>
+    : JsonRpcParams | undefined,
+  options?: Omit<SubscribeOptions<ItemOutput<E>>, 'item'>,
+) => Subscription<ItemOutput<E>>;
+
+/** The function a contract proxy has for a method or a notification. */
+export type CallFunction<E extends ContractEntry> = E['params'] extends StandardSchemaV1
   ? InferInput<E['params']> extends readonly unknown[]
     ? (...args: OptionalTail<InferInput<E['params']>>) => Answer<E>
     : {} extends InferInput<E['params']>
@@ -87,6 +106,11 @@ export interface ContractCaller {
     schema: StandardSchemaV1 | undefined,
   ): Promise<unknown>;
   notify(method: string, params?: JsonRpcParams): Promise<void>;
+  subscribe(
+    name: string,
+    params: JsonRpcParams | undefined,
+    options: SubscribeOptions<any>,
+  ): Subscription<any>;
 }
 
 type Send = (params: JsonRpcParams | undefined) => Promise<unknown>;
@@ -132,6 +156,12 @@ export function createContractProxy<C extends Contract>(
   for (const name of Object.keys(contract)) {
     const entry = contract[name]!;
     const wireName = prefix + name;
+    if (entry.kind === 'subscription') {
+      const item = entry.item as StandardSchemaV1 | undefined;
+      proxy[name] = (params: JsonRpcParams | undefined, options?: SubscribeOptions<unknown>) =>
+        caller.subscribe(wireName, params, { ...options, item });
+      continue;
+    }
     const send: Send =
       entry.kind === 'notification'
         ? (params) => caller.notify(wireName, params)

@@ -9,10 +9,12 @@ export type {
 export { batchBuilder } from './batch.js';
 export { createClient } from './client.js';
 export type {
+  CallFunction,
   ContractProxy,
   ContractProxyFunction,
   OptionalTail,
   ParamsStyle,
+  SubscribeFunction,
   UseOptions,
 } from './contract-proxy.js';
 export {
@@ -25,6 +27,8 @@ export { ResultValidationError } from './errors.js';
 export type { PromisifiedProxy, ProxyOptions } from './proxy.js';
 export type { RetryOptions } from './retry.js';
 export { retry } from './retry.js';
+export type { SubscribeOptions, Subscription } from './subscriber.js';
+export { DEFAULT_MAX_BUFFERED } from './subscriber.js';
 export type {
   AutoBatchOptions,
   Client,

@@ -16,10 +16,12 @@ import type {
   Peer,
   Profile,
   RequestOptions,
+  SubscriptionDialect,
 } from '@jsonrpc-kit/core';
 import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
 import type { ContractProxy, UseOptions } from './contract-proxy.js';
 import type { PromisifiedProxy, ProxyOptions } from './proxy.js';
+import type { SubscribeOptions, Subscription } from './subscriber.js';
 
 /**
  * Options of auto-batching.
@@ -84,8 +86,17 @@ export interface ClientOptions<V = unknown> {
    * @default answers -32601
    */
   readonly onRequest?: IncomingRequestHandler;
-  /** Receives notifications the other side sends. @default ignores them */
+  /**
+   * Receives notifications the other side sends, except the items of `subscribe()`'s
+   * subscriptions. @default ignores them
+   */
   readonly onNotification?: IncomingNotificationHandler;
+  /**
+   * How `subscribe()` talks to the server: core's `ethereumSubscriptions`,
+   * `genericSubscriptions`, or one made by `createSubscriptionDialect()`.
+   * @default genericSubscriptions
+   */
+  readonly subscriptionDialect?: SubscriptionDialect;
   /**
    * Receives what goes wrong outside a call: malformed or unknown answers (a `ProtocolError`),
    * the transport's non-fatal errors, failing handlers, sends nobody waits on. `info` tells the
@@ -142,6 +153,23 @@ export interface Client<V = unknown> extends Peer {
    * @throws ConnectionClosedError (`CONNECTION_CLOSED`), TransportError (`TRANSPORT_ERROR`)
    */
   notify(method: string, params?: JsonRpcParams): Promise<void>;
+  /**
+   * Subscribes to server push (duplex transports), in the client's `subscriptionDialect`.
+   * Items reach `onItem` or a `for await` loop; after the transport reconnects the subscription
+   * is made again with the same params (the handle stays, `onResubscribed` is told).
+   *
+   * @param name - the subscription's name (`"newHeads"`)
+   * @param params - its params
+   * @param options - `onItem`, `onError`, `onResubscribed`, `signal`, `resubscribe`, `item` schema
+   * @returns the handle; `handle.ready` resolves with the server's id
+   * @throws never; a refusal rejects `ready` and reaches `onError` as a `SubscriptionError`
+   *   (`SUBSCRIPTION_REFUSED`)
+   */
+  subscribe<I = unknown>(
+    name: string,
+    params?: JsonRpcParams,
+    options?: SubscribeOptions<I>,
+  ): Subscription<I>;
   /**
    * Sends several calls as one batch message and settles each one on its own, matched by id
    * whatever order the answers come in.

@@ -44,10 +44,31 @@ export interface NotificationDefinition<P extends MaybeSchema = MaybeSchema> {
   readonly description: string | undefined;
 }
 
+/**
+ * A subscription of a contract: a call answered with a subscription id, then items pushed as
+ * notifications until the caller unsubscribes (the wire shape is a `SubscriptionDialect`'s).
+ */
+export interface SubscriptionDefinition<
+  P extends MaybeSchema = MaybeSchema,
+  I extends MaybeSchema = MaybeSchema,
+> {
+  /** Always `"subscription"`. */
+  readonly kind: 'subscription';
+  /** Schema of the params. */
+  readonly params: P;
+  /** Schema of each pushed item. */
+  readonly item: I;
+  /** As {@link MethodDefinition.paramNames}. */
+  readonly paramNames: readonly string[] | undefined;
+  /** Human-readable description, used by OpenRPC. */
+  readonly description: string | undefined;
+}
+
 /** Any entry of a contract. */
 export type ContractEntry =
   | MethodDefinition<MaybeSchema, MaybeSchema>
-  | NotificationDefinition<MaybeSchema>;
+  | NotificationDefinition<MaybeSchema>
+  | SubscriptionDefinition<MaybeSchema, MaybeSchema>;
 
 /** A contract: entry names to definitions. */
 export type Contract = { readonly [name: string]: ContractEntry };
@@ -68,6 +89,18 @@ export interface MethodOptions<P extends MaybeSchema, R extends MaybeSchema> {
 export interface NotificationOptions<P extends MaybeSchema> {
   /** Schema of the params. */
   readonly params?: P;
+  /** Parameter names in positional order (read from an object schema when omitted). */
+  readonly paramNames?: readonly string[];
+  /** Description for OpenRPC. */
+  readonly description?: string;
+}
+
+/** Options of {@link subscription}. */
+export interface SubscriptionOptions<P extends MaybeSchema, I extends MaybeSchema> {
+  /** Schema of the params. */
+  readonly params?: P;
+  /** Schema of each pushed item. */
+  readonly item?: I;
   /** Parameter names in positional order (read from an object schema when omitted). */
   readonly paramNames?: readonly string[];
   /** Description for OpenRPC. */
@@ -215,11 +248,35 @@ export function notification<P extends MaybeSchema = undefined>(
 }
 
 /**
+ * Declares a subscription: the server pushes items of the `item` schema until the caller
+ * unsubscribes.
+ *
+ * @param options - param and item schemas, names, description
+ * @returns the definition
+ * @example
+ * ```ts
+ * const newHeads = subscription({ params: v.tuple([]), item: v.object({ number: v.string() }) });
+ * ```
+ */
+export function subscription<P extends MaybeSchema = undefined, I extends MaybeSchema = undefined>(
+  options: SubscriptionOptions<P, I> = {},
+): SubscriptionDefinition<P, I> {
+  return Object.freeze({
+    kind: 'subscription',
+    params: options.params as P,
+    item: options.item as I,
+    paramNames: options.paramNames ?? paramNamesOf(options.params),
+    description: options.description,
+  });
+}
+
+/**
  * Defines a contract. The object is returned as it is (frozen), with its exact type.
  *
- * @param entries - methods and notifications by name
+ * @param entries - methods, notifications and subscriptions by name
  * @returns the contract
- * @throws TypeError when an entry is not made by `method()` or `notification()`, or its
+ * @throws TypeError when an entry is not made by `method()`, `notification()` or
+ *   `subscription()`, or its
  *   `paramNames` are empty, not strings, or repeated
  * @example
  * ```ts
@@ -231,8 +288,11 @@ export function notification<P extends MaybeSchema = undefined>(
  */
 export function defineContract<const C extends Contract>(entries: C): C {
   for (const [name, entry] of Object.entries(entries)) {
-    if (entry?.kind !== 'method' && entry?.kind !== 'notification') {
-      throw new TypeError(`Contract entry "${name}" must be made by method() or notification()`);
+    const kind = entry?.kind;
+    if (kind !== 'method' && kind !== 'notification' && kind !== 'subscription') {
+      throw new TypeError(
+        `Contract entry "${name}" must be made by method(), notification() or subscription()`,
+      );
     }
     checkParamNames(entry.paramNames, `Contract entry "${name}"`);
   }
@@ -250,6 +310,28 @@ export type NotificationNames<C extends Contract> = {
   [K in keyof C]: C[K] extends NotificationDefinition<any> ? K : never;
 }[keyof C] &
   string;
+
+/** The names of a contract's subscriptions. */
+export type SubscriptionNames<C extends Contract> = {
+  [K in keyof C]: C[K] extends SubscriptionDefinition<any, any> ? K : never;
+}[keyof C] &
+  string;
+
+/** What a producer yields (the item schema's input type). */
+export type ItemInput<E extends ContractEntry> =
+  E extends SubscriptionDefinition<any, infer I>
+    ? I extends StandardSchemaV1
+      ? InferInput<I>
+      : unknown
+    : never;
+
+/** What a subscriber receives (the item schema's output type). */
+export type ItemOutput<E extends ContractEntry> =
+  E extends SubscriptionDefinition<any, infer I>
+    ? I extends StandardSchemaV1
+      ? InferOutput<I>
+      : unknown
+    : never;
 
 /** What a caller passes as params (the params schema's input type). */
 export type ParamsInput<E extends ContractEntry> = E['params'] extends StandardSchemaV1

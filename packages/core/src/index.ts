@@ -1,6 +1,8 @@
 export type {
   Contract,
   ContractEntry,
+  ItemInput,
+  ItemOutput,
   MaybeSchema,
   MethodDefinition,
   MethodNames,
@@ -13,6 +15,9 @@ export type {
   ParamsShape,
   ResultInput,
   ResultOutput,
+  SubscriptionDefinition,
+  SubscriptionNames,
+  SubscriptionOptions,
 } from './contract.js';
 export {
   checkParamNames,
@@ -21,6 +26,7 @@ export {
   notification,
   paramNamesOf,
   paramsShapeOf,
+  subscription,
 } from './contract.js';
 export { asyncDisposeSymbol } from './dispose.js';
 export type {
@@ -162,6 +168,18 @@ export {
 } from './serialize.js';
 export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
 export { createSession } from './session.js';
+export type {
+  SubscribeCall,
+  SubscriptionDialect,
+  SubscriptionDialectOptions,
+  SubscriptionErrorCode,
+} from './subscription.js';
+export {
+  createSubscriptionDialect,
+  ethereumSubscriptions,
+  genericSubscriptions,
+  SubscriptionError,
+} from './subscription.js';
 export type { TapDirection, TransportTap } from './tap-transport.js';
 export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';

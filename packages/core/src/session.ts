@@ -87,6 +87,8 @@ export interface SessionOptions {
   readonly report: (error: Error, info: ErrorInfo) => void;
   /** Called once when the session closes, for whatever reason. */
   readonly onClose?: ((reason: unknown) => void) | undefined;
+  /** Called after the transport reconnected (subscriptions are made again here). */
+  readonly onReconnect?: (() => void) | undefined;
 }
 
 /** One duplex conversation. See {@link createSession}. */
@@ -578,6 +580,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
           onClose: (error?: Error) => shutdown(error),
           onError: (error: Error) => report(error, TRANSPORT_WARN),
           onDisconnect: (error?: Error) => failAllWaiting('Connection lost', error),
+          onReconnect: () => options.onReconnect?.(),
         })
         .then(
           () => {

@@ -149,14 +149,19 @@ export interface OpenRpcOptions {
  * ```
  */
 export function describeContract(contract: Contract, prefix = ''): MethodDescription[] {
-  return Object.entries(contract).map(([name, entry]) => ({
-    name: prefix + name,
-    kind: entry.kind,
-    params: entry.params,
-    result: entry.kind === 'method' ? entry.result : undefined,
-    paramNames: entry.paramNames,
-    description: entry.description,
-  }));
+  const described: MethodDescription[] = [];
+  for (const [name, entry] of Object.entries(contract)) {
+    if (entry.kind === 'subscription') continue; // served through a dialect's subscribe method
+    described.push({
+      name: prefix + name,
+      kind: entry.kind,
+      params: entry.params,
+      result: entry.kind === 'method' ? entry.result : undefined,
+      paramNames: entry.paramNames,
+      description: entry.description,
+    });
+  }
+  return described;
 }
 
 function isObjectSchema(schema: JsonSchema): boolean {

@@ -8,6 +8,16 @@ export {
 } from './defaults.js';
 export { createServer } from './server.js';
 export type {
+  ContractProducers,
+  OverflowPolicy,
+  Producer,
+  ProducerOptions,
+  SubscriptionContext,
+  Subscriptions,
+  SubscriptionsOptions,
+} from './subscriptions.js';
+export { createSubscriptions, DEFAULT_SUBSCRIPTION_QUEUE } from './subscriptions.js';
+export type {
   Connection,
   ContractHandler,
   ContractImplementation,

@@ -40,6 +40,7 @@ import type {
   ServerOptions,
 } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
+import { bindWire } from './wire.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
@@ -158,6 +159,7 @@ export function createServer(options: ServerOptions = {}): Server {
       const handlers = implementation as Record<string, unknown>;
       const entries: Entry[] = [];
       for (const [key, definition] of Object.entries(contract)) {
+        if (definition.kind === 'subscription') continue; // served by createSubscriptions()
         const handler = Object.hasOwn(handlers, key) ? handlers[key] : undefined;
         if (typeof handler !== 'function') {
           throw new TypeError(`The implementation has no handler for "${key}"`);
@@ -224,6 +226,7 @@ export function createServer(options: ServerOptions = {}): Server {
         onClosed: (closed) => connections.delete(closed),
       });
       connections.add(connection);
+      bindWire(connection, transport);
       return connection;
     },
     handleRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {

@@ -1,0 +1,42 @@
+import { defineContract, method, subscription } from '@jsonrpc-kit/core';
+import * as v from 'valibot';
+import { expectTypeOf, it } from 'vitest';
+import type { Client, Subscription } from './index.js';
+
+const chain = defineContract({
+  blockNumber: method({ params: v.tuple([]), result: v.string() }),
+  heads: subscription({
+    params: v.tuple([v.optional(v.boolean())]),
+    item: v.object({ number: v.pipe(v.string(), v.transform(Number)) }),
+  }),
+  untyped: subscription(),
+});
+
+// Type tests: compiled by tsc (vitest typecheck mode and `pnpm typecheck`), never run.
+declare const client: Client;
+
+it('client.subscribe types items by its type parameter', () => {
+  const sub = client.subscribe<{ n: number }>(
+    'ticks',
+    { every: 1 },
+    {
+      onItem: (item) => expectTypeOf(item).toEqualTypeOf<{ n: number }>(),
+    },
+  );
+  expectTypeOf(sub).toEqualTypeOf<Subscription<{ n: number }>>();
+  expectTypeOf(sub.ready).toEqualTypeOf<Promise<string>>();
+  expectTypeOf(client.subscribe('x')).toEqualTypeOf<Subscription<unknown>>();
+});
+
+it('a contract subscription takes its params and yields the item schema output', async () => {
+  const api = client.contract(chain);
+  const heads = api.heads([true], { onItem: (head) => expectTypeOf(head.number).toBeNumber() });
+  expectTypeOf(heads).toEqualTypeOf<Subscription<{ number: number }>>();
+  for await (const head of heads) expectTypeOf(head).toEqualTypeOf<{ number: number }>();
+  // @ts-expect-error the params are a tuple of an optional boolean
+  api.heads(['yes']);
+  // @ts-expect-error the item schema comes from the contract
+  api.heads([], { item: v.string() });
+  expectTypeOf(api.untyped(undefined)).toEqualTypeOf<Subscription<unknown>>();
+  expectTypeOf(api.blockNumber()).toEqualTypeOf<Promise<string>>();
+});

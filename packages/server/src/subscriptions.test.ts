@@ -1,0 +1,425 @@
+import {
+  createMemoryTransportPair,
+  ethereumSubscriptions,
+  genericSubscriptions,
+  type Transport,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from './server.js';
+import { createSubscriptions } from './subscriptions.js';
+import type { Connection, Server } from './types.js';
+
+const tick = () => new Promise<void>((r) => setTimeout(r, 0));
+
+interface Remote {
+  readonly inbox: string[];
+  send(text: string): Promise<void>;
+  /** Waits (bounded) until `count` messages are in the inbox. */
+  until(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const open: Connection[] = [];
+afterEach(async () => {
+  for (const connection of open.splice(0)) await connection.close();
+});
+
+/** A transport whose sends wait until `release()`: a peer that stopped reading. */
+function gated(inner: Transport): Transport & { release(): void; sent: number } {
+  let gate: { promise: Promise<void>; resolve: () => void } | undefined;
+  const self = {
+    sent: 0,
+    start: (handler: TransportHandler) => inner.start(handler),
+    close: (reason?: unknown) => inner.close(reason),
+    send(text: string): Promise<void> {
+      self.sent++;
+      void inner.send(text);
+      if (gate === undefined) {
+        let resolve!: () => void;
+        const promise = new Promise<void>((r) => {
+          resolve = r;
+        });
+        gate = { promise, resolve };
+      }
+      return gate.promise;
+    },
+    release() {
+      gate?.resolve();
+      gate = undefined;
+    },
+  };
+  return self;
+}
+
+/** A params schema whose check waits until `release()`: a subscribe held mid-way. */
+function gatedSchema() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const schema = {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'test',
+      validate: async (value: unknown) => {
+        await gate;
+        return { value };
+      },
+    },
+  };
+  return { schema, release };
+}
+
+async function connect(server: Server, wrap?: (t: Transport) => Transport): Promise<Remote> {
+  const [a, b] = createMemoryTransportPair();
+  const connection = server.connect(wrap === undefined ? b : wrap(b), { kind: 'memory' });
+  open.push(connection);
+  const inbox: string[] = [];
+  await a.start({ onMessage: (m) => inbox.push(m), onClose: () => undefined });
+  return {
+    inbox,
+    send: (text) => a.send(text),
+    async until(count) {
+      for (let i = 0; i < 400 && inbox.length < count; i++) await tick();
+      expect(inbox.length).toBeGreaterThanOrEqual(count);
+    },
+    close: () => a.close(),
+  };
+}
+
+describe('createSubscriptions, Ethereum dialect on the wire', () => {
+  it('answers eth_subscribe with an opaque id, pushes eth_subscription, eth_unsubscribe answers true', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, { dialect: ethereumSubscriptions });
+    subs.subscription('newHeads', (_params, ctx) => {
+      ctx.emit({ number: '0x1' });
+    });
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}');
+    await remote.until(2);
+    const answer = JSON.parse(remote.inbox[0]!) as { id: number; result: string };
+    expect(answer.id).toBe(1);
+    expect(answer.result).toMatch(/^0x[0-9a-f]{32}$/);
+    const id = answer.result;
+    expect(remote.inbox[1]).toBe(
+      `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":{"number":"0x1"}}}`,
+    );
+    subs.publish('newHeads', { number: '0x2' });
+    await remote.until(3);
+    expect(JSON.parse(remote.inbox[2]!).params).toEqual({
+      subscription: id,
+      result: { number: '0x2' },
+    });
+    await remote.send(`{"jsonrpc":"2.0","id":2,"method":"eth_unsubscribe","params":["${id}"]}`);
+    await remote.until(4);
+    expect(remote.inbox[3]).toBe('{"jsonrpc":"2.0","id":2,"result":true}');
+    expect(subs.count()).toBe(0);
+    await remote.send(`{"jsonrpc":"2.0","id":3,"method":"eth_unsubscribe","params":["${id}"]}`);
+    await remote.until(5);
+    expect(remote.inbox[4]).toBe('{"jsonrpc":"2.0","id":3,"result":false}');
+  });
+
+  it('refuses an unknown kind and bad params with -32602, and stays empty', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, { dialect: ethereumSubscriptions });
+    subs.subscription('logs', undefined, { params: v.tuple([v.object({ address: v.string() })]) });
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["nope"]}');
+    await remote.send('{"jsonrpc":"2.0","id":2,"method":"eth_subscribe","params":["logs",{}]}');
+    await remote.until(2);
+    for (const text of remote.inbox) expect(JSON.parse(text).error.code).toBe(-32602);
+    expect(subs.count()).toBe(0);
+  });
+
+  it('an id of one connection cannot unsubscribe another connection', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, { dialect: ethereumSubscriptions });
+    subs.subscription('newHeads');
+    const first = await connect(server);
+    const second = await connect(server);
+    await first.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}');
+    await first.until(1);
+    const id = JSON.parse(first.inbox[0]!).result as string;
+    await second.send(`{"jsonrpc":"2.0","id":1,"method":"eth_unsubscribe","params":["${id}"]}`);
+    await second.until(1);
+    expect(second.inbox[0]).toBe('{"jsonrpc":"2.0","id":1,"result":false}');
+    expect(subs.count()).toBe(1);
+  });
+
+  it('over handle() (no connection) answers that subscriptions need one', async () => {
+    const server = createServer();
+    createSubscriptions(server, { dialect: ethereumSubscriptions }).subscription('newHeads');
+    const answer = await server.handle(
+      '{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}',
+    );
+    expect(JSON.parse(answer!).error).toEqual({
+      code: -32601,
+      message: 'Subscriptions need a duplex connection',
+    });
+  });
+});
+
+describe('createSubscriptions, generic dialect and producers', () => {
+  it('runs an async iterable until it ends, then sends subscription.end', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    subs.subscription('count', async function* (params: { to: number }) {
+      for (let i = 1; i <= params.to; i++) yield i;
+    });
+    const remote = await connect(server);
+    await remote.send(
+      '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"count","params":{"to":2}}}',
+    );
+    await remote.until(4);
+    const id = JSON.parse(remote.inbox[0]!).result as string;
+    expect(remote.inbox.slice(1)).toEqual([
+      `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"${id}","item":1}}`,
+      `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"${id}","item":2}}`,
+      `{"jsonrpc":"2.0","method":"subscription.end","params":{"subscription":"${id}"}}`,
+    ]);
+    expect(subs.count()).toBe(0);
+  });
+
+  it('items emitted while subscribing go out after the answer', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    subs.subscription('now', (_p, ctx) => {
+      ctx.emit('first');
+    });
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"now"}}');
+    await remote.until(2);
+    expect(JSON.parse(remote.inbox[0]!).id).toBe(1);
+    expect(JSON.parse(remote.inbox[1]!).params.item).toBe('first');
+  });
+
+  it('a producer that throws refuses the subscription (-32603 for a non-JsonRpcError)', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    subs.subscription('secret', () => {
+      throw new (class extends Error {})('boom');
+    });
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"secret"}}');
+    await remote.until(1);
+    expect(JSON.parse(remote.inbox[0]!).error.code).toBe(-32603);
+    expect(subs.count()).toBe(0);
+  });
+
+  it('runs the cleanup and aborts the signal on unsubscribe, connection close and close()', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    let cleanups = 0;
+    const signals: AbortSignal[] = [];
+    subs.subscription('x', (_p, ctx) => {
+      signals.push(ctx.signal);
+      return () => {
+        cleanups++;
+      };
+    });
+    const a = await connect(server);
+    const b = await connect(server);
+    const c = await connect(server);
+    for (const r of [a, b, c]) {
+      await r.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"x"}}');
+      await r.until(1);
+    }
+    expect(subs.count('x')).toBe(3);
+    expect(subs.connections).toBe(3);
+    const id = JSON.parse(a.inbox[0]!).result as string;
+    await a.send(
+      `{"jsonrpc":"2.0","id":2,"method":"unsubscribe","params":{"subscription":"${id}"}}`,
+    );
+    await a.until(2);
+    expect(cleanups).toBe(1);
+    await b.close();
+    for (let i = 0; i < 100 && cleanups < 2; i++) await tick();
+    expect(cleanups).toBe(2);
+    await subs.close();
+    expect(cleanups).toBe(3);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    expect(subs.count()).toBe(0);
+    expect(subs.connections).toBe(0);
+    // close() removed the methods
+    expect(server.methods().map((m) => m.name)).toEqual([]);
+  });
+
+  it('server.close() ends every subscription', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    let cleanups = 0;
+    subs.subscription('x', () => () => {
+      cleanups++;
+    });
+    const a = await connect(server);
+    await a.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"x"}}');
+    await a.until(1);
+    await server.close();
+    for (let i = 0; i < 100 && cleanups < 1; i++) await tick();
+    expect(cleanups).toBe(1);
+    expect(subs.count()).toBe(0);
+  });
+
+  it('checks items against the item schema when validation is on', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, { validateItems: true });
+    subs.subscription('n', undefined, { item: v.number() });
+    expect(() => subs.publish('n', 'x')).not.toThrow(); // no subscriber: nothing checked
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"n"}}');
+    await remote.until(1);
+    expect(() => subs.publish('n', 'x')).toThrow(/Item of subscription "n" breaks its schema/);
+    expect(subs.publish('n', 1)).toBe(1);
+  });
+
+  it('publish serializes the item once for every subscriber', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    subs.subscription('t');
+    const remotes = [await connect(server), await connect(server), await connect(server)];
+    for (const r of remotes) {
+      await r.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"t"}}');
+      await r.until(1);
+    }
+    let calls = 0;
+    const item = {
+      toJSON() {
+        calls++;
+        return 7;
+      },
+    };
+    expect(subs.publish('t', item)).toBe(3);
+    expect(calls).toBe(1);
+    for (const r of remotes) {
+      await r.until(2);
+      expect(JSON.parse(r.inbox[1]!).params.item).toBe(7);
+    }
+  });
+});
+
+describe('createSubscriptions, a subscriber that stops reading', () => {
+  async function slow(overflow: 'drop-oldest' | 'drop-newest' | 'close') {
+    const server = createServer();
+    const errors: unknown[] = [];
+    const subs = createSubscriptions(server, {
+      maxQueue: 3,
+      overflow,
+      onError: (e) => errors.push(e),
+    });
+    subs.subscription('t');
+    let transport!: ReturnType<typeof gated>;
+    const remote = await connect(server, (t) => (transport = gated(t)));
+    const fast = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"t"}}');
+    await fast.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"t"}}');
+    await remote.until(1);
+    await fast.until(1);
+    transport.release();
+    await tick();
+    for (let i = 1; i <= 10; i++) {
+      subs.publish('t', i);
+      await tick();
+    }
+    await fast.until(11);
+    const sentWhileStuck = transport.sent;
+    transport.release();
+    for (let i = 0; i < 20; i++) await tick();
+    const items = remote.inbox.slice(1).map((t) => JSON.parse(t).params?.item);
+    return { subs, errors, items, sentWhileStuck, fast };
+  }
+
+  it('drop-oldest keeps the newest items and never blocks the others', async () => {
+    const { items, fast, subs, sentWhileStuck } = await slow('drop-oldest');
+    expect(sentWhileStuck).toBe(4); // the answer, then three items in the transport's hands
+    expect(fast.inbox).toHaveLength(11);
+    expect(items).toEqual([1, 2, 3, 8, 9, 10]);
+    expect(subs.count()).toBe(2);
+  });
+
+  it('drop-newest keeps the oldest items', async () => {
+    const { items } = await slow('drop-newest');
+    expect(items).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('close ends that subscription with SUBSCRIPTION_OVERFLOW and tells the subscriber', async () => {
+    const { items, errors, subs } = await slow('close');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'SUBSCRIPTION_OVERFLOW' });
+    expect(subs.count()).toBe(1);
+    // three were in the transport's hands; the three waiting are dropped; then subscription.end
+    expect(items).toEqual([1, 2, 3, undefined]);
+  });
+});
+
+it('the default dialect is the generic one', () => {
+  const server = createServer();
+  createSubscriptions(server);
+  expect(server.methods().map((m) => m.name)).toEqual([
+    genericSubscriptions.subscribe,
+    genericSubscriptions.unsubscribe,
+  ]);
+});
+
+it('a subscribe still checking its params when the connection closes leaves nothing behind', async () => {
+  const server = createServer();
+  const subs = createSubscriptions(server);
+  const { schema: slowSchema, release } = gatedSchema();
+  let started = 0;
+  subs.subscription(
+    'slow',
+    () => {
+      started++;
+    },
+    { params: slowSchema },
+  );
+  subs.subscription('fast');
+  const remote = await connect(server);
+  // A first subscription makes the registry watch this connection's close.
+  await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"fast"}}');
+  await remote.until(1);
+  await remote.send('{"jsonrpc":"2.0","id":2,"method":"subscribe","params":{"name":"slow"}}');
+  await tick();
+  await remote.close();
+  for (let i = 0; i < 50 && subs.count() > 0; i++) await tick();
+  release();
+  for (let i = 0; i < 10; i++) await tick();
+  expect(started).toBe(0);
+  expect(subs.count()).toBe(0);
+  expect(subs.connections).toBe(0);
+});
+
+it('a subscribe still checking its params when close() is called is refused and leaves nothing', async () => {
+  const server = createServer();
+  const subs = createSubscriptions(server);
+  const { schema: slowSchema, release } = gatedSchema();
+  let started = 0;
+  subs.subscription('slow', () => void started++, { params: slowSchema });
+  const remote = await connect(server);
+  await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"slow"}}');
+  await tick();
+  await subs.close();
+  release();
+  await remote.until(1);
+  expect(JSON.parse(remote.inbox[0]!).error.code).toBe(-32602);
+  expect(started).toBe(0);
+  expect(subs.count()).toBe(0);
+});
+
+it('a subscription removed while a subscribe checks its params refuses that subscribe', async () => {
+  const server = createServer();
+  const subs = createSubscriptions(server);
+  const { schema: slowSchema, release } = gatedSchema();
+  let started = 0;
+  const remove = subs.subscription('slow', () => void started++, { params: slowSchema });
+  const remote = await connect(server);
+  await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"slow"}}');
+  await tick();
+  remove();
+  release();
+  await remote.until(1);
+  expect(JSON.parse(remote.inbox[0]!).error.code).toBe(-32602);
+  expect(started).toBe(0);
+  expect(subs.count()).toBe(0);
+});

@@ -1,0 +1,153 @@
+/**
+ * Subscriptions end to end: the kit's client and server over stdio (both framings) and over a
+ * real WebSocket server that restarts under a live subscription.
+ */
+import { createClient } from '@jsonrpc-kit/client';
+import { createServer, createSubscriptions } from '@jsonrpc-kit/server';
+import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
+import {
+  createWebSocketServer,
+  createWebSocketTransport,
+  type JsonRpcWebSocketServer,
+} from '@jsonrpc-kit/transport-ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { stdioFixture } from './stdio-fixtures/fixture.js';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until(condition: () => boolean, timeout = 5_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('subscriptions over stdio', () => {
+  for (const framing of ['content-length', 'newline'] as const) {
+    it(`${framing}: an iterable runs to its end, an emitter stops on unsubscribe`, async () => {
+      const transport = spawnTransport(
+        process.execPath,
+        [stdioFixture('subscriptions-server.mjs'), framing],
+        { framing },
+      );
+      cleanups.push(async () => {
+        transport.process.kill('SIGKILL');
+        await transport.exit;
+      });
+      const client = createClient(transport);
+      cleanups.push(() => client.close());
+      const counted: number[] = [];
+      for await (const n of client.subscribe<number>('count', { to: 3 })) counted.push(n);
+      expect(counted).toEqual([1, 2, 3]);
+
+      const ticks: number[] = [];
+      const sub = client.subscribe<number>('ticks', undefined, { onItem: (n) => ticks.push(n) });
+      await until(() => ticks.length >= 3);
+      await sub.unsubscribe();
+      expect(await client.request('live')).toBe(0);
+      expect(ticks.slice(0, 3)).toEqual([1, 2, 3]);
+    });
+  }
+});
+
+describe('subscriptions over WebSocket', () => {
+  async function start(port: number, generation: number): Promise<JsonRpcWebSocketServer> {
+    const server = createServer();
+    const subscriptions = createSubscriptions(server);
+    subscriptions.subscription('ticks', (_params: { from: string }, ctx) => {
+      let n = 0;
+      const timer = setInterval(() => ctx.emit(`${generation}:${++n}`), 5);
+      return () => clearInterval(timer);
+    });
+    const wss = createWebSocketServer({ server, port, host: '127.0.0.1' });
+    await wss.ready;
+    return wss;
+  }
+
+  it('a server restart under a live subscription: the client resubscribes, no item twice', async () => {
+    let wss = await start(0, 1);
+    cleanups.push(() => wss.close({ timeout: 50 }));
+    const port = wss.port;
+    const transport = createWebSocketTransport({
+      url: `ws://127.0.0.1:${port}/`,
+      reconnect: { strategy: 'fixed', delay: 50, maxAttempts: 100 },
+    });
+    const client = createClient(transport);
+    cleanups.push(() => client.close());
+    const items: string[] = [];
+    const ids: string[] = [];
+    const sub = client.subscribe<string>(
+      'ticks',
+      { from: 'test' },
+      { onItem: (i) => items.push(i), onResubscribed: (id) => ids.push(id) },
+    );
+    const first = await sub.ready;
+    await until(() => items.length >= 3);
+    await wss.close({ timeout: 50 });
+    const before = items.length;
+    wss = await start(port, 2);
+    await until(() => ids.length === 1);
+    await until(() => items.some((i) => i.startsWith('2:')) && items.length >= before + 3);
+    expect(ids[0]).not.toBe(first);
+    expect(sub.id).toBe(ids[0]);
+    expect(new Set(items).size).toBe(items.length);
+    const second = items.filter((i) => i.startsWith('2:'));
+    expect(second.slice(0, 3)).toEqual(['2:1', '2:2', '2:3']);
+    expect(items.indexOf('2:1')).toBeGreaterThanOrEqual(before);
+    await sub.unsubscribe();
+  });
+});
+
+describe('a subscriber that stops reading, over a real WebSocket', () => {
+  it('is closed with SUBSCRIPTION_OVERFLOW while a reading subscriber gets every item', async () => {
+    const server = createServer();
+    const errors: unknown[] = [];
+    const subscriptions = createSubscriptions(server, {
+      maxQueue: 64,
+      overflow: 'close',
+      onError: (error) => errors.push(error),
+    });
+    subscriptions.subscription('blobs');
+    const wss = createWebSocketServer({
+      server,
+      port: 0,
+      host: '127.0.0.1',
+      backpressure: { highWaterMark: 64 * 1024 },
+    });
+    await wss.ready;
+    cleanups.push(() => wss.close({ timeout: 50 }));
+    const url = `ws://127.0.0.1:${wss.port}/`;
+    const subscribe = '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"blobs"}}';
+
+    // A raw socket that subscribes, then stops reading.
+    const stuck = new WebSocket(url);
+    cleanups.push(() => stuck.terminate());
+    await new Promise((resolve) => stuck.once('open', resolve));
+    await new Promise((resolve) => {
+      stuck.once('message', resolve);
+      stuck.send(subscribe);
+    });
+    (stuck as unknown as { _socket: { pause(): void } })._socket.pause();
+
+    const reader = createClient(createWebSocketTransport({ url }));
+    cleanups.push(() => reader.close());
+    let received = 0;
+    await reader.subscribe('blobs', undefined, { onItem: () => received++ }).ready;
+
+    const ITEMS = 4_000;
+    const blob = 'x'.repeat(4 * 1024);
+    for (let i = 0; i < ITEMS; i++) {
+      subscriptions.publish('blobs', blob);
+      if (i % 8 === 7) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await until(() => received === ITEMS || errors.length > 1, 20_000);
+    expect({ received, errors: errors.length }).toEqual({ received: ITEMS, errors: 1 });
+    expect(errors[0]).toMatchObject({ code: 'SUBSCRIPTION_OVERFLOW' });
+    expect(subscriptions.count('blobs')).toBe(1);
+  }, 30_000);
+});
