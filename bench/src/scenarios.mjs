@@ -479,6 +479,60 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/broadcast.mjs')).run(impl, config, 1000),
   },
+  {
+    id: 'redis-queue-1w',
+    title:
+      "16a. Redis Streams queue, 1 worker in the caller's process, 64 in flight (real redis-server)",
+    unit: 'calls/s',
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: undefined,
+    config: {
+      quick: { warmupCalls: 500, calls: 3_000 },
+      full: { warmupCalls: 3_000, calls: 30_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/redis-queue.mjs')).run(impl, config, 1),
+  },
+  {
+    id: 'redis-queue-2w',
+    title:
+      "16b. Redis Streams queue, 2 workers in the caller's process, 64 in flight (real redis-server)",
+    unit: 'calls/s',
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: undefined,
+    config: {
+      quick: { warmupCalls: 500, calls: 3_000 },
+      full: { warmupCalls: 3_000, calls: 30_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/redis-queue.mjs')).run(impl, config, 2),
+  },
+  {
+    id: 'redis-fanout',
+    title:
+      '17. Redis pub/sub fan-out: one publish to 1,000 subscribers over 2 processes (real redis-server)',
+    unit: 'deliveries/s',
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: undefined,
+    config: {
+      quick: { items: 200 },
+      full: { items: 2_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/redis-fanout.mjs')).run(impl, config),
+  },
 ];
 
 /** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */

@@ -163,6 +163,7 @@ export {
   serializeNotification,
   serializeRequest,
   serializeSuccess,
+  stringifyId,
   UNSERIALIZABLE_RESULT,
 } from './serialize.js';
 export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';

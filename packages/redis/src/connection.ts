@@ -1,0 +1,126 @@
+/**
+ * Opening the package's own Redis connections: one place for the reconnect backoff and the
+ * error listener every connection needs.
+ *
+ * @module
+ */
+import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { createClient, type RedisClientOptions } from '@redis/client';
+
+/** Where and how to reach Redis; shared by every factory of this package. */
+export interface RedisConnectionOptions {
+  /**
+   * `redis://[[user][:password]@]host[:port][/db]`.
+   *
+   * @default "redis://127.0.0.1:6379"
+   */
+  readonly url?: string | undefined;
+  /**
+   * More options for the underlying `@redis/client` connections (TLS, credentials, database).
+   * `url` above wins over `redis.url`.
+   */
+  readonly redis?: RedisClientOptions | undefined;
+  /**
+   * Called with a connection error (Redis down, a reconnect attempt that failed). The connection
+   * keeps reconnecting with backoff; these errors are reports, never fatal.
+   */
+  readonly onConnectionError?: ((error: Error) => void) | undefined;
+}
+
+/** Longest wait between two reconnect attempts, in milliseconds. @default 2000 */
+export const DEFAULT_MAX_RECONNECT_DELAY = 2000;
+
+/** One of the package's own connections. */
+export type RedisConnection = ReturnType<typeof createClient>;
+
+/**
+ * Backoff after the `retries`-th failed attempt: 50 ms doubling, capped, with jitter.
+ *
+ * @param retries - attempts so far
+ * @returns the delay in milliseconds
+ */
+export function reconnectDelay(retries: number): number {
+  const base = Math.min(DEFAULT_MAX_RECONNECT_DELAY, 50 * 2 ** Math.min(retries, 10));
+  return Math.round(base / 2 + Math.random() * (base / 2));
+}
+
+/**
+ * Opens a connection that reconnects for ever with backoff and reports errors instead of throwing
+ * them.
+ *
+ * @param options - where Redis is
+ * @param extra - per-connection options (offline queue)
+ * @returns the connection, connected
+ */
+export async function openConnection(
+  options: RedisConnectionOptions,
+  extra: Partial<RedisClientOptions> = {},
+): Promise<RedisConnection> {
+  const base = options.redis ?? {};
+  const client = createClient({
+    ...base,
+    ...extra,
+    url: options.url ?? base.url ?? 'redis://127.0.0.1:6379',
+    socket: { ...base.socket, reconnectStrategy: reconnectDelay },
+  } as RedisClientOptions) as RedisConnection;
+  const report = options.onConnectionError;
+  client.on('error', (error: Error) => report?.(error));
+  await client.connect();
+  return client;
+}
+
+/**
+ * Closes a connection now, whatever is in flight (a blocking read, say). Never throws.
+ *
+ * @param client - the connection
+ */
+export function dropConnection(client: RedisConnection | undefined): void {
+  if (client === undefined) return;
+  try {
+    client.destroy();
+  } catch {
+    // already closed
+  }
+}
+
+/**
+ * Opens the two connections of a queue endpoint: one for commands, one for blocking reads (a
+ * blocking read holds its connection). On failure, closes whichever opened.
+ *
+ * @param options - where Redis is
+ * @returns both connections
+ */
+export async function openPair(
+  options: RedisConnectionOptions,
+): Promise<{ commands: RedisConnection; reader: RedisConnection }> {
+  const commands = await openConnection(options);
+  try {
+    return { commands, reader: await openConnection(options) };
+  } catch (error) {
+    dropConnection(commands);
+    throw error;
+  }
+}
+
+/**
+ * Waits before the next attempt of a read loop: 50 ms doubling, capped at 1 s.
+ *
+ * @param failures - failed attempts in a row so far
+ * @returns resolves after the pause
+ */
+export function pauseAfterFailure(failures: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** failures)));
+}
+
+/**
+ * The error a transport's `onClose` gets for a `close(reason)`.
+ *
+ * @param reason - what `close()` was given
+ * @returns `undefined` for a plain close, the reason when it is an error, else a
+ *   `ConnectionClosedError` that says it
+ */
+export function closeError(reason: unknown): Error | undefined {
+  return reason === undefined || reason instanceof Error
+    ? reason
+    : new ConnectionClosedError(String(reason));
+}

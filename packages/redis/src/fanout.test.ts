@@ -1,0 +1,89 @@
+import { LocalErrorCode } from '@jsonrpc-kit/core';
+import { describe, expect, it } from 'vitest';
+import { skipReason, useRedisServer } from '../test/redis-server.js';
+import { createRedisFanout } from './fanout.js';
+
+describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () => {
+  const redis = useRedisServer();
+
+  it('delivers a publish to every subscriber of every fan-out, parsed once per fan-out', async () => {
+    await using a = await createRedisFanout({ url: redis.url, channelPrefix: 't1:' });
+    await using b = await createRedisFanout({ url: redis.url, channelPrefix: 't1:' });
+    const got: [string, unknown][] = [];
+    const items = new Set<unknown>();
+    await a.subscribe('news', (item) => void got.push(['a1', item]));
+    await a.subscribe('news', (item, text) => {
+      got.push(['a2', text]);
+      items.add(item);
+    });
+    const stop = await b.subscribe('news', (item) => {
+      got.push(['b', item]);
+      items.add(item);
+    });
+    await b.publish('news', { n: 1 });
+    await expect.poll(() => got.length, { timeout: 2000 }).toBe(3);
+    expect(got).toEqual(
+      expect.arrayContaining([
+        ['a1', { n: 1 }],
+        ['a2', '{"n":1}'],
+        ['b', { n: 1 }],
+      ]),
+    );
+    // One parse per process: the two listeners of `a` share one object.
+    expect(items.size).toBe(2);
+    await stop();
+    await a.publish('news', { n: 2 });
+    await expect.poll(() => got.length, { timeout: 2000 }).toBe(5);
+    expect(
+      got
+        .slice(3)
+        .map(([who]) => who)
+        .sort(),
+    ).toEqual(['a1', 'a2']);
+  });
+
+  it('survives a redis-server restart: subscriptions come back, publishes made meanwhile go out', async () => {
+    await using a = await createRedisFanout({ url: redis.url, channelPrefix: 't2:' });
+    await using b = await createRedisFanout({ url: redis.url, channelPrefix: 't2:' });
+    const got: unknown[] = [];
+    await a.subscribe('ticks', (item) => void got.push(item));
+    await b.publish('ticks', 1);
+    await expect.poll(() => got, { timeout: 2000 }).toEqual([1]);
+
+    const restarted = redis.restart(500);
+    // Published while Redis is down (or coming back): queued, then sent in order.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const duringOutage = b.publish('ticks', 2);
+    expect(b.queued).toBe(1);
+    await restarted;
+    await duringOutage;
+    // The queued publish may have gone out before `a` resubscribed; afterwards every one arrives.
+    await expect
+      .poll(
+        async () => {
+          await b.publish('ticks', 3);
+          return got.includes(3);
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(true);
+  });
+
+  it('fails a publish clearly when Redis is down and the outage queue is full', async () => {
+    const fanout = await createRedisFanout({
+      url: redis.url,
+      maxQueuedPublishes: 1,
+      channelPrefix: 't3:',
+    });
+    const restarted = redis.restart(500);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = fanout.publish('x', 1);
+    await expect(fanout.publish('x', 2)).rejects.toMatchObject({ code: LocalErrorCode.Transport });
+    await restarted;
+    await expect(first).resolves.toBeUndefined();
+    await fanout.close();
+    await expect(fanout.publish('x', 3)).rejects.toMatchObject({
+      code: LocalErrorCode.ConnectionClosed,
+    });
+  });
+});

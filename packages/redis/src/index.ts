@@ -1,0 +1,30 @@
+export type { RedisConnectionOptions } from './connection.js';
+export { DEFAULT_MAX_RECONNECT_DELAY } from './connection.js';
+export type { RedisEventStore, RedisEventStoreOptions } from './event-store.js';
+export {
+  createRedisEventStore,
+  DEFAULT_REDIS_EVENT_STORE_MAX_AGE,
+  DEFAULT_REDIS_EVENT_STORE_MAX_EVENTS,
+} from './event-store.js';
+export type { FanoutListener, RedisFanout, RedisFanoutOptions } from './fanout.js';
+export {
+  createRedisFanout,
+  DEFAULT_CHANNEL_PREFIX,
+  DEFAULT_MAX_QUEUED_PUBLISHES,
+} from './fanout.js';
+export type {
+  RedisQueueClientTransport,
+  RedisQueueClientTransportOptions,
+} from './queue-client-transport.js';
+export { createRedisQueueClientTransport } from './queue-client-transport.js';
+export type { RedisQueueOptions } from './queue-keys.js';
+export { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REPLY_TTL_SECONDS } from './queue-keys.js';
+export type {
+  RedisQueueWorkerTransport,
+  RedisQueueWorkerTransportOptions,
+} from './queue-worker-transport.js';
+export {
+  createRedisQueueWorkerTransport,
+  DEFAULT_VISIBILITY_TIMEOUT,
+  DEFAULT_WORKER_CONCURRENCY,
+} from './queue-worker-transport.js';

@@ -1,0 +1,214 @@
+/**
+ * The caller's side of the queue transport: requests go on a Redis stream for a group of workers;
+ * answers come back on a reply stream of this caller's own.
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  asyncDisposeSymbol,
+  ConnectionClosedError,
+  scanEnvelope,
+  type Transport,
+  TransportError,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
+import {
+  closeError,
+  dropConnection,
+  openPair,
+  pauseAfterFailure,
+  type RedisConnection,
+} from './connection.js';
+import {
+  batchExpectsAnswer,
+  DEFAULT_QUEUE_MAX_LENGTH,
+  FIELD_BODY,
+  FIELD_CORRELATION,
+  FIELD_REPLY_TO,
+  isBatchText,
+  type RedisQueueOptions,
+  replyKey,
+} from './queue-keys.js';
+import { readStreamReply } from './stream-reply.js';
+
+/** Options of {@link createRedisQueueClientTransport}. */
+export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
+  /**
+   * Approximate cap on the request stream's length (`XADD … MAXLEN ~`).
+   *
+   * @default {@link DEFAULT_QUEUE_MAX_LENGTH}
+   */
+  readonly maxQueueLength?: number | undefined;
+}
+
+/** A {@link Transport} whose messages travel through a Redis queue. */
+export interface RedisQueueClientTransport extends Transport {
+  /** This caller's unique id; its answers come back on the stream `<queue>:reply:<callerId>`. */
+  readonly callerId: string;
+  /** Answers dropped because their request was already answered (at-least-once delivery). */
+  readonly duplicates: number;
+  /** Closes the transport (as `close()`). */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Creates the caller's side of the queue transport. Each message becomes one entry of the
+ * request stream `queue`, taken by one worker of a consumer group
+ * ({@link createRedisQueueWorkerTransport}); answers come back on this caller's reply stream.
+ *
+ * Delivery is at least once: a worker that dies mid-request has the request retried by another,
+ * so one request can be answered twice. This transport passes the first answer of each message on
+ * and drops later ones (counted in `duplicates`), so a call settles exactly once. An answer that
+ * comes after its caller gave up (the call timed out or was aborted) is dropped the same way. A
+ * handler with side effects may still run twice: make it idempotent.
+ *
+ * @param options - where Redis is and the queue's key
+ * @returns the transport; give it to `createClient()`
+ * @throws TransportError (from `start()`) when Redis cannot be reached; `send()` rejects with
+ *   `ConnectionClosedError` after close and `TransportError` when Redis refuses the entry
+ * @example
+ * ```ts
+ * import { createClient } from '@jsonrpc-kit/client';
+ * import { createRedisQueueClientTransport } from '@jsonrpc-kit/redis';
+ *
+ * const client = createClient(
+ *   createRedisQueueClientTransport({ url: 'redis://127.0.0.1:6379', queue: 'calc' }),
+ * );
+ * console.log(await client.request('add', [1, 2]));
+ * await client.close();
+ * ```
+ */
+export function createRedisQueueClientTransport(
+  options: RedisQueueClientTransportOptions,
+): RedisQueueClientTransport {
+  const callerId = randomUUID();
+  const queue = options.queue;
+  const ownReplyKey = replyKey(queue, callerId);
+  const maxLength = String(options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH);
+  const blockMs = String(options.blockMs ?? 1000);
+  /** Correlation tokens of the messages still waiting for their answer. */
+  const outstanding = new Set<string>();
+  let nextCorrelation = 0;
+  let duplicates = 0;
+  let handler: TransportHandler | undefined;
+  let commands: RedisConnection | undefined;
+  let reader: RedisConnection | undefined;
+  let closed = false;
+  let closeNotified = false;
+  let readLoop: Promise<void> | undefined;
+
+  const notifyClose = (error?: Error): void => {
+    if (closeNotified) return;
+    closeNotified = true;
+    handler?.onClose(error);
+  };
+
+  const deliver = (correlation: string | undefined, body: string | undefined): void => {
+    if (correlation === undefined || body === undefined) return;
+    if (!outstanding.delete(correlation)) {
+      duplicates++;
+      return;
+    }
+    handler?.onMessage(body);
+  };
+
+  const runReads = async (connection: RedisConnection): Promise<void> => {
+    let lastId = '0-0';
+    let failures = 0;
+    while (!closed) {
+      try {
+        const reply = await connection.sendCommand([
+          'XREAD',
+          'COUNT',
+          '256',
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          ownReplyKey,
+          lastId,
+        ]);
+        failures = 0;
+        for (const entry of readStreamReply(reply)) {
+          lastId = entry.id;
+          deliver(entry.fields[FIELD_CORRELATION], entry.fields[FIELD_BODY]);
+        }
+      } catch (error) {
+        if (closed) return;
+        handler?.onError?.(error as Error);
+        // The connection reconnects by itself; wait a little before asking again.
+        await pauseAfterFailure(failures++);
+      }
+    }
+  };
+
+  const close = async (reason?: unknown): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    dropConnection(reader);
+    await readLoop;
+    if (commands !== undefined) {
+      await commands.sendCommand(['DEL', ownReplyKey]).catch(() => undefined);
+      dropConnection(commands);
+    }
+    notifyClose(closeError(reason));
+  };
+
+  return {
+    callerId,
+    get duplicates() {
+      return duplicates;
+    },
+    async start(h) {
+      if (handler !== undefined) throw new Error('Transport already started');
+      handler = h;
+      try {
+        ({ commands, reader } = await openPair(options));
+      } catch (error) {
+        throw new TransportError(`Cannot reach Redis for queue "${queue}"`, { cause: error });
+      }
+      if (closed) {
+        dropConnection(commands);
+        dropConnection(reader);
+        return;
+      }
+      readLoop = runReads(reader);
+    },
+    async send(message, sendOptions) {
+      if (closed || commands === undefined) throw new ConnectionClosedError();
+      const correlation = String(nextCorrelation++);
+      const answered = isBatchText(message)
+        ? batchExpectsAnswer(message)
+        : scanEnvelope(message).kind !== 'notification';
+      if (answered) {
+        outstanding.add(correlation);
+        // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
+        // and a request lost with Redis leaves nothing behind here.
+        sendOptions?.signal?.addEventListener('abort', () => outstanding.delete(correlation), {
+          once: true,
+        });
+      }
+      try {
+        await commands.sendCommand([
+          'XADD',
+          queue,
+          'MAXLEN',
+          '~',
+          maxLength,
+          '*',
+          FIELD_CORRELATION,
+          correlation,
+          FIELD_REPLY_TO,
+          ownReplyKey,
+          FIELD_BODY,
+          message,
+        ]);
+      } catch (error) {
+        outstanding.delete(correlation);
+        throw new TransportError(`Redis refused a message for queue "${queue}"`, { cause: error });
+      }
+    },
+    close,
+    [asyncDisposeSymbol]: () => close(),
+  } as RedisQueueClientTransport;
+}

@@ -1,0 +1,84 @@
+/**
+ * The Redis keys and stream fields of the queue transport, shared by the caller's side and the
+ * worker's side so that they cannot drift.
+ *
+ * @module
+ */
+import type { RedisConnectionOptions } from './connection.js';
+
+/** What both sides of the queue transport are given. */
+export interface RedisQueueOptions extends RedisConnectionOptions {
+  /** The request stream's key, the same for the callers and the workers. */
+  readonly queue: string;
+  /**
+   * How long one blocking read waits before it starts again, in milliseconds; bounds how long
+   * `close()` can take.
+   *
+   * @default 1000
+   */
+  readonly blockMs?: number | undefined;
+}
+
+/** Stream field: the caller's correlation token of one entry. */
+export const FIELD_CORRELATION = 'c';
+/** Stream field: the key of the stream the answer goes to. */
+export const FIELD_REPLY_TO = 'r';
+/** Stream field: the JSON-RPC text. */
+export const FIELD_BODY = 'b';
+
+/**
+ * How long a caller's reply stream lives after its last answer, in seconds: a caller that went
+ * away without closing leaves nothing behind for longer. @default 3600
+ */
+export const DEFAULT_REPLY_TTL_SECONDS = 3600;
+
+/**
+ * Approximate cap on the length of the request stream (`XADD … MAXLEN ~`). Entries already taken
+ * by a worker stay in its pending list whatever the trimming. @default 100000
+ */
+export const DEFAULT_QUEUE_MAX_LENGTH = 100_000;
+
+/**
+ * The reply stream of one caller.
+ *
+ * @param queue - the request stream's key
+ * @param callerId - the caller's unique id
+ * @returns the key
+ */
+export function replyKey(queue: string, callerId: string): string {
+  return `${queue}:reply:${callerId}`;
+}
+
+/**
+ * Whether a batch's text holds at least one request (a member with an `id`): only then does it
+ * get an answer.
+ *
+ * @param text - the batch
+ * @returns `true` when some member is a request; `false` for text that is not JSON
+ */
+export function batchExpectsAnswer(text: string): boolean {
+  try {
+    const members: unknown = JSON.parse(text);
+    if (!Array.isArray(members) || members.length === 0) return true;
+    return members.some(
+      (m) => m === null || typeof m !== 'object' || 'id' in m || !('method' in m),
+    );
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Whether JSON text is a batch (its first character that is not white space is `[`).
+ *
+ * @param text - the text
+ * @returns `true` for a batch
+ */
+export function isBatchText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    return c === 0x5b;
+  }
+  return false;
+}

@@ -1,0 +1,410 @@
+/**
+ * The worker's side of the queue transport: one member of a Redis consumer group, taking requests
+ * off the stream, handing them to its server, and routing each answer back to its caller.
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  asyncDisposeSymbol,
+  ConnectionClosedError,
+  scanEnvelope,
+  stringifyId,
+  type Transport,
+  TransportError,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
+import {
+  closeError,
+  dropConnection,
+  openPair,
+  pauseAfterFailure,
+  type RedisConnection,
+} from './connection.js';
+import {
+  batchExpectsAnswer,
+  DEFAULT_REPLY_TTL_SECONDS,
+  FIELD_BODY,
+  FIELD_CORRELATION,
+  FIELD_REPLY_TO,
+  isBatchText,
+  type RedisQueueOptions,
+} from './queue-keys.js';
+import { readEntries, readStreamReply, type StreamEntry } from './stream-reply.js';
+
+/**
+ * How long a request may stay taken by a worker that shows no sign of life before another worker
+ * takes it over, in milliseconds. @default 30000
+ */
+export const DEFAULT_VISIBILITY_TIMEOUT = 30_000;
+
+/** How many requests one worker holds at once. @default 64 */
+export const DEFAULT_WORKER_CONCURRENCY = 64;
+
+/**
+ * Answers one request: the answer on the caller's reply stream (KEYS[1]), the stream's expiry,
+ * then the acknowledgement on the request stream (KEYS[2]). An error stops it before the XACK.
+ */
+const ANSWER_SCRIPT = `redis.call('XADD', KEYS[1], 'MAXLEN', '~', '10000', '*', '${FIELD_CORRELATION}', ARGV[1], '${FIELD_BODY}', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return redis.call('XACK', KEYS[2], ARGV[4], ARGV[5])`;
+
+/** Options of {@link createRedisQueueWorkerTransport}. */
+export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
+  /**
+   * The consumer group: the workers that share the queue, each request going to one of them.
+   *
+   * @default "workers"
+   */
+  readonly group?: string | undefined;
+  /**
+   * This worker's name in the group; unique per worker.
+   *
+   * @default a random UUID
+   */
+  readonly consumer?: string | undefined;
+  /**
+   * After how long without a sign of life a request taken by a worker is taken over by another
+   * (`XAUTOCLAIM`), in milliseconds. A live worker renews its requests every third of it, so a
+   * long handler is never taken over while its worker runs.
+   *
+   * @default {@link DEFAULT_VISIBILITY_TIMEOUT}
+   */
+  readonly visibilityTimeout?: number | undefined;
+  /**
+   * How many requests this worker holds at once; it takes no more until one is answered.
+   *
+   * @default {@link DEFAULT_WORKER_CONCURRENCY}
+   */
+  readonly concurrency?: number | undefined;
+  /**
+   * How long a caller's reply stream lives after its last answer, in seconds.
+   *
+   * @default {@link DEFAULT_REPLY_TTL_SECONDS}
+   */
+  readonly replyTtlSeconds?: number | undefined;
+}
+
+/** A {@link Transport} that serves one worker's share of a Redis queue. */
+export interface RedisQueueWorkerTransport extends Transport {
+  /** This worker's name in the consumer group. */
+  readonly consumer: string;
+  /** Requests this worker took over from a worker that stopped renewing them. */
+  readonly claimed: number;
+  /** Closes the transport (as `close()`). */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+interface Taken {
+  readonly entry: StreamEntry;
+  /** The id's JSON text for a single request; `undefined` for a batch. */
+  readonly key: string | undefined;
+}
+
+/**
+ * Creates one worker's side of the queue transport: a member of the consumer group `group` on
+ * the request stream `queue`. Give it to `server.connect()`; run as many workers, in as many
+ * processes, as the load needs.
+ *
+ * - A request is acknowledged (`XACK`) only after its answer is on the caller's reply stream. A
+ *   worker that dies before that leaves the request pending; after `visibilityTimeout` another
+ *   worker takes it over and answers it. A caller may so get a second answer, which its
+ *   transport drops (see {@link createRedisQueueClientTransport}).
+ * - Notifications are acknowledged as soon as they are handed to the server: at most once.
+ * - Two requests from different callers with the same id are served one after the other, never
+ *   at once, so that each answer finds its caller; batches likewise one at a time.
+ * - Messages the server sends on its own (notifications, requests to the caller) cannot be routed
+ *   in a queue: they are dropped and reported to `onError`.
+ *
+ * @param options - where Redis is, the queue, the group and the timeouts
+ * @returns the transport
+ * @throws TransportError (from `start()`) when Redis cannot be reached or the group cannot be
+ *   created
+ * @example
+ * ```ts
+ * import { createServer } from '@jsonrpc-kit/server';
+ * import { createRedisQueueWorkerTransport } from '@jsonrpc-kit/redis';
+ *
+ * const server = createServer();
+ * server.method('add', ([a, b]: [number, number]) => a + b);
+ * server.connect(createRedisQueueWorkerTransport({ url: 'redis://127.0.0.1:6379', queue: 'calc' }));
+ * ```
+ */
+export function createRedisQueueWorkerTransport(
+  options: RedisQueueWorkerTransportOptions,
+): RedisQueueWorkerTransport {
+  const queue = options.queue;
+  const group = options.group ?? 'workers';
+  const consumer = options.consumer ?? randomUUID();
+  const visibility = options.visibilityTimeout ?? DEFAULT_VISIBILITY_TIMEOUT;
+  const concurrency = options.concurrency ?? DEFAULT_WORKER_CONCURRENCY;
+  const blockMs = String(options.blockMs ?? 1000);
+  const replyTtl = String(options.replyTtlSeconds ?? DEFAULT_REPLY_TTL_SECONDS);
+  let handler: TransportHandler | undefined;
+  let commands: RedisConnection | undefined;
+  let reader: RedisConnection | undefined;
+  let closed = false;
+  let closeNotified = false;
+  let readLoop: Promise<void> | undefined;
+  let renewTimer: ReturnType<typeof setInterval> | undefined;
+  let claimed = 0;
+  /** Every entry this worker holds, by stream id. */
+  const held = new Map<string, Taken>();
+  /** The request being served for each id text. */
+  const byId = new Map<string, Taken>();
+  /** Requests waiting because a request with the same id is being served. */
+  const waiting = new Map<string, Taken[]>();
+  let batch: Taken | undefined;
+  const waitingBatches: Taken[] = [];
+  let wakeReader: (() => void) | undefined;
+
+  const report = (error: Error): void => handler?.onError?.(error);
+
+  const ack = (id: string): void => {
+    held.delete(id);
+    commands?.sendCommand(['XACK', queue, group, id]).catch(report);
+    wakeReader?.();
+  };
+
+  const serve = (taken: Taken): void => {
+    if (taken.key === undefined) batch = taken;
+    else byId.set(taken.key, taken);
+    handler?.onMessage(taken.entry.fields[FIELD_BODY] ?? '');
+  };
+
+  const take = (entry: StreamEntry): void => {
+    if (held.has(entry.id) || closed) return;
+    const body = entry.fields[FIELD_BODY];
+    if (body === undefined) {
+      void commands?.sendCommand(['XACK', queue, group, entry.id]).catch(report);
+      return;
+    }
+    if (isBatchText(body)) {
+      if (!batchExpectsAnswer(body)) {
+        handler?.onMessage(body);
+        void commands?.sendCommand(['XACK', queue, group, entry.id]).catch(report);
+        return;
+      }
+      const taken: Taken = { entry, key: undefined };
+      held.set(entry.id, taken);
+      if (batch === undefined) serve(taken);
+      else waitingBatches.push(taken);
+      return;
+    }
+    const envelope = scanEnvelope(body);
+    if (envelope.kind === 'notification' || envelope.kind === 'response') {
+      if (envelope.kind === 'notification') handler?.onMessage(body);
+      else report(new TransportError(`A response was put on queue "${queue}"; dropped`));
+      void commands?.sendCommand(['XACK', queue, group, entry.id]).catch(report);
+      return;
+    }
+    const taken: Taken = { entry, key: stringifyId(envelope.id, envelope.rawId) };
+    held.set(entry.id, taken);
+    const key = taken.key as string;
+    if (!byId.has(key)) serve(taken);
+    else {
+      const list = waiting.get(key);
+      if (list === undefined) waiting.set(key, [taken]);
+      else list.push(taken);
+    }
+  };
+
+  /**
+   * Ends this worker's hold on a request and serves the next one waiting for its id.
+   *
+   * @param acknowledge - whether to acknowledge it now; `false` when it is acknowledged already,
+   *   or to leave it pending in Redis for another worker to retry
+   */
+  const release = (taken: Taken, acknowledge: boolean): void => {
+    if (acknowledge) ack(taken.entry.id);
+    else {
+      held.delete(taken.entry.id);
+      wakeReader?.();
+    }
+    if (taken.key === undefined) {
+      batch = undefined;
+      const next = waitingBatches.shift();
+      if (next !== undefined) serve(next);
+      return;
+    }
+    byId.delete(taken.key);
+    const list = waiting.get(taken.key);
+    const next = list?.shift();
+    if (list !== undefined && list.length === 0) waiting.delete(taken.key);
+    if (next !== undefined) serve(next);
+  };
+
+  const runReads = async (connection: RedisConnection): Promise<void> => {
+    let failures = 0;
+    while (!closed) {
+      if (held.size >= concurrency) {
+        await new Promise<void>((resolve) => {
+          wakeReader = resolve;
+          setTimeout(resolve, Number(blockMs));
+        });
+        wakeReader = undefined;
+        continue;
+      }
+      try {
+        const reply = await connection.sendCommand([
+          'XREADGROUP',
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          String(concurrency - held.size),
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          queue,
+          '>',
+        ]);
+        failures = 0;
+        for (const entry of readStreamReply(reply)) take(entry);
+      } catch (error) {
+        if (closed) return;
+        report(error as Error);
+        if (String((error as Error).message).startsWith('NOGROUP'))
+          await createGroup().catch(report);
+        await pauseAfterFailure(failures++);
+      }
+    }
+  };
+
+  /** Renews this worker's requests, then takes over those of workers that went silent. */
+  const renewAndClaim = async (): Promise<void> => {
+    const connection = commands;
+    if (connection === undefined || closed) return;
+    if (held.size > 0) {
+      await connection.sendCommand([
+        'XCLAIM',
+        queue,
+        group,
+        consumer,
+        '0',
+        ...held.keys(),
+        'JUSTID',
+      ]);
+    }
+    if (held.size >= concurrency) return;
+    const reply = await connection.sendCommand([
+      'XAUTOCLAIM',
+      queue,
+      group,
+      consumer,
+      String(visibility),
+      '0-0',
+      'COUNT',
+      String(concurrency - held.size),
+    ]);
+    const entries = Array.isArray(reply) ? readEntries(reply[1]) : [];
+    for (const entry of entries) {
+      if (held.has(entry.id)) continue;
+      claimed++;
+      take(entry);
+    }
+  };
+
+  const createGroup = async (): Promise<void> => {
+    try {
+      await commands?.sendCommand(['XGROUP', 'CREATE', queue, group, '0', 'MKSTREAM']);
+    } catch (error) {
+      if (!String((error as Error).message).startsWith('BUSYGROUP')) throw error;
+    }
+  };
+
+  const close = async (reason?: unknown): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    if (renewTimer !== undefined) clearInterval(renewTimer);
+    wakeReader?.();
+    dropConnection(reader);
+    await readLoop;
+    dropConnection(commands);
+    // Requests still held stay pending in Redis: another worker takes them over.
+    if (!closeNotified) {
+      closeNotified = true;
+      handler?.onClose(closeError(reason));
+    }
+  };
+
+  return {
+    consumer,
+    get claimed() {
+      return claimed;
+    },
+    async start(h) {
+      if (handler !== undefined) throw new Error('Transport already started');
+      handler = h;
+      try {
+        ({ commands, reader } = await openPair(options));
+        await createGroup();
+      } catch (error) {
+        dropConnection(commands);
+        dropConnection(reader);
+        throw new TransportError(`Cannot join group "${group}" of queue "${queue}"`, {
+          cause: error,
+        });
+      }
+      if (closed) {
+        dropConnection(commands);
+        dropConnection(reader);
+        return;
+      }
+      readLoop = runReads(reader);
+      renewTimer = setInterval(
+        () => void renewAndClaim().catch(report),
+        Math.max(10, Math.floor(visibility / 3)),
+      );
+      renewTimer.unref?.();
+      void renewAndClaim().catch(report);
+    },
+    async send(message) {
+      if (closed || commands === undefined) throw new ConnectionClosedError();
+      let taken: Taken | undefined;
+      if (isBatchText(message)) taken = batch;
+      else {
+        const envelope = scanEnvelope(message);
+        if (envelope.kind === 'response' || envelope.kind === 'unknown') {
+          taken = byId.get(stringifyId(envelope.id, envelope.rawId));
+        }
+      }
+      if (taken === undefined) {
+        report(new TransportError(`No caller to route a message to on queue "${queue}"; dropped`));
+        return;
+      }
+      const to = taken.entry.fields[FIELD_REPLY_TO];
+      const correlation = taken.entry.fields[FIELD_CORRELATION];
+      if (to === undefined || correlation === undefined) {
+        release(taken, true);
+        return;
+      }
+      try {
+        // The answer, its stream's expiry, then the acknowledgement, in one script: one round
+        // trip, and a failed answer stops the script before the XACK. A worker that dies before
+        // the script ran leaves the request to be answered again (a duplicate the caller drops),
+        // never unanswered.
+        await commands.sendCommand([
+          'EVAL',
+          ANSWER_SCRIPT,
+          '2',
+          to,
+          queue,
+          correlation,
+          message,
+          replyTtl,
+          group,
+          taken.entry.id,
+        ]);
+      } catch (error) {
+        // Left pending and renewed no more: another worker retries it.
+        release(taken, false);
+        throw new TransportError(`Could not answer on "${to}"`, { cause: error });
+      }
+      // Acknowledged by the script already.
+      release(taken, false);
+    },
+    close,
+    [asyncDisposeSymbol]: () => close(),
+  } as RedisQueueWorkerTransport;
+}
