@@ -479,42 +479,8 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/broadcast.mjs')).run(impl, config, 1000),
   },
-  {
-    id: 'redis-queue-1w',
-    title:
-      "16a. Redis Streams queue, 1 worker in the caller's process, 64 in flight (real redis-server)",
-    unit: 'calls/s',
-    cpu: 0,
-    impls: [
-      { name: 'raw', kind: RAW },
-      { name: 'kit', kind: KIT },
-    ],
-    target: undefined,
-    config: {
-      quick: { warmupCalls: 500, calls: 3_000 },
-      full: { warmupCalls: 3_000, calls: 30_000 },
-    },
-    measure: async (impl, config) =>
-      (await import('./scenarios/redis-queue.mjs')).run(impl, config, 1),
-  },
-  {
-    id: 'redis-queue-2w',
-    title:
-      "16b. Redis Streams queue, 2 workers in the caller's process, 64 in flight (real redis-server)",
-    unit: 'calls/s',
-    cpu: 0,
-    impls: [
-      { name: 'raw', kind: RAW },
-      { name: 'kit', kind: KIT },
-    ],
-    target: undefined,
-    config: {
-      quick: { warmupCalls: 500, calls: 3_000 },
-      full: { warmupCalls: 3_000, calls: 30_000 },
-    },
-    measure: async (impl, config) =>
-      (await import('./scenarios/redis-queue.mjs')).run(impl, config, 2),
-  },
+  redisQueueScenario('redis-queue-1w', '16a', 1),
+  redisQueueScenario('redis-queue-2w', '16b', 2),
   {
     id: 'redis-fanout',
     title:
@@ -543,3 +509,30 @@ export const GROWTH_LIMIT_MB = 32;
 
 /** Heap growth allowed by the memory scenario: end ≤ start × this. */
 export const HEAP_LIMIT = 1.1;
+
+/**
+ * The Redis Streams queue row for a number of workers in the caller's process.
+ *
+ * @param {string} id - the scenario id
+ * @param {string} number - its number in the tables
+ * @param {number} workers - how many workers take requests
+ */
+function redisQueueScenario(id, number, workers) {
+  return {
+    id,
+    title: `${number}. Redis Streams queue, ${workers} worker${workers === 1 ? '' : 's'} in the caller's process, 64 in flight (real redis-server)`,
+    unit: 'calls/s',
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+    ],
+    target: undefined,
+    config: {
+      quick: { warmupCalls: 500, calls: 3_000 },
+      full: { warmupCalls: 3_000, calls: 30_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/redis-queue.mjs')).run(impl, config, workers),
+  };
+}
