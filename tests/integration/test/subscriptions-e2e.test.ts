@@ -88,6 +88,39 @@ describe('subscriptions over stdio', () => {
   }
 });
 
+describe('subscriptions over stdio, the client reading late', () => {
+  it('an iterable that ran to its end before the client read anything still ends', async () => {
+    const transport = spawnTransport(
+      process.execPath,
+      [stdioFixture('subscriptions-server.mjs'), 'newline'],
+      { framing: 'newline' },
+    );
+    cleanups.push(async () => {
+      transport.process.kill('SIGKILL');
+      await transport.exit;
+    });
+    const client = createClient(transport);
+    cleanups.push(() => client.close());
+    expect(await within("the answer to 'live'", client.request('live'))).toBe(0);
+    const sub = client.subscribe<number>('count', { to: 3 });
+    // Block this process until the server has answered, sent the items and ended: all of it is
+    // then read in one chunk, the end before the answer has been handled.
+    await new Promise((resolve) => setImmediate(resolve));
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // busy: nothing is read meanwhile
+    }
+    const counted: number[] = [];
+    await within(
+      () => `the iterable subscription 'count' to end (items so far: [${counted}])`,
+      (async () => {
+        for await (const n of sub) counted.push(n);
+      })(),
+    );
+    expect(counted).toEqual([1, 2, 3]);
+  });
+});
+
 describe('subscriptions over WebSocket', () => {
   async function start(port: number, generation: number): Promise<JsonRpcWebSocketServer> {
     const server = createServer();
