@@ -200,6 +200,42 @@ describe('client.subscribe', () => {
     await client.close();
   });
 
+  it('an end read before the answer ends the subscription after its early items', async () => {
+    // An iterable that runs to its end in one go: the server's answer, items and end arrive in
+    // one chunk, so the end is read before the answer carrying the id has been handled.
+    const { transport, peers } = reconnecting();
+    const client = createClient(transport);
+    await client.request('warmup');
+    const peer = peers[0]!;
+    const end = (id: string, error?: unknown) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'subscription.end',
+        params: error === undefined ? { subscription: id } : { subscription: id, error },
+      });
+    peer.answer = (call) => {
+      const id = call.params.name === 'ok' ? '0xok' : '0xbad';
+      void peer.push(item(id, 1));
+      void peer.push(item(id, 2));
+      void peer.push(end(id, id === '0xok' ? undefined : { code: -1, message: 'boom' }));
+      return JSON.stringify({ jsonrpc: '2.0', id: call.id, result: id });
+    };
+    const sub = client.subscribe<number>('ok');
+    const bad = client.subscribe<number>('bad');
+    await until(() => sub.ended && bad.ended);
+    const seen: number[] = [];
+    for await (const n of sub) seen.push(n);
+    expect(seen).toEqual([1, 2]);
+    const seenBad: number[] = [];
+    await expect(
+      (async () => {
+        for await (const n of bad) seenBad.push(n);
+      })(),
+    ).rejects.toThrow(/boom/);
+    expect(seenBad).toEqual([1, 2]);
+    await client.close();
+  });
+
   it('early items are bounded over all ids: a flood of unknown ids holds at most 256', async () => {
     const { transport, peers } = reconnecting();
     const client = createClient(transport);

@@ -153,12 +153,19 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
   const byId = new Map<string, Handle>();
   /** Items that came for an id not yet known while a subscribe was on its way. */
   const early = new Map<string, unknown[]>();
+  /**
+   * Ends (`null`, or the error object) that came for an id not yet known: an iterable that runs
+   * to its end in one go sends its answer, items and end together, and the end may be read
+   * before the answer is handled.
+   */
+  const earlyEnds = new Map<string, Record<string, unknown> | null>();
   let subscribing = 0;
   /** Most early items held at once, over all ids (a peer cannot grow the table without bound). */
   const EARLY_LIMIT = 256;
   let earlyCount = 0;
   const clearEarly = (): void => {
     early.clear();
+    earlyEnds.clear();
     earlyCount = 0;
   };
 
@@ -201,6 +208,12 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
           early.delete(key);
           earlyCount -= waiting?.length ?? 0;
           for (const item of waiting ?? []) handle.deliver(item);
+          if (earlyEnds.has(key)) {
+            const error = earlyEnds.get(key);
+            earlyEnds.delete(key);
+            earlyCount--;
+            endHandle(handle, error ?? undefined);
+          }
         },
         (error: unknown) => {
           if (handle.attempt !== attempt || handle.ended) return;
@@ -223,6 +236,23 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
         if (handle.attempt === attempt) handle.inFlight = false;
         settled();
       });
+  };
+
+  /** Ends a handle as the server's end notification says: cleanly, or with its error. */
+  const endHandle = (handle: Handle, error: Record<string, unknown> | undefined): void => {
+    if (error === undefined) handle.finish();
+    else {
+      handle.fail(
+        new SubscriptionError(
+          'SUBSCRIPTION_ENDED',
+          `The server ended subscription "${handle.name}": ${String(error.message)}`,
+          {
+            name: handle.name,
+            cause: error,
+          },
+        ),
+      );
+    }
   };
 
   const subscribe = <I>(
@@ -385,21 +415,16 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
       const id = String(raw);
       const handle = byId.get(id);
       if (method === dialect.end) {
-        if (handle === undefined) return false;
         const error = itemsOf(params.error as JsonRpcParams | undefined);
-        if (error === undefined) handle.finish();
-        else {
-          handle.fail(
-            new SubscriptionError(
-              'SUBSCRIPTION_ENDED',
-              `The server ended subscription "${handle.name}": ${String(error.message)}`,
-              {
-                name: handle.name,
-                cause: error,
-              },
-            ),
-          );
+        if (handle !== undefined) {
+          endHandle(handle, error);
+          return true;
         }
+        // Read before the answer carrying its id was handled: kept, applied after the items.
+        if (subscribing === 0) return false;
+        if (earlyCount >= EARLY_LIMIT || earlyEnds.has(id)) return true;
+        earlyEnds.set(id, error ?? null);
+        earlyCount++;
         return true;
       }
       if (handle !== undefined) {

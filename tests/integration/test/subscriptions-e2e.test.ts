@@ -27,6 +27,31 @@ async function until(condition: () => boolean, timeout = 5_000): Promise<void> {
   }
 }
 
+/** Fails with `what` instead of hanging when `promise` takes longer than `timeout`. */
+async function within<T>(
+  what: string | (() => string),
+  promise: Promise<T>,
+  timeout = 5_000,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `timed out after ${timeout} ms waiting for ${typeof what === 'string' ? what : what()}`,
+          ),
+        ),
+      timeout,
+    );
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe('subscriptions over stdio', () => {
   for (const framing of ['content-length', 'newline'] as const) {
     // Retried: once, on a machine loaded far past its cores, the newline case hung until the test
@@ -46,17 +71,58 @@ describe('subscriptions over stdio', () => {
       const client = createClient(transport);
       cleanups.push(() => client.close());
       const counted: number[] = [];
-      for await (const n of client.subscribe<number>('count', { to: 3 })) counted.push(n);
+      await within(
+        () => `the iterable subscription 'count' to end (items so far: [${counted}])`,
+        (async () => {
+          for await (const n of client.subscribe<number>('count', { to: 3 })) counted.push(n);
+        })(),
+      );
       expect(counted).toEqual([1, 2, 3]);
 
       const ticks: number[] = [];
       const sub = client.subscribe<number>('ticks', undefined, { onItem: (n) => ticks.push(n) });
-      await until(() => ticks.length >= 3);
-      await sub.unsubscribe();
-      expect(await client.request('live')).toBe(0);
+      await within(
+        'three ticks',
+        until(() => ticks.length >= 3),
+      );
+      await within('the unsubscribe answer', sub.unsubscribe());
+      expect(await within("the answer to 'live'", client.request('live'))).toBe(0);
       expect(ticks.slice(0, 3)).toEqual([1, 2, 3]);
     });
   }
+});
+
+describe('subscriptions over stdio, the client reading late', () => {
+  it('an iterable that ran to its end before the client read anything still ends', async () => {
+    const transport = spawnTransport(
+      process.execPath,
+      [stdioFixture('subscriptions-server.mjs'), 'newline'],
+      { framing: 'newline' },
+    );
+    cleanups.push(async () => {
+      transport.process.kill('SIGKILL');
+      await transport.exit;
+    });
+    const client = createClient(transport);
+    cleanups.push(() => client.close());
+    expect(await within("the answer to 'live'", client.request('live'))).toBe(0);
+    const sub = client.subscribe<number>('count', { to: 3 });
+    // Block this process until the server has answered, sent the items and ended: all of it is
+    // then read in one chunk, the end before the answer has been handled.
+    await new Promise((resolve) => setImmediate(resolve));
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // busy: nothing is read meanwhile
+    }
+    const counted: number[] = [];
+    await within(
+      () => `the iterable subscription 'count' to end (items so far: [${counted}])`,
+      (async () => {
+        for await (const n of sub) counted.push(n);
+      })(),
+    );
+    expect(counted).toEqual([1, 2, 3]);
+  });
 });
 
 describe('subscriptions over WebSocket', () => {
