@@ -297,6 +297,41 @@ describe('createSubscriptions, generic dialect and producers', () => {
       expect(JSON.parse(r.inbox[1]!).params.item).toBe(7);
     }
   });
+
+  it('sends each item through the connection as text, never through notify', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    subs.subscription('t');
+    const notified: string[] = [];
+    let texts = 0;
+    const connected = server.connect;
+    server.connect = (transport, context) => {
+      const connection = connected(transport, context);
+      const { notify, sendText } = connection;
+      connection.notify = (method, params) => {
+        notified.push(method);
+        return notify(method, params);
+      };
+      connection.sendText = (text) => {
+        texts++;
+        return sendText(text);
+      };
+      return connection;
+    };
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"t"}}');
+    await remote.until(1);
+    subs.publish('t', { n: 1 });
+    await subs.close();
+    await remote.until(3);
+    expect(texts).toBe(2); // the item and the end
+    expect(notified).toEqual([]);
+    const id = JSON.parse(remote.inbox[0]!).result as string;
+    expect(remote.inbox.slice(1)).toEqual([
+      `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"${id}","item":{"n":1}}}`,
+      `{"jsonrpc":"2.0","method":"subscription.end","params":{"subscription":"${id}"}}`,
+    ]);
+  });
 });
 
 describe('createSubscriptions, a subscriber that stops reading', () => {

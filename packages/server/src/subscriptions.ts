@@ -34,7 +34,6 @@ import {
   type OverflowPolicy,
 } from './subscription-outbox.js';
 import type { HandlerContext, Server } from './types.js';
-import { wireOf } from './wire.js';
 
 export type { OverflowPolicy } from './subscription-outbox.js';
 
@@ -250,6 +249,19 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   );
 }
 
+/**
+ * How a subscription sends its serialized texts to a peer: as they are where the peer can
+ * (`sendText`, a server connection), else parsed once more and sent with `notify`.
+ */
+function textSender(peer: Peer): (text: string) => Promise<void> {
+  const sendText = peer.sendText;
+  if (sendText !== undefined) return sendText.bind(peer);
+  return (text) => {
+    const message = JSON.parse(text) as { method: string; params?: JsonRpcParams };
+    return peer.notify(message.method, message.params);
+  };
+}
+
 function errorObject(error: unknown): { code: number; message: string } {
   return isJsonRpcError(error)
     ? { code: error.code, message: error.message }
@@ -417,7 +429,7 @@ export function createSubscriptions(
   const registryOf = (peer: Peer): Registry => {
     let registry = registries.get(peer);
     if (registry === undefined) {
-      registry = { peer, send: wireOf(peer), live: new Map() };
+      registry = { peer, send: textSender(peer), live: new Map() };
       registries.set(peer, registry);
       const closed = (peer as { closed?: unknown }).closed;
       if (closed instanceof Promise && !watched.has(peer)) {
