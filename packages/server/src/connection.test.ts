@@ -233,6 +233,20 @@ describe('connect()', () => {
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":"r1","result":50}');
   });
 
+  it('sendText sends pre-serialized text as it is, in order with notify, and rejects once closed', async () => {
+    const server = createServer();
+    const [connection, remote] = await connect(server);
+    // Key order and spacing a second JSON.stringify would not keep.
+    const text = '{"params": {"b":1,"a":2}, "method":"tick","jsonrpc":"2.0"}';
+    const sent = connection.sendText(text);
+    void connection.notify('after');
+    await sent;
+    expect(await remote.next()).toBe(text);
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","method":"after"}');
+    await connection.close();
+    await expect(connection.sendText(text)).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
   it('rejects outgoing requests with the wire error and times them out, sending a cancel', async () => {
     const server = createServer({ requestTimeout: 20 });
     const [connection, remote] = await connect(server);

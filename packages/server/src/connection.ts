@@ -94,6 +94,7 @@ export function createConnection(
     closed: session.closed,
     notify: (method: string, params?: JsonRpcParams): Promise<void> =>
       session.notify(method, params),
+    sendText: (text: string): Promise<void> => session.send(text),
     request: <T = unknown>(
       method: string,
       params?: JsonRpcParams,

@@ -40,7 +40,6 @@ import type {
   ServerOptions,
 } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
-import { bindWire } from './wire.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
@@ -226,7 +225,6 @@ export function createServer(options: ServerOptions = {}): Server {
         onClosed: (closed) => connections.delete(closed),
       });
       connections.add(connection);
-      bindWire(connection, transport);
       return connection;
     },
     handleRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {
