@@ -39,7 +39,7 @@ import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 import { sendError } from './send-error.js';
 import { serializeNotification } from './serialize.js';
 import { toError } from './to-error.js';
-import type { Transport } from './transport.js';
+import { SENT, type Transport } from './transport.js';
 
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
@@ -269,7 +269,9 @@ export function createSession(transport: Transport, options: SessionOptions): Se
 
   const sendDetached = (text: string, about?: { method: string; id?: JsonRpcId }): void => {
     if (closed) return;
-    sendText(text).then(undefined, (error: unknown) => {
+    const sent = sendText(text);
+    if (sent === SENT) return;
+    sent.then(undefined, (error: unknown) => {
       const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
       report(
         toError(error),
