@@ -75,4 +75,38 @@ describe('session sends', () => {
     expect(reports[0]!.error.message).toContain('EPIPE');
     await session.close();
   });
+
+  it('holds no table, map, set or AbortController while idle, and makes them on first use', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    const received: string[] = [];
+    await answering(theirs, received);
+    const made = {
+      AbortController: vi.spyOn(globalThis, 'AbortController'),
+      Map: vi.spyOn(globalThis, 'Map'),
+      Set: vi.spyOn(globalThis, 'Set'),
+    };
+    const session = createSession(mine, { report: () => {} });
+    session.start(() => undefined);
+    await Promise.resolve();
+    // Counting work: a server holds one session per connection, most of them idle.
+    expect(made.AbortController).not.toHaveBeenCalled();
+    expect(made.Map).not.toHaveBeenCalled();
+    expect(made.Set).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    expect(session.incoming.size).toBe(0);
+    expect(await session.request('add', [1, 2])).toBe(3);
+    expect(session.pending.size).toBe(0);
+    expect(session.signal.aborted).toBe(false);
+    await session.close();
+    expect(session.signal.aborted).toBe(true);
+  });
+
+  it('aborts a signal first read after the close with the close reason', async () => {
+    const [mine] = createMemoryTransportPair();
+    const session = createSession(mine, { report: () => {}, closeReason: () => 'gone' });
+    session.start(() => undefined);
+    await session.close();
+    expect(session.signal.aborted).toBe(true);
+    expect(session.signal.reason).toBe('gone');
+  });
 });

@@ -30,7 +30,7 @@ import type {
   JsonRpcParams,
   JsonRpcResponse,
 } from './messages.js';
-import { createOutgoing } from './outgoing.js';
+import { createOutgoing, type Outgoing } from './outgoing.js';
 import type { ParseResult } from './parse.js';
 import { parse } from './parse.js';
 import type { GiveUpReason, PendingCalls } from './pending.js';
@@ -233,12 +233,18 @@ const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error
 export function createSession(transport: Transport, options: SessionOptions): Session {
   const { report, profile, screen } = options;
   const parseText = options.parse ?? parse;
-  const incoming = createIncomingCalls<IncomingCall>();
+  // The tables, the signal and the outgoing half are made on first use: a server holds one
+  // session per connection, and most connections never call back or run a slow handler.
+  let incomingTable: IncomingCalls<IncomingCall> | undefined;
+  const incoming = (): IncomingCalls<IncomingCall> =>
+    (incomingTable ??= createIncomingCalls<IncomingCall>());
   const cancellation = profile?.cancellation;
   const progress = profile?.progress;
   const cancelMethod = cancellation?.method;
   const cancelAnswers = cancellation?.answer !== false;
-  const life = new AbortController();
+  let life: AbortController | undefined;
+  /** Why the session closed: the reason of its signal and of the calls still running here. */
+  let closeReason: unknown;
   let closed = false;
   let started = false;
   let deferredSends = 0;
@@ -284,27 +290,32 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     });
   };
 
-  const outgoing = createOutgoing({
-    profile,
-    sendCancel: options.sendCancel === true,
-    requestTimeout: options.requestTimeout ?? 0,
-    lateAnswerMemory: options.lateAnswerMemory,
-    generateId: options.generateId,
-    onAnswered: options.onAnswered,
-    onNullIdError: options.onNullIdError,
-    report,
-    send: sendText,
-    sendDetached,
-    isClosed: () => closed,
-  });
-  const { respond } = outgoing;
+  let outgoingHalf: Outgoing | undefined;
+  const outgoing = (): Outgoing =>
+    (outgoingHalf ??= createOutgoing({
+      profile,
+      sendCancel: options.sendCancel === true,
+      requestTimeout: options.requestTimeout ?? 0,
+      lateAnswerMemory: options.lateAnswerMemory,
+      generateId: options.generateId,
+      onAnswered: options.onAnswered,
+      onNullIdError: options.onNullIdError,
+      report,
+      send: sendText,
+      sendDetached,
+      isClosed: () => closed,
+    }));
+  const respond = (response: JsonRpcResponse, hint?: unknown): void =>
+    outgoing().respond(response, hint);
 
   const cancelled = (id: JsonRpcId): Error =>
     fromErrorObject({ code: cancellation!.code, message: 'Request cancelled' }, { id });
 
   const consume = (notification: JsonRpcNotification): boolean => {
-    if (notification.method !== cancelMethod) return outgoing.progress(notification);
-    if (incoming.size === 0) return true;
+    if (notification.method !== cancelMethod) {
+      return outgoingHalf?.progress(notification) === true;
+    }
+    if (incomingTable === undefined || incomingTable.size === 0) return true;
     let id: JsonRpcId | undefined;
     try {
       id = cancellation!.fromParams(notification.params);
@@ -316,7 +327,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       });
       return true;
     }
-    if (id !== undefined) incoming.cancel(id, cancelled(id), cancelAnswers);
+    if (id !== undefined) incomingTable.cancel(id, cancelled(id), cancelAnswers);
     return true;
   };
 
@@ -346,13 +357,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   const shutdown = (cause: unknown): void => {
     if (closed) return;
     closed = true;
-    outgoing.close(cause);
-    life.abort(
+    outgoingHalf?.close(cause);
+    closeReason =
       options.closeReason !== undefined
         ? options.closeReason(cause)
-        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause }),
-    );
-    incoming.closeAll(life.signal.reason);
+        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause });
+    life?.abort(closeReason);
+    incomingTable?.closeAll(closeReason);
     options.onClose?.(cause);
     resolveClosed();
   };
@@ -404,7 +415,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
             : { maxMessageBytes: options.maxMessageBytes }),
           onClose: (error?: Error) => shutdown(error),
           onError: (error: Error) => report(error, TRANSPORT_WARN),
-          onDisconnect: (error?: Error) => outgoing.failAll('Connection lost', error),
+          onDisconnect: (error?: Error) => outgoingHalf?.failAll('Connection lost', error),
           onReconnect: () => options.onReconnect?.(),
         })
         .then(
@@ -423,10 +434,20 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   };
 
   const session: Session = {
-    pending: outgoing.pending,
-    incoming,
+    get pending() {
+      return outgoing().pending;
+    },
+    get incoming() {
+      return incoming();
+    },
     profile,
-    signal: life.signal,
+    get signal() {
+      if (life === undefined) {
+        life = new AbortController();
+        if (closed) life.abort(closeReason);
+      }
+      return life.signal;
+    },
     get isClosed() {
       return closed;
     },
@@ -435,13 +456,14 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     send: sendText,
     sendDetached,
     respond,
-    reject: outgoing.reject,
+    reject: (id, error) => outgoing().reject(id, error),
     consume,
     progressFor,
-    gaveUp: outgoing.gaveUp,
-    nextId: outgoing.nextId,
-    onGiveUp: outgoing.onGiveUp,
-    request: outgoing.request,
+    gaveUp: (id) => outgoingHalf?.gaveUp(id) === true,
+    nextId: () => outgoing().nextId(),
+    onGiveUp: (reason, id, method, notice) => outgoing().onGiveUp(reason, id, method, notice),
+    request: (method, params, callOptions, id) =>
+      outgoing().request(method, params, callOptions, id),
     notify,
     close,
   };
