@@ -213,6 +213,62 @@ export interface Session {
   close(reason?: unknown): Promise<void>;
 }
 
+/** The members of a {@link Session} that are read live, each through a function. */
+interface SessionReaders {
+  readonly pending: () => PendingCalls;
+  readonly incoming: () => IncomingCalls;
+  readonly signal: () => AbortSignal;
+  readonly isClosed: () => boolean;
+}
+
+/** The members of a {@link Session} that are plain values. */
+type SessionMembers = Omit<Session, keyof SessionReaders>;
+
+/**
+ * The session as its users see it. A class rather than an object literal: V8 keeps a literal
+ * with getters and this many members in its slow dictionary form (about 850 bytes, once per
+ * connection of a server); here the getters live once on the prototype.
+ */
+class SessionFace implements Session {
+  declare readonly profile: Profile<any> | undefined;
+  declare readonly closed: Promise<void>;
+  declare readonly start: Session['start'];
+  declare readonly send: Session['send'];
+  declare readonly sendDetached: Session['sendDetached'];
+  declare readonly respond: Session['respond'];
+  declare readonly reject: Session['reject'];
+  declare readonly consume: Session['consume'];
+  declare readonly progressFor: Session['progressFor'];
+  declare readonly gaveUp: Session['gaveUp'];
+  declare readonly nextId: Session['nextId'];
+  declare readonly onGiveUp: Session['onGiveUp'];
+  declare readonly request: Session['request'];
+  declare readonly notify: Session['notify'];
+  declare readonly close: Session['close'];
+  readonly #read: SessionReaders;
+
+  constructor(members: SessionMembers, read: SessionReaders) {
+    this.#read = read;
+    Object.assign(this, members);
+  }
+
+  get pending(): PendingCalls {
+    return this.#read.pending();
+  }
+
+  get incoming(): IncomingCalls {
+    return this.#read.incoming();
+  }
+
+  get signal(): AbortSignal {
+    return this.#read.signal();
+  }
+
+  get isClosed(): boolean {
+    return this.#read.isClosed();
+  }
+}
+
 const send = (kind: ErrorKind, level: ErrorLevel): ErrorInfo => ({ kind, level });
 const TRANSPORT_WARN: ErrorInfo = Object.freeze(send('transport-error', 'warn'));
 const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error'));
@@ -433,39 +489,37 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     }
   };
 
-  const session: Session = {
-    get pending() {
-      return outgoing().pending;
+  const session: Session = new SessionFace(
+    {
+      profile,
+      closed: closedPromise,
+      start,
+      send: sendText,
+      sendDetached,
+      respond,
+      reject: (id, error) => outgoing().reject(id, error),
+      consume,
+      progressFor,
+      gaveUp: (id) => outgoingHalf?.gaveUp(id) === true,
+      nextId: () => outgoing().nextId(),
+      onGiveUp: (reason, id, method, notice) => outgoing().onGiveUp(reason, id, method, notice),
+      request: (method, params, callOptions, id) =>
+        outgoing().request(method, params, callOptions, id),
+      notify,
+      close,
     },
-    get incoming() {
-      return incoming();
+    {
+      pending: () => outgoing().pending,
+      incoming,
+      signal: () => {
+        if (life === undefined) {
+          life = new AbortController();
+          if (closed) life.abort(closeReason);
+        }
+        return life.signal;
+      },
+      isClosed: () => closed,
     },
-    profile,
-    get signal() {
-      if (life === undefined) {
-        life = new AbortController();
-        if (closed) life.abort(closeReason);
-      }
-      return life.signal;
-    },
-    get isClosed() {
-      return closed;
-    },
-    closed: closedPromise,
-    start,
-    send: sendText,
-    sendDetached,
-    respond,
-    reject: (id, error) => outgoing().reject(id, error),
-    consume,
-    progressFor,
-    gaveUp: (id) => outgoingHalf?.gaveUp(id) === true,
-    nextId: () => outgoing().nextId(),
-    onGiveUp: (reason, id, method, notice) => outgoing().onGiveUp(reason, id, method, notice),
-    request: (method, params, callOptions, id) =>
-      outgoing().request(method, params, callOptions, id),
-    notify,
-    close,
-  };
+  );
   return session;
 }
