@@ -15,6 +15,7 @@
  * notify(method, params) ─────────────────────────────────────────────────────────────────→ send
  * close / transport onClose ── reject outgoing, abort incoming, resolve `closed`
  * transport onDisconnect ───── reject outgoing ("Connection lost"); incoming keep running
+ * transport onEnd (input ended) reject outgoing; close once the incoming calls have answered
  * ```
  *
  * @module
@@ -442,6 +443,20 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     );
   };
 
+  /** Answers still being worked out, and whether the other side ended its input. */
+  let running = 0;
+  let inputEnded = false;
+  const answered = (): void => {
+    if (--running === 0 && inputEnded) void close();
+  };
+  const onEnd = (): void => {
+    // Nothing more will arrive: calls waiting for answers cannot get them; calls running here
+    // still answer, and the session closes after the last one.
+    inputEnded = true;
+    outgoing.failAll('The other side ended its input', undefined);
+    if (running === 0) void close();
+  };
+
   const start = (dispatch: SessionDispatch): void => {
     const onMessage = (text: string): void => {
       if (closed) return;
@@ -456,10 +471,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       if (out === undefined) return;
       const about = parsed.kind === 'request' ? parsed.message : undefined;
       if (typeof out === 'string') sendDetached(out, about);
-      else
+      else {
+        running++;
         out.then((answer) => {
           if (answer !== undefined) sendDetached(answer, about);
+          answered();
         });
+      }
     };
     try {
       startPromise = transport
@@ -473,6 +491,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
           onError: (error: Error) => report(error, TRANSPORT_WARN),
           onDisconnect: (error?: Error) => outgoingHalf?.failAll('Connection lost', error),
           onReconnect: () => options.onReconnect?.(),
+          onEnd,
         })
         .then(
           () => {
