@@ -453,7 +453,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     // Nothing more will arrive: calls waiting for answers cannot get them; calls running here
     // still answer, and the session closes after the last one.
     inputEnded = true;
-    outgoing.failAll('The other side ended its input', undefined);
+    outgoingHalf?.failAll('The other side ended its input', undefined);
     if (running === 0) void close();
   };
 
