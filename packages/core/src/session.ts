@@ -214,16 +214,27 @@ export interface Session {
   close(reason?: unknown): Promise<void>;
 }
 
-/** The members of a {@link Session} that are read live, each through a function. */
+/** What the face of a {@link Session} reads live, each through a function. */
 interface SessionReaders {
-  readonly pending: () => PendingCalls;
+  readonly outgoing: () => Outgoing;
   readonly incoming: () => IncomingCalls;
   readonly signal: () => AbortSignal;
   readonly isClosed: () => boolean;
 }
 
 /** The members of a {@link Session} that are plain values. */
-type SessionMembers = Omit<Session, keyof SessionReaders>;
+type SessionMembers = Omit<
+  Session,
+  | 'pending'
+  | 'incoming'
+  | 'signal'
+  | 'isClosed'
+  | 'reject'
+  | 'gaveUp'
+  | 'nextId'
+  | 'onGiveUp'
+  | 'request'
+>;
 
 /**
  * The session as its users see it. A class rather than an object literal: V8 keeps a literal
@@ -237,13 +248,8 @@ class SessionFace implements Session {
   declare readonly send: Session['send'];
   declare readonly sendDetached: Session['sendDetached'];
   declare readonly respond: Session['respond'];
-  declare readonly reject: Session['reject'];
   declare readonly consume: Session['consume'];
   declare readonly progressFor: Session['progressFor'];
-  declare readonly gaveUp: Session['gaveUp'];
-  declare readonly nextId: Session['nextId'];
-  declare readonly onGiveUp: Session['onGiveUp'];
-  declare readonly request: Session['request'];
   declare readonly notify: Session['notify'];
   declare readonly close: Session['close'];
   readonly #read: SessionReaders;
@@ -254,7 +260,7 @@ class SessionFace implements Session {
   }
 
   get pending(): PendingCalls {
-    return this.#read.pending();
+    return this.#read.outgoing().pending;
   }
 
   get incoming(): IncomingCalls {
@@ -267,6 +273,31 @@ class SessionFace implements Session {
 
   get isClosed(): boolean {
     return this.#read.isClosed();
+  }
+
+  reject(id: JsonRpcId, error: Error): void {
+    this.#read.outgoing().reject(id, error);
+  }
+
+  gaveUp(id: JsonRpcId): boolean {
+    return this.#read.outgoing().gaveUp(id);
+  }
+
+  nextId(): JsonRpcId {
+    return this.#read.outgoing().nextId();
+  }
+
+  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void {
+    this.#read.outgoing().onGiveUp(reason, id, method, notice);
+  }
+
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+    id?: JsonRpcId,
+  ): Promise<unknown> {
+    return this.#read.outgoing().request(method, params, options, id);
   }
 }
 
@@ -516,19 +547,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       send: sendText,
       sendDetached,
       respond,
-      reject: (id, error) => outgoing().reject(id, error),
       consume,
       progressFor,
-      gaveUp: (id) => outgoingHalf?.gaveUp(id) === true,
-      nextId: () => outgoing().nextId(),
-      onGiveUp: (reason, id, method, notice) => outgoing().onGiveUp(reason, id, method, notice),
-      request: (method, params, callOptions, id) =>
-        outgoing().request(method, params, callOptions, id),
       notify,
       close,
     },
     {
-      pending: () => outgoing().pending,
+      outgoing,
       incoming,
       signal: () => {
         if (life === undefined) {
