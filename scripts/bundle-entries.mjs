@@ -23,6 +23,8 @@ for (const [key, target] of Object.entries(pkg.exports)) {
   if (typeof target !== 'object' || target === null) continue;
   const source = target['@jsonrpc-kit/source'];
   const output = target.import;
+  // An entry whose source depends on conditions (transport-http's `.`: `node.ts` on Node) stays
+  // as tsc wrote it; its Node target is bundled through its own entry (`./node`).
   if (typeof source !== 'string' || typeof output !== 'string') continue;
   const name = /^\.\/dist\/(.+)\.js$/.exec(output)?.[1];
   if (name === undefined)
