@@ -472,3 +472,24 @@ describe('connect()', () => {
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":["memory",true]}');
   });
 });
+
+describe('connection memory', () => {
+  it('gives every connection the same methods and makes no AbortController while idle', async () => {
+    const server = createServer();
+    server.method('add', ([a, b]: [number, number]) => a + b);
+    const made = vi.spyOn(globalThis, 'AbortController');
+    const [a, remoteA] = await connect(server);
+    const [b] = await connect(server);
+    // Counting work: a server holds thousands of idle connections; none carries its own closures.
+    expect(a.notify).toBe(b.notify);
+    expect(a.request).toBe(b.request);
+    expect(a.close).toBe(b.close);
+    expect(made).not.toHaveBeenCalled();
+    made.mockRestore();
+    await remoteA.send(req('add', 1, [1, 2]));
+    expect(await remoteA.next()).toBe('{"jsonrpc":"2.0","id":1,"result":3}');
+    expect(a.inFlight).toBe(0);
+    await Promise.all([a.close(), b.close()]);
+    await expect(a.notify('late')).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+});

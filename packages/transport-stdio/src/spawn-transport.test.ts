@@ -351,3 +351,29 @@ describe('spawnTransport with respawn', () => {
     expect(DEFAULT_RESPAWN).toEqual({ delay: 100, maxDelay: 5000, maxAttempts: 5, maxQueue: 1000 });
   });
 });
+
+describe('start-up cost', () => {
+  it('loads node:child_process only when a transport spawns', async () => {
+    // Counting work: the modules Node loaded, in a fresh process that imports the built package.
+    const entry = new URL('../dist/index.js', import.meta.url).href;
+    const script = `
+      const before = process.moduleLoadList.includes('NativeModule child_process');
+      const stdio = await import(${JSON.stringify(entry)});
+      const afterImport = process.moduleLoadList.includes('NativeModule child_process');
+      const t = stdio.spawnTransport(process.execPath, ['-e', ''], { stderr: 'ignore' });
+      const afterSpawn = process.moduleLoadList.includes('NativeModule child_process');
+      await t.close();
+      console.log(JSON.stringify([before, afterImport, afterSpawn]));
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual([false, false, true]);
+  }, 15_000);
+});

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@jsonrpc-kit/core';
 import { createChannel } from './channel.js';
@@ -145,6 +145,9 @@ function spawnChild(
 ): SpawnedTransport {
   const stderr = options.stderr ?? 'inherit';
   const killTimeout = options.killTimeout ?? DEFAULT_KILL_TIMEOUT;
+  // Loaded here, not imported at the top: a server that never spawns (most stdio servers) does
+  // not pay for loading `node:child_process` at start-up.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
