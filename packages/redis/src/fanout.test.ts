@@ -1,7 +1,17 @@
+import { spawnSync } from 'node:child_process';
 import { LocalErrorCode } from '@jsonrpc-kit/core';
 import { describe, expect, it } from 'vitest';
 import { skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisFanout } from './fanout.js';
+import { findRedisServer } from './testing.js';
+
+/** The major version of the installed redis-server (0 when unknown). */
+function redisMajor(): number {
+  const binary = findRedisServer();
+  if (binary === undefined) return 0;
+  const out = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+  return Number(/v=(\d+)/.exec(out)?.[1] ?? 0);
+}
 
 describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () => {
   const redis = useRedisServer();
@@ -85,5 +95,36 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     await expect(fanout.publish('x', 3)).rejects.toMatchObject({
       code: LocalErrorCode.ConnectionClosed,
     });
+  });
+
+  it('sharded pub/sub (SPUBLISH/SSUBSCRIBE): delivered to sharded subscribers, not to plain ones', async (ctx) => {
+    const major = redisMajor();
+    if (major < 7) ctx.skip(`sharded pub/sub needs Redis >= 7; this redis-server is ${major}`);
+    await using a = await createRedisFanout({
+      url: redis.url,
+      channelPrefix: 't4:',
+      sharded: true,
+    });
+    await using b = await createRedisFanout({
+      url: redis.url,
+      channelPrefix: 't4:',
+      sharded: true,
+    });
+    await using plain = await createRedisFanout({ url: redis.url, channelPrefix: 't4:' });
+    expect(a.sharded).toBe(true);
+    const got: unknown[] = [];
+    const texts: string[] = [];
+    const heardPlain: unknown[] = [];
+    await a.subscribe('news', (item) => void got.push(item));
+    await a.subscribeText('news', (text) => void texts.push(text));
+    await plain.subscribe('news', (item) => void heardPlain.push(item));
+    await b.publish('news', { n: 1 });
+    await b.publishText('news', '{"n":2}');
+    await expect.poll(() => got, { timeout: 2000 }).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(texts).toEqual(['{"n":1}', '{"n":2}']);
+    // A plain publish reaches plain subscribers only: the two kinds are separate channels.
+    await plain.publish('news', { n: 3 });
+    await expect.poll(() => heardPlain, { timeout: 2000 }).toEqual([{ n: 3 }]);
+    expect(got).toHaveLength(2);
   });
 });

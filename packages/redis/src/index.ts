@@ -6,7 +6,12 @@ export {
   DEFAULT_REDIS_EVENT_STORE_MAX_AGE,
   DEFAULT_REDIS_EVENT_STORE_MAX_EVENTS,
 } from './event-store.js';
-export type { FanoutListener, RedisFanout, RedisFanoutOptions } from './fanout.js';
+export type {
+  FanoutListener,
+  FanoutTextListener,
+  RedisFanout,
+  RedisFanoutOptions,
+} from './fanout.js';
 export {
   createRedisFanout,
   DEFAULT_CHANNEL_PREFIX,

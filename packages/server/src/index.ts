@@ -7,6 +7,7 @@ export {
   defaultClientKey,
 } from './defaults.js';
 export { createServer } from './server.js';
+export type { SubscriptionFanout } from './subscription-fanout.js';
 export type {
   ContractProducers,
   OverflowPolicy,
