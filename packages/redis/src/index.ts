@@ -33,3 +33,9 @@ export {
   DEFAULT_VISIBILITY_TIMEOUT,
   DEFAULT_WORKER_CONCURRENCY,
 } from './queue-worker-transport.js';
+export type {
+  RedisSessionRecord,
+  RedisSessionStore,
+  RedisSessionStoreOptions,
+} from './session-store.js';
+export { createRedisSessionStore, DEFAULT_SESSION_KEY_PREFIX } from './session-store.js';
