@@ -9,8 +9,15 @@ import {
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { createClient } from '@jsonrpc-kit/client';
 import { findRedisServer, REDIS_SERVER_INSTALL_HINT } from '@jsonrpc-kit/redis/testing';
-import { createSseParser, type SseEvent } from '@jsonrpc-kit/transport-http';
+import {
+  createSseParser,
+  createStreamableHttpTransport,
+  type SseEvent,
+} from '@jsonrpc-kit/transport-http';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useRedisServer } from '../../../packages/redis/test/redis-server.js';
 
@@ -34,13 +41,19 @@ function startNode(redisUrl: string, name: string, children: ChildProcess[]): Pr
   });
 }
 
-/** A round-robin reverse proxy: request n goes to backend n % 2; streams pass through. */
+/**
+ * A round-robin reverse proxy: each request goes to the next backend in turn; streams pass
+ * through. GET streams can be dropped, and held (a held GET takes its turn when released).
+ */
 async function roundRobin(backends: readonly string[]) {
-  let next = 0;
-  const hits: number[] = [];
-  const server: HttpServer = createHttpServer((req, res) => {
-    const index = next++ % backends.length;
-    hits.push(index);
+  const state = {
+    next: 0,
+    hold: false,
+    held: [] as (() => void)[],
+    streams: [] as { backend: number; lastEventId: string | undefined; drop: () => void }[],
+  };
+  const forward = (req: IncomingMessage, res: ServerResponse): void => {
+    const index = state.next++ % backends.length;
     const target = new URL(backends[index]!);
     const upstream = httpRequest(
       { host: target.hostname, port: target.port, path: target.pathname, method: req.method },
@@ -58,12 +71,35 @@ async function roundRobin(backends: readonly string[]) {
     upstream.on('error', () => res.destroy());
     // The client went away: so does the upstream exchange (a dropped stream reaches the backend).
     res.on('close', () => upstream.destroy());
+    if (req.method === 'GET') {
+      const header = req.headers['last-event-id'];
+      state.streams.push({
+        backend: index,
+        lastEventId: typeof header === 'string' ? header : undefined,
+        drop: () => res.destroy(),
+      });
+    }
     req.pipe(upstream);
+  };
+  const server: HttpServer = createHttpServer((req, res) => {
+    if (req.method === 'GET' && state.hold) state.held.push(() => forward(req, res));
+    else forward(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    hits,
+    state,
+    /** The backend the next request reaches. */
+    nextBackend: () => state.next % backends.length,
+    /** Drops every open GET stream. */
+    dropStreams: () => {
+      for (const stream of state.streams) stream.drop();
+    },
+    /** Lets the held GETs through, each taking its turn. */
+    release: () => {
+      state.hold = false;
+      for (const go of state.held.splice(0)) go();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -110,6 +146,7 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
   });
   afterEach(async () => {
     for (const close of open.splice(0)) await close();
+    proxy.state.streams.length = 0;
   });
   afterAll(async () => {
     await proxy?.close();
@@ -135,7 +172,7 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
       });
       return { status: response.status, text: await response.text(), response };
     };
-    const start = proxy.hits.length;
+    const start = proxy.state.next;
     const parity = (n: number) => (start + n) % 2; // which backend the n-th request reaches
 
     // 1 (A): initialize starts the session.
@@ -230,5 +267,122 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
       );
       expect(after.status).toBe(404);
     }
+  });
+
+  /** A client under test: calls tools, and the values of the log messages it received. */
+  interface Subject {
+    call(tool: string, values?: number[]): Promise<string>;
+    readonly values: number[];
+    close(): Promise<void>;
+  }
+
+  /** The steps both clients go through; see the raw-bytes test for the same with fetch. */
+  async function scenario(subject: Subject) {
+    open.push(() => subject.close());
+    // The session's GET stream is open, on some process: the holder.
+    await expect.poll(() => proxy.state.streams.length, { timeout: 5000 }).toBeGreaterThan(0);
+    const firstStream = proxy.state.streams.at(-1)!;
+    const holder = firstStream.backend;
+    const other = 1 - holder;
+    const toward = async (backend: number) => {
+      for (let i = 0; i < 2 && proxy.nextBackend() !== backend; i++) await subject.call('whoami');
+      expect(proxy.nextBackend()).toBe(backend);
+    };
+    // A call reaches either process and continues the session.
+    const answers = [await subject.call('whoami'), await subject.call('whoami')].sort();
+    expect(answers).toEqual(['a', 'b']);
+    // Pushed on the holder: arrives live.
+    await toward(holder);
+    await subject.call('emit', [1]);
+    await toward(holder);
+    await subject.call('flush');
+    await expect.poll(() => subject.values, { timeout: 3000 }).toEqual([1]);
+    // The stream drops; its reconnection waits at the balancer meanwhile.
+    const streamsBefore = proxy.state.streams.length;
+    proxy.state.hold = true;
+    proxy.dropStreams();
+    await expect.poll(() => proxy.state.held.length, { timeout: 5000 }).toBe(1);
+    // Pushed on the holder while no stream is open: kept in Redis.
+    await toward(holder);
+    await subject.call('emit', [2, 3]);
+    await toward(holder);
+    await subject.call('flush');
+    // The reconnection lands on the other process, which replays them.
+    await toward(other);
+    proxy.release();
+    await expect.poll(() => proxy.state.streams.length, { timeout: 3000 }).toBe(streamsBefore + 1);
+    const resumed = proxy.state.streams.at(-1)!;
+    expect(resumed.backend).toBe(other);
+    expect(resumed.lastEventId).toMatch(/_/);
+    await expect.poll(() => subject.values, { timeout: 3000 }).toEqual([1, 2, 3]);
+    // The other process now holds the stream: its pushes arrive live.
+    await toward(other);
+    await subject.call('emit', [4]);
+    await toward(other);
+    await subject.call('flush');
+    await expect.poll(() => subject.values, { timeout: 3000 }).toEqual([1, 2, 3, 4]);
+    // Nothing twice, even a while later.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(subject.values).toEqual([1, 2, 3, 4]);
+  }
+
+  const valueOf = (params: unknown): number => (params as { data: { value: number } }).data.value;
+
+  it('the kit client: initialize, calls on both processes, its GET stream resumed on the other', async () => {
+    const values: number[] = [];
+    const client = createClient(
+      createStreamableHttpTransport({
+        url: proxy.url,
+        stream: true,
+        reconnect: { initialDelay: 20, maxDelay: 100, maxRetries: 20 },
+      }),
+      {
+        onNotification: (n) => {
+          if (n.method === 'notifications/message') values.push(valueOf(n.params));
+        },
+      },
+    );
+    await client.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'kit', version: '0' },
+    });
+    await scenario({
+      values,
+      async call(tool, list) {
+        const answer = (await client.request('tools/call', {
+          name: tool,
+          arguments: { values: list ?? [] },
+        })) as { content: { text: string }[] };
+        return answer.content[0]!.text;
+      },
+      close: () => client.close(),
+    });
+  });
+
+  it('the MCP SDK client: the same, with its own reconnection', async () => {
+    const values: number[] = [];
+    const client = new McpClient({ name: 'sdk', version: '0' });
+    client.fallbackNotificationHandler = async (n) => {
+      if (n.method === 'notifications/message') values.push(valueOf(n.params));
+    };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(proxy.url), {
+        reconnectionOptions: {
+          initialReconnectionDelay: 20,
+          maxReconnectionDelay: 100,
+          reconnectionDelayGrowFactor: 1.5,
+          maxRetries: 20,
+        },
+      }),
+    );
+    await scenario({
+      values,
+      async call(tool, list) {
+        const answer = await client.callTool({ name: tool, arguments: { values: list ?? [] } });
+        return (answer.content as { text: string }[])[0]!.text;
+      },
+      close: () => client.close(),
+    });
   });
 });

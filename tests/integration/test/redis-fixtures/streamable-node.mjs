@@ -18,19 +18,22 @@ server.method('tools/list', () => ({
   tools: ['whoami', 'emit'].map((tool) => ({ name: tool, inputSchema: { type: 'object' } })),
 }));
 // `whoami` says which process answered; `emit` pushes each value as a log message on the
-// session's stream, after its answer (so on the GET stream, whatever the POST accepts).
-server.method('tools/call', (params, ctx) => {
+// session's stream, after its answer (so on the GET stream, whatever the POST accepts); `flush`
+// answers once this process's pushes are stored.
+let pushed = Promise.resolve();
+server.method('tools/call', async (params, ctx) => {
   const values = params.arguments?.values ?? [];
   if (params.name === 'emit') {
-    setTimeout(async () => {
+    pushed = new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
       for (const value of values) {
         await ctx.peer.notify('notifications/message', {
           level: 'info',
           data: { value, from: name },
         });
       }
-    }, 0);
+    });
   }
+  if (params.name === 'flush') await pushed;
   return { content: [{ type: 'text', text: params.name === 'whoami' ? name : 'ok' }] };
 });
 // The raw-bytes test asks for its pushes before the answer, in a POST that accepts only JSON.
