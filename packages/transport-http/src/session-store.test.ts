@@ -65,22 +65,22 @@ async function readSome(response: Response, count: number): Promise<SseEvent[]> 
 }
 
 describe('createMemorySessionStore', () => {
-  it('keeps a record until its ttl passes without a touch; delete forgets it', () => {
+  it('keeps a record until its ttl passes without a touch; delete forgets it', async () => {
     let now = 0;
     const store = createMemorySessionStore(() => now);
     store.create('s', {}, 100);
     now = 90;
-    expect(store.lookup('s')).toEqual({});
+    expect(await store.lookup('s')).toEqual({});
     store.touch('s', 100, { streamId: 'g' });
     now = 180;
-    expect(store.lookup('s')).toEqual({ streamId: 'g' });
+    expect(await store.lookup('s')).toEqual({ streamId: 'g' });
     now = 291;
-    expect(store.lookup('s')).toBeUndefined();
+    expect(await store.lookup('s')).toBeUndefined();
     store.touch('s', 100);
-    expect(store.lookup('s')).toBeUndefined();
+    expect(await store.lookup('s')).toBeUndefined();
     store.create('t', {}, 100);
     store.delete('t');
-    expect(store.lookup('t')).toBeUndefined();
+    expect(await store.lookup('t')).toBeUndefined();
   });
 });
 

@@ -62,9 +62,7 @@ export interface SessionStore {
  * console.log(store.lookup('s1')); // {}
  * ```
  */
-export function createMemorySessionStore(now: () => number = Date.now): SessionStore & {
-  lookup(id: string): SessionRecord | undefined;
-} {
+export function createMemorySessionStore(now: () => number = Date.now): SessionStore {
   const sessions = new Map<string, { record: SessionRecord; until: number }>();
   return {
     create(id, record, ttl) {
