@@ -5,6 +5,8 @@ import {
   createServer as createHttpServer,
   type Server as HttpServer,
   request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
