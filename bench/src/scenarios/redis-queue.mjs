@@ -21,7 +21,8 @@ function entriesOf(reply) {
 async function rawSetup(url, workers) {
   const { createClient } = await import('@redis/client');
   const open = async () => {
-    const c = createClient({ url });
+    // As the kit's connections: no per-command timer (@redis/client arms a 5 s one by default).
+    const c = createClient({ url, commandOptions: { timeout: 0 } });
     c.on('error', () => {});
     await c.connect();
     return c;

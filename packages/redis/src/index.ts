@@ -1,5 +1,5 @@
 export type { RedisConnectionOptions } from './connection.js';
-export { DEFAULT_MAX_RECONNECT_DELAY } from './connection.js';
+export { DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RECONNECT_DELAY } from './connection.js';
 export type { RedisEventStore, RedisEventStoreOptions } from './event-store.js';
 export {
   createRedisEventStore,
