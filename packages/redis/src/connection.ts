@@ -96,6 +96,21 @@ export function dropConnection(client: RedisConnection | undefined): void {
 }
 
 /**
+ * An idempotent, graceful close of one connection (dropped when the graceful close fails).
+ *
+ * @param client - the connection
+ * @returns the close: the first call closes, later ones resolve at once
+ */
+export function closeOnce(client: RedisConnection): () => Promise<void> {
+  let closed = false;
+  return async () => {
+    if (closed) return;
+    closed = true;
+    await client.close().catch(() => dropConnection(client));
+  };
+}
+
+/**
  * Opens the two connections of a queue endpoint: one for commands, one for blocking reads (a
  * blocking read holds its connection). On failure, closes whichever opened.
  *

@@ -5,7 +5,7 @@
  * @module
  */
 import { asyncDisposeSymbol } from '@jsonrpc-kit/core';
-import { dropConnection, openConnection, type RedisConnectionOptions } from './connection.js';
+import { closeOnce, openConnection, type RedisConnectionOptions } from './connection.js';
 
 /** The prefix of each session's key. @default "jsonrpc-kit:session:" */
 export const DEFAULT_SESSION_KEY_PREFIX = 'jsonrpc-kit:session:';
@@ -107,13 +107,7 @@ export async function createRedisSessionStore(
 ): Promise<RedisSessionStore> {
   const prefix = options.keyPrefix ?? DEFAULT_SESSION_KEY_PREFIX;
   const connection = await openConnection(options);
-  let closed = false;
-
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    await connection.close().catch(() => dropConnection(connection));
-  };
+  const close = closeOnce(connection);
 
   return {
     async create(id, record, ttl) {
