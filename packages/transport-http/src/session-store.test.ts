@@ -139,4 +139,30 @@ describe('sessions shared by two handlers (two processes on one store)', () => {
     expect(rest.map((e) => JSON.parse(e.data).params.value)).toEqual([2, 3, 4]);
     expect(new Set([...first, ...rest].map((e) => e.id)).size).toBe(4);
   });
+
+  it('with the store down, the sessions of this process go on and others are 503 (not 404: they may exist)', async () => {
+    const memory = createMemorySessionStore();
+    let down = false;
+    const store: SessionStore = {
+      create: (id, record, ttl) => memory.create(id, record, ttl),
+      lookup: (id) => (down ? Promise.reject(new Error('down')) : memory.lookup(id)),
+      touch: (id, ttl, record) =>
+        down ? Promise.reject(new Error('down')) : memory.touch(id, ttl, record),
+      delete: (id) => memory.delete(id),
+    };
+    const eventStore = createMemoryEventStore();
+    const a = process_('a', { sessions: { store }, eventStore });
+    const b = process_('b', { sessions: { store }, eventStore });
+    const id = (await post(a, init)).headers.get('mcp-session-id')!;
+    down = true;
+    const onA = await post(a, '{"jsonrpc":"2.0","id":1,"method":"who"}', id);
+    expect(await onA.text()).toBe('{"jsonrpc":"2.0","id":1,"result":"a"}');
+    const onB = await post(b, '{"jsonrpc":"2.0","id":2,"method":"who"}', id);
+    expect(onB.status).toBe(503);
+    expect(await onB.text()).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Service Unavailable: session store"}}',
+    );
+    down = false;
+    expect((await post(b, '{"jsonrpc":"2.0","id":3,"method":"who"}', id)).status).toBe(200);
+  });
 });

@@ -606,10 +606,15 @@ export function createStreamableHttpHandler(
       return json(400, errorBody(-32000, `Bad Request: ${sessionHeader} header is required`), cors);
     }
     let session = sessions.get(id);
-    const record: SessionRecord | undefined = await Promise.resolve(sessionStore.lookup(id)).catch(
-      // The store is down: this process's sessions go on.
-      () => (session === undefined ? undefined : {}),
+    const record: SessionRecord | undefined | null = await Promise.resolve(
+      sessionStore.lookup(id),
+    ).catch(
+      // The store is down: this process's sessions go on; others cannot be told from unknown ones.
+      () => (session === undefined ? null : {}),
     );
+    if (record === null) {
+      return json(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
+    }
     if (record === undefined) {
       // Ended or expired (possibly on another process).
       if (session !== undefined) void closeSession(session, undefined, false);
