@@ -328,7 +328,7 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
     expect(subject.values).toEqual([1, 2, 3, 4]);
   }
 
-  const valueOf = (params: unknown): number => (params as { data: { value: number } }).data.value;
+  const itemValue = (params: unknown): number => (params as { data: { value: number } }).data.value;
 
   it('the kit client: initialize, calls on both processes, its GET stream resumed on the other', async () => {
     const values: number[] = [];
@@ -340,7 +340,7 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
       }),
       {
         onNotification: (n) => {
-          if (n.method === 'notifications/message') values.push(valueOf(n.params));
+          if (n.method === 'notifications/message') values.push(itemValue(n.params));
         },
       },
     );
@@ -366,7 +366,7 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
     const values: number[] = [];
     const client = new McpClient({ name: 'sdk', version: '0' });
     client.fallbackNotificationHandler = async (n) => {
-      if (n.method === 'notifications/message') values.push(valueOf(n.params));
+      if (n.method === 'notifications/message') values.push(itemValue(n.params));
     };
     await client.connect(
       new StreamableHTTPClientTransport(new URL(proxy.url), {
