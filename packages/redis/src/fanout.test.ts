@@ -127,4 +127,31 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     await expect.poll(() => heardPlain, { timeout: 2000 }).toEqual([{ n: 3 }]);
     expect(got).toHaveLength(2);
   });
+
+  it('sharded subscriptions come back after a redis-server restart', async (ctx) => {
+    const major = redisMajor();
+    if (major < 7) ctx.skip(`sharded pub/sub needs Redis >= 7; this redis-server is ${major}`);
+    await using a = await createRedisFanout({
+      url: redis.url,
+      channelPrefix: 't5:',
+      sharded: true,
+    });
+    await using b = await createRedisFanout({
+      url: redis.url,
+      channelPrefix: 't5:',
+      sharded: true,
+    });
+    const got: unknown[] = [];
+    await a.subscribe('ticks', (item) => void got.push(item));
+    await redis.restart(200);
+    await expect
+      .poll(
+        async () => {
+          await b.publish('ticks', 'after');
+          return got.includes('after');
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(true);
+  });
 });
