@@ -99,4 +99,22 @@ describe.skipIf(skipReason !== undefined)('subscriptions with a Redis fan-out', 
     await expect.poll(() => onB, { timeout: 5000 }).toEqual(['x']);
     expect(a.wire.received).toBe(0);
   });
+
+  it('after a redis-server restart, publishes reach the other process again; nothing hangs', async () => {
+    const a = await serverProcess('p4:');
+    const b = await serverProcess('p4:');
+    const [onB] = await Promise.all([b.url].map(subscriber));
+    a.subscriptions.publish('news', 1);
+    await expect.poll(() => onB, { timeout: 5000 }).toEqual([1]);
+    await redis.restart(200);
+    await expect
+      .poll(
+        () => {
+          a.subscriptions.publish('news', 2);
+          return onB!.includes(2);
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(true);
+  });
 });
