@@ -14,6 +14,12 @@ describe.skipIf(skipReason !== undefined)('the Redis session store on a real red
     await b.touch('one', 60_000, { streamId: 'g1' });
     expect(await a.lookup('one')).toEqual({ streamId: 'g1' });
     expect(await a.lookup('none')).toBeUndefined();
+    // A lookup with a ttl renews the session: it outlives its first ttl.
+    await a.create('renewed', {}, 150);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await b.lookup('renewed', 150)).toEqual({});
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await a.lookup('renewed')).toEqual({});
     // A ttl passes without a touch: gone.
     await a.create('short', {}, 50);
     await new Promise((resolve) => setTimeout(resolve, 120));

@@ -42,13 +42,14 @@ export interface RedisSessionStore {
    */
   create(id: string, record: RedisSessionRecord, ttl: number): Promise<void>;
   /**
-   * Finds a session.
+   * Finds a session and, with a `ttl`, renews its expiry in the same command (`GETEX`).
    *
    * @param id - the session id
+   * @param ttl - milliseconds it lives from now, when found (`Infinity`: no expiry)
    * @returns its record, or `undefined` when it never was, expired or was deleted
    * @throws Error when Redis cannot be reached (the handler then keeps serving its own sessions)
    */
-  lookup(id: string): Promise<RedisSessionRecord | undefined>;
+  lookup(id: string, ttl?: number): Promise<RedisSessionRecord | undefined>;
   /**
    * Extends a session's life; with a record, replaces its record too. Does nothing for a session
    * that is gone.
@@ -113,8 +114,9 @@ export async function createRedisSessionStore(
     async create(id, record, ttl) {
       await connection.sendCommand(['SET', prefix + id, JSON.stringify(record), ...expiry(ttl)]);
     },
-    async lookup(id) {
-      const text = await connection.sendCommand(['GET', prefix + id]);
+    async lookup(id, ttl) {
+      const renew = ttl === undefined ? [] : Number.isFinite(ttl) ? expiry(ttl) : ['PERSIST'];
+      const text = await connection.sendCommand(['GETEX', prefix + id, ...renew]);
       if (text === null || text === undefined) return undefined;
       try {
         return JSON.parse(String(text)) as RedisSessionRecord;

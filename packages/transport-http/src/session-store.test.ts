@@ -78,6 +78,12 @@ describe('createMemorySessionStore', () => {
     expect(await store.lookup('s')).toBeUndefined();
     store.touch('s', 100);
     expect(await store.lookup('s')).toBeUndefined();
+    // A lookup with a ttl renews it.
+    store.create('r', {}, 100);
+    now = 380;
+    expect(await store.lookup('r', 100)).toEqual({});
+    now = 470;
+    expect(await store.lookup('r')).toEqual({});
     store.create('t', {}, 100);
     store.delete('t');
     expect(await store.lookup('t')).toBeUndefined();

@@ -27,12 +27,14 @@ export interface SessionStore {
    */
   create(id: string, record: SessionRecord, ttl: number): void | Promise<void>;
   /**
-   * Finds a session.
+   * Finds a session and, with a `ttl`, keeps it alive that much longer (the handler looks up on
+   * every request of a session, so this is its one store call per request).
    *
    * @param id - the session id
+   * @param ttl - milliseconds it lives from now, when found
    * @returns its record, or `undefined` when it never was, expired or was deleted
    */
-  lookup(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  lookup(id: string, ttl?: number): SessionRecord | undefined | Promise<SessionRecord | undefined>;
   /**
    * Keeps a session alive for `ttl` more milliseconds; with a record, replaces its record too.
    *
@@ -63,18 +65,19 @@ export interface SessionStore {
  * ```
  */
 export function createMemorySessionStore(now: () => number = Date.now): SessionStore {
-  const sessions = new Map<string, { record: SessionRecord; until: number }>();
+  const sessions = new Map<string, { readonly record: SessionRecord; until: number }>();
   return {
     create(id, record, ttl) {
       sessions.set(id, { record, until: now() + ttl });
     },
-    lookup(id) {
+    lookup(id, ttl) {
       const entry = sessions.get(id);
       if (entry === undefined) return undefined;
       if (entry.until < now()) {
         sessions.delete(id);
         return undefined;
       }
+      if (ttl !== undefined) entry.until = now() + ttl;
       return entry.record;
     },
     touch(id, ttl, record) {

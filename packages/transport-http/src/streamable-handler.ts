@@ -607,7 +607,7 @@ export function createStreamableHttpHandler(
     }
     let session = sessions.get(id);
     const record: SessionRecord | undefined | null = await Promise.resolve(
-      sessionStore.lookup(id),
+      sessionStore.lookup(id, sessionTtl),
     ).catch(
       // The store is down: this process's sessions go on; others cannot be told from unknown ones.
       () => (session === undefined ? null : {}),
@@ -626,7 +626,6 @@ export function createStreamableHttpHandler(
       session.standaloneId = record.streamId;
     }
     session.lastActive = Date.now();
-    void touchSession(id);
     return session;
   };
 
