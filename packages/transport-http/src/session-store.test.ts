@@ -1,3 +1,4 @@
+import type { ConnectionHandler } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
@@ -19,15 +20,26 @@ const init =
   '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}';
 
 /** One "process": a server and its streaming handler on the given stores. */
+/** How many connections each "process" opened, by name. */
+const connects = new Map<string, number>();
+
 function process_(name: string, options: StreamableHttpHandlerOptions) {
   const server = createServer();
+  connects.set(name, 0);
   server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
   server.method('who', () => name);
   server.method('push', async ({ values }: { values: number[] }, ctx) => {
     for (const value of values) await ctx.peer!.notify('tick', { value });
     return 'ok';
   });
-  const handler = createStreamableHttpHandler(server, options);
+  const counted: ConnectionHandler = {
+    maxRequestBytes: server.maxRequestBytes,
+    connect(transport, context) {
+      connects.set(name, (connects.get(name) ?? 0) + 1);
+      return server.connect(transport, context);
+    },
+  };
+  const handler = createStreamableHttpHandler(counted, options);
   handlers.push(handler);
   return handler;
 }
@@ -118,6 +130,21 @@ describe('sessions shared by two handlers (two processes on one store)', () => {
       '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}',
     );
     expect(a.sessions).toBe(0);
+  });
+
+  it('two requests of a session at once on the other handler continue it once', async () => {
+    const { store, eventStore } = shared();
+    const a = process_('a', { sessions: { store }, eventStore });
+    const b = process_('b', { sessions: { store }, eventStore });
+    const id = (await post(a, init)).headers.get('mcp-session-id')!;
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) => post(b, `{"jsonrpc":"2.0","id":${n},"method":"who"}`, id)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(b.sessions).toBe(1);
+    expect(connects.get('b')).toBe(1);
+    await b.close();
+    expect(b.sessions).toBe(0);
   });
 
   it('an unknown session is 404 on every handler (the store knows none)', async () => {

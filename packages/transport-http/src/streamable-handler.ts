@@ -620,6 +620,8 @@ export function createStreamableHttpHandler(
       if (session !== undefined) void closeSession(session, undefined, false);
       return json(404, errorBody(-32001, 'Session not found'), cors);
     }
+    // Another request of the session may have continued it here while this one looked it up.
+    session = sessions.get(id);
     if (session === undefined || session.closed) session = openSession(id, ctx, record.streamId);
     else if (record.streamId !== undefined && session.standalone?.open !== true) {
       // Another process may have opened the session's stream since: resume that one as its own.
