@@ -13,8 +13,16 @@ function redisMajor(): number {
   return Number(/v=(\d+)/.exec(out)?.[1] ?? 0);
 }
 
+/** Skips the test, saying why, when the installed redis-server has no sharded pub/sub. */
+function skipWithoutShardedPubSub(ctx: { skip(note: string): void }): void {
+  const major = redisMajor();
+  if (major < 7) ctx.skip(`sharded pub/sub needs Redis >= 7; this redis-server is ${major}`);
+}
+
 describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () => {
   const redis = useRedisServer();
+  const shardedFanout = (channelPrefix: string) =>
+    createRedisFanout({ url: redis.url, channelPrefix, sharded: true });
 
   it('delivers a publish to every subscriber of every fan-out, parsed once per fan-out', async () => {
     await using a = await createRedisFanout({ url: redis.url, channelPrefix: 't1:' });
@@ -98,18 +106,9 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
   });
 
   it('sharded pub/sub (SPUBLISH/SSUBSCRIBE): delivered to sharded subscribers, not to plain ones', async (ctx) => {
-    const major = redisMajor();
-    if (major < 7) ctx.skip(`sharded pub/sub needs Redis >= 7; this redis-server is ${major}`);
-    await using a = await createRedisFanout({
-      url: redis.url,
-      channelPrefix: 't4:',
-      sharded: true,
-    });
-    await using b = await createRedisFanout({
-      url: redis.url,
-      channelPrefix: 't4:',
-      sharded: true,
-    });
+    skipWithoutShardedPubSub(ctx);
+    await using a = await shardedFanout('t4:');
+    await using b = await shardedFanout('t4:');
     await using plain = await createRedisFanout({ url: redis.url, channelPrefix: 't4:' });
     expect(a.sharded).toBe(true);
     const got: unknown[] = [];
@@ -129,18 +128,9 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
   });
 
   it('sharded subscriptions come back after a redis-server restart', async (ctx) => {
-    const major = redisMajor();
-    if (major < 7) ctx.skip(`sharded pub/sub needs Redis >= 7; this redis-server is ${major}`);
-    await using a = await createRedisFanout({
-      url: redis.url,
-      channelPrefix: 't5:',
-      sharded: true,
-    });
-    await using b = await createRedisFanout({
-      url: redis.url,
-      channelPrefix: 't5:',
-      sharded: true,
-    });
+    skipWithoutShardedPubSub(ctx);
+    await using a = await shardedFanout('t5:');
+    await using b = await shardedFanout('t5:');
     const got: unknown[] = [];
     await a.subscribe('ticks', (item) => void got.push(item));
     await redis.restart(200);
