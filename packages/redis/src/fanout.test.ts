@@ -60,7 +60,9 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     ).toEqual(['a1', 'a2']);
   });
 
-  it('survives a redis-server restart: subscriptions come back, publishes made meanwhile go out', async () => {
+  it('survives a redis-server restart: subscriptions come back, publishes made meanwhile go out', {
+    timeout: 30_000,
+  }, async () => {
     await using a = await createRedisFanout({ url: redis.url, channelPrefix: 't2:' });
     await using b = await createRedisFanout({ url: redis.url, channelPrefix: 't2:' });
     const got: unknown[] = [];
@@ -82,7 +84,7 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
           await b.publish('ticks', 3);
           return got.includes(3);
         },
-        { timeout: 10_000, interval: 200 },
+        { timeout: 20_000, interval: 200 },
       )
       .toBe(true);
   });
@@ -127,7 +129,9 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     expect(got).toHaveLength(2);
   });
 
-  it('sharded subscriptions come back after a redis-server restart', async (ctx) => {
+  it('sharded subscriptions come back after a redis-server restart', {
+    timeout: 30_000,
+  }, async (ctx) => {
     skipWithoutShardedPubSub(ctx);
     await using a = await shardedFanout('t5:');
     await using b = await shardedFanout('t5:');
@@ -140,7 +144,7 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
           await b.publish('ticks', 'after');
           return got.includes('after');
         },
-        { timeout: 10_000, interval: 200 },
+        { timeout: 20_000, interval: 200 },
       )
       .toBe(true);
   });

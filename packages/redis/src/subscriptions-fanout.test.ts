@@ -100,7 +100,9 @@ describe.skipIf(skipReason !== undefined)('subscriptions with a Redis fan-out', 
     expect(a.wire.received).toBe(0);
   });
 
-  it('after a redis-server restart, publishes reach the other process again; nothing hangs', async () => {
+  it('after a redis-server restart, publishes reach the other process again; nothing hangs', {
+    timeout: 30_000,
+  }, async () => {
     const a = await serverProcess('p4:');
     const b = await serverProcess('p4:');
     const [onB] = await Promise.all([b.url].map(subscriber));
@@ -113,7 +115,7 @@ describe.skipIf(skipReason !== undefined)('subscriptions with a Redis fan-out', 
           a.subscriptions.publish('news', 2);
           return onB!.includes(2);
         },
-        { timeout: 10_000, interval: 200 },
+        { timeout: 20_000, interval: 200 },
       )
       .toBe(true);
   });
