@@ -1,3 +1,4 @@
+export type { CallContextOptions } from './call-context.js';
 export {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,

@@ -17,6 +17,7 @@ import {
   DEFAULT_MAX_REQUEST_BYTES,
   defaultClientKey,
 } from './defaults.js';
+import type { CallContextOptions } from './call-context.js';
 import type { FairLimits } from './limiter.js';
 
 /**
@@ -99,6 +100,17 @@ export interface ServerOptions {
    * @default 0
    */
   readonly handlerTimeout?: number;
+  /**
+   * Reads each call's context (see core's `call-context`): the time the caller still waits and
+   * its metadata, from `params._meta` (`"rpc.timeout"` and the other members) and, over HTTP, the
+   * `Jsonrpc-Timeout` and `Jsonrpc-Meta` headers. Handlers see `ctx.deadline` and `ctx.meta`;
+   * `ctx.signal` aborts when the deadline passes and the call is answered -32005 (the kit's
+   * timeout code); a call whose time is up on arrival is answered -32005 at once, without
+   * running; requests made through `ctx.peer` inherit the deadline and the metadata. The params
+   * are left as received (`_meta` included, as in MCP). `true` reads `_meta` and the headers.
+   * @default false
+   */
+  readonly callContext?: boolean | CallContextOptions;
   /**
    * Default deadline of `connection.request()` to the peer, in milliseconds. `0` waits forever.
    * @default 0

@@ -39,8 +39,30 @@ export interface HandlerContext {
   readonly method: string;
   /** Facts about the transport (headers, remote address, …). */
   readonly transport: TransportContext;
-  /** The other side of a duplex connection (set on `connect()`), to notify or call it back. */
+  /**
+   * The other side of a duplex connection (set on `connect()`), to notify or call it back. When
+   * the call carries a context, the requests made through it inherit `deadline` and `meta`.
+   */
   readonly peer: Peer | undefined;
+  /**
+   * When the caller stops waiting, as a `Date.now()` time on this server's clock; `ctx.signal`
+   * aborts then and the call is answered -32005. `undefined` unless the server reads contexts
+   * ({@link ServerOptions.callContext}) and the caller sent a deadline.
+   *
+   * @example
+   * ```ts
+   * server.method('search', async (params: { q: string }, ctx) => {
+   *   const budget = ctx.deadline === undefined ? 1_000 : ctx.deadline - Date.now();
+   *   return { q: params.q, budget };
+   * });
+   * ```
+   */
+  readonly deadline: number | undefined;
+  /**
+   * The caller's metadata (auth, tenant, trace) from `params._meta` or the `Jsonrpc-Meta` header;
+   * `undefined` unless the server reads contexts ({@link ServerOptions.callContext}).
+   */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
   /**
    * Reports progress to the caller (`$/progress` or the profile's notification); `undefined`
    * when the caller sent no progress token, for notifications, and over stateless transports.

@@ -6,7 +6,9 @@
  */
 import {
   AbortError,
+  type CallContext,
   ConnectionClosedError,
+  callContextHeaders,
   createTransportState,
   type SendOptions,
   TimeoutError,
@@ -184,7 +186,25 @@ export function createPostTransport(
     state.deliver(body);
   };
 
+  /** A call with a deadline or metadata: its context goes in headers (see core's call-context). */
+  const sendWithContext = async (
+    text: string,
+    context: CallContext,
+    userSignal: AbortSignal | undefined,
+  ): Promise<void> => {
+    let base = fixedHeaders;
+    if (base === undefined) {
+      try {
+        base = { ...DEFAULT_HEADERS, ...lowerCase(await headerFunction!()) };
+      } catch (error) {
+        throw new TransportError('HTTP headers function failed', { cause: error });
+      }
+    }
+    return exchange(text, { ...base, ...callContextHeaders(context) }, userSignal);
+  };
+
   return {
+    carriesCallContext: true,
     start(h: TransportHandler): Promise<void> {
       if (closed && !state.started) {
         return Promise.reject(new ConnectionClosedError('HTTP transport closed'));
@@ -198,6 +218,8 @@ export function createPostTransport(
       if (userSignal?.aborted) {
         return Promise.reject(new AbortError({ cause: userSignal.reason }));
       }
+      const context = sendOptions?.callContext;
+      if (context !== undefined) return sendWithContext(text, context, userSignal);
       if (fixedHeaders !== undefined) return exchange(text, fixedHeaders, userSignal);
       let extra: ReturnType<NonNullable<typeof headerFunction>>;
       try {
