@@ -105,9 +105,9 @@ describe('call context on a duplex transport (raw bytes)', () => {
     const client = createClient(a);
     clients.push(client);
     const started = Date.now();
-    await expect(
-      client.request('slow', {}, { deadline: Date.now() + 30 }),
-    ).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(client.request('slow', {}, { deadline: Date.now() + 30 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 

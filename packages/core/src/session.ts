@@ -255,7 +255,11 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     resolveClosed = resolve;
   });
 
-  const sendText = (text: string, signal?: AbortSignal, callContext?: CallContext): Promise<void> => {
+  const sendText = (
+    text: string,
+    signal?: AbortSignal,
+    callContext?: CallContext,
+  ): Promise<void> => {
     const sendOptions =
       callContext !== undefined
         ? { signal, callContext }
