@@ -102,13 +102,13 @@ export function createContextReader(
  * the handler gave its own. By-position params cannot carry them on duplex transports: such a
  * call is bounded by the time left here only, and its metadata stays behind.
  *
- * @param call - the handler's call
+ * @param call - the handler's call (its `deadline` and `meta`)
  * @param params - the params of the call it makes
  * @param options - the options it gave
  * @returns the options to use
  */
-function inherited(
-  call: Call,
+export function inherited(
+  call: Pick<Call, 'deadline' | 'meta'>,
   params: JsonRpcParams | undefined,
   options: RequestOptions | undefined,
 ): RequestOptions {

@@ -7,6 +7,8 @@ export {
   DEFAULT_MAX_REQUEST_BYTES,
   defaultClientKey,
 } from './defaults.js';
+export type { ProxyTarget, ProxyUpstream, UpstreamHandlers } from './proxy.js';
+export { createProxy } from './proxy.js';
 export { createServer } from './server.js';
 export type {
   ContractProducers,
