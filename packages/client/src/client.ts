@@ -167,7 +167,7 @@ export function createClient<V = unknown>(
     }
     const promise = alone
       ? session.request(method, params, callOptions, id)
-        : queued(method, params, callOptions, id);
+      : queued(method, params, callOptions, id);
     return schema === undefined
       ? promise
       : promise.then((value) => checkResult(schema, value, { method, id }));

@@ -134,7 +134,8 @@ export function withCallContext(
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isTime = (value: unknown): value is number => typeof value === 'number' && value === value;
+const isTime = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
 
 /**
  * Reads the context of incoming params: the member's {@link CONTEXT_TIMEOUT_KEY} and its other

@@ -9,6 +9,7 @@ import type {
   Profile,
   TransportContext,
 } from '@jsonrpc-kit/core';
+import type { CallContextOptions } from './call-context.js';
 import {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,
@@ -17,7 +18,6 @@ import {
   DEFAULT_MAX_REQUEST_BYTES,
   defaultClientKey,
 } from './defaults.js';
-import type { CallContextOptions } from './call-context.js';
 import type { FairLimits } from './limiter.js';
 
 /**
