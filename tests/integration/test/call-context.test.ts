@@ -6,7 +6,7 @@ import { createHttpTransport, listen } from '@jsonrpc-kit/transport-http/node';
 import { createWebSocketServer } from '@jsonrpc-kit/transport-ws';
 import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { openRawSocket } from './raw-socket.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -104,22 +104,9 @@ describe('call context over WebSocket (params._meta)', () => {
     cleanups.push(() => wss.close());
     await wss.ready;
     const { port } = wss.address()!;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/`);
+    const socket = await openRawSocket(`ws://127.0.0.1:${port}/`);
     cleanups.push(() => socket.close());
-    const frames: string[] = [];
-    socket.on('message', (data) => frames.push(String(data)));
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const next = async (): Promise<string> => {
-      for (let i = 0; i < 400 && frames.length === 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      const frame = frames.shift();
-      if (frame === undefined) throw new Error('no frame');
-      return frame;
-    };
+    const next = socket.next;
     socket.send(
       '{"jsonrpc":"2.0","id":1,"method":"outer","params":{"_meta":{"tenant":"acme","rpc.timeout":4000}}}',
     );

@@ -9,7 +9,7 @@ import { type SpawnedTransport, spawnTransport } from '@jsonrpc-kit/transport-st
 import { createWebSocketServer } from '@jsonrpc-kit/transport-ws';
 import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { openRawSocket } from './raw-socket.js';
 import { stdioFixture } from './stdio-fixtures/fixture.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -52,18 +52,9 @@ async function front(options: Parameters<typeof createProxy>[1] = {}) {
 describe('createProxy: a WebSocket front proxying a stdio child', () => {
   it('raw frames: results and error answers (code, message, data) pass through unchanged', async () => {
     const { url } = await front();
-    const socket = new WebSocket(url);
+    const socket = await openRawSocket(url);
     cleanups.push(() => socket.close());
-    const frames: string[] = [];
-    socket.on('message', (data) => frames.push(String(data)));
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    const next = async (): Promise<string> => {
-      await until(() => frames.length > 0, 'a frame');
-      return frames.shift()!;
-    };
+    const next = socket.next;
     socket.send('{"jsonrpc":"2.0","id":"a","method":"add","params":[2,3]}');
     expect(await next()).toBe('{"jsonrpc":"2.0","id":"a","result":5}');
     socket.send('{"jsonrpc":"2.0","id":7,"method":"fail"}');
