@@ -85,10 +85,16 @@ describe('call context on a duplex transport (raw bytes)', () => {
     ]);
   });
 
-  it('refuses by-position params with a context (there is no place for it) and sends nothing', async () => {
-    const { client, wire } = await rawPeer();
-    await expect(client.request('sum', [1, 2], { meta: { a: 1 } })).rejects.toThrow(TypeError);
-    expect(wire).toEqual([]);
+  it('by-position params have no place for it: they go out unchanged, the deadline bounds the wait here', async () => {
+    const [a, b] = createMemoryTransportPair();
+    const wire: string[] = [];
+    await b.start({ onMessage: (text) => wire.push(text), onClose: () => {} }); // never answers
+    const client = createClient(a);
+    clients.push(client);
+    await expect(
+      client.request('sum', [1, 2], { meta: { a: 1 }, deadline: Date.now() + 30 }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(wire).toEqual(['{"jsonrpc":"2.0","id":1,"method":"sum","params":[1,2]}']);
   });
 
   it('a deadline that passed already rejects at once with a TimeoutError, unsent', async () => {

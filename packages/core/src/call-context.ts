@@ -104,8 +104,8 @@ export function outgoingContext(
  * @param member - the params member, {@link DEFAULT_CONTEXT_MEMBER} by default
  * @param context - what to put
  * @returns new params; `params` is not changed
- * @throws TypeError when the params are by position: they have no place for a context (send
- *   them by name, or use an HTTP transport, which carries the context in headers)
+ * @throws TypeError when the params are by position: they have no place for a context (the
+ *   session sends such calls without one; an HTTP transport carries it in headers)
  * @example
  * ```ts
  * withCallContext({ a: 1 }, '_meta', { timeout: 500, meta: { tenant: 'acme' } });

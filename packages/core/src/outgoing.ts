@@ -262,7 +262,10 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
         if (context.timeout !== undefined && context.timeout <= 0) {
           return Promise.reject(new TimeoutError(0, { method, id }));
         }
-        if (!carriesContext) params = withCallContext(params, contextMember, context);
+        // By-position params have no place for it: the deadline then bounds the wait here only.
+        if (!carriesContext && !Array.isArray(params)) {
+          params = withCallContext(params, contextMember, context);
+        }
       }
       text = serializeRequest(id, method, params);
     } catch (error) {

@@ -1,4 +1,4 @@
-import { createMemoryTransportPair, type Transport } from '@jsonrpc-kit/core';
+import { createMemoryTransportPair, type RequestOptions, type Transport } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from './server.js';
 import type { Connection, HandlerContext, Server, ServerOptions } from './types.js';
@@ -133,13 +133,16 @@ describe('reading the call context (memory transport, raw bytes)', () => {
     expect(seen[0]).toMatchObject({ deadline: undefined, meta: { user: 'u' } });
   });
 
-  it('requests made through ctx.peer inherit the time left and the meta', async () => {
+  it('a handler passes its ctx as the options: the time left, the meta (and its cancellation) go on', async () => {
     const server = createServer({ callContext: true });
+    const peers = new Set<unknown>();
     server.method('outer', async (_params: unknown, ctx) => {
-      const named = await ctx.peer!.request('inner', { x: 1 });
-      const positional = await ctx.peer!.request('inner', [1]);
-      const own = await ctx.peer!.request('inner', {}, { meta: { own: true } });
-      return [named, positional, own];
+      peers.add(ctx.peer);
+      const options: RequestOptions = ctx; // a handler's context is valid request options
+      const named = await ctx.peer!.request('inner', { x: 1 }, options);
+      const positional = await ctx.peer!.request('inner', [1], ctx);
+      const plain = await ctx.peer!.request('inner', { y: 1 });
+      return [named, positional, plain];
     });
     const peer = await raw(server);
     await peer.send(
@@ -160,10 +163,35 @@ describe('reading the call context (memory transport, raw bytes)', () => {
     await peer.send(
       `{"jsonrpc":"2.0","id":${(JSON.parse(second) as { id: number }).id},"result":"b"}`,
     );
-    const third = JSON.parse(await peer.next()) as { id: number; params: { _meta: unknown } };
-    expect(third.params._meta).toMatchObject({ own: true });
-    await peer.send(`{"jsonrpc":"2.0","id":${third.id},"result":"c"}`);
+    // Without the ctx, nothing is passed on: the wire is as the handler wrote it.
+    const third = await peer.next();
+    expect(third).toMatch(/^\{"jsonrpc":"2.0","id":\d+,"method":"inner","params":\{"y":1\}\}$/);
+    await peer.send(
+      `{"jsonrpc":"2.0","id":${(JSON.parse(third) as { id: number }).id},"result":"c"}`,
+    );
     expect(await peer.next()).toBe('{"jsonrpc":"2.0","id":"o","result":["a","b","c"]}');
+    // ctx.peer stays the connection itself (per-connection state keyed by it keeps working).
+    await peer.send('{"jsonrpc":"2.0","id":"p","method":"outer","params":{}}');
+    for (let i = 0; i < 3; i++) {
+      const call = JSON.parse(await peer.next()) as { id: number };
+      await peer.send(`{"jsonrpc":"2.0","id":${call.id},"result":${i}}`);
+    }
+    expect(await peer.next()).toBe('{"jsonrpc":"2.0","id":"p","result":[0,1,2]}');
+    expect(peers.size).toBe(1);
+  });
+
+  it('the downstream cancel reaches a nested call made with ctx', async () => {
+    const server = createServer({ callContext: true });
+    server.method('outer', (_params: unknown, ctx) => ctx.peer!.request('inner', {}, ctx));
+    const peer = await raw(server);
+    await peer.send('{"jsonrpc":"2.0","id":1,"method":"outer","params":{"_meta":{"m":1}}}');
+    const inner = JSON.parse(await peer.next()) as { id: number };
+    await peer.send('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}');
+    const answers = [await peer.next(), await peer.next()].sort();
+    expect(answers).toEqual([
+      `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Request cancelled"}}`,
+      `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":${inner.id}}}`,
+    ]);
   });
 });
 

@@ -1,17 +1,15 @@
 /**
  * Reading a call's context (the caller's time left and metadata) when the server's `callContext`
  * option is on: from the params member (`_meta`) and, over HTTP, from the `Jsonrpc-Timeout` and
- * `Jsonrpc-Meta` headers. The call gets `ctx.deadline` and `ctx.meta`, and its `ctx.peer` passes
- * them on to the calls the handler makes. Off, none of this runs.
+ * `Jsonrpc-Meta` headers. The call gets `ctx.deadline` and `ctx.meta`; a handler passes them on by
+ * giving its `ctx` as the options of the calls it makes (`ctx.peer.request(m, p, ctx)`). Off, none
+ * of this runs.
  *
  * @module
  */
 import {
   type CallContext,
   DEFAULT_CONTEXT_MEMBER,
-  type JsonRpcParams,
-  type Peer,
-  type RequestOptions,
   readCallContext,
   readCallContextHeaders,
   type TransportContext,
@@ -92,45 +90,6 @@ export function createContextReader(
     }
     call.deadline = deadline;
     call.meta = inParams?.meta ?? inHeaders?.context?.meta;
-    if (call.peer !== undefined) call.peer = inheritingPeer(call.peer, call);
     return deadline === undefined ? undefined : deadline - now;
-  };
-}
-
-/**
- * The options a call made inside a handler gets: the handler's deadline and metadata, unless
- * the handler gave its own. By-position params cannot carry them on duplex transports: such a
- * call is bounded by the time left here only, and its metadata stays behind.
- *
- * @param call - the handler's call (its `deadline` and `meta`)
- * @param params - the params of the call it makes
- * @param options - the options it gave
- * @returns the options to use
- */
-export function inherited(
-  call: Pick<Call, 'deadline' | 'meta'>,
-  params: JsonRpcParams | undefined,
-  options: RequestOptions | undefined,
-): RequestOptions {
-  const { deadline, meta } = call;
-  if (Array.isArray(params)) {
-    if (deadline === undefined || options?.timeout !== undefined) return options ?? {};
-    return { ...options, timeout: Math.max(1, deadline - Date.now()) };
-  }
-  const base: { deadline?: number; meta?: Readonly<Record<string, unknown>> } = {};
-  if (deadline !== undefined) base.deadline = deadline;
-  if (meta !== undefined) base.meta = meta;
-  return { ...base, ...options };
-}
-
-/** The handler's peer, passing the call's context on to the calls made through it. */
-function inheritingPeer(peer: Peer, call: Call): Peer {
-  return {
-    notify: (method, params) => peer.notify(method, params),
-    request: <T = unknown>(
-      method: string,
-      params?: JsonRpcParams,
-      options?: RequestOptions,
-    ): Promise<T> => peer.request<T>(method, params, inherited(call, params, options)),
   };
 }

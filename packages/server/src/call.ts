@@ -28,8 +28,8 @@ export class Call implements MiddlewareContext {
   declare readonly method: string;
   /** Facts about the transport. */
   declare readonly transport: TransportContext;
-  /** The peer of a duplex connection (passing the call's context on, when it has one). */
-  declare peer: Peer | undefined;
+  /** The peer of a duplex connection. */
+  declare readonly peer: Peer | undefined;
   /** When the caller stops waiting (`Date.now()` time), when the call carries a context. */
   declare deadline: number | undefined;
   /** The caller's metadata, when the call carries a context. */

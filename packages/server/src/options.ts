@@ -106,8 +106,9 @@ export interface ServerOptions {
    * `Jsonrpc-Timeout` and `Jsonrpc-Meta` headers. Handlers see `ctx.deadline` and `ctx.meta`;
    * `ctx.signal` aborts when the deadline passes and the call is answered -32005 (the kit's
    * timeout code); a call whose time is up on arrival is answered -32005 at once, without
-   * running; requests made through `ctx.peer` inherit the deadline and the metadata. The params
-   * are left as received (`_meta` included, as in MCP). `true` reads `_meta` and the headers.
+   * running; a handler passes both on by giving its `ctx` as a request's options
+   * (`ctx.peer.request(m, p, ctx)`, or a client's). The params are left as received (`_meta`
+   * included, as in MCP). `true` reads `_meta` and the headers.
    * @default false
    */
   readonly callContext?: boolean | CallContextOptions;

@@ -31,7 +31,6 @@ import {
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
-import { inherited } from './call-context.js';
 import { createServer } from './server.js';
 import type { Connection, Middleware, MiddlewareContext, Server, ServerOptions } from './types.js';
 
@@ -82,13 +81,15 @@ function upstreamFailure(error: unknown): never {
 }
 
 /** The options of a forwarded call: the caller's signal, progress, and context when read. */
-function forwardOptions(ctx: MiddlewareContext, params: JsonRpcParams | undefined): RequestOptions {
+function forwardOptions(ctx: MiddlewareContext): RequestOptions {
   const progress = ctx.progress;
-  const own: { signal: AbortSignal; onProgress?: (value: unknown) => void } = {
+  const { deadline, meta } = ctx;
+  return {
     signal: ctx.signal,
+    ...(progress === undefined ? {} : { onProgress: (value: unknown) => void progress(value) }),
+    ...(deadline === undefined ? {} : { deadline }),
+    ...(meta === undefined ? {} : { meta }),
   };
-  if (progress !== undefined) own.onProgress = (value) => void progress(value);
-  return ctx.deadline === undefined && ctx.meta === undefined ? own : inherited(ctx, params, own);
 }
 
 /** The options of a call the upstream server makes, forwarded downstream. */
@@ -158,7 +159,7 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
     const params = ctx.params as JsonRpcParams | undefined;
     if (ctx.notification) return upstream.notify(ctx.method, params);
     return upstream
-      .request(ctx.method, params, forwardOptions(ctx, params))
+      .request(ctx.method, params, forwardOptions(ctx))
       .then(undefined, upstreamFailure);
   };
   let removeForward = server.use(forward);

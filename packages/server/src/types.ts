@@ -39,21 +39,20 @@ export interface HandlerContext {
   readonly method: string;
   /** Facts about the transport (headers, remote address, …). */
   readonly transport: TransportContext;
-  /**
-   * The other side of a duplex connection (set on `connect()`), to notify or call it back. When
-   * the call carries a context, the requests made through it inherit `deadline` and `meta`.
-   */
+  /** The other side of a duplex connection (set on `connect()`), to notify or call it back. */
   readonly peer: Peer | undefined;
   /**
    * When the caller stops waiting, as a `Date.now()` time on this server's clock; `ctx.signal`
    * aborts then and the call is answered -32005. `undefined` unless the server reads contexts
-   * ({@link ServerOptions.callContext}) and the caller sent a deadline.
+   * ({@link ServerOptions.callContext}) and the caller sent a deadline. The context object is
+   * itself valid request options: `ctx.peer.request(method, params, ctx)` (or any client's
+   * `request`) passes the deadline, the metadata and the cancellation on.
    *
    * @example
    * ```ts
    * server.method('search', async (params: { q: string }, ctx) => {
-   *   const budget = ctx.deadline === undefined ? 1_000 : ctx.deadline - Date.now();
-   *   return { q: params.q, budget };
+   *   // The index call gets the time left, the caller's meta, and is cancelled with this one.
+   *   return ctx.peer?.request('index.lookup', { q: params.q }, ctx);
    * });
    * ```
    */

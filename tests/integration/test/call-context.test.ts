@@ -97,9 +97,11 @@ describe('call context over HTTP (headers)', () => {
 });
 
 describe('call context over WebSocket (params._meta)', () => {
-  it('raw frames carry it; the kit server reads it; a nested call inherits it', async () => {
+  it('raw frames carry it; the kit server reads it; a nested call given ctx passes it on', async () => {
     const server = createServer({ callContext: true });
-    server.method('outer', async (_params: unknown, ctx) => ctx.peer!.request('inner', { q: 1 }));
+    server.method('outer', async (_params: unknown, ctx) =>
+      ctx.peer!.request('inner', { q: 1 }, ctx),
+    );
     const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
     cleanups.push(() => wss.close());
     await wss.ready;
