@@ -144,14 +144,17 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
   const server = createServer(options);
   const shared = typeof target === 'function' ? undefined : target;
   const make = typeof target === 'function' ? target : undefined;
-  /** The upstream of each downstream connection, by its (own) transport context. */
-  const upstreams = new WeakMap<TransportContext, ProxyUpstream>();
+  /** The upstream of each downstream connection, by the connection (a call's `ctx.peer`). */
+  const upstreams = new WeakMap<object, ProxyUpstream>();
+  /** The upstream of the connection being made: its transport may deliver while it is made. */
+  let connecting: ProxyUpstream | undefined;
   /** With a target function: the upstream of stateless exchanges (`handle()`), made on first use. */
   let stateless: ProxyUpstream | undefined;
 
   const upstreamOf = (ctx: MiddlewareContext): ProxyUpstream =>
     shared ??
-    upstreams.get(ctx.transport) ??
+    (ctx.peer === undefined ? undefined : upstreams.get(ctx.peer)) ??
+    connecting ??
     (stateless ??= make!({ onRequest: refuse, onNotification: () => {}, sendCancel: true }));
 
   const forward: Middleware = (ctx) => {
@@ -166,8 +169,6 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
 
   const connect = (transport: Transport, context?: TransportContext): Connection => {
     if (make === undefined) return server.connect(transport, context);
-    // Its own context object: the key its calls find their upstream by.
-    const own: TransportContext = { ...context };
     let downstream: ConnectionLike | undefined;
     const upstream = make({
       onRequest: (request, ctx) =>
@@ -178,8 +179,14 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
         downstream?.notify(notification.method, notification.params),
       sendCancel: true,
     });
-    upstreams.set(own, upstream);
-    const connection = server.connect(transport, own);
+    let connection: Connection;
+    connecting = upstream;
+    try {
+      connection = server.connect(transport, context);
+    } finally {
+      connecting = undefined;
+    }
+    upstreams.set(connection, upstream);
     downstream = connection;
     const closeBoth = (): void => {
       void connection.close();

@@ -120,7 +120,12 @@ describe('createProxy: a WebSocket front proxying a stdio child', () => {
   });
 
   it('each downstream connection gets its own child, which ends with the connection', async () => {
-    const { url, children } = await front();
+    const { url, children, proxy } = await front();
+    const facts: unknown[] = [];
+    proxy.use((ctx, next) => {
+      facts.push([ctx.transport.kind, ctx.transport.signal instanceof AbortSignal]);
+      return next();
+    });
     const one = createClient(createWebSocketTransport({ url }));
     const two = createClient(createWebSocketTransport({ url }));
     cleanups.push(
@@ -130,6 +135,11 @@ describe('createProxy: a WebSocket front proxying a stdio child', () => {
     expect(await one.request('add', [1, 1])).toBe(2);
     expect(await two.request('add', [2, 2])).toBe(4);
     expect(children).toHaveLength(2);
+    // The WebSocket's facts reach the proxy's middleware as they are (its lazy signal included).
+    expect(facts).toEqual([
+      ['ws', true],
+      ['ws', true],
+    ]);
     await one.close();
     const exit = await Promise.race([children[0]!.exit, sleep(5_000).then(() => 'still running')]);
     expect(exit).not.toBe('still running');
