@@ -117,6 +117,25 @@ describe('call context on a duplex transport (raw bytes)', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('a deadline too far for a timer travels but does not time the call out at once', async () => {
+    const [a, b] = createMemoryTransportPair();
+    const wire: string[] = [];
+    await b.start({ onMessage: (text) => wire.push(text), onClose: () => {} }); // never answers
+    const client = createClient(a);
+    clients.push(client);
+    let settled = false;
+    const call = client.request('a', {}, { deadline: Date.now() + 100_000_000_000 });
+    call.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await sleep(30);
+    expect(settled).toBe(false);
+    expect(wire[0]).toMatch(/"rpc.timeout":\d{11,12}\}/);
+    await client.close();
+    await call.catch(() => undefined);
+  });
+
   it('a call with a context leaves the auto-batch queue and goes alone', async () => {
     const { client, wire } = await rawPeer({ batch: true });
     await Promise.all([

@@ -35,6 +35,9 @@ import { sendError } from './send-error.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
 
+/** The longest delay `setTimeout` holds; longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Most ids of calls that gave up kept in memory, to recognise their late answers. */
 const LATE_ANSWER_MEMORY = 1024;
 
@@ -272,7 +275,12 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
       return Promise.reject(error);
     }
     const signal = callOptions?.signal;
-    const timeout = context?.timeout ?? callOptions?.timeout ?? defaultTimeout;
+    // A deadline beyond what a timer holds (about 24.8 days) travels, but bounds nothing here.
+    const bound = context?.timeout;
+    const timeout =
+      bound !== undefined && bound <= MAX_TIMER_MS
+        ? bound
+        : (callOptions?.timeout ?? defaultTimeout);
     const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
     const sentContext = carriesContext ? context : undefined;
     if (signal === undefined && !timed && token === undefined) {

@@ -112,6 +112,21 @@ describe('reading the call context (memory transport, raw bytes)', () => {
     expect(ran()).toBe(1);
   });
 
+  it('a deadline too far for a timer is kept in ctx.deadline but never fires early', async () => {
+    const { server, seen } = recording();
+    const peer = await raw(server);
+    await peer.send(
+      '{"jsonrpc":"2.0","id":1,"method":"wait","params":{"_meta":{"rpc.timeout":100000000000}}}',
+    );
+    await peer.send(
+      '{"jsonrpc":"2.0","id":2,"method":"look","params":{"_meta":{"rpc.timeout":100000000000}}}',
+    );
+    expect(await peer.next()).toBe('{"jsonrpc":"2.0","id":2,"result":"ok"}');
+    await sleep(30);
+    expect(peer.inbox).toEqual([]); // the waiting call was not aborted
+    expect(seen[0]!.deadline! - Date.now()).toBeGreaterThan(99_000_000_000);
+  });
+
   it("the server's own shorter timeout keeps its message", async () => {
     const { server } = recording({ callContext: true, handlerTimeout: 20 });
     const peer = await raw(server);

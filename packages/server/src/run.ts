@@ -43,6 +43,9 @@ export interface RunnerConfig {
   readonly readContext?: ContextReader | undefined;
 }
 
+/** The longest delay `setTimeout` holds; longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** The answer to a call whose caller's deadline passed: the kit's timeout code, -32005. */
 const deadlineExceeded = (): RequestTimeoutError =>
   new RequestTimeoutError("Request timed out: the caller's deadline passed");
@@ -201,7 +204,8 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
     if (!isPromiseLike(result)) return result;
     const entry = methods.get(call.method);
     const timeout = entry?.timeout ?? defaultTimeout;
-    if (left !== undefined && (timeout === 0 || left < timeout)) {
+    // A deadline beyond what a timer holds (about 24.8 days) is as good as none.
+    if (left !== undefined && left <= MAX_TIMER_MS && (timeout === 0 || left < timeout)) {
       return guard(call, result, left, true);
     }
     if (timeout > 0 || scope.session !== undefined || scope.outer !== undefined) {
