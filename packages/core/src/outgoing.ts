@@ -34,6 +34,7 @@ import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
+import { SENT } from './transport.js';
 
 /** The longest delay `setTimeout` holds; longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -184,7 +185,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
 
   const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
 
-  /** Sends a call's message; a failure rejects the call. */
+  /** Sends a call's message; a failure rejects the call (a send already done needs no watch). */
   const sendCall = (
     id: JsonRpcId,
     method: string,
@@ -192,7 +193,9 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     signal?: AbortSignal,
     context?: CallContext,
   ): void => {
-    send(text, signal, context).then(undefined, (error: unknown) => {
+    const sent = send(text, signal, context);
+    if (sent === SENT) return;
+    sent.then(undefined, (error: unknown) => {
       if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
     });
   };

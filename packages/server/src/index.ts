@@ -5,7 +5,6 @@ export {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_REQUEST_BYTES,
-  defaultClientKey,
 } from './defaults.js';
 export type { ProxyTarget, ProxyUpstream, UpstreamHandlers } from './proxy.js';
 export { createProxy } from './proxy.js';
@@ -37,4 +36,3 @@ export type {
   Server,
   ServerOptions,
 } from './types.js';
-export { exceedsUtf8Bytes } from './utf8.js';
