@@ -85,11 +85,9 @@ export function outgoingContext(
 ): CallContext {
   const deadline = options.deadline;
   const timeout = options.timeout ?? defaultTimeout;
-  let left =
-    deadline === undefined
-      ? undefined
-      : Math.floor((typeof deadline === 'number' ? deadline : deadline.getTime()) - now);
-  if (timeout > 0 && timeout < Number.POSITIVE_INFINITY && (left === undefined || timeout < left)) {
+  // `+deadline`: a number as it is, a Date as its time.
+  let left = deadline === undefined ? undefined : Math.floor(+deadline - now);
+  if (timeout > 0 && timeout < Infinity && (left === undefined || timeout < left)) {
     left = timeout;
   }
   return { timeout: left, meta: options.meta };
@@ -103,9 +101,8 @@ export function outgoingContext(
  * @param params - the call's params
  * @param member - the params member, {@link DEFAULT_CONTEXT_MEMBER} by default
  * @param context - what to put
- * @returns new params; `params` is not changed
- * @throws TypeError when the params are by position: they have no place for a context (the
- *   session sends such calls without one; an HTTP transport carries it in headers)
+ * @returns new params (`params` is not changed); by-position params as they are: they have no
+ *   place for a context (an HTTP transport carries it in headers instead)
  * @example
  * ```ts
  * withCallContext({ a: 1 }, '_meta', { timeout: 500, meta: { tenant: 'acme' } });
@@ -117,11 +114,7 @@ export function withCallContext(
   member: string,
   context: CallContext,
 ): JsonRpcParams {
-  if (Array.isArray(params)) {
-    throw new TypeError(
-      `deadline and meta travel in params.${member}: pass the params by name (an object)`,
-    );
-  }
+  if (Array.isArray(params)) return params;
   const existing = (params as Readonly<Record<string, unknown>> | undefined)?.[member];
   const carried: Record<string, unknown> =
     typeof existing === 'object' && existing !== null && !Array.isArray(existing)
@@ -177,8 +170,8 @@ export function callContextHeaders(context: CallContext): Record<string, string>
   if (context.meta !== undefined) {
     // Header values are bytes: escape what is not ASCII, the JSON stays the same JSON.
     headers[META_HEADER] = JSON.stringify(context.meta).replace(
-      /[\u007f-\uffff]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      /[^ -~]/g,
+      (c) => `\\u${(c.charCodeAt(0) + 0x10000).toString(16).slice(1)}`,
     );
   }
   return headers;

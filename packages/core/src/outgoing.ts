@@ -269,9 +269,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
           return Promise.reject(new TimeoutError(0, { method, id }));
         }
         // By-position params have no place for it: the deadline then bounds the wait here only.
-        if (!carriesContext && !Array.isArray(params)) {
-          params = withCallContext(params, contextMember, context);
-        }
+        if (!carriesContext) params = withCallContext(params, contextMember, context);
       }
       text = serializeRequest(id, method, params);
     } catch (error) {

@@ -355,11 +355,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     callContext?: CallContext,
   ): Promise<void> => {
     const sendOptions =
-      callContext !== undefined
-        ? { signal, callContext }
-        : signal === undefined
-          ? undefined
-          : { signal };
+      signal === undefined && callContext === undefined ? undefined : { signal, callContext };
     if (started && deferredSends === 0) {
       try {
         return transport.send(text, sendOptions);

@@ -153,7 +153,10 @@ export function createPostTransport(
     text: string,
     headers: Readonly<Record<string, string>>,
     userSignal: AbortSignal | undefined,
+    context: CallContext | undefined,
   ): Promise<void> => {
+    // A call's deadline and metadata go in headers (see core's call-context).
+    if (context !== undefined) headers = { ...headers, ...callContextHeaders(context) };
     let signal = closeSignal;
     let timeoutSignal: AbortSignal | undefined;
     if (timeout > 0 || userSignal !== undefined) {
@@ -186,23 +189,6 @@ export function createPostTransport(
     state.deliver(body);
   };
 
-  /** A call with a deadline or metadata: its context goes in headers (see core's call-context). */
-  const sendWithContext = async (
-    text: string,
-    context: CallContext,
-    userSignal: AbortSignal | undefined,
-  ): Promise<void> => {
-    let base = fixedHeaders;
-    if (base === undefined) {
-      try {
-        base = { ...DEFAULT_HEADERS, ...lowerCase(await headerFunction!()) };
-      } catch (error) {
-        throw new TransportError('HTTP headers function failed', { cause: error });
-      }
-    }
-    return exchange(text, { ...base, ...callContextHeaders(context) }, userSignal);
-  };
-
   return {
     carriesCallContext: true,
     start(h: TransportHandler): Promise<void> {
@@ -219,8 +205,7 @@ export function createPostTransport(
         return Promise.reject(new AbortError({ cause: userSignal.reason }));
       }
       const context = sendOptions?.callContext;
-      if (context !== undefined) return sendWithContext(text, context, userSignal);
-      if (fixedHeaders !== undefined) return exchange(text, fixedHeaders, userSignal);
+      if (fixedHeaders !== undefined) return exchange(text, fixedHeaders, userSignal, context);
       let extra: ReturnType<NonNullable<typeof headerFunction>>;
       try {
         extra = headerFunction!();
@@ -228,10 +213,10 @@ export function createPostTransport(
         return Promise.reject(new TransportError('HTTP headers function threw', { cause: error }));
       }
       if (!(extra instanceof Promise)) {
-        return exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(extra) }, userSignal);
+        return exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(extra) }, userSignal, context);
       }
       return extra.then(
-        (value) => exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(value) }, userSignal),
+        (value) => exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(value) }, userSignal, context),
         (error: unknown) => {
           throw new TransportError('HTTP headers function failed', { cause: error });
         },
