@@ -9,6 +9,7 @@ export {
 export type { ProxyTarget, ProxyUpstream, UpstreamHandlers } from './proxy.js';
 export { createProxy } from './proxy.js';
 export { createServer } from './server.js';
+export type { SubscriptionFanout } from './subscription-fanout.js';
 export type {
   ContractProducers,
   OverflowPolicy,

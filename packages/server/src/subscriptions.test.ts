@@ -307,15 +307,15 @@ describe('createSubscriptions, generic dialect and producers', () => {
     const connected = server.connect;
     server.connect = (transport, context) => {
       const connection = connected(transport, context);
-      const notify = connection.notify.bind(connection);
-      const sendText = connection.sendText.bind(connection);
+      const { notify, sendText } = connection;
+      // The connection's methods live on its class: call them on it.
       connection.notify = (method, params) => {
         notified.push(method);
-        return notify(method, params);
+        return notify.call(connection, method, params);
       };
       connection.sendText = (text) => {
         texts++;
-        return sendText(text);
+        return sendText.call(connection, text);
       };
       return connection;
     };
