@@ -15,6 +15,7 @@ import { run as calculatorHttp } from '@jsonrpc-kit/example-calculator-http/main
 import { run as chatWs } from '@jsonrpc-kit/example-chat-ws/main';
 import { run as ethApi } from '@jsonrpc-kit/example-eth-api/main';
 import { run as lspStdio } from '@jsonrpc-kit/example-lsp-stdio/main';
+import { run as lspWsProxy } from '@jsonrpc-kit/example-lsp-ws-proxy/main';
 import { run as toolsStdio } from '@jsonrpc-kit/example-tools-stdio/main';
 import { createHttpTransport } from '@jsonrpc-kit/transport-http';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
@@ -37,6 +38,7 @@ export const TOURS: ReadonlyArray<readonly [string, (log: Log) => Promise<void>]
   ['eth-api', ethApi],
   ['tools-stdio', toolsStdio],
   ['lsp-stdio', lspStdio],
+  ['lsp-ws-proxy', lspWsProxy],
 ];
 
 /** The conformance server's command, as its package exports it. */

@@ -35,6 +35,7 @@ describe('the demo (node examples/demo/dist/main.js)', () => {
       'eth-api',
       'tools-stdio',
       'lsp-stdio',
+      'lsp-ws-proxy',
       'conformance-server',
     ]) {
       expect(stdout).toMatch(new RegExp(`^✔ ${name} \\(\\d+ ms\\)$`, 'm'));

@@ -114,7 +114,8 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
  * | `initialized` | notification | the server sends `window/logMessage` |
  * | `textDocument/didOpen`, `didChange`, `didClose` | notifications | keeps the text; pushes `textDocument/publishDiagnostics` (a warning per `TODO`) |
  * | `textDocument/hover` | request | the word under the position |
- * | `example/slowCount` | request | counts to `to`, one step per `delayMs`; `$/cancelRequest` stops it with -32800 |
+ * | `example/slowCount` | request | counts to `to`, one step per `delayMs` (reporting `$/progress` when given a `workDoneToken`); `$/cancelRequest` stops it with -32800 |
+ * | `example/greeting` | request | asks the client `workspace/configuration` for `example.greeting` and answers it |
  * | `shutdown` / `exit` | request / notification | the LSP lifecycle |
  *
  * @param options - exit hook and logging
@@ -213,8 +214,20 @@ export function createLanguageServer(options: LanguageServerOptions = {}): Serve
     while (count < to) {
       await delay(step, ctx.signal);
       count++;
+      await ctx.progress?.({ kind: 'report', message: `${count}/${to}` });
     }
     return { count };
+  });
+
+  // A call from the server to its client, as LSP servers ask for settings.
+  server.method('example/greeting', async (_params: unknown, ctx) => {
+    const settings = await ctx.peer?.request<unknown[]>(
+      'workspace/configuration',
+      { items: [{ section: 'example.greeting' }] },
+      { signal: ctx.signal },
+    );
+    const greeting = Array.isArray(settings) ? settings[0] : undefined;
+    return { greeting: typeof greeting === 'string' ? greeting : 'hello' };
   });
 
   server.method('shutdown', () => {

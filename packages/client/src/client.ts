@@ -18,6 +18,7 @@ import {
   type ErrorInfo,
   formatIssues,
   genericSubscriptions,
+  hasCallContext,
   isPromiseLike,
   type JsonRpcId,
   type JsonRpcParams,
@@ -91,6 +92,7 @@ export function createClient<V = unknown>(
     requestTimeout: defaultTimeout,
     lateAnswerMemory: DEFAULT_LATE_ANSWER_MEMORY,
     generateId: options.generateId,
+    contextMember: options.contextMember,
     report,
     onAnswered: (id) => exchanges.answered(id),
     onNullIdError: (error, hint, received) => exchanges.failNullId(error, hint, received),
@@ -153,19 +155,19 @@ export function createClient<V = unknown>(
     callOptions: RequestOptions,
     schema: StandardSchemaV1 | undefined,
   ): Promise<unknown> => {
-    if (schema === undefined && (queue === undefined || callOptions.onProgress !== undefined)) {
-      return session.request(method, params, callOptions);
-    }
+    // A call with progress or a context goes out on its own: it cannot share a batch's message.
+    const alone =
+      queue === undefined || callOptions.onProgress !== undefined || hasCallContext(callOptions);
+    if (schema === undefined && alone) return session.request(method, params, callOptions);
     let id: JsonRpcId;
     try {
       id = session.nextId();
     } catch (error) {
       return Promise.reject(error);
     }
-    const promise =
-      queue === undefined || callOptions.onProgress !== undefined
-        ? session.request(method, params, callOptions, id)
-        : queued(method, params, callOptions, id);
+    const promise = alone
+      ? session.request(method, params, callOptions, id)
+      : queued(method, params, callOptions, id);
     return schema === undefined
       ? promise
       : promise.then((value) => checkResult(schema, value, { method, id }));

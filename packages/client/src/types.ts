@@ -53,6 +53,12 @@ export interface ClientOptions<V = unknown> {
    * @default 0 ({@link DEFAULT_TIMEOUT})
    */
   readonly requestTimeout?: number;
+  /**
+   * The params member that carries a call's `deadline` and `meta` (see {@link Client.request})
+   * on transports that do not carry them in headers.
+   * @default DEFAULT_CONTEXT_MEMBER ("_meta", as MCP)
+   */
+  readonly contextMember?: string;
   /** Makes request ids. @default sequential numbers 1, 2, 3… */
   readonly generateId?: () => JsonRpcId;
   /**
@@ -132,7 +138,8 @@ export interface Client<V = unknown> extends Peer {
    * @param method - the method name
    * @param params - the params (array: by position, object: by name)
    * @param options - `signal`, `timeout` (overrides the client's default; `0` waits forever),
-   *   `onProgress` and `resetTimeoutOnProgress`
+   *   `onProgress`, `resetTimeoutOnProgress`, and `deadline` and `meta`, which travel with the
+   *   call (in `params._meta` on duplex transports, in headers over HTTP)
    * @returns the result
    * @throws JsonRpcError (the wire error's class, by `code`), TimeoutError (`TIMEOUT`),
    *   AbortError (`ABORTED`), ConnectionClosedError (`CONNECTION_CLOSED`), TransportError

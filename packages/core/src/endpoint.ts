@@ -53,6 +53,25 @@ export interface RequestOptions {
   readonly onProgress?: ((value: any) => void) | undefined;
   /** Restarts the timeout on each progress notification, as the MCP SDK offers. @default false */
   readonly resetTimeoutOnProgress?: boolean | undefined;
+  /**
+   * When the caller stops waiting: a time as `Date.now()` gives it, or a `Date`. It bounds the
+   * call here (as `timeout` does) and travels with it, as the milliseconds left: in
+   * `params._meta["rpc.timeout"]` on duplex transports (by-name or absent params; by-position
+   * params have no place for it, so there it only bounds the wait here), in the
+   * `Jsonrpc-Timeout` header over HTTP. A server that reads contexts aborts the handler's
+   * `ctx.signal` when it passes. Setting it (or `meta`) also sends the call's `timeout`, when that
+   * is sooner. Unset with `meta` unset, nothing changes on the wire.
+   * @default undefined
+   */
+  readonly deadline?: number | Date | undefined;
+  /**
+   * The caller's metadata (auth, tenant, trace): a small JSON object that travels with the call,
+   * in `params._meta` on duplex transports (by-name or absent params; by-position params go out
+   * without it), in the `Jsonrpc-Meta` header over HTTP; a server that reads contexts shows it as
+   * `ctx.meta`.
+   * @default undefined
+   */
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The other side of a duplex connection, as seen from one side. */

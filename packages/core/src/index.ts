@@ -1,3 +1,16 @@
+export type { CallContext } from './call-context.js';
+export {
+  CONTEXT_TIMEOUT_KEY,
+  callContextHeaders,
+  DEFAULT_CONTEXT_MEMBER,
+  hasCallContext,
+  META_HEADER,
+  outgoingContext,
+  readCallContext,
+  readCallContextHeaders,
+  TIMEOUT_HEADER,
+  withCallContext,
+} from './call-context.js';
 export type {
   Contract,
   ContractEntry,

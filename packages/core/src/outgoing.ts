@@ -12,8 +12,15 @@
  *
  * @module
  */
+import {
+  type CallContext,
+  DEFAULT_CONTEXT_MEMBER,
+  hasCallContext,
+  outgoingContext,
+  withCallContext,
+} from './call-context.js';
 import type { RequestOptions } from './endpoint.js';
-import { AbortError, ConnectionClosedError, ProtocolError } from './errors.js';
+import { AbortError, ConnectionClosedError, ProtocolError, TimeoutError } from './errors.js';
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -28,6 +35,9 @@ import { sendError } from './send-error.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
 import { SENT } from './transport.js';
+
+/** The longest delay `setTimeout` holds; longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Most ids of calls that gave up kept in memory, to recognise their late answers. */
 const LATE_ANSWER_MEMORY = 1024;
@@ -44,8 +54,12 @@ export interface OutgoingOptions {
     | ((error: JsonRpcErrorObject, hint: unknown, received: unknown) => void)
     | undefined;
   readonly report: (error: Error, info: ErrorInfo) => void;
-  /** Sends a text in call order; the signal aborts the send. */
-  readonly send: (text: string, signal?: AbortSignal) => Promise<void>;
+  /** The params member that carries a call's context. @default "_meta" */
+  readonly contextMember?: string | undefined;
+  /** Whether the transport carries a call's context itself (HTTP headers). */
+  readonly carriesContext?: boolean | undefined;
+  /** Sends a text in call order; the signal aborts the send; the context goes to the transport. */
+  readonly send: (text: string, signal?: AbortSignal, context?: CallContext) => Promise<void>;
   /** Sends a notice nobody waits on. */
   readonly sendDetached: (text: string) => void;
   /** Whether the session has closed. */
@@ -89,6 +103,8 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   const progressMethod = progress?.method;
   const sendCancel = options.sendCancel && cancellation !== undefined;
   const defaultTimeout = options.requestTimeout;
+  const contextMember = options.contextMember ?? DEFAULT_CONTEXT_MEMBER;
+  const carriesContext = options.carriesContext === true;
   const givenUp = new Set<JsonRpcId>();
   const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
   let counter = 1;
@@ -170,8 +186,14 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
 
   /** Sends a call's message; a failure rejects the call (a send already done needs no watch). */
-  const sendCall = (id: JsonRpcId, method: string, text: string, signal?: AbortSignal): void => {
-    const sent = send(text, signal);
+  const sendCall = (
+    id: JsonRpcId,
+    method: string,
+    text: string,
+    signal?: AbortSignal,
+    context?: CallContext,
+  ): void => {
+    const sent = send(text, signal, context);
     if (sent === SENT) return;
     sent.then(undefined, (error: unknown) => {
       if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
@@ -206,14 +228,20 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   };
 
   /** Sends a call with a timeout: its send aborts when it gives up. */
-  const sendTimed = (id: JsonRpcId, method: string, text: string, promise: Promise<unknown>) => {
+  const sendTimed = (
+    id: JsonRpcId,
+    method: string,
+    text: string,
+    promise: Promise<unknown>,
+    context: CallContext | undefined,
+  ) => {
     const sending = new AbortController();
     sendAborts.set(id, sending);
     const forget = (): void => {
       sendAborts.delete(id);
     };
     promise.then(forget, forget);
-    sendCall(id, method, text, sending.signal);
+    sendCall(id, method, text, sending.signal, context);
   };
 
   const request = (
@@ -227,6 +255,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     let token: ProgressToken | undefined;
     let id: JsonRpcId;
     let text: string;
+    let context: CallContext | undefined;
     try {
       id = givenId === undefined ? nextId() : givenId;
       if (onValue !== undefined) {
@@ -234,13 +263,27 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
         token = newToken();
         params = progress.withToken(params, token);
       }
+      if (hasCallContext(callOptions)) {
+        context = outgoingContext(callOptions!, defaultTimeout, Date.now());
+        if (context.timeout !== undefined && context.timeout <= 0) {
+          return Promise.reject(new TimeoutError(0, { method, id }));
+        }
+        // By-position params have no place for it: the deadline then bounds the wait here only.
+        if (!carriesContext) params = withCallContext(params, contextMember, context);
+      }
       text = serializeRequest(id, method, params);
     } catch (error) {
       return Promise.reject(error);
     }
     const signal = callOptions?.signal;
-    const timeout = callOptions?.timeout ?? defaultTimeout;
+    // A deadline beyond what a timer holds (about 24.8 days) travels, but bounds nothing here.
+    const bound = context?.timeout;
+    const timeout =
+      bound !== undefined && bound <= MAX_TIMER_MS
+        ? bound
+        : (callOptions?.timeout ?? defaultTimeout);
     const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
+    const sentContext = carriesContext ? context : undefined;
     if (signal === undefined && !timed && token === undefined) {
       // The lean path: nothing can make this call give up on its own.
       let promise: Promise<unknown>;
@@ -249,7 +292,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
       } catch (error) {
         return Promise.reject(error);
       }
-      sendCall(id, method, text);
+      sendCall(id, method, text, undefined, sentContext);
       return promise;
     }
     if (signal?.aborted) {
@@ -269,8 +312,8 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     }
     // The send stops when the call gives up: the caller's signal is the send's signal, unless a
     // timeout can end the call too.
-    if (timed) sendTimed(id, method, text, promise);
-    else sendCall(id, method, text, signal);
+    if (timed) sendTimed(id, method, text, promise, sentContext);
+    else sendCall(id, method, text, signal, sentContext);
     return promise;
   };
 

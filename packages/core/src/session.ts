@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { CallContext } from './call-context.js';
 import type { RequestOptions } from './endpoint.js';
 import type { MessageEnvelope } from './envelope.js';
 import { ConnectionClosedError, fromErrorObject } from './errors.js';
@@ -61,6 +62,12 @@ export interface SessionOptions {
   readonly requestTimeout?: number | undefined;
   /** How many ids of calls that gave up are remembered, to drop their late answers quietly. @default 1024 */
   readonly lateAnswerMemory?: number | undefined;
+  /**
+   * The params member that carries the context (`deadline`, `meta`) of outgoing calls on a
+   * transport that does not carry it itself.
+   * @default DEFAULT_CONTEXT_MEMBER ("_meta")
+   */
+  readonly contextMember?: string | undefined;
   /** Makes the ids of outgoing calls. @default 1, 2, 3… */
   readonly generateId?: (() => JsonRpcId) | undefined;
   /**
@@ -342,8 +349,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     resolveClosed = resolve;
   });
 
-  const sendText = (text: string, signal?: AbortSignal): Promise<void> => {
-    const sendOptions = signal === undefined ? undefined : { signal };
+  const sendText = (
+    text: string,
+    signal?: AbortSignal,
+    callContext?: CallContext,
+  ): Promise<void> => {
+    const sendOptions =
+      signal === undefined && callContext === undefined ? undefined : { signal, callContext };
     if (started && deferredSends === 0) {
       try {
         return transport.send(text, sendOptions);
@@ -386,6 +398,8 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       requestTimeout: options.requestTimeout ?? 0,
       lateAnswerMemory: options.lateAnswerMemory,
       generateId: options.generateId,
+      contextMember: options.contextMember,
+      carriesContext: transport.carriesCallContext,
       onAnswered: options.onAnswered,
       onNullIdError: options.onNullIdError,
       report,

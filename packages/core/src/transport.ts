@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CallContext } from './call-context.js';
 import type { MessageEnvelope } from './envelope.js';
 
 /** Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport. */
@@ -51,6 +52,12 @@ export interface SendOptions {
    * aborted). Transports that can cancel an in-flight exchange (HTTP) do; others ignore it.
    */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The context of the call this message is, for a transport that carries it itself
+   * ({@link Transport.carriesCallContext}: HTTP sends it as headers). Set only when the call has
+   * a `deadline` or `meta`.
+   */
+  readonly callContext?: CallContext | undefined;
 }
 
 /**
@@ -108,4 +115,10 @@ export interface Transport {
    * instead of its own, so that one endpoint has one limit. Read after `start()`.
    */
   readonly maxMessageBytes?: number | undefined;
+  /**
+   * `true` when the transport carries a call's context (`deadline`, `meta`) outside the message
+   * (HTTP headers), from {@link SendOptions.callContext}; the params then stay as they are.
+   * Otherwise the context goes into the params (`params._meta`).
+   */
+  readonly carriesCallContext?: boolean | undefined;
 }

@@ -30,6 +30,10 @@ export class Call implements MiddlewareContext {
   declare readonly transport: TransportContext;
   /** The peer of a duplex connection. */
   declare readonly peer: Peer | undefined;
+  /** When the caller stops waiting (`Date.now()` time), when the call carries a context. */
+  declare deadline: number | undefined;
+  /** The caller's metadata, when the call carries a context. */
+  declare meta: Readonly<Record<string, unknown>> | undefined;
   /** Whether this is a notification. */
   declare readonly notification: boolean;
   /** Whether the call was aborted (cancelled, timed out, connection closed). */
@@ -76,6 +80,8 @@ export class Call implements MiddlewareContext {
     this.method = method;
     this.transport = transport;
     this.peer = peer;
+    this.deadline = undefined;
+    this.meta = undefined;
     this.notification = id === undefined;
     this.aborted = false;
     this.abortReason = undefined;

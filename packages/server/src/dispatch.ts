@@ -35,6 +35,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
+import type { ContextReader } from './call-context.js';
 import type { Limiter } from './limiter.js';
 import type { Entry } from './registry.js';
 import { createRunner } from './run.js';
@@ -64,6 +65,8 @@ export interface DispatcherConfig {
   readonly maxBatchSize: number;
   readonly batchConcurrency: number;
   readonly timeout: number;
+  /** Reads the caller's context onto a call (the `callContext` option); `undefined`: off. */
+  readonly readContext?: ContextReader | undefined;
   readonly exposeErrorDetails: boolean;
   /** The cancel notice's method: ignored over `handle()` unless a method of that name exists. */
   readonly cancelMethod: string | undefined;

@@ -1,3 +1,4 @@
+export type { CallContextOptions } from './call-context.js';
 export {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,
@@ -5,6 +6,8 @@ export {
   DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_REQUEST_BYTES,
 } from './defaults.js';
+export type { ProxyTarget, ProxyUpstream, UpstreamHandlers } from './proxy.js';
+export { createProxy } from './proxy.js';
 export { createServer } from './server.js';
 export type { SubscriptionFanout } from './subscription-fanout.js';
 export type {

@@ -9,6 +9,7 @@ import type {
   Profile,
   TransportContext,
 } from '@jsonrpc-kit/core';
+import type { CallContextOptions } from './call-context.js';
 import {
   DEFAULT_BATCH_CONCURRENCY,
   DEFAULT_MAX_BATCH_SIZE,
@@ -99,6 +100,18 @@ export interface ServerOptions {
    * @default 0
    */
   readonly handlerTimeout?: number;
+  /**
+   * Reads each call's context (see core's `call-context`): the time the caller still waits and
+   * its metadata, from `params._meta` (`"rpc.timeout"` and the other members) and, over HTTP, the
+   * `Jsonrpc-Timeout` and `Jsonrpc-Meta` headers. Handlers see `ctx.deadline` and `ctx.meta`;
+   * `ctx.signal` aborts when the deadline passes and the call is answered -32005 (the kit's
+   * timeout code); a call whose time is up on arrival is answered -32005 at once, without
+   * running; a handler passes both on by giving its `ctx` as a request's options
+   * (`ctx.peer.request(m, p, ctx)`, or a client's). The params are left as received (`_meta`
+   * included, as in MCP). `true` reads `_meta` and the headers.
+   * @default false
+   */
+  readonly callContext?: boolean | CallContextOptions;
   /**
    * Default deadline of `connection.request()` to the peer, in milliseconds. `0` waits forever.
    * @default 0

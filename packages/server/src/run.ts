@@ -16,6 +16,7 @@ import {
   type StandardSchemaResult,
 } from '@jsonrpc-kit/core';
 import type { Call } from './call.js';
+import type { ContextReader } from './call-context.js';
 import type { Scope } from './dispatch.js';
 import {
   canWait,
@@ -38,7 +39,16 @@ export interface RunnerConfig {
   readonly middleware: () => readonly Middleware[];
   /** The default handler deadline in milliseconds; `0`: none. */
   readonly timeout: number;
+  /** Reads the caller's context onto a call (the `callContext` option); `undefined`: off. */
+  readonly readContext?: ContextReader | undefined;
 }
+
+/** The longest delay `setTimeout` holds; longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The answer to a call whose caller's deadline passed: the kit's timeout code, -32005. */
+const deadlineExceeded = (): RequestTimeoutError =>
+  new RequestTimeoutError("Request timed out: the caller's deadline passed");
 
 function checked(result: StandardSchemaResult<unknown>): unknown {
   if (result.issues !== undefined) {
@@ -56,6 +66,7 @@ function checked(result: StandardSchemaResult<unknown>): unknown {
 export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) => unknown {
   const { methods, middleware: currentMiddleware } = config;
   const defaultTimeout = config.timeout;
+  const readContext = config.readContext;
 
   /** Innermost step: lookup, name mapping, validation, handler. */
   function invoke(call: Call): unknown {
@@ -133,7 +144,12 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
   }
 
   /** Answers early on timeout, cancellation or close; a late result is dropped. */
-  function guard(call: Call, promise: PromiseLike<unknown>, timeout: number): Promise<unknown> {
+  function guard(
+    call: Call,
+    promise: PromiseLike<unknown>,
+    timeout: number,
+    callerDeadline = false,
+  ): Promise<unknown> {
     return new Promise((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (): void => {
@@ -147,7 +163,12 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
       };
       if (timeout > 0) {
         timer = setTimeout(
-          () => call.abort(new RequestTimeoutError(`Request timed out after ${timeout} ms`)),
+          () =>
+            call.abort(
+              callerDeadline
+                ? deadlineExceeded()
+                : new RequestTimeoutError(`Request timed out after ${timeout} ms`),
+            ),
           timeout,
         );
       }
@@ -170,6 +191,9 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
   }
 
   function run(call: Call, scope: Scope): unknown {
+    // The caller's time left (the `callContext` option); a call whose time is up never runs.
+    const left = readContext === undefined ? undefined : readContext(call);
+    if (left !== undefined && left <= 0) throw deadlineExceeded();
     const limiter = scope.limiter;
     const client = scope.client;
     const result = limited(
@@ -180,6 +204,10 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
     if (!isPromiseLike(result)) return result;
     const entry = methods.get(call.method);
     const timeout = entry?.timeout ?? defaultTimeout;
+    // A deadline beyond what a timer holds (about 24.8 days) is as good as none.
+    if (left !== undefined && left <= MAX_TIMER_MS && (timeout === 0 || left < timeout)) {
+      return guard(call, result, left, true);
+    }
     if (timeout > 0 || scope.session !== undefined || scope.outer !== undefined) {
       return guard(call, result, timeout);
     }

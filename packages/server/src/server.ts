@@ -20,6 +20,7 @@ import {
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import { Call } from './call.js';
+import { createContextReader } from './call-context.js';
 import { type ConnectionConfig, createConnection } from './connection.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
@@ -82,6 +83,7 @@ export function createServer(options: ServerOptions = {}): Server {
     maxBatchSize,
     batchConcurrency,
     timeout: handlerTimeout,
+    readContext: createContextReader(options.callContext),
     exposeErrorDetails: options.exposeErrorDetails === true,
     cancelMethod: profile?.cancellation.method,
     report,

@@ -1,5 +1,11 @@
 // Type tests: compiled by tsc (vitest typecheck mode and `pnpm typecheck`), never run.
-import { defineContract, method, notification, type Transport } from '@jsonrpc-kit/core';
+import {
+  defineContract,
+  method,
+  notification,
+  type RequestOptions,
+  type Transport,
+} from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
@@ -90,5 +96,15 @@ describe('await using', () => {
     await using connection = disposable.connect(transport);
     expectTypeOf(connection).toEqualTypeOf<Connection>();
     expectTypeOf(disposable[Symbol.asyncDispose]).returns.toEqualTypeOf<Promise<void>>();
+  });
+});
+
+describe('call context', () => {
+  it('a handler context is valid request options (to pass the context on)', () => {
+    expectTypeOf<HandlerContext>().toExtend<RequestOptions>();
+    expectTypeOf<HandlerContext['deadline']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<HandlerContext['meta']>().toEqualTypeOf<
+      Readonly<Record<string, unknown>> | undefined
+    >();
   });
 });

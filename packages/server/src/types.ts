@@ -42,6 +42,27 @@ export interface HandlerContext {
   /** The other side of a duplex connection (set on `connect()`), to notify or call it back. */
   readonly peer: Peer | undefined;
   /**
+   * When the caller stops waiting, as a `Date.now()` time on this server's clock; `ctx.signal`
+   * aborts then and the call is answered -32005. `undefined` unless the server reads contexts
+   * ({@link ServerOptions.callContext}) and the caller sent a deadline. The context object is
+   * itself valid request options: `ctx.peer.request(method, params, ctx)` (or any client's
+   * `request`) passes the deadline, the metadata and the cancellation on.
+   *
+   * @example
+   * ```ts
+   * server.method('search', async (params: { q: string }, ctx) => {
+   *   // The index call gets the time left, the caller's meta, and is cancelled with this one.
+   *   return ctx.peer?.request('index.lookup', { q: params.q }, ctx);
+   * });
+   * ```
+   */
+  readonly deadline: number | undefined;
+  /**
+   * The caller's metadata (auth, tenant, trace) from `params._meta` or the `Jsonrpc-Meta` header;
+   * `undefined` unless the server reads contexts ({@link ServerOptions.callContext}).
+   */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /**
    * Reports progress to the caller (`$/progress` or the profile's notification); `undefined`
    * when the caller sent no progress token, for notifications, and over stateless transports.
    * Reports after the call ended are dropped.

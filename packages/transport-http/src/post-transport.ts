@@ -6,7 +6,9 @@
  */
 import {
   AbortError,
+  type CallContext,
   ConnectionClosedError,
+  callContextHeaders,
   createTransportState,
   type SendOptions,
   TimeoutError,
@@ -151,7 +153,10 @@ export function createPostTransport(
     text: string,
     headers: Readonly<Record<string, string>>,
     userSignal: AbortSignal | undefined,
+    context: CallContext | undefined,
   ): Promise<void> => {
+    // A call's deadline and metadata go in headers (see core's call-context).
+    if (context !== undefined) headers = { ...headers, ...callContextHeaders(context) };
     let signal = closeSignal;
     let timeoutSignal: AbortSignal | undefined;
     if (timeout > 0 || userSignal !== undefined) {
@@ -185,6 +190,7 @@ export function createPostTransport(
   };
 
   return {
+    carriesCallContext: true,
     start(h: TransportHandler): Promise<void> {
       if (closed && !state.started) {
         return Promise.reject(new ConnectionClosedError('HTTP transport closed'));
@@ -198,7 +204,8 @@ export function createPostTransport(
       if (userSignal?.aborted) {
         return Promise.reject(new AbortError({ cause: userSignal.reason }));
       }
-      if (fixedHeaders !== undefined) return exchange(text, fixedHeaders, userSignal);
+      const context = sendOptions?.callContext;
+      if (fixedHeaders !== undefined) return exchange(text, fixedHeaders, userSignal, context);
       let extra: ReturnType<NonNullable<typeof headerFunction>>;
       try {
         extra = headerFunction!();
@@ -206,10 +213,10 @@ export function createPostTransport(
         return Promise.reject(new TransportError('HTTP headers function threw', { cause: error }));
       }
       if (!(extra instanceof Promise)) {
-        return exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(extra) }, userSignal);
+        return exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(extra) }, userSignal, context);
       }
       return extra.then(
-        (value) => exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(value) }, userSignal),
+        (value) => exchange(text, { ...DEFAULT_HEADERS, ...lowerCase(value) }, userSignal, context),
         (error: unknown) => {
           throw new TransportError('HTTP headers function failed', { cause: error });
         },
