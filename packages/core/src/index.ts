@@ -1,3 +1,5 @@
+export type { Codec, SuperjsonLike } from './codec.js';
+export { jsonReaderOf, jsonWriterOf, losslessNumbers, superjsonCodec } from './codec.js';
 export type {
   Contract,
   ContractEntry,
@@ -48,6 +50,7 @@ export {
   AbortError,
   BatchTooLargeError,
   ConnectionClosedError,
+  classifyErrorCode,
   ErrorCode,
   fromErrorObject,
   InternalError,
@@ -80,6 +83,14 @@ export {
   DEFAULT_FAULT_STALL_MS,
   FAULT_NAMES,
 } from './faulty-transport.js';
+export type { ParseJsonOptions } from './json.js';
+export { duplicateMemberOf, parseJson, stringifyJson } from './json.js';
+export {
+  serializeError1,
+  serializeNotification1,
+  serializeRequest1,
+  serializeSuccess1,
+} from './jsonrpc1.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,
@@ -110,6 +121,7 @@ export type {
   ParsedNotification,
   ParsedRequest,
   ParsedResponse,
+  ParseOptions,
   ParseResult,
 } from './parse.js';
 export { classify, parse } from './parse.js';
@@ -117,6 +129,19 @@ export type { GiveUpReason, PendingCall, PendingCallOptions, PendingCalls } from
 export { createPendingCalls } from './pending.js';
 export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
+export type {
+  ErrorCodePolicy,
+  ParseResponseOptions,
+  ResponseChecks,
+  ResponseVerdict,
+} from './response-checks.js';
+export {
+  checkResponse,
+  JSONRPC1_RESPONSE_CHECKS,
+  parseResponse,
+  responseChecksOf,
+  STRICT_RESPONSE_CHECKS,
+} from './response-checks.js';
 export type {
   InferInput,
   InferOutput,

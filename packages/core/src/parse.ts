@@ -22,6 +22,8 @@ export interface ParsedRequest {
    * beyond 2^53, a long fraction); `undefined` otherwise. Serializers echo it verbatim.
    */
   readonly rawId: string | undefined;
+  /** `true` for a JSON-RPC 1.0 request (read with `jsonrpc1`): answer it in 1.0 form. */
+  readonly jsonrpc1?: true;
 }
 
 /** A valid notification: never answered. */
@@ -69,6 +71,23 @@ export interface ParsedBatch {
 
 /** What {@link parse} returns: one message, a batch, or an invalid message. */
 export type ParseResult = ParsedMessage | ParsedBatch;
+
+/** Options of {@link parse}. */
+export interface ParseOptions {
+  /**
+   * Reads the text instead of `JSON.parse` (a codec's lossless reader, say). It throws on text
+   * that is not JSON. An integer id read as a `BigInt` keeps its digits as the raw id.
+   * @default JSON.parse
+   */
+  readonly read?: ((text: string) => unknown) | undefined;
+  /**
+   * Also accept JSON-RPC 1.0 requests: no `jsonrpc` member, params by position (an array) or
+   * absent, and `id: null` (or no id) meaning a notification. Such a request is marked
+   * `jsonrpc1: true` and its `message` is given in the 2.0 shape.
+   * @default false
+   */
+  readonly jsonrpc1?: boolean | undefined;
+}
 
 const PARSE_ERROR: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.ParseError,
@@ -121,13 +140,19 @@ function rawIdOf(id: number, text: string | undefined, index: number): string | 
  * @param value - a parsed JSON value
  * @param text - the text it was parsed from, to recover number ids that lose precision
  * @param index - its position in the batch of `text`, or `-1` for a single message
+ * @param jsonrpc1 - also accept JSON-RPC 1.0 requests (see {@link ParseOptions.jsonrpc1})
  * @returns the classification; never throws
  * @example
  * ```ts
  * classify({ jsonrpc: '2.0', method: 'update', params: [1] }).kind; // 'notification'
  * ```
  */
-export function classify(value: unknown, text?: string, index = -1): ParsedMessage {
+export function classify(
+  value: unknown,
+  text?: string,
+  index = -1,
+  jsonrpc1 = false,
+): ParsedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return invalid(INVALID_REQUEST, null, undefined, value);
   }
@@ -149,7 +174,11 @@ export function classify(value: unknown, text?: string, index = -1): ParsedMessa
         rawId = raw;
       }
     } else if (typeof rawIdValue === 'string' || rawIdValue === null) id = rawIdValue;
-    else idValid = false;
+    else if (typeof rawIdValue === 'bigint') {
+      // Read by a lossless reader: the digits are the raw id.
+      id = Number(rawIdValue);
+      rawId = String(rawIdValue);
+    } else idValid = false;
   } else if ('id' in message) {
     // `"id": undefined` cannot come from JSON; only from a hand-built object.
     hasId = true;
@@ -162,6 +191,9 @@ export function classify(value: unknown, text?: string, index = -1): ParsedMessa
       return classifyResponse(message, id, rawId, hasId && idValid);
     }
     return invalid(INVALID_REQUEST, id, rawId, value);
+  }
+  if (jsonrpc1 && !('jsonrpc' in message) && typeof method === 'string' && idValid) {
+    return classifyJsonRpc1(message, method, id, rawId);
   }
   if (message.jsonrpc !== '2.0' || typeof method !== 'string' || !idValid) {
     return invalid(INVALID_REQUEST, id, rawId, value);
@@ -178,6 +210,28 @@ export function classify(value: unknown, text?: string, index = -1): ParsedMessa
     : { kind: 'notification', message: message as unknown as JsonRpcNotification };
 }
 
+/** A JSON-RPC 1.0 request or notification (`id: null` or no id), in the 2.0 shape. */
+function classifyJsonRpc1(
+  message: Record<string, unknown>,
+  method: string,
+  id: JsonRpcId,
+  rawId: string | undefined,
+): ParsedMessage {
+  const params = message.params;
+  const notification = id === null;
+  if (params !== undefined && !Array.isArray(params)) {
+    return invalid(INVALID_PARAMS, id, rawId, message, notification);
+  }
+  if (notification) {
+    const out: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return { kind: 'notification', message: out };
+  }
+  const out: JsonRpcRequest =
+    params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+  return { kind: 'request', message: out, rawId, jsonrpc1: true };
+}
+
 function classifyResponse(
   message: Record<string, unknown>,
   id: JsonRpcId,
@@ -189,6 +243,7 @@ function classifyResponse(
   const ok =
     message.jsonrpc === '2.0' &&
     idOk &&
+    !('params' in message) &&
     (hasResult
       ? !('error' in message)
       : typeof error === 'object' &&
@@ -209,6 +264,7 @@ function classifyResponse(
  * - Anything else: one classified message.
  *
  * @param text - untrusted text
+ * @param options - another JSON reader (a codec's), JSON-RPC 1.0
  * @returns the classification
  * @example
  * ```ts
@@ -216,19 +272,21 @@ function classifyResponse(
  * if (parsed.kind === 'request') parsed.message.method; // "sum"
  * ```
  */
-export function parse(text: string): ParseResult {
+export function parse(text: string, options?: ParseOptions): ParseResult {
   let value: unknown;
+  const read = options?.read;
   try {
-    value = JSON.parse(text);
+    value = read === undefined ? JSON.parse(text) : read(text);
   } catch {
     return NOT_JSON;
   }
+  const jsonrpc1 = options?.jsonrpc1 === true;
   if (Array.isArray(value)) {
     const length = value.length;
     if (length === 0) return invalid(INVALID_REQUEST, null, undefined, value);
     const messages = new Array<ParsedMessage>(length);
-    for (let i = 0; i < length; i++) messages[i] = classify(value[i], text, i);
+    for (let i = 0; i < length; i++) messages[i] = classify(value[i], text, i, jsonrpc1);
     return { kind: 'batch', messages };
   }
-  return classify(value, text, -1);
+  return classify(value, text, -1, jsonrpc1);
 }
