@@ -212,10 +212,36 @@ export function notification<P extends MaybeSchema = undefined>(
   });
 }
 
+/** Options of {@link defineContract}. */
+export interface ContractOptions {
+  /**
+   * The service's name (`"Calculator"`): servers can register its entries fully qualified
+   * (`Calculator.add`), see {@link contractName}.
+   */
+  readonly name?: string;
+}
+
+const CONTRACT_NAME: unique symbol = Symbol.for('@jsonrpc-kit/core/contractName') as never;
+
+/**
+ * The name given to a contract by {@link defineContract}, if any.
+ *
+ * @param contract - a contract
+ * @returns its name, or `undefined`
+ * @example
+ * ```ts
+ * contractName(defineContract({ add: method() }, { name: 'Calculator' })); // 'Calculator'
+ * ```
+ */
+export function contractName(contract: Contract): string | undefined {
+  return (contract as { [CONTRACT_NAME]?: string })[CONTRACT_NAME];
+}
+
 /**
  * Defines a contract. The object is returned as it is (frozen), with its exact type.
  *
  * @param entries - methods and notifications by name
+ * @param options - the service's name
  * @returns the contract
  * @throws TypeError when an entry is not made by `method()` or `notification()`, or its
  *   `paramNames` are empty, not strings, or repeated
@@ -227,7 +253,15 @@ export function notification<P extends MaybeSchema = undefined>(
  * });
  * ```
  */
-export function defineContract<const C extends Contract>(entries: C): C {
+export function defineContract<const C extends Contract>(entries: C, options?: ContractOptions): C {
+  const name = options?.name;
+  if (name !== undefined) {
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new TypeError('A contract name must be a non-empty string');
+    }
+    // A symbol member: not an entry, skipped by Object.entries.
+    Object.defineProperty(entries, CONTRACT_NAME, { value: name });
+  }
   for (const [name, entry] of Object.entries(entries)) {
     if (entry?.kind !== 'method' && entry?.kind !== 'notification') {
       throw new TypeError(`Contract entry "${name}" must be made by method() or notification()`);

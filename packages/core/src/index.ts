@@ -3,6 +3,7 @@ export { jsonReaderOf, jsonWriterOf, losslessNumbers, superjsonCodec } from './c
 export type {
   Contract,
   ContractEntry,
+  ContractOptions,
   MaybeSchema,
   MethodDefinition,
   MethodNames,
@@ -18,6 +19,7 @@ export type {
 } from './contract.js';
 export {
   checkParamNames,
+  contractName,
   defineContract,
   method,
   notification,

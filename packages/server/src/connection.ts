@@ -122,7 +122,7 @@ export function createConnection(
       send(tooLargeText);
       return;
     }
-    const parsed = parse(text);
+    const parsed = parse(text, dispatcher.parseOptions);
     const out = dispatcher.answer(parsed, scope);
     if (out === undefined) return;
     if (typeof out === 'string') send(out, parsed);

@@ -25,13 +25,16 @@ import {
   type ParsedNotification,
   type ParsedRequest,
   type ParsedResponse,
+  type ParseOptions,
   type ParseResult,
   type Peer,
   RequestTimeoutError,
   ServerBusyError,
   type StandardSchemaResult,
   serializeError,
+  serializeError1,
   serializeSuccess,
+  serializeSuccess1,
   type TransportContext,
   UNSERIALIZABLE_RESULT,
 } from '@jsonrpc-kit/core';
@@ -71,10 +74,36 @@ export interface DispatcherConfig {
   readonly cancelAnswer: boolean;
   readonly cancelFromParams: ((params: any) => JsonRpcId | undefined) | undefined;
   readonly report: (error: unknown, info: ErrorInfo) => void;
+  /** The server's policies: codec, JSON-RPC 1.0, params-violation code, error mapping, batches. */
+  readonly policies: Policies;
 }
+
+/** The server's policies, as the dispatcher needs them (see `ServerOptions`). */
+export interface Policies {
+  /** How text is read (a codec's reader, JSON-RPC 1.0); `undefined`: plain `parse`. */
+  readonly parseOptions: ParseOptions | undefined;
+  /** Decodes params before name mapping and validation. */
+  readonly decode: ((value: unknown) => unknown) | undefined;
+  /** Writes results (encoded by the codec). */
+  readonly write: ((value: unknown) => string | undefined) | undefined;
+  /** The code for params that are neither an array nor an object: -32602 or -32600. */
+  readonly paramsViolationCode: number;
+  /** Maps a thrown value that is not a `JsonRpcError` to an error object. */
+  readonly errorHandler: ErrorHandler | undefined;
+  /** `false`: a batch is answered with one -32600. */
+  readonly batches: boolean;
+}
+
+/** Maps a handler's failure to the error object to answer; `undefined` keeps the default -32603. */
+export type ErrorHandler = (
+  error: unknown,
+  call: { readonly method: string; readonly id: JsonRpcId },
+) => JsonRpcErrorObject | undefined;
 
 /** What the dispatcher offers the server. */
 export interface Dispatcher {
+  /** How connections parse what arrives (`undefined`: plain `parse`). */
+  readonly parseOptions: ParseOptions | undefined;
   /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
   answer(parsed: ParseResult, scope: Scope): Answer;
   /** Runs one call through middleware, validation and the handler, within the scope's limits. */
@@ -89,6 +118,11 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InternalError,
   message: 'Internal error',
 });
+
+const BATCHES_REFUSED: string = serializeError(
+  null,
+  new InvalidRequestError('Invalid Request: this server does not accept batches').toErrorObject(),
+);
 
 function checked(result: StandardSchemaResult<unknown>): unknown {
   if (result.issues !== undefined) {
@@ -105,6 +139,7 @@ function checked(result: StandardSchemaResult<unknown>): unknown {
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
   const { methods, middleware: currentMiddleware, exposeErrorDetails, report } = config;
+  const { decode, write, errorHandler, paramsViolationCode } = config.policies;
   const defaultTimeout = config.timeout;
   /** Cancellation reasons whose request gets no answer (protocols with `answer: false`). */
   const unanswered = new WeakSet<object>();
@@ -116,7 +151,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     if (entry === undefined || (entry.kind === 'notification' && !call.notification)) {
       throw new MethodNotFoundError();
     }
-    let params = arrangeParams(entry, call.params);
+    let params = arrangeParams(entry, decode === undefined ? call.params : decode(call.params));
     const schema = entry.schema;
     if (schema !== undefined) {
       const verdict = schema['~standard'].validate(params);
@@ -244,9 +279,29 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   }
 
   function errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject {
-    if (isJsonRpcError(error)) return error.toErrorObject();
+    if (isJsonRpcError(error)) {
+      if (Number.isInteger(error.code)) return error.toErrorObject();
+      // A code the wire cannot carry: refused here, answered as an internal error.
+      report(
+        new TypeError(`A handler threw a JsonRpcError whose code ${error.code} is not an integer`, {
+          cause: error,
+        }),
+        {
+          kind: 'handler-failed',
+          level: 'error',
+          method,
+          id,
+          notification: false,
+        },
+      );
+      return INTERNAL_ERROR;
+    }
     if (!(error instanceof ConnectionClosedError)) {
       report(error, { kind: 'handler-failed', level: 'error', method, id, notification: false });
+    }
+    if (errorHandler !== undefined) {
+      const mapped = mapError(error, method, id);
+      if (mapped !== undefined) return mapped;
     }
     if (!exposeErrorDetails) return INTERNAL_ERROR;
     const message =
@@ -257,6 +312,36 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     return stack === undefined
       ? { code: ErrorCode.InternalError, message }
       : { code: ErrorCode.InternalError, message, data: { stack } };
+  }
+
+  /** The errorHandler's answer, when it gives a well-formed one; its throws are reported. */
+  function mapError(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject | undefined {
+    let mapped: JsonRpcErrorObject | undefined;
+    try {
+      mapped = errorHandler!(error, { method, id });
+    } catch (failure) {
+      report(failure, { kind: 'handler-failed', level: 'error', method, id, notification: false });
+      return undefined;
+    }
+    if (mapped === undefined) return undefined;
+    if (!Number.isInteger(mapped.code) || typeof mapped.message !== 'string') {
+      report(
+        new TypeError(
+          'errorHandler returned an error object without an integer code and a string message',
+        ),
+        {
+          kind: 'handler-failed',
+          level: 'error',
+          method,
+          id,
+          notification: false,
+        },
+      );
+      return undefined;
+    }
+    return mapped.data === undefined
+      ? { code: mapped.code, message: mapped.message }
+      : { code: mapped.code, message: mapped.message, data: mapped.data };
   }
 
   function notificationFailed(method: string, error: unknown): void {
@@ -272,7 +357,9 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
 
   function success(parsed: ParsedRequest, result: unknown): string {
     try {
-      return serializeSuccess(parsed.message.id, result, parsed.rawId);
+      return parsed.jsonrpc1 === true
+        ? serializeSuccess1(parsed.message.id, result, parsed.rawId, write)
+        : serializeSuccess(parsed.message.id, result, parsed.rawId, write);
     } catch (error) {
       report(error, {
         kind: 'unserializable-result',
@@ -281,13 +368,17 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
         id: parsed.message.id,
         notification: false,
       });
-      return serializeError(parsed.message.id, UNSERIALIZABLE_RESULT, parsed.rawId);
+      return (parsed.jsonrpc1 === true ? serializeError1 : serializeError)(
+        parsed.message.id,
+        UNSERIALIZABLE_RESULT,
+        parsed.rawId,
+      );
     }
   }
 
   function failure(parsed: ParsedRequest, call: Call, error: unknown): string | undefined {
     if (unanswered.has(error as object)) return undefined;
-    return serializeError(
+    return (parsed.jsonrpc1 === true ? serializeError1 : serializeError)(
       parsed.message.id,
       errorObject(error, call.method, parsed.message.id),
       parsed.rawId,
@@ -399,7 +490,15 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       });
       return undefined;
     }
-    return serializeError(parsed.id, parsed.error, parsed.rawId);
+    const error =
+      parsed.error.code === ErrorCode.InvalidParams &&
+      paramsViolationCode !== ErrorCode.InvalidParams
+        ? {
+            code: paramsViolationCode,
+            message: 'Invalid Request: params must be an array or an object',
+          }
+        : parsed.error;
+    return serializeError(parsed.id, error, parsed.rawId);
   }
 
   function answerResponse(parsed: ParsedResponse, scope: Scope): string | undefined {
@@ -434,11 +533,12 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     answer: answerMessage,
   };
 
+  const batches = config.policies.batches;
   return {
+    parseOptions: config.policies.parseOptions,
     answer(parsed, scope) {
-      return parsed.kind === 'batch'
-        ? answerBatch(parsed.messages, scope, batchOptions)
-        : answerMessage(parsed, scope);
+      if (parsed.kind !== 'batch') return answerMessage(parsed, scope);
+      return batches ? answerBatch(parsed.messages, scope, batchOptions) : BATCHES_REFUSED;
     },
     run,
     errorObject,

@@ -7,13 +7,17 @@
 import {
   asyncDisposeSymbol,
   type Contract,
+  contractName,
   createReporter,
   defaultCancellation,
+  ErrorCode,
   type IncomingContext,
   InternalError,
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  jsonReaderOf,
+  jsonWriterOf,
   parse,
   RequestTooLargeError,
   serializeError,
@@ -93,6 +97,12 @@ export function createServer(options: ServerOptions = {}): Server {
   const cancellation =
     options.cancellation === false ? undefined : (options.cancellation ?? defaultCancellation);
   const report = createReporter(options.onError, options.onErrorLevel);
+  const systemMethods = options.systemMethods !== false;
+  const read = jsonReaderOf(options.codec);
+  const parseOptions =
+    read === undefined && options.jsonrpc1 !== true
+      ? undefined
+      : { read, jsonrpc1: options.jsonrpc1 === true };
 
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
@@ -112,6 +122,17 @@ export function createServer(options: ServerOptions = {}): Server {
     cancelAnswer: cancellation?.answer !== false,
     cancelFromParams: cancellation?.fromParams.bind(cancellation),
     report,
+    policies: {
+      parseOptions,
+      decode: options.codec?.decode,
+      write: jsonWriterOf(options.codec),
+      paramsViolationCode:
+        options.paramsViolation === 'invalid-request'
+          ? ErrorCode.InvalidRequest
+          : ErrorCode.InvalidParams,
+      errorHandler: options.errorHandler,
+      batches: options.batches !== false,
+    },
   });
 
   const defaultScope: Scope = {
@@ -184,7 +205,16 @@ export function createServer(options: ServerOptions = {}): Server {
       implementation: ContractImplementation<C>,
       implementOptions?: ImplementOptions,
     ): () => void {
-      const prefix = implementOptions?.prefix ?? '';
+      let prefix = implementOptions?.prefix ?? '';
+      if (implementOptions?.naming === 'qualified') {
+        const service = contractName(contract);
+        if (service === undefined) {
+          throw new TypeError(
+            'naming "qualified" needs a named contract: defineContract(entries, { name })',
+          );
+        }
+        prefix += service + '.';
+      }
       const handlers = implementation as Record<string, unknown>;
       const entries: Entry[] = [];
       for (const [key, definition] of Object.entries(contract)) {
@@ -226,14 +256,15 @@ export function createServer(options: ServerOptions = {}): Server {
       };
     },
     registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
-      return register(name, 'method', handler, methodOptions, true);
+      const entry = makeEntry(name, 'method', handler, methodOptions, true);
+      return systemMethods ? add(entry) : () => {};
     },
     methods(): readonly MethodDescriptor[] {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
       if (exceedsUtf8Bytes(text, maxRequestBytes)) return Promise.resolve(tooLargeText);
-      const out = dispatcher.answer(parse(text), scopeOf(context));
+      const out = dispatcher.answer(parse(text, parseOptions), scopeOf(context));
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
     connect(transport: Transport, context?: TransportContext): Connection {
@@ -301,5 +332,15 @@ export function createServer(options: ServerOptions = {}): Server {
     },
     [asyncDisposeSymbol]: () => server.close(),
   };
+  if (options.listMethods === true) {
+    server.registerSystem(
+      'rpc.listMethods',
+      () =>
+        Array.from(methods.values(), (entry) => entry.descriptor).flatMap((d) =>
+          d.kind === 'method' && !d.system ? [d.name] : [],
+        ),
+      { description: 'The names of the methods this server serves.' },
+    );
+  }
   return server;
 }
