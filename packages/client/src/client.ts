@@ -25,18 +25,22 @@ import {
   type JsonRpcId,
   type JsonRpcParams,
   type JsonRpcResponse,
+  jsonWriterOf,
   LocalError,
   type ParsedInvalid,
   type ParsedMessage,
   type ParsedRequest,
   ProtocolError,
   parse,
+  parseResponse,
   type RequestOptions,
   type StandardSchemaResult,
   type StandardSchemaV1,
   serializeError,
   serializeNotification,
+  serializeNotification1,
   serializeRequest,
+  serializeRequest1,
   type Transport,
   TransportError,
   validate,
@@ -92,6 +96,20 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+/** Refuses locally what must not reach the wire: a blank method name, params that are not structured. */
+function checkCall(method: unknown, params: unknown): void {
+  if (typeof method !== 'string' || method.trim().length === 0) {
+    throw new TypeError(`A method name must be a non-blank string, got ${JSON.stringify(method)}`);
+  }
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    throw new TypeError(
+      `The params of "${method}" must be an array (by position) or an object (by name), got ${
+        params === null ? 'null' : typeof params
+      }`,
+    );
+  }
+}
+
 function autoBatchOptions(option: ClientOptions['batch']): AutoBatchOptions | undefined {
   if (option === undefined || option === false) return undefined;
   return option === true ? {} : option;
@@ -116,7 +134,45 @@ function autoBatchOptions(option: ClientOptions['batch']): AutoBatchOptions | un
 export function createClient(transport: Transport, options: ClientOptions = {}): Client {
   const pending = createPendingCalls();
   const defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT;
-  const generateId = options.generateId;
+  const userGenerateId = options.generateId;
+  const generateId =
+    userGenerateId === undefined
+      ? undefined
+      : (): JsonRpcId => {
+          const id = userGenerateId();
+          if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) {
+            throw new TypeError(
+              `generateId must return a string or a finite number, got ${id === null ? 'null' : typeof id}`,
+            );
+          }
+          return id;
+        };
+  const jsonrpc1 = options.jsonrpc1 === true;
+  const write = jsonWriterOf(options.codec);
+  /** The text of a request (checked first): 2.0, or 1.0 when the client speaks it. */
+  const requestText = (
+    id: JsonRpcId,
+    method: string,
+    params: JsonRpcParams | undefined,
+  ): string => {
+    checkCall(method, params);
+    return jsonrpc1
+      ? serializeRequest1(id, method, params as readonly unknown[] | undefined, write)
+      : serializeRequest(id, method, params, write);
+  };
+  /** The text of a notification (checked first). */
+  const notificationText = (method: string, params: JsonRpcParams | undefined): string => {
+    checkCall(method, params);
+    return jsonrpc1
+      ? serializeNotification1(method, params as readonly unknown[] | undefined, write)
+      : serializeNotification(method, params, write);
+  };
+  /** Reads what arrives: plain `parse`, or with the response checks, codec and 1.0 when set. */
+  const read =
+    options.codec === undefined && !jsonrpc1 && options.responseChecks === undefined
+      ? parse
+      : (text: string) =>
+          parseResponse(text, { checks: options.responseChecks, codec: options.codec, jsonrpc1 });
   const cancellation: CancellationProtocol | undefined =
     options.cancellation === true
       ? defaultCancellation
@@ -332,7 +388,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     let text: string;
     try {
       id = generateId === undefined ? nextId++ : generateId();
-      text = serializeRequest(id, method, params);
+      text = requestText(id, method, params);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -417,7 +473,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     if (closed) return Promise.reject(closedError(method));
     let text: string;
     try {
-      text = serializeNotification(method, params);
+      text = notificationText(method, params);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -453,10 +509,10 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
     try {
       for (const entry of entries) {
         if (entry.kind === 'notification') {
-          texts.push(serializeNotification(entry.method, entry.params));
+          texts.push(notificationText(entry.method, entry.params));
         } else {
           const id = generateId === undefined ? nextId++ : generateId();
-          texts.push(serializeRequest(id, entry.method, entry.params));
+          texts.push(requestText(id, entry.method, entry.params));
           exchange.ids.push(id);
           exchange.methods.push(entry.method);
         }
@@ -513,6 +569,24 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
 
   // --- incoming messages ---------------------------------------------------------------------
 
+  /**
+   * An id-null error that matches no single exchange while several calls wait: which call it
+   * answers cannot be known, so every call that went out fails, each with a ProtocolError that
+   * says why and carries the wire error as its `cause`. No call is left waiting for an answer
+   * that will not come, and none fails without saying so. Calls still queued are not touched.
+   */
+  const failUnplaceable = (error: JsonRpcErrorObject, received: unknown): void => {
+    const wire = fromErrorObject(error);
+    const reason = `The peer answered an error with id null (${error.code} ${error.message}) that matches no single exchange; every call waiting on an answer fails`;
+    report(new ProtocolError(reason, received, { cause: wire }), UNEXPECTED);
+    for (const waiting of Array.from(pending.calls())) {
+      if (exchanges.get(waiting.id)?.sent === false) continue;
+      const { id, method } = waiting;
+      leaveExchange(id, true);
+      pending.reject(id, new ProtocolError(reason, received, { method, id, cause: wire }));
+    }
+  };
+
   /** An error answer with id null: find the call(s) it belongs to. */
   const failNullId = (
     error: JsonRpcErrorObject,
@@ -551,13 +625,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
         exchange = of;
       }
       if (exchange === undefined || !exchange.sent) {
-        report(
-          new ProtocolError(
-            'Received an error with id null that matches no single exchange',
-            received,
-          ),
-          UNEXPECTED,
-        );
+        failUnplaceable(error, received);
         return;
       }
     }
@@ -651,7 +719,7 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
 
   const onMessage = (text: string): void => {
     if (closed) return;
-    const parsed = parse(text);
+    const parsed = read(text);
     if (parsed.kind !== 'batch') {
       const answer = onOne(parsed, text, undefined, sendAnswer);
       if (answer !== undefined) sendDetached(answer);

@@ -193,7 +193,10 @@ export function createIncoming(options: IncomingOptions): Incoming {
     rawId: string | undefined,
     error: unknown,
   ): string => {
-    if (isJsonRpcError(error)) return serializeError(id, error.toErrorObject(), rawId);
+    // A code that is not an integer cannot go on the wire: answered -32603, reported.
+    if (isJsonRpcError(error) && Number.isInteger(error.code)) {
+      return serializeError(id, error.toErrorObject(), rawId);
+    }
     report(asError(error), { kind: 'handler-failed', level: 'error', method, id });
     return serializeError(id, INTERNAL_ERROR, rawId);
   };

@@ -6,6 +6,7 @@
  */
 import type {
   CancellationProtocol,
+  Codec,
   Contract,
   ErrorInfo,
   ErrorLevel,
@@ -15,6 +16,7 @@ import type {
   JsonRpcParams,
   Peer,
   RequestOptions,
+  ResponseChecks,
 } from '@jsonrpc-kit/core';
 import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
 import type { ContractProxy, UseOptions } from './contract-proxy.js';
@@ -45,12 +47,17 @@ export interface AutoBatchOptions {
  */
 export interface ClientOptions {
   /**
-   * Default per-call timeout in milliseconds, overridable per call; `0` waits forever.
+   * Default per-call timeout in milliseconds, overridable per call; `0` or `Infinity` waits
+   * forever. A call past it rejects with a `TimeoutError` (`TIMEOUT`).
    *
-   * @default 0 ({@link DEFAULT_TIMEOUT})
+   * @default 30000 ({@link DEFAULT_TIMEOUT})
    */
   readonly timeout?: number;
-  /** Makes request ids. @default sequential numbers 1, 2, 3… */
+  /**
+   * Makes request ids. An id that is not a string or a finite number is refused locally: the
+   * call rejects with a TypeError and nothing is sent.
+   * @default sequential numbers 1, 2, 3…
+   */
   readonly generateId?: () => JsonRpcId;
   /**
    * Sends a cancel notification when a call times out or is aborted after it was sent: a
@@ -96,6 +103,28 @@ export interface ClientOptions {
    * @default DEFAULT_ON_ERROR_LEVEL ("warn")
    */
   readonly onErrorLevel?: ErrorLevel;
+  /**
+   * Values beyond JSON: encodes params on the way out and decodes results on the way in (before
+   * a contract's result schema checks them); ids, errors and the envelope are untouched. Give the
+   * server the same codec. `losslessNumbers` (from core) keeps big integers exact.
+   * @default none
+   */
+  readonly codec?: Codec;
+  /**
+   * Speak JSON-RPC 1.0: requests without `jsonrpc`, params by position only (params by name
+   * reject with a TypeError), notifications as requests with `id: null`, and answers read with
+   * `result` beside `error` (one `null`). Batches are still sent as 2.0 arrays.
+   * @default false
+   */
+  readonly jsonrpc1?: boolean;
+  /**
+   * Response checks to change, one named rule each; the rest stay strict (core's
+   * `STRICT_RESPONSE_CHECKS`). An answer that breaks a rule fails its call with a `ProtocolError`
+   * and is reported. `{ requireExclusiveResultOrError: false }` accepts `"error": null` beside
+   * `result`.
+   * @default strict
+   */
+  readonly responseChecks?: Partial<ResponseChecks>;
 }
 
 /**
