@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { InvalidParamsError, JsonRpcError, RequestCancelledError } from '@jsonrpc-kit/core';
+import {
+  InvalidParamsError,
+  JsonRpcError,
+  losslessNumbers,
+  RequestCancelledError,
+} from '@jsonrpc-kit/core';
 import { createServer, type Server, type ServerOptions } from '@jsonrpc-kit/server';
 
 /** Longest `sleep` the server accepts, in milliseconds. */
@@ -40,6 +45,25 @@ function subtract(params: unknown): number {
   throw new InvalidParamsError('Invalid params', [
     { path: [], message: 'Expected [minuend, subtrahend] or { minuend, subtrahend }' },
   ]);
+}
+
+/** An integer of any size: a BigInt (read by the lossless codec) or a safe integer number. */
+function integer(value: unknown, name: string): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  throw new InvalidParamsError('Invalid params', [
+    { path: [name], message: 'Expected an integer' },
+  ]);
+}
+
+/** `[a, b]` → `a + b`, exact for integers of any size (as plain JSON numbers, both ways). */
+function bigAdd(params: unknown): bigint {
+  if (!Array.isArray(params) || params.length !== 2) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: [], message: 'Expected [a, b], two integers' },
+    ]);
+  }
+  return integer(params[0], '0') + integer(params[1], '1');
 }
 
 function sum(params: unknown): number {
@@ -128,6 +152,7 @@ export function registerConformanceMethods(server: Server): () => void {
     server.method('sum', sum),
     server.method('echo', (params: unknown) => (params === undefined ? null : params)),
     server.method('get_data', () => GET_DATA_RESULT),
+    server.method('big_add', bigAdd),
     server.method('sleep', (params: unknown, ctx) => sleep(sleepParams(params), ctx.signal), {
       paramNames: ['ms'],
     }),
@@ -146,9 +171,11 @@ export function registerConformanceMethods(server: Server): () => void {
 }
 
 /**
- * Creates a server with the conformance methods and the kit's default limits.
+ * Creates a server with the conformance methods and the kit's default limits. It reads and writes
+ * numbers through the lossless-number codec (so `big_add` keeps every digit) unless `options`
+ * names another codec.
  *
- * @param options - server options (defaults: the kit's)
+ * @param options - server options (defaults: the kit's, and the `losslessNumbers` codec)
  * @returns the server
  * @example
  * ```ts
@@ -157,7 +184,7 @@ export function registerConformanceMethods(server: Server): () => void {
  * ```
  */
 export function createConformanceServer(options?: ServerOptions): Server {
-  const server = createServer(options);
+  const server = createServer({ codec: losslessNumbers, ...options });
   registerConformanceMethods(server);
   return server;
 }

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     return;
   }
   const server = createConformanceServer({
+    ...cli.policies,
     onError: (error, info) => {
       // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
       if (info.method === 'crash' || error instanceof ConnectionClosedError) return;
