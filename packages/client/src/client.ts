@@ -134,6 +134,8 @@ function autoBatchOptions(option: ClientOptions['batch']): AutoBatchOptions | un
 export function createClient(transport: Transport, options: ClientOptions = {}): Client {
   const pending = createPendingCalls();
   const defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT;
+  /** Whether the client's deadline was chosen (a send then aborts when it passes). */
+  const explicitTimeout = options.timeout !== undefined;
   const userGenerateId = options.generateId;
   const generateId =
     userGenerateId === undefined
@@ -420,8 +422,13 @@ export function createClient(transport: Transport, options: ClientOptions = {}):
       return Promise.reject(error);
     }
     if (auto !== undefined) enqueue(id, method, text, true);
-    else if (!(timeout > 0 && timeout < Number.POSITIVE_INFINITY)) {
-      // Only the caller's signal can make this call give up: it is the send signal too.
+    else if (
+      !(timeout > 0 && timeout < Number.POSITIVE_INFINITY) ||
+      (signal === undefined && requestOptions?.timeout === undefined && !explicitTimeout)
+    ) {
+      // Only the caller's signal can make this call give up (it is the send signal too), or only
+      // the default deadline, a safety net: it fails the call but leaves a send under way alone,
+      // so the common call pays for no exchange and no AbortController.
       const callId = id;
       send(text, signal).then(undefined, (error: unknown) => {
         if (pending.has(callId)) pending.reject(callId, sendError(error, { method, id: callId }));

@@ -9,7 +9,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushMicrotasks, rawPeer } from '../test/raw-peer.js';
-import { createClient } from './index.js';
+import { createClient, DEFAULT_TIMEOUT } from './index.js';
 
 /** A transport driven by hand: records sends with their options, sends can be made to fail. */
 function manualTransport(sendImpl?: (text: string) => Promise<void>) {
@@ -187,6 +187,18 @@ describe('the send signal', () => {
     vi.advanceTimersByTime(1);
     expect(await call).toBeInstanceOf(TimeoutError);
     expect(signal.aborted).toBe(true);
+    await client.close();
+  });
+
+  it('is not passed under the default deadline, a safety net that fails the call only', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const manual = manualTransport();
+    const client = createClient(manual.transport);
+    const call = client.request('m').catch((e: unknown) => e);
+    await flushMicrotasks();
+    expect(manual.sent[0]!.options).toBeUndefined();
+    vi.advanceTimersByTime(DEFAULT_TIMEOUT);
+    expect(await call).toBeInstanceOf(TimeoutError);
     await client.close();
   });
 

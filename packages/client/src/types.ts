@@ -48,7 +48,9 @@ export interface AutoBatchOptions {
 export interface ClientOptions {
   /**
    * Default per-call timeout in milliseconds, overridable per call; `0` or `Infinity` waits
-   * forever. A call past it rejects with a `TimeoutError` (`TIMEOUT`).
+   * forever. A call past it rejects with a `TimeoutError` (`TIMEOUT`). Left unset, the default
+   * is a safety net that fails the call but leaves a send under way alone; a timeout set here or
+   * per call also aborts the send (the `signal` given to `transport.send()`).
    *
    * @default 30000 ({@link DEFAULT_TIMEOUT})
    */
