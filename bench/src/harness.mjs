@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { canPin, nodeCommand } from './common.mjs';
-import { HEAP_LIMIT, SCENARIOS } from './scenarios.mjs';
+import { COST_FLAT_LIMIT, GROWTH_LIMIT_MB, HEAP_LIMIT, SCENARIOS } from './scenarios.mjs';
 
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../results/', import.meta.url));
@@ -191,10 +191,74 @@ function heapTable({ scenario, rows }) {
   return lines.join('\n');
 }
 
+function growthTable({ scenario, rows }) {
+  const lines = [
+    `### ${scenario.title}`,
+    '',
+    '| transport | requests | server RSS before MB | peak MB | growth MB | result |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const row of rows) {
+    if (row.median === undefined) {
+      lines.push(`| ${row.impl} | — | — | — | — | ${row.note} |`);
+      continue;
+    }
+    const e = row.extra;
+    const verdict =
+      row.kind === 'raw'
+        ? 'without backpressure, for comparison'
+        : `${row.median <= GROWTH_LIMIT_MB ? 'pass' : 'FAIL'} (limit ${GROWTH_LIMIT_MB} MB)`;
+    lines.push(
+      `| ${row.impl} | ${fmtNumber(e.requests)} | ${e.beforeMB.toFixed(1)} | ${e.peakMB.toFixed(1)} | ` +
+        `${row.median.toFixed(1)} | ${verdict} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The cost table: one line per input shape, ns/byte at each size, and whether the cost stays
+ * flat (the largest size within COST_FLAT_LIMIT of the smallest).
+ */
+function costTable({ scenario, rows }) {
+  const shapes = new Map();
+  for (const row of rows) {
+    const [shape, size] = row.impl.split('/');
+    if (!shapes.has(shape)) shapes.set(shape, []);
+    shapes.get(shape).push({ size, row });
+  }
+  const sizes = [...new Set(rows.map((r) => r.impl.split('/')[1]))];
+  const lines = [
+    `### ${scenario.title}`,
+    '',
+    `| input | ${sizes.map((s) => `${s} ns/byte`).join(' | ')} | largest/smallest | result |`,
+    `| --- | ${sizes.map(() => '---:').join(' | ')} | ---: | --- |`,
+  ];
+  for (const [shape, cells] of shapes) {
+    const values = sizes.map((s) => cells.find((c) => c.size === s)?.row);
+    const first = values[0]?.median;
+    const last = values[values.length - 1]?.median;
+    const ratio = first !== undefined && last !== undefined ? last / first : undefined;
+    const result =
+      ratio === undefined
+        ? (values.find((v) => v?.median === undefined)?.note ?? '—')
+        : ratio <= COST_FLAT_LIMIT
+          ? `flat (limit ${COST_FLAT_LIMIT.toFixed(2)}x)`
+          : 'GROWS';
+    lines.push(
+      `| ${shape} | ${values.map((v) => (v?.median === undefined ? '—' : v.median.toFixed(2))).join(' | ')} | ` +
+        `${ratio === undefined ? '—' : `${ratio.toFixed(2)}x`} | ${result} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 /** One scenario's result as a markdown table. */
 export function formatTable(result) {
   const { scenario, rows } = result;
   if (scenario.kind === 'heap') return heapTable(result);
+  if (scenario.kind === 'growth') return growthTable(result);
+  if (scenario.kind === 'cost') return costTable(result);
   const baseline = rows.find((r) => r.kind === 'raw' && r.median !== undefined);
   const peers = rows.filter((r) => r.kind === 'peer' && r.median !== undefined);
   const bestPeer = peers.length ? Math.max(...peers.map((r) => r.median)) : undefined;

@@ -40,6 +40,7 @@ const stdioConfig = wsConfig;
  */
 
 /** @type {Scenario[]} */
+import { COST_CASES } from './scenarios/cost.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -184,7 +185,49 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) => (await import('./scenarios/heap.mjs')).run(impl, config),
   },
+  {
+    id: 'non-reading',
+    title: '7. Memory with a peer that sends requests and never reads (server RSS growth)',
+    unit: 'MB',
+    kind: 'growth',
+    cpu: 0,
+    impls: [
+      { name: 'stdio', kind: KIT },
+      { name: 'tcp', kind: KIT },
+      { name: 'ws', kind: KIT },
+      { name: 'tcp-no-pause', kind: RAW },
+    ],
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { requests: 50_000, watchMs: 5_000 },
+      full: { requests: 200_000, watchMs: 15_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/non-reading.mjs')).run(impl, config),
+  },
+  {
+    id: 'cost',
+    title: '8. Cost per byte, inputs from 1 KB to the 1 MiB limit (in-process, kit)',
+    unit: 'ns/byte',
+    kind: 'cost',
+    cpu: 1,
+    impls: COST_CASES.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
+  },
 ];
+
+/** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
+export const COST_FLAT_LIMIT = 2;
+
+/** RSS growth allowed by the non-reading-peer scenario, in MB. */
+export const GROWTH_LIMIT_MB = 32;
 
 /** Heap growth allowed by the memory scenario: end ≤ start × this. */
 export const HEAP_LIMIT = 1.1;

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { ServerOptions } from '@jsonrpc-kit/server';
+import { STREAMS_FLAVOURS, type StreamsFlavour } from './methods.js';
 import { DEFAULT_HOST, type StdioFraming } from './serve.js';
 
 /** The server policies the command line can switch. */
@@ -16,17 +17,26 @@ export type CliOptions =
       readonly mode: 'network';
       readonly port: number;
       readonly host: string;
+      readonly streams: StreamsFlavour;
       readonly policies: CliPolicies;
     }
-  | { readonly mode: 'stdio'; readonly framing: StdioFraming; readonly policies: CliPolicies }
+  | {
+      readonly mode: 'stdio';
+      readonly framing: StdioFraming;
+      readonly streams: StreamsFlavour;
+      readonly policies: CliPolicies;
+    }
   | { readonly mode: 'help' };
 
 /** The usage text. */
 export const USAGE = `Usage: jsonrpc-kit-conformance-server [--port N] [--host H] | --stdio content-length|newline|auto
+                                      [--streams default|kotlinx]
 
   --port N     listen on port N (default 0: any free port)
   --host H     listen on host H (default ${DEFAULT_HOST})
   --stdio F    serve stdin/stdout instead, framed as F
+  --streams P  the stream protocol of count: default (rpc.stream.next) or kotlinx
+               (the kotlinx-rpc draft's nextFlowValue / cancelFlow); default: default
   --jsonrpc1   accept JSON-RPC 1.0 beside 2.0, answering each in its own version
   --no-batch   refuse batches (one -32600 with id null)
   --params-violation invalid-params|invalid-request
@@ -47,7 +57,7 @@ const FRAMINGS: readonly string[] = ['content-length', 'newline', 'auto'];
  * @example
  * ```ts
  * parseCli(['--port', '8080', '--no-batch']);
- * // { mode: 'network', port: 8080, host: '127.0.0.1', policies: { batches: false } }
+ * // { mode: 'network', port: 8080, host: '127.0.0.1', streams: 'default', policies: { batches: false } }
  * ```
  */
 export function parseCli(argv: readonly string[]): CliOptions {
@@ -57,6 +67,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       port: { type: 'string' },
       host: { type: 'string' },
       stdio: { type: 'string' },
+      streams: { type: 'string' },
       jsonrpc1: { type: 'boolean' },
       'no-batch': { type: 'boolean' },
       'params-violation': { type: 'string' },
@@ -66,6 +77,12 @@ export function parseCli(argv: readonly string[]): CliOptions {
     allowPositionals: false,
   });
   if (values.help) return { mode: 'help' };
+  const streams = (values.streams ?? 'default') as StreamsFlavour;
+  if (!STREAMS_FLAVOURS.includes(streams)) {
+    throw new TypeError(
+      `--streams must be one of ${STREAMS_FLAVOURS.join(', ')}, not "${values.streams}"`,
+    );
+  }
   const violation = values['params-violation'];
   if (
     violation !== undefined &&
@@ -85,11 +102,11 @@ export function parseCli(argv: readonly string[]): CliOptions {
     if (!FRAMINGS.includes(values.stdio)) {
       throw new TypeError(`--stdio must be one of ${FRAMINGS.join(', ')}, not "${values.stdio}"`);
     }
-    return { mode: 'stdio', framing: values.stdio as StdioFraming, policies };
+    return { mode: 'stdio', framing: values.stdio as StdioFraming, streams, policies };
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`--port must be an integer from 0 to 65535, not "${values.port}"`);
   }
-  return { mode: 'network', port, host: values.host ?? DEFAULT_HOST, policies };
+  return { mode: 'network', port, host: values.host ?? DEFAULT_HOST, streams, policies };
 }

@@ -10,10 +10,25 @@ import {
   losslessNumbers,
   RequestCancelledError,
 } from '@jsonrpc-kit/core';
+import {
+  defaultStreamProfile,
+  kotlinxStreamProfile,
+  resumable,
+  streams,
+} from '@jsonrpc-kit/extensions';
 import { createServer, type Server, type ServerOptions } from '@jsonrpc-kit/server';
 
 /** Longest `sleep` the server accepts, in milliseconds. */
 export const MAX_SLEEP_MS = 60_000;
+
+/** Largest `n` that `count` accepts. */
+export const MAX_COUNT = 1_000_000;
+
+/** The stream protocols the server can speak (`--streams`). */
+export type StreamsFlavour = 'default' | 'kotlinx';
+
+/** The stream protocol names `--streams` accepts. */
+export const STREAMS_FLAVOURS: readonly StreamsFlavour[] = ['default', 'kotlinx'];
 
 /** What `get_data` answers (from the specification's batch example). */
 export const GET_DATA_RESULT: readonly [string, number] = Object.freeze(['hello', 5]) as readonly [
@@ -124,6 +139,52 @@ function failError(params: unknown): JsonRpcError {
   return new JsonRpcError(code, message, data);
 }
 
+function countParams(params: unknown): number {
+  const n = Array.isArray(params) ? params[0] : isRecord(params) ? params.n : undefined;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_COUNT) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: ['n'], message: `Expected an integer from 0 to ${MAX_COUNT}` },
+    ]);
+  }
+  return n;
+}
+
+/**
+ * Serves streams in the given protocol and registers `count` (`[n]`: the integers 1..n, as a
+ * stream; resumable under the default protocol).
+ *
+ * @param server - the server to register on
+ * @param flavour - `default` (`rpc.stream.next` pages) or `kotlinx` (the kotlinx-rpc draft's Flows)
+ * @returns a function that removes them again
+ * @example
+ * ```ts
+ * registerStreamMethods(server, 'kotlinx');
+ * ```
+ */
+export function registerStreamMethods(
+  server: Server,
+  flavour: StreamsFlavour = 'default',
+): () => void {
+  const profile = flavour === 'kotlinx' ? kotlinxStreamProfile : defaultStreamProfile;
+  const disposers = [
+    streams(server, { profile }),
+    server.method(
+      'count',
+      resumable((params: unknown, from) => {
+        // Checked before the stream opens, so bad params are answered -32602 at once.
+        const n = countParams(params);
+        return (async function* () {
+          for (let i = from + 1; i <= n; i++) yield i;
+        })();
+      }),
+      { paramNames: ['n'] },
+    ),
+  ];
+  return () => {
+    for (const dispose of disposers) dispose();
+  };
+}
+
 /**
  * Registers the conformance methods on a server.
  *
@@ -171,11 +232,12 @@ export function registerConformanceMethods(server: Server): () => void {
 }
 
 /**
- * Creates a server with the conformance methods and the kit's default limits. It reads and writes
- * numbers through the lossless-number codec (so `big_add` keeps every digit) unless `options`
- * names another codec.
+ * Creates a server with the conformance methods, the stream method `count`, and the kit's default
+ * limits. It reads and writes numbers through the lossless-number codec (so `big_add` keeps every
+ * digit) unless `options` names another codec.
  *
  * @param options - server options (defaults: the kit's, and the `losslessNumbers` codec)
+ * @param flavour - the stream protocol, @default 'default'
  * @returns the server
  * @example
  * ```ts
@@ -183,8 +245,12 @@ export function registerConformanceMethods(server: Server): () => void {
  * await server.handle('{"jsonrpc":"2.0","method":"sum","params":[1,2,4],"id":1}');
  * ```
  */
-export function createConformanceServer(options?: ServerOptions): Server {
+export function createConformanceServer(
+  options?: ServerOptions,
+  flavour: StreamsFlavour = 'default',
+): Server {
   const server = createServer({ codec: losslessNumbers, ...options });
   registerConformanceMethods(server);
+  registerStreamMethods(server, flavour);
   return server;
 }

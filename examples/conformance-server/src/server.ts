@@ -6,6 +6,7 @@
  */
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { parseCli, USAGE } from './args.js';
+import { createLogLimit } from './log-limit.js';
 import { createConformanceServer } from './methods.js';
 import { serveNetwork, serveStdio } from './serve.js';
 
@@ -22,14 +23,20 @@ async function main(): Promise<void> {
     process.stderr.write(USAGE);
     return;
   }
-  const server = createConformanceServer({
-    ...cli.policies,
-    onError: (error, info) => {
-      // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
-      if (info.method === 'crash' || error instanceof ConnectionClosedError) return;
-      process.stderr.write(`conformance-server: ${String(error)}\n`);
+  // A peer sending bad frames in a loop gets a few lines and a summary, not one line each.
+  const log = createLogLimit({ write: (line) => process.stderr.write(line) });
+  process.once('exit', log.flush);
+  const server = createConformanceServer(
+    {
+      ...cli.policies,
+      onError: (error, info) => {
+        // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
+        if (info.method === 'crash' || error instanceof ConnectionClosedError) return;
+        log.log(`conformance-server: ${String(error)}`);
+      },
     },
-  });
+    cli.streams,
+  );
   if (cli.mode === 'stdio') {
     // In stdio mode stdout carries framed messages only; everything else goes to stderr.
     await serveStdio(server, cli.framing);

@@ -259,3 +259,131 @@ describe('command line', () => {
     await expect(spawnNetwork(['--bogus'])).rejects.toThrow(/exited with 2/);
   });
 });
+
+describe('the stream method count, pulled with raw frames', () => {
+  const children: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const child of children.splice(0).reverse()) await child.close();
+  });
+
+  async function exchangeAll(
+    peer: DuplexPeer,
+    exchanges: ReadonlyArray<readonly [string, string]>,
+  ): Promise<void> {
+    for (const [request, answer] of exchanges) {
+      peer.send(request);
+      expect(await peer.next()).toBe(answer);
+    }
+  }
+
+  it('default profile over WebSocket: a handle, pages of rpc.stream.next, -32010 at the end', async () => {
+    const net = await spawnNetwork();
+    children.push(net);
+    const peer = await openWebSocket(net.wsUrl);
+    children.push(peer);
+    await exchangeAll(peer, [
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"count","params":[3]}',
+        '{"jsonrpc":"2.0","id":1,"result":{"stream":"s1","resumable":true}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":2,"method":"rpc.stream.next","params":{"stream":"s1","max":2}}',
+        '{"jsonrpc":"2.0","id":2,"result":{"items":[1,2],"done":false}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":3,"method":"rpc.stream.next","params":{"stream":"s1","max":2}}',
+        '{"jsonrpc":"2.0","id":3,"result":{"items":[3],"done":true}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":4,"method":"rpc.stream.next","params":{"stream":"s1"}}',
+        '{"jsonrpc":"2.0","id":4,"error":{"code":-32010,"message":"Stream ended","data":{"stream":"s1"}}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":5,"method":"count","params":{"rpc.stream.resume":{"from":2,"params":[4]}}}',
+        '{"jsonrpc":"2.0","id":5,"result":{"stream":"s2","resumable":true}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":6,"method":"rpc.stream.next","params":["s2",10]}',
+        '{"jsonrpc":"2.0","id":6,"result":{"items":[3,4],"done":true}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":7,"method":"count","params":["x"]}',
+        '{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params","data":[{"path":["n"],"message":"Expected an integer from 0 to 1000000"}]}}',
+      ],
+    ]);
+  });
+
+  it('default profile over HTTP: the handle is a UUID and pulls work across requests', async () => {
+    const net = await spawnNetwork();
+    children.push(net);
+    const open = await post(net.httpUrl, '{"jsonrpc":"2.0","id":1,"method":"count","params":[2]}');
+    const stream = JSON.parse(open.body).result.stream as string;
+    expect(stream).toMatch(/^[0-9a-f-]{36}$/);
+    const pull = await post(
+      net.httpUrl,
+      `{"jsonrpc":"2.0","id":2,"method":"rpc.stream.next","params":{"stream":"${stream}","max":5}}`,
+    );
+    expect(pull.body).toBe('{"jsonrpc":"2.0","id":2,"result":{"items":[1,2],"done":true}}');
+  });
+
+  it('--streams kotlinx over WebSocket: a flow id, nextFlowValue one value at a time, -32001, cancelFlow', async () => {
+    const net = await spawnNetwork(['--port', '0', '--streams', 'kotlinx']);
+    children.push(net);
+    const peer = await openWebSocket(net.wsUrl);
+    children.push(peer);
+    const next = 'kotlinx.rpc.jsonrpc.internal.nextFlowValue';
+    await exchangeAll(peer, [
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"count","params":[2]}',
+        '{"jsonrpc":"2.0","id":1,"result":1}',
+      ],
+      [
+        `{"jsonrpc":"2.0","id":2,"method":"${next}","params":{"flowId":1}}`,
+        '{"jsonrpc":"2.0","id":2,"result":1}',
+      ],
+      [
+        `{"jsonrpc":"2.0","id":3,"method":"${next}","params":[1]}`,
+        '{"jsonrpc":"2.0","id":3,"result":2}',
+      ],
+      [
+        `{"jsonrpc":"2.0","id":4,"method":"${next}","params":{"flowId":1}}`,
+        '{"jsonrpc":"2.0","id":4,"error":{"code":-32001,"message":"Flow completed","data":{"flowId":1}}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":5,"method":"count","params":[9]}',
+        '{"jsonrpc":"2.0","id":5,"result":2}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":6,"method":"kotlinx.rpc.jsonrpc.internal.cancelFlow","params":{"flowId":2}}',
+        '{"jsonrpc":"2.0","id":6,"result":null}',
+      ],
+      [
+        `{"jsonrpc":"2.0","id":7,"method":"${next}","params":{"flowId":2}}`,
+        '{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"Flow completed","data":{"flowId":2}}}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":8,"method":"rpc.stream.next","params":{"stream":"s1"}}',
+        '{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found"}}',
+      ],
+    ]);
+  });
+
+  it('--streams kotlinx over stdio (newline framing)', async () => {
+    const peer = spawnStdio('newline', ['--streams', 'kotlinx']);
+    children.push(peer);
+    await exchangeAll(peer, [
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"count","params":[1]}',
+        '{"jsonrpc":"2.0","id":1,"result":1}',
+      ],
+      [
+        '{"jsonrpc":"2.0","id":2,"method":"kotlinx.rpc.jsonrpc.internal.nextFlowValue","params":{"flowId":1}}',
+        '{"jsonrpc":"2.0","id":2,"result":1}',
+      ],
+    ]);
+  });
+
+  it('a bad --streams exits 2', async () => {
+    await expect(spawnNetwork(['--streams', 'grpc'])).rejects.toThrow(/exited with 2.*--streams/s);
+  });
+});

@@ -42,9 +42,22 @@ export type BatchEntry<T = unknown> = BatchRequest<T> | BatchNotification;
  * ```
  */
 export type BatchResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: JsonRpcError | LocalError };
+  | {
+      /** The request succeeded. */
+      readonly ok: true;
+      /** Its result. */
+      readonly value: T;
+    }
+  | {
+      /** The request failed. */
+      readonly ok: false;
+      /** Why: the wire error's class, a timeout, an abort or a connection error; match on `code`. */
+      readonly error: JsonRpcError | LocalError;
+    };
 
+/**
+ * The results of a tuple of batch entries: a {@link BatchResult} per request, notifications skipped.
+ */
 type TupleResults<T extends readonly unknown[], Acc extends unknown[]> = T extends readonly [
   infer Head,
   ...infer Rest,
@@ -54,6 +67,9 @@ type TupleResults<T extends readonly unknown[], Acc extends unknown[]> = T exten
     : TupleResults<Rest, Acc>
   : Acc;
 
+/**
+ * The result type of a batch entry: `T` for a request, `never` for a notification.
+ */
 type EntryResult<E> = E extends BatchRequest<infer V> ? V : never;
 
 /**

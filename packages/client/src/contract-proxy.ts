@@ -31,6 +31,10 @@ export interface UseOptions {
   readonly params?: ParamsStyle;
 }
 
+/**
+ * What a proxy function resolves to: the result schema's output for a method, `void` for a
+ * notification.
+ */
 type Answer<E extends ContractEntry> =
   E extends NotificationDefinition<any> ? Promise<void> : Promise<ResultOutput<E>>;
 

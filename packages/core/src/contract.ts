@@ -17,6 +17,7 @@ export interface MethodDefinition<
   P extends MaybeSchema = MaybeSchema,
   R extends MaybeSchema = MaybeSchema,
 > {
+  /** Tells methods from notifications. */
   readonly kind: 'method';
   /** Schema of the params (a tuple schema: by position; an object schema: by name). */
   readonly params: P;
@@ -33,6 +34,7 @@ export interface MethodDefinition<
 
 /** A notification of a contract: a call without an answer. */
 export interface NotificationDefinition<P extends MaybeSchema = MaybeSchema> {
+  /** Tells methods from notifications. */
   readonly kind: 'notification';
   /** Schema of the params. */
   readonly params: P;

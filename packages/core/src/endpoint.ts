@@ -32,6 +32,11 @@ export interface TransportContext {
   readonly signal?: AbortSignal;
   /** What an authentication hook established about the caller. */
   readonly auth?: unknown;
+  /**
+   * The size limit, in bytes, the transport applies to this exchange or connection: the server
+   * refuses larger messages by this limit instead of its own, so that one endpoint has one limit.
+   */
+  readonly maxRequestBytes?: number;
 }
 
 /** Per-call options of an outgoing request. */
@@ -92,6 +97,11 @@ export type IncomingNotificationHandler = (
 /** What a stateless adapter (HTTP, serverless) needs from a server. */
 export interface MessageHandler {
   /**
+   * The size limit set on the server, in bytes, when one was set. Transport adapters adopt it
+   * unless they are given their own.
+   */
+  readonly maxRequestBytes?: number | undefined;
+  /**
    * Answers one text (a message or a batch).
    *
    * @param text - the request body
@@ -115,6 +125,8 @@ export interface ConnectionLike extends Peer {
 
 /** What a duplex adapter (WebSocket, stdio) needs from a server. */
 export interface ConnectionHandler<C extends ConnectionLike = ConnectionLike> {
+  /** As {@link MessageHandler.maxRequestBytes}. */
+  readonly maxRequestBytes?: number | undefined;
   /**
    * Serves one duplex transport.
    *

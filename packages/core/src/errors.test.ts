@@ -23,6 +23,13 @@ import {
 } from './errors.js';
 
 describe('wire errors', () => {
+  it('refuses a code that is not an integer, so it never reaches the wire', () => {
+    for (const code of [1.5, Number.NaN, Number.POSITIVE_INFINITY, -32000.1]) {
+      expect(() => new JsonRpcError(code, 'bad')).toThrow(TypeError);
+    }
+    expect(new JsonRpcError(-32000, 'ok').toErrorObject()).toEqual({ code: -32000, message: 'ok' });
+  });
+
   it('has one class per code, each with its default message', () => {
     const cases = [
       [ParseError, -32700, 'Parse error'],

@@ -100,8 +100,12 @@ export class JsonRpcError extends Error {
    * @param message - a short description
    * @param data - additional information, sent as the error object's `data` member
    * @param options - the call it belongs to, and a cause
+   * @throws TypeError when `code` is not an integer (the specification requires one)
    */
   constructor(code: number, message: string, data?: unknown, options?: JsonRpcErrorOptions) {
+    if (!Number.isInteger(code)) {
+      throw new TypeError(`JSON-RPC error code must be an integer, got ${String(code)}`);
+    }
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'JsonRpcError';
     this.code = code;

@@ -41,6 +41,8 @@ export type {
   TransportHeaders,
 } from './endpoint.js';
 export { defaultCancellation } from './endpoint.js';
+export type { EnvelopeScanner, MessageEnvelope } from './envelope.js';
+export { createEnvelopeScanner, scanEnvelope } from './envelope.js';
 export type {
   CallInfo,
   ErrorCodeValue,

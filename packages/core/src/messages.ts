@@ -16,37 +16,53 @@ export type JsonRpcParams = readonly unknown[] | { readonly [name: string]: unkn
 
 /** A call that expects an answer. */
 export interface JsonRpcRequest {
+  /** Always `"2.0"`. */
   readonly jsonrpc: '2.0';
+  /** Chosen by the caller and echoed exactly in the answer; `null` is a valid id, not a notification. */
   readonly id: JsonRpcId;
+  /** The method to call. Names starting with `rpc.` are reserved for extensions. */
   readonly method: string;
+  /** The arguments: an array (by position) or an object (by name); may be omitted. */
   readonly params?: JsonRpcParams;
 }
 
 /** A call that expects no answer: it has no `id` member at all. */
 export interface JsonRpcNotification {
+  /** Always `"2.0"`. */
   readonly jsonrpc: '2.0';
+  /** The method to call. */
   readonly method: string;
+  /** The arguments: an array (by position) or an object (by name); may be omitted. */
   readonly params?: JsonRpcParams;
 }
 
 /** The error member of an error response. */
 export interface JsonRpcErrorObject {
+  /** An integer; see `ErrorCode` for the codes the spec and the kit define. */
   readonly code: number;
+  /** A short description of the error. */
   readonly message: string;
+  /** More about the error, defined by the server (schema issues for -32602, say). */
   readonly data?: unknown;
 }
 
 /** A successful answer. */
 export interface JsonRpcSuccessResponse<T = unknown> {
+  /** Always `"2.0"`. */
   readonly jsonrpc: '2.0';
+  /** The request's id, exactly. */
   readonly id: JsonRpcId;
+  /** The method's result. */
   readonly result: T;
 }
 
 /** A failed answer. `id` is `null` when the server could not read the request's id. */
 export interface JsonRpcErrorResponse {
+  /** Always `"2.0"`. */
   readonly jsonrpc: '2.0';
+  /** The request's id, or `null` when it could not be read. */
   readonly id: JsonRpcId;
+  /** What went wrong. */
   readonly error: JsonRpcErrorObject;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from './errors.js';
 import { classify, type ParsedMessage, parse } from './parse.js';
+import { findRawIds, rawIdScanSteps } from './raw-id.js';
 
 function single(text: string): ParsedMessage {
   const result = parse(text);
@@ -286,5 +287,52 @@ describe('classify', () => {
     hostile.method = 'a';
     expect(classify(hostile).kind).toBe('notification');
     expect(classify(new Proxy({}, {})).kind).toBe('invalid');
+  });
+});
+
+describe('parse: cost of exact ids', () => {
+  const member = (i: number): string =>
+    `{"jsonrpc":"2.0","method":"m","params":[${i}],"id":${i}.5}`;
+  const batch = (n: number): string =>
+    `[${Array.from({ length: n }, (_, i) => member(i)).join(',')}]`;
+  const stepsOf = (text: string, maxBatchSize?: number): number => {
+    const before = rawIdScanSteps();
+    parse(text, { maxBatchSize });
+    return rawIdScanSteps() - before;
+  };
+
+  it('recovers every exact id of a batch in one pass: work grows linearly with the batch', () => {
+    const small = stepsOf(batch(500));
+    const large = stepsOf(batch(1000));
+    expect(small).toBeGreaterThan(0);
+    // One pass: twice the members, twice the work (a scan per member would be four times).
+    expect(large).toBeLessThanOrEqual(2 * small + 10);
+    const result = parse(batch(3));
+    expect(
+      result.kind === 'batch' && result.messages.map((m) => (m as { rawId?: string }).rawId),
+    ).toEqual(['0.5', '1.5', '2.5']);
+  });
+
+  it('refuses a batch over maxBatchSize before classifying any member', () => {
+    expect(stepsOf(batch(200), 100)).toBe(0);
+    expect(parse(batch(200), { maxBatchSize: 100 })).toMatchObject({
+      kind: 'invalid',
+      id: null,
+      error: { code: ErrorCode.BatchTooLarge },
+    });
+    expect(parse(batch(100), { maxBatchSize: 100 }).kind).toBe('batch');
+  });
+
+  it('recovers ids among members of every shape', () => {
+    const text =
+      '[ 1 , {"id":{"a":[1,"]"]}} , "x" , {"a":"\\"}","id":12345678901234567890} , [ ] , {"id":0.1000000000000000000001} ]';
+    expect(findRawIds(text)).toEqual([
+      undefined,
+      '{"a":[1,"]"]}',
+      undefined,
+      '12345678901234567890',
+      undefined,
+      '0.1000000000000000000001',
+    ]);
   });
 });

@@ -11,11 +11,13 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from './messages.js';
-import { findRawId } from './raw-id.js';
+import { findRawIds } from './raw-id.js';
 
 /** A valid request: answer it with `message.id` (or `rawId`, when set). */
 export interface ParsedRequest {
+  /** Tells the variants apart. */
   readonly kind: 'request';
+  /** The request, as sent. */
   readonly message: JsonRpcRequest;
   /**
    * The id's exact source text when a JavaScript number cannot hold it exactly (an integer
@@ -28,13 +30,17 @@ export interface ParsedRequest {
 
 /** A valid notification: never answered. */
 export interface ParsedNotification {
+  /** Tells the variants apart. */
   readonly kind: 'notification';
+  /** The notification, as sent. */
   readonly message: JsonRpcNotification;
 }
 
 /** A valid response (success or error). */
 export interface ParsedResponse {
+  /** Tells the variants apart. */
   readonly kind: 'response';
+  /** The response, as sent. */
   readonly message: JsonRpcResponse;
   /** As {@link ParsedRequest.rawId}. */
   readonly rawId: string | undefined;
@@ -42,8 +48,12 @@ export interface ParsedResponse {
 
 /** Something that is not a valid message, with the error to answer and the id to answer with. */
 export interface ParsedInvalid {
+  /** Tells the variants apart. */
   readonly kind: 'invalid';
-  /** The error to answer with: -32700, -32600, or -32602 for params that are not structured. */
+  /**
+   * The error to answer with: -32700, -32600, -32602 for params that are not structured, or -32003
+   * for a batch over the length limit.
+   */
   readonly error: JsonRpcErrorObject;
   /** The id to answer with: the message's id where it is valid, else `null`. */
   readonly id: JsonRpcId;
@@ -65,7 +75,9 @@ export type ParsedMessage = ParsedRequest | ParsedNotification | ParsedResponse 
 
 /** A non-empty batch, classified member by member, in order. */
 export interface ParsedBatch {
+  /** Tells the variants apart. */
   readonly kind: 'batch';
+  /** Each member of the batch, classified on its own, in order. */
   readonly messages: readonly ParsedMessage[];
 }
 
@@ -87,6 +99,12 @@ export interface ParseOptions {
    * @default false
    */
   readonly jsonrpc1?: boolean | undefined;
+  /**
+   * The longest batch classified. A longer one is refused as a whole, before any member is looked
+   * at: one invalid message with -32003 and id `null`.
+   * @default Infinity
+   */
+  readonly maxBatchSize?: number | undefined;
 }
 
 const PARSE_ERROR: JsonRpcErrorObject = Object.freeze({
@@ -100,6 +118,11 @@ const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({
 const INVALID_PARAMS: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InvalidParams,
   message: 'Invalid params: params must be an array or an object',
+});
+
+const BATCH_TOO_LARGE: JsonRpcErrorObject = Object.freeze({
+  code: ErrorCode.BatchTooLarge,
+  message: 'Batch too large',
 });
 
 const NOT_JSON: ParsedInvalid = Object.freeze({
@@ -123,19 +146,39 @@ function invalid(
   return { kind: 'invalid', error, id, rawId, silent, response, value };
 }
 
+/** Where a number id's source text comes from: the id texts of a message, found once. */
+type RawIdSource = () => readonly (string | undefined)[];
+
 /**
  * Checks a number id: an exactly representable one needs no source text. Returns the source text
  * for one that is not, `null` for an id that is no valid id at all, `undefined` when all is well.
  */
-function rawIdOf(id: number, text: string | undefined, index: number): string | undefined | null {
+function rawIdOf(
+  id: number,
+  ids: RawIdSource | undefined,
+  index: number,
+): string | undefined | null {
   if (Number.isSafeInteger(id)) return undefined;
-  const raw = text === undefined ? undefined : findRawId(text, index);
+  const raw = ids === undefined ? undefined : ids()[Math.max(index, 0)];
   if (raw !== undefined) return raw;
   return Number.isFinite(id) ? undefined : null;
 }
 
+/** The id texts of `text`, scanned on first use and kept: one pass per message, not per member. */
+function rawIdSource(text: string): RawIdSource {
+  let ids: readonly (string | undefined)[] | undefined;
+  return () => {
+    ids ??= findRawIds(text);
+    return ids;
+  };
+}
+
 /**
  * Classifies one parsed JSON value as a request, notification, response or invalid message.
+ *
+ * Cost: constant, except for a number id that a JavaScript number cannot hold exactly, whose
+ * source text is then found by one scan of `text`. Classifying the members of a batch one by one
+ * this way scans once per such member; {@link parse} scans once per message.
  *
  * @param value - a parsed JSON value
  * @param text - the text it was parsed from, to recover number ids that lose precision
@@ -153,6 +196,15 @@ export function classify(
   index = -1,
   jsonrpc1 = false,
 ): ParsedMessage {
+  return classifyWith(value, text === undefined ? undefined : rawIdSource(text), index, jsonrpc1);
+}
+
+function classifyWith(
+  value: unknown,
+  ids: RawIdSource | undefined,
+  index: number,
+  jsonrpc1: boolean,
+): ParsedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return invalid(INVALID_REQUEST, null, undefined, value);
   }
@@ -167,7 +219,7 @@ export function classify(
   if (rawIdValue !== undefined) {
     hasId = true;
     if (typeof rawIdValue === 'number') {
-      const raw = rawIdOf(rawIdValue, text, index);
+      const raw = rawIdOf(rawIdValue, ids, index);
       if (raw === null) idValid = false;
       else {
         id = rawIdValue;
@@ -260,16 +312,21 @@ function classifyResponse(
  *
  * - Text that is not JSON: one invalid message with -32700 and id `null`.
  * - An empty array: one invalid message with -32600 and id `null`.
+ * - An array longer than `options.maxBatchSize`: one invalid message with -32003 and id `null`.
  * - A non-empty array: a batch, each member classified on its own.
  * - Anything else: one classified message.
  *
+ * Cost: linear in the length of `text`, whatever its shape: `JSON.parse`, then at most one more
+ * pass to recover the exact text of number ids a JavaScript number cannot hold.
+ *
  * @param text - untrusted text
- * @param options - another JSON reader (a codec's), JSON-RPC 1.0
+ * @param options - the batch length limit, another JSON reader (a codec's), JSON-RPC 1.0
  * @returns the classification
  * @example
  * ```ts
  * const parsed = parse('{"jsonrpc":"2.0","id":1,"method":"sum","params":[1,2]}');
  * if (parsed.kind === 'request') parsed.message.method; // "sum"
+ * parse('[1,2,3]', { maxBatchSize: 2 }).kind; // 'invalid' (-32003)
  * ```
  */
 export function parse(text: string, options?: ParseOptions): ParseResult {
@@ -281,12 +338,15 @@ export function parse(text: string, options?: ParseOptions): ParseResult {
     return NOT_JSON;
   }
   const jsonrpc1 = options?.jsonrpc1 === true;
+  const ids = rawIdSource(text);
   if (Array.isArray(value)) {
     const length = value.length;
     if (length === 0) return invalid(INVALID_REQUEST, null, undefined, value);
+    const max = options?.maxBatchSize;
+    if (max !== undefined && length > max) return invalid(BATCH_TOO_LARGE, null, undefined, value);
     const messages = new Array<ParsedMessage>(length);
-    for (let i = 0; i < length; i++) messages[i] = classify(value[i], text, i, jsonrpc1);
+    for (let i = 0; i < length; i++) messages[i] = classifyWith(value[i], ids, i, jsonrpc1);
     return { kind: 'batch', messages };
   }
-  return classify(value, text, -1, jsonrpc1);
+  return classifyWith(value, ids, -1, jsonrpc1);
 }

@@ -22,7 +22,9 @@ export interface PendingCallOptions {
 
 /** A call waiting for its answer. */
 export interface PendingCall {
+  /** The request's id. */
   readonly id: JsonRpcId;
+  /** The method called. */
   readonly method: string;
 }
 

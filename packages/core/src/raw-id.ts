@@ -1,10 +1,26 @@
 /**
- * Recovers the exact source text of a message's `id` member, for number ids that a JavaScript
- * number cannot hold exactly (integers beyond 2^53, long fractions). Only called on that rare
- * path, after `JSON.parse` has accepted the text, so the text is known to be valid JSON.
+ * Recovers the exact source text of `id` members, for number ids that a JavaScript number cannot
+ * hold exactly (integers beyond 2^53, long fractions). Only called on that rare path, after
+ * `JSON.parse` has accepted the text, so the text is known to be valid JSON.
+ *
+ * Cost: one pass over the text, whatever its shape. A batch's ids are all recovered in that one
+ * pass ({@link findRawIds}), never by a scan per member.
  *
  * @module
  */
+
+/** Values skipped by every scan since the module loaded: the unit tests count work with it. */
+let steps = 0;
+
+/**
+ * How many values the scanners of this module have stepped over so far. For tests that check the
+ * cost of a scan by counting work rather than timing it.
+ *
+ * @returns the running count
+ */
+export function rawIdScanSteps(): number {
+  return steps;
+}
 
 function skipSpace(text: string, pos: number): number {
   let c = text.charCodeAt(pos);
@@ -26,6 +42,7 @@ function skipString(text: string, pos: number): number {
 
 /** Position just after the JSON value starting at `pos`. */
 function skipValue(text: string, pos: number): number {
+  steps++;
   const first = text.charCodeAt(pos);
   if (first === 0x22) return skipString(text, pos);
   if (first !== 0x7b /* { */ && first !== 0x5b /* [ */) {
@@ -61,12 +78,19 @@ function skipValue(text: string, pos: number): number {
   }
 }
 
+/** Where the object read by the last {@link idInObject} call ended. */
+let objectEnd = 0;
+
+/** The text of the `id` member of the object at `pos` (a `{`); sets {@link objectEnd}. */
 function idInObject(text: string, pos: number): string | undefined {
-  // pos is at '{'
   let found: string | undefined;
   pos = skipSpace(text, pos + 1);
-  if (text.charCodeAt(pos) === 0x7d) return undefined;
+  if (text.charCodeAt(pos) === 0x7d) {
+    objectEnd = pos + 1;
+    return undefined;
+  }
   for (;;) {
+    steps++;
     const keyEnd = skipString(text, pos);
     const rawKey = text.slice(pos, keyEnd);
     const key = rawKey.includes('\\') ? (JSON.parse(rawKey) as string) : rawKey.slice(1, -1);
@@ -76,28 +100,40 @@ function idInObject(text: string, pos: number): string | undefined {
     // JSON.parse keeps the last of duplicate keys; so do we.
     if (key === 'id') found = text.slice(pos, valueEnd);
     pos = skipSpace(text, valueEnd);
-    if (text.charCodeAt(pos) !== 0x2c /* , */) return found;
+    if (text.charCodeAt(pos) !== 0x2c /* , */) {
+      objectEnd = pos + 1;
+      return found;
+    }
     pos = skipSpace(text, pos + 1);
   }
 }
 
 /**
- * The exact text of the `id` member of the message at `index` in `text` (`-1` for a single
- * message, else the position in a batch), or `undefined` if there is none.
+ * The exact texts of the `id` members in `text`, in one pass: for a single message, a one-element
+ * array; for a batch, one entry per member (`undefined` where a member is not an object or has no
+ * `id`). Cost is linear in the length of `text`.
  *
  * @param text - valid JSON text (already accepted by `JSON.parse`)
- * @param index - `-1` for a single message, else the batch position
- * @returns the id's source text
+ * @returns the id texts, by batch position (index 0 for a single message)
  */
-export function findRawId(text: string, index: number): string | undefined {
+export function findRawIds(text: string): (string | undefined)[] {
   let pos = skipSpace(text, 0);
-  if (index >= 0) {
-    if (text.charCodeAt(pos) !== 0x5b) return undefined;
-    pos = skipSpace(text, pos + 1);
-    for (let i = 0; i < index; i++) {
-      pos = skipSpace(text, skipValue(text, pos));
-      pos = skipSpace(text, pos + 1); // past ','
+  const first = text.charCodeAt(pos);
+  if (first === 0x7b) return [idInObject(text, pos)];
+  if (first !== 0x5b) return [undefined];
+  const ids: (string | undefined)[] = [];
+  pos = skipSpace(text, pos + 1);
+  while (pos < text.length && text.charCodeAt(pos) !== 0x5d /* ] */) {
+    if (text.charCodeAt(pos) === 0x7b) {
+      ids.push(idInObject(text, pos));
+      pos = objectEnd;
+    } else {
+      ids.push(undefined);
+      pos = skipValue(text, pos);
     }
+    pos = skipSpace(text, pos);
+    if (text.charCodeAt(pos) !== 0x2c /* , */) break;
+    pos = skipSpace(text, pos + 1);
   }
-  return text.charCodeAt(pos) === 0x7b ? idInObject(text, pos) : undefined;
+  return ids;
 }

@@ -24,6 +24,7 @@ export type ErrorLevel = 'debug' | 'warn' | 'error';
  * | `unknown-notification` | debug | a notification for a method nobody registered (LSP's `$/setTrace`, say) |
  * | `invalid-message` | warn | a message that cannot be answered: an invalid notification, text that is not JSON on a client, a malformed answer |
  * | `unexpected-response` | warn | an answer for no call that waits |
+ * | `message-too-large` | warn | a message over the size limit, refused unparsed (a request is answered -32004 with its own id) |
  * | `send-failed` | debug or warn | an answer or a cancel notification could not be sent (debug when the peer had gone) |
  * | `transport-error` | warn or error | the transport's own non-fatal errors (warn); it failed to start (error) |
  */
@@ -34,6 +35,7 @@ export type ErrorKind =
   | 'unknown-notification'
   | 'invalid-message'
   | 'unexpected-response'
+  | 'message-too-large'
   | 'send-failed'
   | 'transport-error';
 

@@ -7,32 +7,55 @@
 
 /** A path segment of an issue. */
 export interface StandardSchemaPathSegment {
+  /** The key of this step of the path. */
   readonly key: PropertyKey;
 }
 
 /** One problem a schema found. */
 export interface StandardSchemaIssue {
+  /** What is wrong. */
   readonly message: string;
+  /** Where the problem is, from the root of the value; absent for the root. */
   readonly path?: ReadonlyArray<PropertyKey | StandardSchemaPathSegment> | undefined;
 }
 
 /** A schema's verdict: a value, or issues. */
 export type StandardSchemaResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+  | {
+      /** The validated (and possibly transformed) value. */
+      readonly value: Output;
+      /** Absent on success. */
+      readonly issues?: undefined;
+    }
+  | {
+      /** What the schema rejected. */
+      readonly issues: ReadonlyArray<StandardSchemaIssue>;
+    };
 
 /** The `~standard` member of a schema. */
 export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  /** The version of the Standard Schema interface: `1`. */
   readonly version: 1;
+  /** The library that made the schema (`"valibot"`, `"zod"`, …). */
   readonly vendor: string;
+  /** Checks a value: its output, or issues; a promise of that for async schemas. */
   readonly validate: (
     value: unknown,
   ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
-  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  /** The input and output types, for inference only (never present at run time). */
+  readonly types?:
+    | {
+        /** The type the schema accepts. */
+        readonly input: Input;
+        /** The type the schema produces. */
+        readonly output: Output;
+      }
+    | undefined;
 }
 
 /** A Standard Schema. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The schema’s Standard Schema interface. */
   readonly '~standard': StandardSchemaProps<Input, Output>;
 }
 

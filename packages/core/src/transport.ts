@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { MessageEnvelope } from './envelope.js';
 
 /** Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport. */
 export interface TransportHandler {
@@ -20,6 +21,20 @@ export interface TransportHandler {
   onDisconnect?(error?: Error): void;
   /** The transport reconnected after {@link TransportHandler.onDisconnect}. */
   onReconnect?(): void;
+  /**
+   * A message over the transport's size limit was dropped without being parsed. `envelope` is
+   * what a bounded scan of its top level found, so that the owner can answer a request with its
+   * own id (and never answer a notification). Without this member, `error` goes to `onError`.
+   *
+   * @param envelope - the message's kind, id and method, as far as the scan could tell
+   * @param error - what the transport would report to `onError`
+   */
+  onTooLarge?(envelope: MessageEnvelope, error: Error): void;
+  /**
+   * The owner's own size limit in bytes, when it has one (a server's `maxRequestBytes`). A
+   * transport without a limit of its own adopts it.
+   */
+  readonly maxMessageBytes?: number | undefined;
 }
 
 /** Options of one {@link Transport.send}. */
@@ -60,4 +75,10 @@ export interface Transport {
    * @param reason - why, passed on to the other side where the transport can
    */
   close(reason?: unknown): Promise<void>;
+  /**
+   * The largest inbound message this transport delivers, in bytes, when it enforces a limit
+   * itself (larger ones go to {@link TransportHandler.onTooLarge}). Its owner applies this limit
+   * instead of its own, so that one endpoint has one limit. Read after `start()`.
+   */
+  readonly maxMessageBytes?: number | undefined;
 }

@@ -44,8 +44,18 @@ export {
   DEFAULT_RATE_LIMIT_MAX_KEYS,
   rateLimit,
 } from './rate-limit.js';
+export type { ReconnectSignal } from './reconnect-signal.js';
+export { createReconnectSignal } from './reconnect-signal.js';
 export type { StreamCallOptions, StreamIterable } from './stream-client.js';
-export { streamCall } from './stream-client.js';
+export { DEFAULT_RESUME_TIMEOUT, streamCall } from './stream-client.js';
+export type { StreamProfile } from './stream-profile.js';
+export {
+  defaultStreamProfile,
+  KOTLINX_CANCEL_FLOW,
+  KOTLINX_FLOW_COMPLETED,
+  KOTLINX_NEXT_FLOW_VALUE,
+  kotlinxStreamProfile,
+} from './stream-profile.js';
 export type { StreamChunk, StreamHandle } from './stream-protocol.js';
 export {
   DEFAULT_MAX_ITEMS_PER_PULL,
@@ -55,10 +65,15 @@ export {
   STREAM_CANCEL_METHOD,
   STREAM_ENDED,
   STREAM_NEXT_METHOD,
+  STREAM_RESUME_PARAM,
   StreamEndedError,
 } from './stream-protocol.js';
-export type { StreamsOptions } from './stream-server.js';
-export { isAsyncIterable, streams } from './stream-server.js';
+export type {
+  ResumableProducer,
+  ResumableStream,
+  StreamsOptions,
+} from './stream-server.js';
+export { isAsyncIterable, resumable, streams } from './stream-server.js';
 export type { TraceCarrier } from './trace-meta.js';
 export { injectTraceContext } from './trace-meta.js';
 export type {

@@ -36,7 +36,12 @@ export interface MethodMetrics {
   /** Sum of the durations, in milliseconds. */
   readonly durationSumMs: number;
   /** Cumulative histogram: for each bucket's upper bound, the calls that took at most that long. */
-  readonly buckets: ReadonlyArray<{ readonly le: number; readonly count: number }>;
+  readonly buckets: ReadonlyArray<{
+    /** The bucket's upper bound, in milliseconds. */
+    readonly le: number;
+    /** Calls that took at most `le` milliseconds. */
+    readonly count: number;
+  }>;
   /** Calls that ended with each error code. */
   readonly errorCodes: Readonly<Record<string, number>>;
 }

@@ -47,9 +47,21 @@ export interface OpenRpcInfo {
   /** A URL of the terms of service. */
   readonly termsOfService?: string;
   /** Who to contact. */
-  readonly contact?: { readonly name?: string; readonly email?: string; readonly url?: string };
+  readonly contact?: {
+    /** The person or organisation. */
+    readonly name?: string;
+    /** Their email address. */
+    readonly email?: string;
+    /** Their web page. */
+    readonly url?: string;
+  };
   /** The license of the API. */
-  readonly license?: { readonly name?: string; readonly url?: string };
+  readonly license?: {
+    /** The license's name, e.g. `"MIT"`. */
+    readonly name?: string;
+    /** Where its text is. */
+    readonly url?: string;
+  };
 }
 
 /** A `server` object of an OpenRPC document. */

@@ -42,7 +42,14 @@ export interface ProgressProtocol<V = unknown> {
    * @param params - the notification's params
    * @returns the token and the progress, or `undefined` when malformed
    */
-  fromParams(params: JsonRpcParams | undefined): { token: ProgressToken; value: V } | undefined;
+  fromParams(params: JsonRpcParams | undefined):
+    | {
+        /** The token of the call the progress is about. */
+        token: ProgressToken;
+        /** The progress itself. */
+        value: V;
+      }
+    | undefined;
 }
 
 /** A protocol profile: cancellation and progress as one protocol family puts them on the wire. */

@@ -11,12 +11,16 @@ import {
   type Peer,
   ProtocolError,
 } from '@jsonrpc-kit/core';
-import {
-  DEFAULT_STREAM_WINDOW,
-  STREAM_CANCEL_METHOD,
-  STREAM_ENDED,
-  STREAM_NEXT_METHOD,
-} from './stream-protocol.js';
+import type { ReconnectSignal } from './reconnect-signal.js';
+import { defaultStreamProfile, pullParams, type StreamProfile } from './stream-profile.js';
+import { DEFAULT_STREAM_WINDOW, STREAM_RESUME_PARAM } from './stream-protocol.js';
+
+/**
+ * Default milliseconds a resumable stream waits for the transport to reconnect before the loop
+ * throws the `ConnectionClosedError` that interrupted it.
+ * @default 30000
+ */
+export const DEFAULT_RESUME_TIMEOUT: number = 30_000;
 
 /** Options of {@link streamCall}. */
 export interface StreamCallOptions {
@@ -34,6 +38,23 @@ export interface StreamCallOptions {
    * client's default timeout and pulls wait as long as the producer takes.
    */
   readonly timeout?: number;
+  /**
+   * The wire form; it must match the server's.
+   * @default defaultStreamProfile
+   */
+  readonly profile?: StreamProfile;
+  /**
+   * Resume after a reconnect: when the connection drops during a stream whose handle says
+   * `"resumable": true`, wait for this signal's next reconnect and re-open the stream from the
+   * items already received (the consumer sees no gap and no repeat). Without it, a drop ends the
+   * loop with a `ConnectionClosedError`.
+   */
+  readonly resume?: ReconnectSignal;
+  /**
+   * Milliseconds to wait for a reconnect before giving up on resuming.
+   * @default DEFAULT_RESUME_TIMEOUT (30000)
+   */
+  readonly resumeTimeout?: number;
 }
 
 /** The iterable a {@link streamCall} returns. */
@@ -48,16 +69,22 @@ export interface StreamIterable<T> extends AsyncIterableIterator<T> {
 
 const noop = (): void => {};
 
+function isConnectionClosed(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'CONNECTION_CLOSED';
+}
+
 /**
  * Calls a method whose handler returns an `AsyncIterable`, and iterates its items. The call is
  * made when iteration starts. `break` (or `return()`) cancels the producer; a producer error makes
  * the loop throw that error (a `JsonRpcError` with its code); a closed connection makes it throw
- * a `ConnectionClosedError`.
+ * a `ConnectionClosedError` (unless `resume` is given and the stream is resumable: then the
+ * stream is re-opened after the reconnect from the items received). `profile` must match the
+ * server's (`kotlinxStreamProfile` to pull a kotlinx-rpc peer's Flow).
  *
  * @param peer - a client, or a server connection (to pull a stream the client serves)
  * @param method - the streaming method
  * @param params - its params
- * @param options - window, signal, timeout
+ * @param options - profile, window, signal, timeout, resume
  * @returns the items, as an async iterable
  * @throws ProtocolError (`PROTOCOL_ERROR`) from the loop when the answer is not a stream
  * @example
@@ -74,12 +101,20 @@ export function streamCall<T = unknown>(
   options: StreamCallOptions = {},
 ): StreamIterable<T> {
   const window = Math.max(1, Math.floor(options.window ?? DEFAULT_STREAM_WINDOW));
+  const profile = options.profile ?? defaultStreamProfile;
+  const resume = profile.resume ? options.resume : undefined;
+  const resumeTimeout = options.resumeTimeout ?? DEFAULT_RESUME_TIMEOUT;
   const signal = options.signal;
   const requestOptions = { signal, timeout: options.timeout };
   // A pull may wait as long as the producer takes to yield (an event stream, say): it does not
   // inherit the client's default timeout.
   const pullOptions = { signal, timeout: options.timeout ?? 0 };
-  let id: string | undefined;
+  let id: string | number | undefined;
+  /** Items received in all, the cursor of a resume. */
+  let received = 0;
+  let canResume = false;
+  /** Reconnects seen when the stream was (re-)opened. */
+  let epoch = 0;
   let opening: Promise<void> | undefined;
   let buffer: T[] = [];
   let head = 0;
@@ -92,7 +127,7 @@ export function streamCall<T = unknown>(
     const stream = id;
     if (stream === undefined || done) return Promise.resolve();
     done = true;
-    return peer.request(STREAM_CANCEL_METHOD, { stream }).then(noop, noop);
+    return peer.request(profile.cancel, pullParams(profile, stream)).then(noop, noop);
   };
 
   const onAbort = (): void => {
@@ -100,9 +135,66 @@ export function streamCall<T = unknown>(
     void cancel();
   };
 
+  /** Takes the stream id from the answer of the (re-)opening call. */
+  const adopt = (handle: unknown): void => {
+    const stream =
+      profile.handle === 'id'
+        ? handle
+        : (handle as Record<string, unknown> | null)?.[profile.idParam];
+    if (typeof stream !== 'string' && (profile.ids === 'string' || typeof stream !== 'number')) {
+      throw new ProtocolError('The answer is not a stream handle', handle, { method });
+    }
+    id = stream;
+    canResume =
+      profile.handle === 'object' && (handle as { resumable?: unknown }).resumable === true;
+    epoch = resume?.count ?? 0;
+  };
+
+  const reconnected = (): Promise<void> => {
+    const wait = new AbortController();
+    const timer = setTimeout(() => wait.abort(), resumeTimeout);
+    const onAbort = (): void => wait.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // A client closed for good (by `close()`, or a transport that gave up) never reconnects.
+    (peer as { closed?: Promise<void> }).closed?.then(onAbort, onAbort);
+    return resume!.after(epoch, wait.signal).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    });
+  };
+
+  /** Re-opens a resumable stream after a drop, from the items received; bounded by reconnects. */
+  const reopen = async (cause: unknown): Promise<void> => {
+    for (;;) {
+      try {
+        await reconnected();
+      } catch {
+        failure ??= { error: cause };
+        return;
+      }
+      if (closed || failure) return;
+      epoch = resume!.count;
+      const from = { from: received, ...(params === undefined ? {} : { params }) };
+      try {
+        adopt(await peer.request(method, { [STREAM_RESUME_PARAM]: from }, requestOptions));
+        return;
+      } catch (error) {
+        if (!isConnectionClosed(error) || closed || failure) {
+          failure ??= { error };
+          return;
+        }
+      }
+    }
+  };
+
   const fetch = (): Promise<void> =>
-    peer.request<unknown>(STREAM_NEXT_METHOD, { stream: id!, max: window }, pullOptions).then(
+    peer.request<unknown>(profile.next, pullParams(profile, id!, window), pullOptions).then(
       (chunk) => {
+        if (!profile.page) {
+          buffer.push(chunk as T);
+          received++;
+          return;
+        }
         const { items, done: last } = (chunk ?? {}) as { items?: unknown; done?: unknown };
         if (!Array.isArray(items) || typeof last !== 'boolean') {
           failure ??= { error: new ProtocolError('Malformed stream chunk', chunk, { method }) };
@@ -110,15 +202,28 @@ export function streamCall<T = unknown>(
           return;
         }
         for (const item of items) buffer.push(item as T);
+        received += items.length;
         if (last) done = true;
       },
       (error: unknown) => {
-        // -32010 is the end, unless the server says it gave up on an unpulled stream.
+        // After a reconnect the old id means nothing to the server (its streams belong to the old
+        // connection): whatever it answered, re-open from the items received.
+        if (
+          canResume &&
+          resume !== undefined &&
+          !closed &&
+          (isConnectionClosed(error) || resume.count > epoch)
+        ) {
+          return reopen(error);
+        }
+        // The end code is the end, unless the server says it gave up on an unpulled stream.
         const reason = isJsonRpcError(error)
           ? (error.data as { reason?: unknown } | undefined)?.reason
           : undefined;
-        if (isJsonRpcError(error) && error.code === STREAM_ENDED && reason !== 'idle') done = true;
-        else failure ??= { error };
+        if (isJsonRpcError(error) && error.code === profile.end.code && reason !== 'idle') {
+          done = true;
+        } else failure ??= { error };
+        return undefined;
       },
     );
 
@@ -132,11 +237,7 @@ export function streamCall<T = unknown>(
 
   const start = (): Promise<void> =>
     (opening ??= peer.request<unknown>(method, params, requestOptions).then((handle) => {
-      const stream = (handle as { stream?: unknown } | null)?.stream;
-      if (typeof stream !== 'string') {
-        throw new ProtocolError('The answer is not a stream handle', handle, { method });
-      }
-      id = stream;
+      adopt(handle);
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
       pump();

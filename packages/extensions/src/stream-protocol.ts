@@ -12,6 +12,12 @@ export const STREAM_NEXT_METHOD: 'rpc.stream.next' = 'rpc.stream.next';
 export const STREAM_CANCEL_METHOD: 'rpc.stream.cancel' = 'rpc.stream.cancel';
 
 /**
+ * The one member of the params of a call that re-opens a resumable stream after a reconnect:
+ * `{ "rpc.stream.resume": { "from": <items held>, "params": <the original params> } }`.
+ */
+export const STREAM_RESUME_PARAM: 'rpc.stream.resume' = 'rpc.stream.resume';
+
+/**
  * The error code of a pull on a stream that has ended, was cancelled, or never existed.
  * @default -32010
  */
@@ -54,6 +60,8 @@ export interface StreamChunk<T = unknown> {
 export interface StreamHandle {
   /** The stream's id, for `rpc.stream.next` and `rpc.stream.cancel`. */
   readonly stream: string;
+  /** `true` when the producer can be resumed after a reconnect (see `resumable`). */
+  readonly resumable?: boolean;
 }
 
 /** -32010: the stream has ended, was cancelled, or never existed. */

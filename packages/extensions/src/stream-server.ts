@@ -6,16 +6,20 @@
  * @module
  */
 import { InvalidParamsError, type Peer, ServerBusyError } from '@jsonrpc-kit/core';
-import type { MiddlewareContext, Server } from '@jsonrpc-kit/server';
+import type {
+  Handler,
+  HandlerContext,
+  MethodOptions,
+  MiddlewareContext,
+  Server,
+} from '@jsonrpc-kit/server';
+import { defaultStreamProfile, endError, type StreamProfile } from './stream-profile.js';
 import {
   DEFAULT_MAX_ITEMS_PER_PULL,
   DEFAULT_MAX_STREAMS,
   DEFAULT_STREAM_IDLE_TIMEOUT,
-  STREAM_CANCEL_METHOD,
-  STREAM_NEXT_METHOD,
+  STREAM_RESUME_PARAM,
   type StreamChunk,
-  StreamEndedError,
-  type StreamHandle,
 } from './stream-protocol.js';
 
 /** Options of {@link streams}. */
@@ -43,12 +47,89 @@ export interface StreamsOptions {
    * @default 0 (the next macrotask)
    */
   readonly flushDelay?: number;
+  /**
+   * The wire form: {@link defaultStreamProfile} (`rpc.stream.*`, pages) or
+   * {@link kotlinxStreamProfile} (the kotlinx-rpc draft's Flow protocol, one value per pull).
+   * @default defaultStreamProfile
+   */
+  readonly profile?: StreamProfile;
+}
+
+/**
+ * Makes a resumable stream producer: given the call's params and the index of the first item
+ * to produce (`0` on the first call, the count of items the caller already holds on a resume),
+ * it returns the items from there.
+ *
+ * @param params - the call's params (as the method's schema or `paramNames` shaped them)
+ * @param from - index of the first item to produce
+ * @param ctx - the call's context
+ * @returns the items from `from` on
+ */
+export type ResumableProducer<P = any, T = unknown> = (
+  params: P,
+  from: number,
+  ctx: HandlerContext,
+) => AsyncIterable<T>;
+
+const RESUMABLE: unique symbol = Symbol('jsonrpc-kit.resumable');
+
+/** What a handler made by {@link resumable} returns; `streams()` turns it into a stream. */
+export interface ResumableStream<T = unknown> {
+  /** Opens the producer at item `from`. */
+  readonly [RESUMABLE]: (from: number) => AsyncIterable<T>;
+}
+
+/**
+ * Declares a streaming method resumable: after a dropped connection, a caller that held `n` items
+ * re-opens it (see `streamCall`'s `resume`) and the producer is called again with `from = n`. The
+ * stream handle says `"resumable": true`. Only the default profile resumes; under another profile
+ * the producer just starts at `0`.
+ *
+ * @param producer - makes the items from an index on
+ * @returns a handler for `server.method`
+ * @example
+ * ```ts
+ * streams(server);
+ * server.method(
+ *   'count',
+ *   resumable(async function* ([n]: [number], from) {
+ *     for (let i = from + 1; i <= n; i++) yield i;
+ *   }),
+ * );
+ * ```
+ */
+export function resumable<P = any, T = unknown>(
+  producer: ResumableProducer<P, T>,
+): Handler<P, ResumableStream<T>> {
+  return (params, ctx) => ({ [RESUMABLE]: (from: number) => producer(params, from, ctx) });
+}
+
+function isResumable(value: unknown): value is ResumableStream {
+  return typeof value === 'object' && value !== null && RESUMABLE in value;
+}
+
+/** Reads `{ "rpc.stream.resume": { from, params? } }`, or `undefined` for any other params. */
+function readResume(params: unknown): { from: number; params: unknown } | undefined {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const keys = Object.keys(params);
+  if (keys.length !== 1 || keys[0] !== STREAM_RESUME_PARAM) return undefined;
+  const resume = (params as Record<string, unknown>)[STREAM_RESUME_PARAM] as
+    | { from?: unknown; params?: unknown }
+    | null
+    | undefined;
+  const from = resume?.from;
+  if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: `${STREAM_RESUME_PARAM}.from`, message: 'Expected an integer >= 0' },
+    ]);
+  }
+  return { from, params: resume?.params };
 }
 
 type Table = Map<string, StreamState>;
 
 interface StreamState {
-  readonly id: string;
+  readonly id: string | number;
   readonly iterator: AsyncIterator<unknown>;
   readonly table: Table;
   /** A `next()` that had not settled when the last pull answered. */
@@ -84,29 +165,38 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
   );
 }
 
-function readPullParams(params: unknown, maxItems: number): { stream: string; max: number } {
+function readPullParams(
+  params: unknown,
+  maxItems: number,
+  profile: StreamProfile,
+): { stream: string | number; max: number } {
+  const name = profile.idParam;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new InvalidParamsError('Invalid params', [
-      { path: '', message: 'Expected { stream, max }' },
+      { path: '', message: profile.page ? `Expected { ${name}, max }` : `Expected { ${name} }` },
     ]);
   }
-  const { stream, max } = params as { stream?: unknown; max?: unknown };
-  if (typeof stream !== 'string') {
+  const record = params as Record<string, unknown>;
+  const stream = record[name];
+  if (typeof stream !== 'string' && (profile.ids === 'string' || typeof stream !== 'number')) {
     throw new InvalidParamsError('Invalid params', [
-      { path: 'stream', message: 'Expected a string' },
+      { path: name, message: profile.ids === 'string' ? 'Expected a string' : 'Expected an id' },
     ]);
   }
+  const max = profile.page ? record.max : undefined;
   if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) {
     throw new InvalidParamsError('Invalid params', [
       { path: 'max', message: 'Expected an integer >= 1' },
     ]);
   }
-  return { stream, max: Math.min(max ?? maxItems, maxItems) };
+  return { stream, max: profile.page ? Math.min((max as number) ?? maxItems, maxItems) : 1 };
 }
 
 /**
  * Serves streams on a server: handlers that return an `AsyncIterable` are answered with
- * `{ "stream": "<id>" }`, and `rpc.stream.next` / `rpc.stream.cancel` are registered. Streams
+ * `{ "stream": "<id>" }`, and `rpc.stream.next` / `rpc.stream.cancel` are registered (under
+ * `options.profile`, that profile's handle and methods instead: with `kotlinxStreamProfile`, a
+ * numeric flow id and `kotlinx.rpc.jsonrpc.internal.nextFlowValue` / `cancelFlow`). Streams
  * belong to their connection (another connection cannot pull them) and end when it closes; over
  * stateless exchanges (HTTP) ids are random UUIDs and the idle timeout reclaims abandoned streams.
  * The producer is pulled only as far as callers ask (no unbounded buffering), and its iterator's
@@ -115,16 +205,17 @@ function readPullParams(params: unknown, maxItems: number): { stream: string; ma
  * @param server - the server
  * @param options - limits
  * @returns a function that removes the methods and the middleware and ends every open stream
- * @throws TypeError when `rpc.stream.next` or `rpc.stream.cancel` is already registered
+ * @throws TypeError when the profile's `next` or `cancel` method is already registered
  * @example
  * ```ts
- * streams(server);
+ * streams(server); // or streams(server, { profile: kotlinxStreamProfile })
  * server.method('count', async function* ({ to }: { to: number }) {
  *   for (let i = 1; i <= to; i++) yield i;
  * });
  * ```
  */
 export function streams(server: Server, options: StreamsOptions = {}): () => void {
+  const profile = options.profile ?? defaultStreamProfile;
   const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
   const maxItems = Math.max(1, options.maxItemsPerPull ?? DEFAULT_MAX_ITEMS_PER_PULL);
   const idleTimeout = options.idleTimeout ?? DEFAULT_STREAM_IDLE_TIMEOUT;
@@ -152,7 +243,8 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
   function forget(state: StreamState): void {
     if (state.timer !== undefined) clearTimeout(state.timer);
     state.timer = undefined;
-    if (state.table.get(state.id) === state) state.table.delete(state.id);
+    const key = String(state.id);
+    if (state.table.get(key) === state) state.table.delete(key);
     live.delete(state);
   }
 
@@ -185,19 +277,23 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
     if (state.ended) return;
     end(state);
     state.expired = true;
-    state.table.set(state.id, state);
+    state.table.set(String(state.id), state);
     const timer = setTimeout(() => forget(state), idleTimeout);
     (timer as { unref?: () => void }).unref?.();
     state.timer = timer;
   }
 
-  function ended(state: StreamState): StreamEndedError {
+  function ended(state: StreamState): Error {
     return state.expired
-      ? new StreamEndedError('Stream expired', { stream: state.id, reason: 'idle' })
-      : new StreamEndedError('Stream ended', { stream: state.id });
+      ? endError(profile, state.id, 'Stream expired', 'idle')
+      : endError(profile, state.id);
   }
 
-  function open(ctx: MiddlewareContext, iterable: AsyncIterable<unknown>): StreamHandle {
+  function open(
+    ctx: MiddlewareContext,
+    iterable: AsyncIterable<unknown>,
+    canResume: boolean,
+  ): unknown {
     const table = tableOf(ctx.peer, true)!;
     const iterator = iterable[Symbol.asyncIterator]();
     if (table.size >= maxStreams) {
@@ -209,7 +305,12 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
         .catch(noop);
       throw new ServerBusyError('Too many open streams');
     }
-    const id = ctx.peer === undefined ? crypto.randomUUID() : `s${++counter}`;
+    const id =
+      ctx.peer === undefined
+        ? crypto.randomUUID()
+        : profile.ids === 'number'
+          ? ++counter
+          : `s${++counter}`;
     const state: StreamState = {
       id,
       iterator,
@@ -221,10 +322,35 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
       ended: false,
       expired: false,
     };
-    table.set(id, state);
+    table.set(String(id), state);
     live.add(state);
     touch(state);
-    return { stream: id };
+    if (profile.handle === 'id') return id;
+    return canResume && profile.resume
+      ? { [profile.idParam]: id, resumable: true }
+      : { [profile.idParam]: id };
+  }
+
+  /** One value per pull (profiles without pages): the end is the profile's end error. */
+  async function pullOne(state: StreamState): Promise<unknown> {
+    if (state.ended) {
+      forget(state);
+      throw ended(state);
+    }
+    let result: IteratorResult<unknown>;
+    try {
+      result = await Promise.resolve(state.iterator.next());
+    } catch (error) {
+      end(state);
+      throw error;
+    }
+    if (state.ended) throw ended(state);
+    if (result.done) {
+      end(state);
+      throw ended(state);
+    }
+    touch(state);
+    return result.value;
   }
 
   async function pull(state: StreamState, max: number): Promise<StreamChunk> {
@@ -279,42 +405,62 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
     return { items, done: false };
   }
 
-  const removeNext = server.registerSystem(
-    STREAM_NEXT_METHOD,
+  // `rpc.*` names are system methods; other profiles' names (kotlinx.rpc.…) are plain methods.
+  const register = (name: string, handler: Handler, options: MethodOptions): (() => void) =>
+    name.startsWith('rpc.')
+      ? server.registerSystem(name, handler, options)
+      : server.method(name, handler, options);
+  const removeNext = register(
+    profile.next,
     (params: unknown, ctx) => {
-      const { stream, max } = readPullParams(params, maxItems);
-      const state = tableOf(ctx.peer, false)?.get(stream);
-      if (state === undefined) throw new StreamEndedError('Stream ended', { stream });
-      const run = state.busy.then(() => pull(state, max));
+      const { stream, max } = readPullParams(params, maxItems, profile);
+      const state = tableOf(ctx.peer, false)?.get(String(stream));
+      if (state === undefined) throw endError(profile, stream);
+      const run = state.busy.then(() => (profile.page ? pull(state, max) : pullOne(state)));
       state.busy = run.catch(noop);
       return run;
     },
     {
-      paramNames: ['stream', 'max'],
-      description: 'Pulls up to `max` items of a stream.',
+      paramNames: profile.page ? [profile.idParam, 'max'] : [profile.idParam],
+      description: profile.page ? 'Pulls up to `max` items of a stream.' : 'Pulls the next item.',
       // A pull lasts until the producer yields: the server's default handler deadline does not apply.
       timeout: 0,
     },
   );
-  const removeCancel = server.registerSystem(
-    STREAM_CANCEL_METHOD,
+  const cancelled = (value: boolean): unknown =>
+    profile.cancelAnswer === 'null' ? null : { cancelled: value };
+  const removeCancel = register(
+    profile.cancel,
     (params: unknown, ctx) => {
-      const { stream } = readPullParams(params, maxItems);
-      const state = tableOf(ctx.peer, false)?.get(stream);
+      const { stream } = readPullParams(params, maxItems, profile);
+      const state = tableOf(ctx.peer, false)?.get(String(stream));
       if (state === undefined || state.ended) {
         if (state) forget(state);
-        return { cancelled: false };
+        return cancelled(false);
       }
       end(state);
-      return { cancelled: true };
+      return cancelled(true);
     },
-    { paramNames: ['stream'], description: 'Ends a stream early.' },
+    { paramNames: [profile.idParam], description: 'Ends a stream early.' },
   );
-  const removeMiddleware = server.use((ctx, next) =>
-    next().then((result) =>
-      !ctx.notification && isAsyncIterable(result) ? open(ctx, result) : result,
-    ),
-  );
+  const removeMiddleware = server.use((ctx, next) => {
+    const resume = profile.resume && !ctx.notification ? readResume(ctx.params) : undefined;
+    if (resume !== undefined) ctx.params = resume.params;
+    return next().then((result) => {
+      if (ctx.notification) return result;
+      if (isResumable(result)) return open(ctx, result[RESUMABLE](resume?.from ?? 0), true);
+      if (!isAsyncIterable(result)) return result;
+      if (resume !== undefined) {
+        Promise.resolve()
+          .then(() => result[Symbol.asyncIterator]().return?.())
+          .catch(noop);
+        throw new InvalidParamsError('This stream is not resumable', [
+          { path: STREAM_RESUME_PARAM, message: 'The method is not resumable' },
+        ]);
+      }
+      return open(ctx, result, false);
+    });
+  });
 
   return () => {
     removeMiddleware();

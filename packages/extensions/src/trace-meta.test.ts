@@ -1,6 +1,6 @@
 import { serializeNotification, serializeRequest } from '@jsonrpc-kit/core';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { injectTraceContext } from './trace-meta.js';
 
 const TP = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
@@ -159,5 +159,41 @@ describe('injectTraceContext', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('injectTraceContext: cost', () => {
+  /** Characters `indexOf` scans on behalf of one call (up to its match, or to the end). */
+  function scanned(text: string): number {
+    const indexOf = String.prototype.indexOf;
+    let total = 0;
+    const spy = vi.spyOn(String.prototype, 'indexOf').mockImplementation(function (
+      this: string,
+      search: string,
+      from?: number,
+    ) {
+      const at = indexOf.call(this, search, from);
+      if (this === text) total += (at < 0 ? text.length : at + search.length) - (from ?? 0);
+      return at;
+    });
+    try {
+      injectTraceContext(text, { traceparent: 'tp' });
+    } finally {
+      spy.mockRestore();
+    }
+    return total;
+  }
+  const batch = (n: number) =>
+    `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"m","params":{"a":${i}}}`).join(',')}]`;
+
+  it('searches a batch without _meta once, not once per member', () => {
+    const small = scanned(batch(500));
+    const large = scanned(batch(1000));
+    // Twice the members, about twice the work (ids grow a digit); a search per member is four times.
+    expect(large).toBeLessThanOrEqual(2.2 * small);
+    expect(JSON.parse(injectTraceContext(batch(2), { traceparent: 'tp' }))[1].params).toEqual({
+      a: 1,
+      _meta: { traceparent: 'tp' },
+    });
   });
 });

@@ -170,6 +170,20 @@ export function injectTraceContext(
   const message: number[] = [-1, -1];
   const params: number[] = [-1];
   const meta: number[] = [-1];
+  /**
+   * The first `"_meta"` at or after the last search's start, or -1 for none after it. Members come
+   * in order, so one search serves all those before the match: the text is searched once in all,
+   * not once per member.
+   */
+  let metaFrom = -1;
+  let metaAt = -1;
+  const nextMeta = (from: number): number => {
+    if (metaFrom < 0 || (metaAt >= 0 && metaAt < from)) {
+      metaFrom = from;
+      metaAt = text.indexOf('"_meta"', from);
+    }
+    return metaAt;
+  };
 
   /**
    * Handles the message object opening at `open`; returns its closing brace, or -1. A lone
@@ -187,7 +201,7 @@ export function injectTraceContext(
       if (method === undefined || !filter(method)) return close;
     }
     // Most params hold no "_meta" at all: then there is no need to walk them.
-    const anyMeta = text.indexOf('"_meta"', paramsStart);
+    const anyMeta = nextMeta(paramsStart);
     if (anyMeta < 0 || (!single && anyMeta > close)) params[0] = -1;
     else if (scanObject(text, paramsStart, PARAMS_KEYS, params) < 0) return close;
     const metaStart = params[0]!;

@@ -18,7 +18,12 @@ export interface SpanContextLike {
   /** W3C trace flags (`1`: sampled). */
   readonly traceFlags: number;
   /** The vendor trace state, when there is one. */
-  readonly traceState?: { serialize(): string } | undefined;
+  readonly traceState?:
+    | {
+        /** The trace state as a `tracestate` header value. */
+        serialize(): string;
+      }
+    | undefined;
 }
 
 /**
@@ -27,9 +32,15 @@ export interface SpanContextLike {
  */
 export interface PropagationApiLike {
   /** `api.context`: the active context. */
-  readonly context: { active(): any };
+  readonly context: {
+    /** The active context. */
+    active(): any;
+  };
   /** `api.trace`: the span context a context carries. */
-  readonly trace: { getSpanContext(context: any): SpanContextLike | undefined };
+  readonly trace: {
+    /** The span context `context` carries, if any. */
+    getSpanContext(context: any): SpanContextLike | undefined;
+  };
 }
 
 /**

@@ -79,7 +79,14 @@ export interface RemoteSpanContext {
 export interface OpenTelemetryApiLike {
   /** `api.context`: the active context, and running a function within one. */
   readonly context: {
+    /** The active context. */
     active(): any;
+    /**
+     * Runs `fn` with `context` active.
+     *
+     * @typeParam A - the arguments of `fn`
+     * @typeParam F - the function to run
+     */
     with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
       context: any,
       fn: F,
@@ -89,7 +96,9 @@ export interface OpenTelemetryApiLike {
   };
   /** `api.trace`: contexts that carry a span or a remote span context. */
   readonly trace: {
+    /** A copy of `context` that carries `span`. */
     setSpan(context: any, span: any): any;
+    /** A copy of `context` that carries a remote span context. */
     setSpanContext(context: any, spanContext: any): any;
   };
   /** `api.createTraceState`: parses a `tracestate` header. */

@@ -3,6 +3,7 @@ import {
   createMemoryTransportPair,
   type JsonRpcId,
   type Transport,
+  type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from './server.js';
@@ -256,14 +257,106 @@ describe('connect()', () => {
     expect(onError).toHaveBeenCalledTimes(2);
   });
 
-  it('answers -32004 for an oversized message and keeps serving', async () => {
-    const server = createServer({ maxRequestBytes: 100 });
+  it('answers an oversized request -32004 with its own id, and keeps serving', async () => {
+    const onError = vi.fn();
+    const server = createServer({ maxRequestBytes: 100, onError });
     server.method('ping', () => 'pong');
     const [, remote] = await connect(server);
     await remote.send(req('ping', 1, ['x'.repeat(200)]));
-    expect(JSON.parse(await remote.next())).toMatchObject({ id: null, error: { code: -32004 } });
+    expect(await remote.next()).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"Request too large","data":{"maxRequestBytes":100}}}',
+    );
+    // The id last, as the MCP SDK writes it, and an id a number cannot hold.
+    await remote.send(
+      `{"jsonrpc":"2.0","method":"ping","params":["${'x'.repeat(200)}"],"id":9007199254740993}`,
+    );
+    expect(await remote.next()).toContain('"id":9007199254740993,');
     await remote.send(req('ping', 2));
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":2,"result":"pong"}');
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect(onError.mock.calls[0]![1]).toEqual({
+      kind: 'message-too-large',
+      level: 'warn',
+      method: 'ping',
+      id: 1,
+      notification: false,
+    });
+  });
+
+  it('never answers an oversized notification, and tells onError', async () => {
+    const onError = vi.fn();
+    const server = createServer({ maxRequestBytes: 100, onError });
+    server.method('ping', () => 'pong');
+    const [, remote] = await connect(server);
+    await remote.send(
+      `{"jsonrpc":"2.0","method":"didOpen","params":{"text":"${'x'.repeat(200)}"}}`,
+    );
+    await remote.send(req('ping', 2));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":2,"result":"pong"}');
+    expect(remote.inbox).toEqual([]);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: -32004 });
+    expect(onError.mock.calls[0]![1]).toEqual({
+      kind: 'message-too-large',
+      level: 'warn',
+      method: 'didOpen',
+      notification: true,
+    });
+  });
+
+  it('answers an oversized batch with one -32004 and id null', async () => {
+    const server = createServer({ maxRequestBytes: 100 });
+    const [, remote] = await connect(server);
+    await remote.send(`[${req('ping', 1, ['x'.repeat(200)])}]`);
+    expect(JSON.parse(await remote.next())).toMatchObject({ id: null, error: { code: -32004 } });
+  });
+
+  it('fails its own pending request when the answer is oversized', async () => {
+    const server = createServer({ maxRequestBytes: 100 });
+    const [connection, remote] = await connect(server);
+    const call = connection.request('config', undefined, { timeout: 2000 });
+    const sent = JSON.parse(await remote.next()) as { id: number };
+    await remote.send(JSON.stringify({ jsonrpc: '2.0', id: sent.id, result: 'x'.repeat(200) }));
+    await expect(call).rejects.toMatchObject({ code: -32004 });
+  });
+
+  it('answers what the transport dropped for its size through onTooLarge, with the same rule', async () => {
+    const onError = vi.fn();
+    const server = createServer({ maxRequestBytes: 100, onError });
+    let handler: TransportHandler | undefined;
+    const sent: string[] = [];
+    const transport: Transport = {
+      maxMessageBytes: 50,
+      start: async (h) => {
+        handler = h;
+      },
+      send: async (text) => {
+        sent.push(text);
+      },
+      close: async () => {},
+    };
+    open.push(server.connect(transport));
+    // The server offers its own limit to the transport.
+    expect(handler!.maxMessageBytes).toBe(100);
+    const dropped = new Error('too large');
+    handler!.onTooLarge!({ kind: 'request', id: 'a', rawId: undefined, method: 'm' }, dropped);
+    handler!.onTooLarge!(
+      { kind: 'notification', id: null, rawId: undefined, method: 'n' },
+      dropped,
+    );
+    // The transport's own limit (50) is the connection's: 60 bytes are too many here.
+    handler!.onMessage(`{"jsonrpc":"2.0","id":"b","method":"m","params":["${'x'.repeat(10)}"]}`);
+    await sleep(5);
+    expect(sent.map((text) => JSON.parse(text))).toMatchObject([
+      { id: 'a', error: { code: -32004, data: { maxRequestBytes: 50 } } },
+      { id: 'b', error: { code: -32004 } },
+    ]);
+    expect(onError.mock.calls.map((call) => call[1])).toEqual([
+      { kind: 'message-too-large', level: 'warn', method: 'm', id: 'a', notification: false },
+      { kind: 'message-too-large', level: 'warn', method: 'n', notification: true },
+      { kind: 'message-too-large', level: 'warn', method: 'm', id: 'b', notification: false },
+    ]);
+    expect(onError.mock.calls[0]![0]).toBe(dropped);
   });
 
   it('limits concurrency per connection and answers -32002 past the queue', async () => {

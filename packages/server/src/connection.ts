@@ -11,9 +11,11 @@ import {
   createPendingCalls,
   type JsonRpcId,
   type JsonRpcParams,
+  type MessageEnvelope,
   type ParseResult,
-  parse,
   type RequestOptions,
+  RequestTooLargeError,
+  scanEnvelope,
   serializeNotification,
   serializeRequest,
   type Transport,
@@ -23,14 +25,17 @@ import {
 import type { Call } from './call.js';
 import type { Dispatcher, Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
+import { refuseTooLarge } from './too-large.js';
 import type { Connection, ErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 
 /** What a connection needs from its server. */
 export interface ConnectionConfig {
   readonly dispatcher: Dispatcher;
+  /** The server's limit, its default included. */
   readonly maxRequestBytes: number;
-  readonly tooLargeText: string;
+  /** The limit the user set on the server, offered to the transport; `undefined` when none. */
+  readonly setRequestBytes: number | undefined;
   readonly maxConcurrency: number;
   readonly maxQueue: number;
   readonly requestTimeout: number;
@@ -72,7 +77,9 @@ export function createConnection(
   context: TransportContext,
   config: ConnectionConfig,
 ): Connection {
-  const { dispatcher, maxRequestBytes, tooLargeText, cancellation, report } = config;
+  const { dispatcher, cancellation, report } = config;
+  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
+  let maxRequestBytes = context.maxRequestBytes ?? config.maxRequestBytes;
   const pending = createPendingCalls();
   const running = new Map<JsonRpcId, Call>();
   const calls = new Set<Call>();
@@ -116,13 +123,22 @@ export function createConnection(
     resolveClosed();
   };
 
+  /** A message too large to parse: answer a request with its own id, report every one. */
+  const refuse = (envelope: MessageEnvelope, error: Error): void => {
+    if (isClosed) return;
+    const answer = refuseTooLarge(envelope, maxRequestBytes, error, report);
+    if (answer !== undefined) send(answer);
+    else if (envelope.kind === 'response') pending.reject(envelope.id, error);
+  };
+
   const onMessage = (text: string): void => {
     if (isClosed) return;
     if (exceedsUtf8Bytes(text, maxRequestBytes)) {
-      send(tooLargeText);
+      const error = new RequestTooLargeError(undefined, { maxRequestBytes });
+      refuse(scanEnvelope(text), error);
       return;
     }
-    const parsed = parse(text, dispatcher.parseOptions);
+    const parsed = dispatcher.parse(text);
     const out = dispatcher.answer(parsed, scope);
     if (out === undefined) return;
     if (typeof out === 'string') send(out, parsed);
@@ -189,6 +205,7 @@ export function createConnection(
     transport: context,
     peer: connection,
     limiter,
+    client: undefined,
     running,
     calls,
     onResponse: (parsed) => {
@@ -210,6 +227,8 @@ export function createConnection(
   transport
     .start({
       onMessage,
+      onTooLarge: refuse,
+      maxMessageBytes: config.setRequestBytes,
       onClose: (error) => shutdown(error),
       onError: (error) => report(error, TRANSPORT_INFO),
       onDisconnect: (error) =>
@@ -226,6 +245,8 @@ export function createConnection(
       report(error, START_FAILED_INFO);
       shutdown(asError(error));
     });
+  // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
+  maxRequestBytes = transport.maxMessageBytes ?? maxRequestBytes;
 
   return connection;
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { TransportContext } from '@jsonrpc-kit/core';
 
 /**
  * Largest accepted request text, in UTF-8 bytes (1 MiB).
@@ -43,6 +44,20 @@ export const DEFAULT_BATCH_CONCURRENCY: number = 16;
  * ```
  */
 export const DEFAULT_MAX_CONCURRENCY: number = 64;
+
+/**
+ * The client a `handle()` exchange belongs to, for fair admission: its remote address.
+ *
+ * @param context - the exchange's transport context
+ * @returns the remote address, or `undefined` (counted with no client)
+ * @example
+ * ```ts
+ * createServer({ clientKey: (ctx) => String(ctx.auth ?? defaultClientKey(ctx)) });
+ * ```
+ */
+export function defaultClientKey(context: TransportContext): string | undefined {
+  return context.remoteAddress;
+}
 
 /**
  * How many calls may wait beyond the concurrency limit before -32002.

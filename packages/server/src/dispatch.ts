@@ -28,6 +28,7 @@ import {
   type ParseOptions,
   type ParseResult,
   type Peer,
+  parse,
   RequestTimeoutError,
   ServerBusyError,
   type StandardSchemaResult,
@@ -40,7 +41,16 @@ import {
 } from '@jsonrpc-kit/core';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
-import { type Limiter, release } from './limiter.js';
+import {
+  canWait,
+  forget,
+  hasRoom,
+  type Lane,
+  type Limiter,
+  laneOf,
+  release,
+  wait,
+} from './limiter.js';
 import { arrangeParams, type Entry } from './registry.js';
 import type { ErrorInfo, Middleware } from './types.js';
 
@@ -49,6 +59,8 @@ export interface Scope {
   readonly transport: TransportContext;
   readonly peer: Peer | undefined;
   readonly limiter: Limiter;
+  /** The client the scope's calls are counted for in a fair limiter; `undefined` for none. */
+  readonly client: string | undefined;
   /** The requests running on a connection, by id, for cancellation; `undefined` for `handle()`. */
   readonly running: Map<JsonRpcId, Call> | undefined;
   /** Every call (requests and notifications) running on a connection, to abort on close. */
@@ -102,10 +114,15 @@ export type ErrorHandler = (
 
 /** What the dispatcher offers the server. */
 export interface Dispatcher {
-  /** How connections parse what arrives (`undefined`: plain `parse`). */
-  readonly parseOptions: ParseOptions | undefined;
   /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
   answer(parsed: ParseResult, scope: Scope): Answer;
+  /**
+   * Parses one text and answers it. A batch over `maxBatchSize` is refused before any member is
+   * classified, so its cost is the `JSON.parse` alone.
+   */
+  answerText(text: string, scope: Scope): Answer;
+  /** Parses one text with the server's limits (a batch over `maxBatchSize` is refused unread). */
+  parse(text: string): ParseResult;
   /** Runs one call through middleware, validation and the handler, within the scope's limits. */
   run(call: Call, scope: Scope): unknown;
   /** The wire error for anything thrown by a request; unexpected failures are reported. */
@@ -189,40 +206,45 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   }
 
   /** Takes a slot (or queues for one), runs the call, frees the slot when the handler settles. */
-  function limited(call: Call, limiter: Limiter): unknown {
-    if (limiter.active < limiter.max) {
+  function limited(call: Call, limiter: Limiter, lane: Lane | undefined): unknown {
+    if (hasRoom(limiter, lane)) {
       limiter.active++;
+      if (lane !== undefined) lane.active++;
       let result: unknown;
       try {
         result = start(call);
       } catch (error) {
-        release(limiter);
+        release(limiter, lane);
         throw error;
       }
       if (!isPromiseLike(result)) {
-        release(limiter);
+        release(limiter, lane);
         return result;
       }
       return result.then(
         (value) => {
-          release(limiter);
+          release(limiter, lane);
           return value;
         },
         (error: unknown) => {
-          release(limiter);
+          release(limiter, lane);
           throw error;
         },
       );
     }
-    if (limiter.queue.length >= limiter.maxQueue) throw new ServerBusyError();
+    if (!canWait(limiter, lane)) {
+      if (lane !== undefined) forget(limiter, lane);
+      throw new ServerBusyError();
+    }
     return new Promise((resolve, reject) => {
-      limiter.queue.push(() => {
+      wait(limiter, lane, () => {
         if (call.aborted) {
+          if (lane !== undefined) forget(limiter, lane);
           reject(call.abortReason);
           return;
         }
         try {
-          resolve(limited(call, limiter));
+          resolve(limited(call, limiter, lane));
         } catch (error) {
           reject(error);
         }
@@ -268,7 +290,13 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   }
 
   function run(call: Call, scope: Scope): unknown {
-    const result = limited(call, scope.limiter);
+    const limiter = scope.limiter;
+    const client = scope.client;
+    const result = limited(
+      call,
+      limiter,
+      client === undefined || limiter.fair === undefined ? undefined : laneOf(limiter, client),
+    );
     if (!isPromiseLike(result)) return result;
     const entry = methods.get(call.method);
     const timeout = entry?.timeout ?? defaultTimeout;
@@ -533,12 +561,23 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     answer: answerMessage,
   };
 
+  const parseOptions: ParseOptions = {
+    maxBatchSize: config.maxBatchSize,
+    ...config.policies.parseOptions,
+  };
   const batches = config.policies.batches;
+  const answer = (parsed: ParseResult, scope: Scope): Answer => {
+    if (parsed.kind !== 'batch') return answerMessage(parsed, scope);
+    return batches ? answerBatch(parsed.messages, scope, batchOptions) : BATCHES_REFUSED;
+  };
+
   return {
-    parseOptions: config.policies.parseOptions,
-    answer(parsed, scope) {
-      if (parsed.kind !== 'batch') return answerMessage(parsed, scope);
-      return batches ? answerBatch(parsed.messages, scope, batchOptions) : BATCHES_REFUSED;
+    answer,
+    answerText(text, scope) {
+      return answer(parse(text, parseOptions), scope);
+    },
+    parse(text) {
+      return parse(text, parseOptions);
     },
     run,
     errorObject,

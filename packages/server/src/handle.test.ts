@@ -16,13 +16,13 @@ const req = (method: string, params?: unknown, id: unknown = 1): string =>
   );
 
 describe('handle(): size limit', () => {
-  it('answers -32004 with id null over maxRequestBytes, counting UTF-8 bytes', async () => {
+  it('answers -32004 with the request id over maxRequestBytes, counting UTF-8 bytes', async () => {
     const server = createServer({ maxRequestBytes: 67 });
     server.method('echo', (p: unknown) => p);
     const base = '{"jsonrpc":"2.0","id":1,"method":"echo","params":["';
     const fits = (s: string) => `${base}${s}"]}`;
     const tooLarge =
-      '{"jsonrpc":"2.0","id":null,"error":{"code":-32004,"message":"Request too large"}}';
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"Request too large","data":{"maxRequestBytes":67}}}';
     // 54 bytes of envelope + 13 ASCII = 67 bytes: accepted
     expect(fits('a'.repeat(13)).length).toBe(67);
     expect(await server.handle(fits('a'.repeat(13)))).toContain('"result"');
@@ -35,6 +35,17 @@ describe('handle(): size limit', () => {
     expect(await server.handle(fits('€'.repeat(4) + 'ab'))).toBe(tooLarge);
     expect(await server.handle(fits('😀'.repeat(3) + 'a'))).toContain('"result"');
     expect(await server.handle(fits('😀'.repeat(3) + 'ab'))).toBe(tooLarge);
+  });
+
+  it('applies the limit the transport gives in the context instead of its own', async () => {
+    const server = createServer({ maxRequestBytes: 100 });
+    expect(server.maxRequestBytes).toBe(100);
+    expect(createServer().maxRequestBytes).toBeUndefined();
+    server.method('echo', (p: unknown) => p);
+    const text = req('echo', ['x'.repeat(200)], 1);
+    expect(await server.handle(text)).toContain('-32004');
+    expect(await server.handle(text, { maxRequestBytes: 1000 })).toContain('"result"');
+    expect(await server.handle(text, { maxRequestBytes: 50 })).toContain('-32004');
   });
 
   it('checks the size before parsing (not JSON, but too large, is -32004)', async () => {
@@ -73,6 +84,22 @@ describe('handle(): batches', () => {
     );
     expect(calls).not.toHaveBeenCalled();
     expect(JSON.parse((await server.handle(batch(3)))!)).toHaveLength(3);
+  });
+
+  it('echoes every exact id of a batch, and refuses an over-long one of exact ids at once', async () => {
+    const server = createServer({ maxBatchSize: 100 });
+    server.method('one', () => 1);
+    const batch = (n: number) =>
+      `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","method":"one","id":${i}.5}`).join(',')}]`;
+    const answer = JSON.parse(
+      (await server.handle(batch(100)))!.replace(/"id":([\d.]+)/g, '"id":"$1"'),
+    );
+    expect(answer.map((a: { id: string }) => a.id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `${i}.5`),
+    );
+    expect(await server.handle(batch(20_000))).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"Batch too large"}}',
+    );
   });
 
   it('keeps request order whatever order members finish in, with no entry for notifications', async () => {

@@ -4,6 +4,7 @@ export {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_REQUEST_BYTES,
+  defaultClientKey,
 } from './defaults.js';
 export { createServer } from './server.js';
 export type {

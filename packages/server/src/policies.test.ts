@@ -179,7 +179,7 @@ describe('errorHandler', () => {
     expect(await server.handle('{"jsonrpc":"2.0","id":1,"method":"frac"}')).toBe(
       '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}',
     );
-    expect(String(onError.mock.calls[0]?.[0])).toMatch(/not an integer/);
+    expect(String(onError.mock.calls[0]?.[0])).toMatch(/integer/);
   });
 });
 

@@ -18,9 +18,8 @@ import {
   type JsonRpcRequest,
   jsonReaderOf,
   jsonWriterOf,
-  parse,
   RequestTooLargeError,
-  serializeError,
+  scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
@@ -32,10 +31,12 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_REQUEST_BYTES,
+  defaultClientKey,
 } from './defaults.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { type Entry, type EntryOptions, makeEntry } from './registry.js';
+import { refuseTooLarge } from './too-large.js';
 import type {
   Connection,
   ContractImplementation,
@@ -79,6 +80,8 @@ export function createServer(options: ServerOptions = {}): Server {
     DEFAULT_MAX_REQUEST_BYTES,
     'maxRequestBytes',
   );
+  /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
+  const setRequestBytes = options.maxRequestBytes;
   const maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
   const batchConcurrency = positive(
     options.batchConcurrency,
@@ -107,8 +110,22 @@ export function createServer(options: ServerOptions = {}): Server {
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
   const connections = new Set<Connection>();
-  const globalLimiter = createLimiter(maxConcurrency, maxQueue);
-  const tooLargeText = serializeError(null, new RequestTooLargeError().toErrorObject());
+  const clientKey =
+    options.clientKey === false ? undefined : (options.clientKey ?? defaultClientKey);
+  const globalLimiter = createLimiter(
+    maxConcurrency,
+    maxQueue,
+    clientKey === undefined
+      ? undefined
+      : {
+          maxPerClient: positive(
+            options.maxConcurrencyPerClient,
+            Math.ceil((maxConcurrency * 3) / 4),
+            'maxConcurrencyPerClient',
+          ),
+          maxQueuePerClient: options.maxQueuePerClient ?? Math.ceil(maxQueue / 4),
+        },
+  );
 
   const dispatcher = createDispatcher({
     methods,
@@ -139,6 +156,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: EMPTY_CONTEXT,
     peer: undefined,
     limiter: globalLimiter,
+    client: undefined,
     running: undefined,
     calls: undefined,
     onResponse: undefined,
@@ -169,6 +187,7 @@ export function createServer(options: ServerOptions = {}): Server {
           transport: context,
           peer: undefined,
           limiter: globalLimiter,
+          client: clientKey?.(context),
           running: undefined,
           calls: undefined,
           onResponse: undefined,
@@ -179,6 +198,7 @@ export function createServer(options: ServerOptions = {}): Server {
     transport: ctx.transport,
     peer: ctx.peer,
     limiter: globalLimiter,
+    client: undefined,
     running: undefined,
     calls: undefined,
     onResponse: undefined,
@@ -262,16 +282,21 @@ export function createServer(options: ServerOptions = {}): Server {
     methods(): readonly MethodDescriptor[] {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
+    maxRequestBytes: setRequestBytes,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
-      if (exceedsUtf8Bytes(text, maxRequestBytes)) return Promise.resolve(tooLargeText);
-      const out = dispatcher.answer(parse(text, parseOptions), scopeOf(context));
+      const limit = context?.maxRequestBytes ?? maxRequestBytes;
+      if (exceedsUtf8Bytes(text, limit)) {
+        const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
+        return Promise.resolve(refuseTooLarge(scanEnvelope(text), limit, error, report));
+      }
+      const out = dispatcher.answerText(text, scopeOf(context));
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
     connect(transport: Transport, context?: TransportContext): Connection {
       const connection = createConnection(transport, context ?? EMPTY_CONTEXT, {
         dispatcher,
         maxRequestBytes,
-        tooLargeText,
+        setRequestBytes,
         maxConcurrency,
         maxQueue,
         requestTimeout,

@@ -52,9 +52,13 @@ export interface ErrorInfo extends CoreErrorInfo {
 /** Options of {@link createServer}. Every limit has an exported `DEFAULT_*` constant. */
 export interface ServerOptions {
   /**
-   * Largest accepted text, in UTF-8 bytes. Larger texts are answered with one -32004 error
-   * (id `null`) before they are parsed.
-   * @default DEFAULT_MAX_REQUEST_BYTES (1 MiB)
+   * Largest accepted text, in UTF-8 bytes, checked before parsing. A larger request is answered
+   * -32004 with its own id (found by a scan of the text's top level; `null` for a batch or text
+   * that is not an object), a larger notification is not answered; both are told to `onError`.
+   * Transport adapters adopt this limit unless given their own (the adapter's limit then applies
+   * to its messages); see the limits table in the README.
+   * @default DEFAULT_MAX_REQUEST_BYTES (1 MiB); unset, stdio and stream transports keep their
+   *   own default (16 MiB)
    */
   readonly maxRequestBytes?: number;
   /**
@@ -79,6 +83,27 @@ export interface ServerOptions {
    * @default DEFAULT_MAX_QUEUE (1024)
    */
   readonly maxQueue?: number;
+  /**
+   * Who a `handle()` exchange (one HTTP request, say) comes from, so that the shared limit is
+   * fair across clients: each client runs at most {@link ServerOptions.maxConcurrencyPerClient}
+   * calls and queues at most {@link ServerOptions.maxQueuePerClient}, and freed slots go to the
+   * waiting clients in turn. Return `undefined` to count an exchange with no client (first come,
+   * first served). Behind a reverse proxy, key on the forwarded address or on `ctx.auth`.
+   * `false` turns fairness off. Connections (`connect()`) have limits of their own already.
+   * @default defaultClientKey (the remote address)
+   */
+  readonly clientKey?: ((context: TransportContext) => string | undefined) | false;
+  /**
+   * How many `handle()` calls of one client (see {@link ServerOptions.clientKey}) run at once.
+   * @default three quarters of `maxConcurrency`, rounded up (48 with the defaults), so the last
+   *   quarter is always left to other clients
+   */
+  readonly maxConcurrencyPerClient?: number;
+  /**
+   * How many `handle()` calls of one client may wait; past it, its calls are answered -32002.
+   * @default a quarter of `maxQueue`, rounded up (256 with the defaults)
+   */
+  readonly maxQueuePerClient?: number;
   /**
    * Default handler deadline in milliseconds (a method's own `timeout` wins). When it passes, the
    * call is answered -32005 and `ctx.signal` is aborted. `0` or absent: no deadline.
@@ -324,6 +349,12 @@ export interface Connection extends ConnectionLike {
 
 /** A JSON-RPC server: a method registry plus dispatch, over `handle()` or `connect()`. */
 export interface Server extends MessageHandler, ConnectionHandler<Connection> {
+  /**
+   * The `maxRequestBytes` given to `createServer`, for transport adapters to adopt; `undefined`
+   * when none was given (the server then applies `DEFAULT_MAX_REQUEST_BYTES` itself, and each
+   * adapter its own default).
+   */
+  readonly maxRequestBytes: number | undefined;
   /**
    * Registers a method.
    *

@@ -13,6 +13,23 @@
 export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
 
 /**
+ * After an early answer (413, 415, a refused authentication), how many more body bytes the
+ * handlers read and drop before closing the connection, so that a client still writing its body
+ * can read the answer instead of seeing the connection reset.
+ *
+ * @default 4194304 (4 MiB)
+ */
+export const DISCARD_BYTES: number = 4 * 1024 * 1024;
+
+/**
+ * After an early answer, how many milliseconds the handlers keep reading and dropping the body
+ * before closing the connection.
+ *
+ * @default 1000
+ */
+export const DISCARD_TIMEOUT: number = 1_000;
+
+/**
  * Milliseconds a handler waits for the whole request body before answering 408.
  *
  * @default 30000

@@ -13,8 +13,8 @@ const accepted: ReadonlySet<string> = new Set([
 /**
  * Whether a request's `Content-Type` is one the handlers read: `application/json`,
  * `application/json-rpc` or `application/jsonrequest`, any letter case, with parameters allowed
- * but a `charset` other than UTF-8 refused. A missing header is accepted by the handlers before
- * this is asked.
+ * but a `charset` other than UTF-8 refused. A missing header is refused by the handlers unless
+ * `requireJsonContentType` is `false`.
  *
  * @param value - the header value
  * @returns whether the body may be read as JSON-RPC

@@ -19,6 +19,8 @@ export interface Deadlines {
   add(deadline: Deadline): void;
   /** Stops watching a deadline. */
   delete(deadline: Deadline): void;
+  /** How many deadlines are watched now. */
+  readonly size: number;
 }
 
 /**
@@ -55,6 +57,9 @@ export function createDeadlines(timeout: number): Deadlines {
     },
     delete(deadline) {
       entries.delete(deadline);
+    },
+    get size() {
+      return entries.size;
     },
   };
 }

@@ -31,6 +31,8 @@ describe('entry points', () => {
         'DEFAULT_HTTP_ERROR_CODE',
         'DEFAULT_HTTP_TIMEOUT',
         'DEFAULT_MAX_REQUEST_BYTES',
+        'DISCARD_BYTES',
+        'DISCARD_TIMEOUT',
         'HttpError',
         'createFetchHandler',
         'createHttpTransport',

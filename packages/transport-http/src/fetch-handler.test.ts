@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TransportContext } from '@jsonrpc-kit/core';
 import { describe, expect, it, vi } from 'vitest';
 import { echoServer } from '../test/helpers.js';
+import { DISCARD_BYTES } from './constants.js';
 import { createFetchHandler } from './fetch-handler.js';
 import { HttpError } from './http-error.js';
 
@@ -64,10 +65,21 @@ describe('createFetchHandler', () => {
     expect((await handler(post(ping, { 'content-type': 'application/json-rpc' }))).status).toBe(
       200,
     );
-    // A byte body gets no content type from fetch: a missing one is accepted.
-    expect((await handler(post(new TextEncoder().encode(ping), {}))).status).toBe(200);
+    // A byte body gets no content type from fetch: refused by default (a cross-origin page could
+    // send it without a preflight), accepted with requireJsonContentType: false.
+    expect((await handler(post(new TextEncoder().encode(ping), {}))).status).toBe(415);
+    const lax = createFetchHandler(echoServer(), { requireJsonContentType: false });
+    expect((await lax(post(new TextEncoder().encode(ping), {}))).status).toBe(200);
     // fetch labels a string body text/plain when the caller names no type: refused.
     expect((await handler(post(ping, {}))).status).toBe(415);
+  });
+
+  it("adopts the server's limit, and hands its own limit to the server with each exchange", async () => {
+    const server = Object.assign(echoServer(), { maxRequestBytes: 10 });
+    expect((await createFetchHandler(server)(post(ping))).status).toBe(413);
+    const wide = createFetchHandler(server, { maxRequestBytes: 1000 });
+    expect((await wide(post(ping))).status).toBe(200);
+    expect(server.contexts[0]?.maxRequestBytes).toBe(1000);
   });
 
   it('answers 413 when Content-Length says too much', async () => {
@@ -82,19 +94,28 @@ describe('createFetchHandler', () => {
     expect(server.texts).toEqual([]);
   });
 
-  it('answers 413 while streaming a body without length, and cancels the stream', async () => {
+  it('answers 413 while streaming a body without length, drains a bounded amount, then cancels', async () => {
     let pulled = 0;
+    let cancelled = false;
+    const chunk = 64 * 1024;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         pulled++;
-        controller.enqueue(new Uint8Array(40).fill(0x20));
+        controller.enqueue(new Uint8Array(chunk).fill(0x20));
+      },
+      cancel() {
+        cancelled = true;
       },
     });
     const server = echoServer();
     const res = await createFetchHandler(server, { maxRequestBytes: 100 })(post(body));
     expect(res.status).toBe(413);
-    expect(pulled).toBeLessThan(10);
     expect(server.texts).toEqual([]);
+    for (let i = 0; i < 200 && !cancelled; i++) await sleep(10);
+    expect(cancelled).toBe(true);
+    // Read on past the limit (the client may still be writing), but never past DISCARD_BYTES.
+    expect(pulled * chunk).toBeGreaterThan(1024 * 1024);
+    expect(pulled * chunk).toBeLessThanOrEqual(DISCARD_BYTES + 3 * chunk);
   });
 
   it('reads a streamed body and decodes UTF-8 split across chunks', async () => {

@@ -5,6 +5,7 @@
  */
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
+import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import { isJsonContentType } from './content-type.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
@@ -60,6 +61,36 @@ const TOO_LARGE = 1;
 const TIMED_OUT = 2;
 type BodyFailure = typeof TOO_LARGE | typeof TIMED_OUT;
 
+/**
+ * Reads and drops what is left of a body in the background, for a bounded time and byte count,
+ * then cancels it: where the runtime lets the answer go out while the body is still arriving, the
+ * client can read it instead of having its writes refused.
+ */
+function discard(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  let dropped = 0;
+  const stop = (): void => {
+    clearTimeout(timer);
+    reader.cancel().catch(() => {});
+  };
+  const timer = setTimeout(stop, DISCARD_TIMEOUT);
+  (timer as { unref?: () => void }).unref?.();
+  const next = (): void => {
+    reader.read().then(
+      ({ done, value }) => {
+        if (done) {
+          clearTimeout(timer);
+          return;
+        }
+        dropped += value.byteLength;
+        if (dropped > DISCARD_BYTES) stop();
+        else next();
+      },
+      () => clearTimeout(timer),
+    );
+  };
+  next();
+}
+
 /** Reads the body as UTF-8 text, never holding more than `max` bytes. */
 async function readBody(
   request: Request,
@@ -86,7 +117,7 @@ async function readBody(
       if (done) break;
       size += value.byteLength;
       if (size > max) {
-        reader.cancel().catch(() => {});
+        discard(reader);
         return TOO_LARGE;
       }
       chunks.push(value);
@@ -131,7 +162,7 @@ export function createFetchHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): FetchHandler {
-  const cfg = resolveHandlerOptions(options);
+  const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
   const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];
   const fail = (error: unknown, cors: readonly string[]): Response => {
@@ -156,17 +187,23 @@ export function createFetchHandler(
       return json(405, METHOD_NOT_ALLOWED_BODY, [...cors, ...allow]);
     }
     const type = headers.get('content-type');
-    if (type !== null && !isJsonContentType(type)) {
+    if (type === null ? cfg.requireJsonContentType : !isJsonContentType(type)) {
       return json(415, UNSUPPORTED_MEDIA_TYPE_BODY, cors);
     }
     const length = headers.get('content-length');
     if (length !== null && Number(length) > cfg.maxRequestBytes) {
+      if (request.body !== null && !request.bodyUsed) discard(request.body.getReader());
       return json(413, cfg.tooLargeBody, cors);
     }
 
-    const ctx = new HttpContext(headerRecord(headers), info?.remoteAddress, request.url, method, {
-      signal: request.signal,
-    });
+    const ctx = new HttpContext(
+      headerRecord(headers),
+      info?.remoteAddress,
+      request.url,
+      method,
+      { signal: request.signal },
+      cfg.maxRequestBytes,
+    );
     if (cfg.authenticate !== undefined) {
       let auth: unknown;
       try {

@@ -49,9 +49,11 @@ export type StatusPolicy = (answer: string | undefined) => number;
 /** Options of `createHttpHandler`, `createFetchHandler` and `listen`. */
 export interface HttpHandlerOptions {
   /**
-   * The largest body read, in bytes; larger ones are answered 413 with a -32004 body.
+   * The largest body read, in bytes; larger ones are answered 413 with a -32004 body. The server
+   * applies the same limit to the exchange (it gets it in `ctx.transport.maxRequestBytes`).
    *
-   * @default 1048576 ({@link DEFAULT_MAX_REQUEST_BYTES})
+   * @default the server's `maxRequestBytes` when one was set, else 1048576
+   *   ({@link DEFAULT_MAX_REQUEST_BYTES})
    */
   readonly maxRequestBytes?: number;
   /**
@@ -60,6 +62,16 @@ export interface HttpHandlerOptions {
    * @default 30000 ({@link DEFAULT_BODY_TIMEOUT})
    */
   readonly bodyTimeout?: number;
+  /**
+   * Refuse (415) a POST without a `Content-Type` header. A browser page on another site can send
+   * a "simple" cross-origin POST without one (`fetch(url, { method: 'POST', mode: 'no-cors',
+   * body })`, no preflight); requiring `application/json` makes the browser ask first (CORS
+   * preflight), so such a page cannot run a method. Set `false` only for endpoints no browser
+   * can reach (service-to-service, behind a gateway) whose clients send no content type.
+   *
+   * @default true
+   */
+  readonly requireJsonContentType?: boolean;
   /**
    * The status of a JSON-RPC answer.
    *

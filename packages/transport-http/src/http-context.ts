@@ -12,6 +12,8 @@ export class HttpContext implements TransportContext {
   readonly remoteAddress?: string;
   readonly url: string;
   readonly httpMethod: string;
+  /** The handler's body limit, which the server applies to this exchange. */
+  readonly maxRequestBytes?: number;
   auth?: unknown;
   #controller: AbortController | undefined = undefined;
   #gone = false;
@@ -26,6 +28,7 @@ export class HttpContext implements TransportContext {
    * @param source - a signal to use as is (the fetch `Request`'s), or `watch`: called once, when
    *   the signal is first read, to start watching for the client going away (so exchanges whose
    *   handlers never look pay nothing for it)
+   * @param maxRequestBytes - the handler's body limit, for the server to apply
    */
   constructor(
     headers: TransportHeaders,
@@ -36,8 +39,12 @@ export class HttpContext implements TransportContext {
       readonly signal?: AbortSignal;
       readonly watch?: (disconnect: () => void) => void;
     },
+    maxRequestBytes?: number,
   ) {
     this.headers = headers;
+    if (maxRequestBytes !== undefined) {
+      (this as { maxRequestBytes?: number }).maxRequestBytes = maxRequestBytes;
+    }
     (this as { remoteAddress?: string | undefined }).remoteAddress = remoteAddress;
     this.url = url;
     this.httpMethod = httpMethod;

@@ -11,6 +11,8 @@ export {
   DEFAULT_HTTP_ERROR_CODE,
   DEFAULT_HTTP_TIMEOUT,
   DEFAULT_MAX_REQUEST_BYTES,
+  DISCARD_BYTES,
+  DISCARD_TIMEOUT,
 } from './constants.js';
 export { isJsonContentType } from './content-type.js';
 export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { createServer, type Server, type ServerOptions } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { createHttpHandler } from './node-handler.js';
@@ -23,7 +23,25 @@ export interface ListenOptions extends HttpHandlerOptions {
    * @default '127.0.0.1'
    */
   readonly host?: string;
-  /** Options of the node:http server (timeouts, header limits, keep-alive). */
+  /**
+   * The most connections open at once; a connection past it is answered 503 and closed.
+   *
+   * @default DEFAULT_MAX_CONNECTIONS (10000)
+   */
+  readonly maxConnections?: number;
+  /**
+   * The most connections one remote address may have open at once; past it, 503 and close.
+   * Behind a reverse proxy every connection comes from the proxy: raise it there.
+   *
+   * @default DEFAULT_MAX_CONNECTIONS_PER_ADDRESS (1000)
+   */
+  readonly maxConnectionsPerAddress?: number;
+  /**
+   * Options of the node:http server (timeouts, header limits, keep-alive). `listen()` sets
+   * `headersTimeout` to {@link DEFAULT_HEADERS_TIMEOUT}, `requestTimeout` to
+   * {@link DEFAULT_REQUEST_TIMEOUT} and checks them every second (`connectionsCheckingInterval`);
+   * values given here win.
+   */
   readonly serverOptions?: ServerOptions;
 }
 
@@ -47,8 +65,83 @@ export const DEFAULT_PORT: number = 0;
 export const DEFAULT_HOST: string = '127.0.0.1';
 
 /**
+ * Milliseconds {@link listen}'s server waits for a request's headers (Node's default is 60 s,
+ * which lets a client dribbling header bytes hold a connection for a minute).
+ *
+ * @default 10000
+ */
+export const DEFAULT_HEADERS_TIMEOUT: number = 10_000;
+
+/**
+ * Milliseconds {@link listen}'s server waits for a whole request, headers and body (Node's
+ * default is 300 s). The handler's own `bodyTimeout` (30 s) answers first, with a JSON-RPC body.
+ *
+ * @default 60000
+ */
+export const DEFAULT_REQUEST_TIMEOUT: number = 60_000;
+
+/**
+ * The most connections {@link listen}'s server keeps open at once; more are answered 503.
+ *
+ * @default 10000
+ */
+export const DEFAULT_MAX_CONNECTIONS: number = 10_000;
+
+/**
+ * The most connections one remote address may keep open on {@link listen}'s server; more are
+ * answered 503.
+ *
+ * @default 1000
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: number = 1000;
+
+/** How often node:http checks the header and request timeouts, in ms (Node's default: 30 s). */
+const TIMEOUT_CHECK_INTERVAL = 1_000;
+
+/** The answer to a connection past a cap, written as raw bytes before the socket is ended. */
+const FULL_ANSWER =
+  'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n' +
+  'Content-Type: text/plain\r\nContent-Length: 19\r\n\r\nService Unavailable';
+
+/**
+ * Counts the server's connections, in total and per remote address, and answers those past a
+ * cap with 503 (they never reach the handler).
+ *
+ * @returns a guard for requests: `false` for a request on a refused connection
+ */
+function capConnections(
+  httpServer: Server,
+  maxConnections: number,
+  maxPerAddress: number,
+): (socket: Socket) => boolean {
+  const refused = new WeakSet<Socket>();
+  const perAddress = new Map<string, number>();
+  let open = 0;
+  httpServer.on('connection', (socket: Socket) => {
+    const key = socket.remoteAddress ?? '';
+    const fromAddress = perAddress.get(key) ?? 0;
+    if (open >= maxConnections || fromAddress >= maxPerAddress) {
+      refused.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.end(FULL_ANSWER);
+      return;
+    }
+    open++;
+    perAddress.set(key, fromAddress + 1);
+    socket.once('close', () => {
+      open--;
+      const left = perAddress.get(key)! - 1;
+      if (left === 0) perAddress.delete(key);
+      else perAddress.set(key, left);
+    });
+  });
+  return (socket) => !refused.has(socket);
+}
+
+/**
  * Serves `server` over HTTP on a new node:http server (see `createHttpHandler` for the status
- * policy).
+ * policy), with limits fit for an exposed port: headers within 10 s, a whole request within 60 s,
+ * at most 10,000 connections and 1,000 per remote address (more are answered 503).
  *
  * @param server - anything with `handle(text, context)`, such as a `@jsonrpc-kit/server` Server
  * @param options - port (default 0), host (default 127.0.0.1), server options, handler options
@@ -63,10 +156,24 @@ export const DEFAULT_HOST: string = '127.0.0.1';
  */
 export function listen(server: MessageHandler, options: ListenOptions = {}): Promise<HttpListener> {
   const handler = createHttpHandler(server, options);
-  const httpServer =
-    options.serverOptions === undefined
-      ? createServer(handler)
-      : createServer(options.serverOptions, handler);
+  let admitted: (socket: Socket) => boolean = () => true;
+  const httpServer = createServer(
+    {
+      headersTimeout: DEFAULT_HEADERS_TIMEOUT,
+      requestTimeout: DEFAULT_REQUEST_TIMEOUT,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
+      ...options.serverOptions,
+    },
+    (req, res) => {
+      if (admitted(req.socket)) handler(req, res);
+      else res.destroy();
+    },
+  );
+  admitted = capConnections(
+    httpServer,
+    options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  );
   const host = options.host ?? DEFAULT_HOST;
   return new Promise<HttpListener>((resolve, reject) => {
     const onError = (error: Error): void => reject(error);

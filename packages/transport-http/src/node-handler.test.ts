@@ -94,10 +94,31 @@ describe('createHttpHandler: status policy on raw bytes', () => {
     expect(r.body).toBe(pong);
   });
 
-  it('accepts a request without a content type', async () => {
-    const { port } = await serve(createHttpHandler(echoServer()));
-    const r = await rawExchange(port, rawPost(ping, {}));
+  it('refuses a POST without a content type (a cross-origin no-cors POST) by default', async () => {
+    const server = echoServer();
+    const { port } = await serve(createHttpHandler(server));
+    const r = await rawExchange(
+      port,
+      `POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${ping.length}\r\n\r\n${ping}`,
+    );
+    expect(r.status).toBe(415);
+    expect(JSON.parse(r.body).error.code).toBe(-32600);
+    expect(server.texts).toEqual([]);
+  });
+
+  it('accepts a POST without a content type with requireJsonContentType: false', async () => {
+    const { port } = await serve(
+      createHttpHandler(echoServer(), { requireJsonContentType: false }),
+    );
+    const r = await rawExchange(
+      port,
+      `POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${ping.length}\r\n\r\n${ping}`,
+    );
     expect(r.status).toBe(200);
+    expect(r.body).toBe(pong);
+    // A wrong type is still refused.
+    const wrong = await rawExchange(port, rawPost(ping, { 'content-type': 'text/plain' }));
+    expect(wrong.status).toBe(415);
   });
 
   it.each([
@@ -246,7 +267,7 @@ describe('createHttpHandler: body limits', () => {
     const a = ping.slice(0, 10);
     const b = ping.slice(10);
     const raw =
-      'POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n' +
+      'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n' +
       `${a.length.toString(16)}\r\n${a}\r\n${b.length.toString(16)}\r\n${b}\r\n0\r\n\r\n`;
     const r = await rawExchange(port, raw);
     expect(r.status).toBe(200);
@@ -260,7 +281,9 @@ describe('createHttpHandler: body limits', () => {
     const cut = body.indexOf(0xe2) + 1; // inside the euro sign
     const socket = await rawConnect(port);
     const response = readResponse(socket);
-    socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
     socket.write(body.subarray(0, cut));
     await sleep(20);
     socket.write(body.subarray(cut, cut + 3)); // inside the emoji too
@@ -275,7 +298,9 @@ describe('createHttpHandler: body limits', () => {
     const { port } = await serve(createHttpHandler(echoServer(), { maxRequestBytes: max }));
     const socket = await rawConnect(port);
     const response = readResponse(socket, 1000);
-    socket.write('POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 999999999\r\n\r\n{"a"');
+    socket.write(
+      'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 999999999\r\n\r\n{"a"',
+    );
     const r = await response;
     expect(r.status).toBe(413);
     expect(await closedWithin(socket)).toBe(true);
@@ -287,7 +312,9 @@ describe('createHttpHandler: body limits', () => {
     const socket = await rawConnect(port);
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 10\r\n\r\n${'y'.repeat(5000)}`);
+    socket.write(
+      `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n${'y'.repeat(5000)}`,
+    );
     await closedWithin(socket);
     // At most the 10 announced bytes reach the handler; the rest is garbage for the HTTP parser
     // (Node answers it 400 and closes), never buffered for us.
@@ -308,7 +335,9 @@ describe('createHttpHandler: body limits', () => {
       answered = true;
     });
     const started = Date.now();
-    stalled.write('POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 50\r\n\r\n{"jsonrpc"');
+    stalled.write(
+      'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{"jsonrpc"',
+    );
     // Meanwhile, others are answered, before the stalled one.
     for (let i = 0; i < 5; i++) {
       const r = await rawExchange(port, rawPost(ping));
@@ -328,7 +357,9 @@ describe('createHttpHandler: body limits', () => {
     const { port } = await serve(createHttpHandler(echoServer(), { bodyTimeout: 500 }));
     const socket = await rawConnect(port);
     const response = readResponse(socket);
-    socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${ping.length}\r\n\r\n`);
+    socket.write(
+      `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${ping.length}\r\n\r\n`,
+    );
     await sleep(100);
     socket.write(ping);
     expect((await response).status).toBe(200);
@@ -346,9 +377,18 @@ describe('createHttpHandler: body limits', () => {
         handler(req, res);
       });
     });
-    expect((await rawExchange(port, rawPost(ping, {}, '/text'))).body).toBe(pong);
-    expect((await rawExchange(port, rawPost(ping, {}, '/json'))).body).toBe(pong);
-    expect((await rawExchange(port, rawPost(big, {}, '/text'))).status).toBe(413);
+    expect(
+      (await rawExchange(port, rawPost(ping, { 'content-type': 'application/json' }, '/text')))
+        .body,
+    ).toBe(pong);
+    expect(
+      (await rawExchange(port, rawPost(ping, { 'content-type': 'application/json' }, '/json')))
+        .body,
+    ).toBe(pong);
+    expect(
+      (await rawExchange(port, rawPost(big, { 'content-type': 'application/json' }, '/text')))
+        .status,
+    ).toBe(413);
   });
 
   it('rejects invalid limits', () => {
@@ -361,7 +401,10 @@ describe('createHttpHandler: context', () => {
   it('passes kind, headers, remote address, url and method', async () => {
     const server = echoServer();
     const { port } = await serve(createHttpHandler(server));
-    await rawExchange(port, rawPost(ping, { 'x-trace': 'abc' }, '/rpc?v=1'));
+    await rawExchange(
+      port,
+      rawPost(ping, { 'x-trace': 'abc', 'content-type': 'application/json' }, '/rpc?v=1'),
+    );
     const ctx = server.contexts[0]!;
     expect(ctx.kind).toBe('http');
     expect(ctx.headers?.['x-trace']).toBe('abc');
@@ -422,7 +465,9 @@ describe('createHttpHandler: context', () => {
     const server = echoServer();
     const { port } = await serve(createHttpHandler(server));
     const socket = await rawConnect(port);
-    socket.write('POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{"json');
+    socket.write(
+      'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"json',
+    );
     await sleep(30);
     socket.destroy();
     await sleep(30);
@@ -436,7 +481,7 @@ describe('createHttpHandler: authentication', () => {
     const server = echoServer();
     const authenticate = vi.fn((ctx: TransportContext) => ({ user: ctx.headers?.['x-user'] }));
     const { port } = await serve(createHttpHandler(server, { authenticate }));
-    await rawExchange(port, rawPost(ping, { 'x-user': 'ada' }));
+    await rawExchange(port, rawPost(ping, { 'x-user': 'ada', 'content-type': 'application/json' }));
     expect(server.contexts[0]!.auth).toEqual({ user: 'ada' });
     expect(authenticate.mock.calls[0]![0].url).toBe('/');
   });
@@ -562,7 +607,10 @@ describe('createHttpHandler: CORS', () => {
 
   it('adds Access-Control-Allow-Origin to POST answers and errors', async () => {
     const { port } = await serve(createHttpHandler(echoServer(), { cors: true }));
-    const ok = await rawExchange(port, rawPost(ping, { origin: 'https://a.example' }));
+    const ok = await rawExchange(
+      port,
+      rawPost(ping, { origin: 'https://a.example', 'content-type': 'application/json' }),
+    );
     expect(ok.headers['access-control-allow-origin']).toBe('*');
     const bad = await rawExchange(
       port,
@@ -599,7 +647,10 @@ describe('createHttpHandler: CORS', () => {
     expect(r.headers['access-control-allow-credentials']).toBe('true');
     expect(r.headers['access-control-allow-headers']).toBe('content-type, authorization');
     expect(r.headers['access-control-max-age']).toBe('60');
-    const post = await rawExchange(port, rawPost(ping, { origin: 'https://good.example' }));
+    const post = await rawExchange(
+      port,
+      rawPost(ping, { origin: 'https://good.example', 'content-type': 'application/json' }),
+    );
     expect(post.headers['access-control-allow-origin']).toBe('https://good.example');
     expect(post.headers['access-control-expose-headers']).toBe('x-request-id');
   });
@@ -613,14 +664,20 @@ describe('createHttpHandler: CORS', () => {
     expect(r.headers['access-control-allow-origin']).toBeUndefined();
     const ok = await rawExchange(port, preflight('https://a.good.example'));
     expect(ok.headers['access-control-allow-origin']).toBe('https://a.good.example');
-    const post = await rawExchange(port, rawPost(ping, { origin: 'https://evil.example' }));
+    const post = await rawExchange(
+      port,
+      rawPost(ping, { origin: 'https://evil.example', 'content-type': 'application/json' }),
+    );
     expect(post.status).toBe(200);
     expect(post.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('never answers * with credentials', async () => {
     const { port } = await serve(createHttpHandler(echoServer(), { cors: { credentials: true } }));
-    const r = await rawExchange(port, rawPost(ping, { origin: 'https://x.example' }));
+    const r = await rawExchange(
+      port,
+      rawPost(ping, { origin: 'https://x.example', 'content-type': 'application/json' }),
+    );
     expect(r.headers['access-control-allow-origin']).toBe('https://x.example');
     expect(r.headers['access-control-allow-credentials']).toBe('true');
   });

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
+import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import { isJsonContentType } from './content-type.js';
 import { createDeadlines, type Deadline, type Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
@@ -28,15 +29,14 @@ export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => voi
 
 const none: readonly string[] = [];
 
-/** Writes a JSON body with one `writeHead` and one `end`. */
-function writeJson(
+/** Writes the head of a JSON answer: type, length, `extra`, and `Connection: close` if asked. */
+function writeJsonHead(
   res: ServerResponse,
   status: number,
   body: string,
   extra: readonly string[],
   close: boolean,
 ): void {
-  if (res.destroyed || res.headersSent) return;
   const headers: string[] = [
     'content-type',
     'application/json',
@@ -46,7 +46,61 @@ function writeJson(
   for (let i = 0; i < extra.length; i++) headers.push(extra[i]!);
   if (close) headers.push('connection', 'close');
   res.writeHead(status, headers);
+}
+
+/** Writes a JSON body with one `writeHead` and one `end`. */
+function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: readonly string[],
+  close: boolean,
+): void {
+  if (res.destroyed || res.headersSent) return;
+  writeJsonHead(res, status, body, extra, close);
   res.end(body);
+}
+
+/**
+ * Answers before the body was read, then closes gracefully: the answer goes out at once, the rest
+ * of the body is read and dropped for a bounded time and byte count (a client that does not wait
+ * for `100 Continue` is still writing, and a socket closed under its writes resets the
+ * connection before it can read the answer), then the connection is closed.
+ */
+function writeEarly(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: readonly string[],
+): void {
+  if (res.destroyed || res.headersSent) return;
+  if (req.complete) {
+    writeJson(res, status, body, extra, false);
+    return;
+  }
+  writeJsonHead(res, status, body, extra, true);
+  // The answer is complete on the wire (Content-Length); ending the response is what closes the
+  // socket, so that waits until the body is drained or a bound is reached.
+  res.write(body);
+  let dropped = 0;
+  const done = (): void => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('close', done);
+    res.end();
+  };
+  const onData = (chunk: Buffer): void => {
+    dropped += chunk.length;
+    if (dropped > DISCARD_BYTES) done();
+  };
+  const timer = setTimeout(done, DISCARD_TIMEOUT);
+  timer.unref();
+  req.on('data', onData);
+  req.on('end', done);
+  req.on('close', done);
+  req.resume();
 }
 
 /** Writes an answer without a body. */
@@ -83,6 +137,20 @@ function watchDisconnect(res: ServerResponse, disconnect: () => void): void {
   });
 }
 
+/** The body deadlines of each handler, for {@link waitingBodies}. */
+const handlerDeadlines = new WeakMap<NodeHttpHandler, Deadlines>();
+
+/**
+ * How many requests a handler is waiting for the body of (each holds its request, response and the
+ * chunks read so far). A test hook, not part of the package's exports.
+ *
+ * @param handler - a handler made by {@link createHttpHandler}
+ * @returns the count; 0 for a handler without a body timeout
+ */
+export function waitingBodies(handler: NodeHttpHandler): number {
+  return handlerDeadlines.get(handler)?.size ?? 0;
+}
+
 const READING = 0;
 const DISPATCHED = 1;
 const DONE = 2;
@@ -97,9 +165,14 @@ function serve(
   parsed: string | undefined,
 ): void {
   // The context watches for a disconnect only once a handler reads its signal.
-  const ctx = new HttpContext(req.headers, req.socket.remoteAddress, req.url ?? '/', 'POST', {
-    watch: (disconnect) => watchDisconnect(res, disconnect),
-  });
+  const ctx = new HttpContext(
+    req.headers,
+    req.socket.remoteAddress,
+    req.url ?? '/',
+    'POST',
+    { watch: (disconnect) => watchDisconnect(res, disconnect) },
+    cfg.maxRequestBytes,
+  );
   const max = cfg.maxRequestBytes;
   let state = READING;
   let first: Buffer | undefined;
@@ -112,13 +185,16 @@ function serve(
     const reading = state === READING;
     state = DONE;
     if (deadline !== undefined) deadlines!.delete(deadline);
+    const headers = extra.length === 0 ? cors : [...cors, ...extra];
     if (reading) {
       // Stop buffering; what still arrives is dropped and the connection closes after the answer.
-      req.removeListener('data', onData);
-      req.removeListener('end', onEnd);
-      first = rest = undefined;
+      release();
+      if (status !== 408) {
+        writeEarly(req, res, status, body, headers);
+        return;
+      }
     }
-    writeJson(res, status, body, extra.length === 0 ? cors : [...cors, ...extra], reading);
+    writeJson(res, status, body, headers, reading);
   };
 
   const onAnswer = (answer: string | undefined): void => {
@@ -166,8 +242,26 @@ function serve(
     else rest.push(chunk);
   }
 
+  /** Lets go of the body: listeners, chunks, and the deadline that holds them. */
+  function release(): void {
+    req.removeListener('data', onData);
+    req.removeListener('end', onEnd);
+    req.removeListener('close', onClose);
+    first = rest = undefined;
+    if (deadline !== undefined) deadlines!.delete(deadline);
+    deadline = undefined;
+  }
+
+  /** The client went away before the body ended: nothing will be answered; free everything. */
+  function onClose(): void {
+    if (state !== READING) return;
+    state = DONE;
+    release();
+  }
+
   function onEnd(): void {
     if (state !== READING) return;
+    req.removeListener('close', onClose);
     if (deadline !== undefined) deadlines!.delete(deadline);
     let text: string;
     if (first === undefined) text = '';
@@ -187,6 +281,8 @@ function serve(
     req.on('data', onData);
     req.on('end', onEnd);
   };
+  // Also while authentication runs: a client gone before its body ended is released at once.
+  req.on('close', onClose);
 
   if (deadlines !== undefined) {
     deadline = {
@@ -241,7 +337,8 @@ function serve(
  * `server.handle(text, ctx)`, answers come back as `application/json`.
  *
  * Status policy: 200 for every JSON-RPC answer (errors included), 204 when there is nothing to
- * answer, 405 with `Allow: POST` for other methods, 415 for a non-JSON `Content-Type`, 413 with a
+ * answer, 405 with `Allow: POST` for other methods, 415 for a non-JSON or missing `Content-Type`
+ * (see `requireJsonContentType`), 413 with a
  * -32004 body when the body exceeds `maxRequestBytes` (checked while streaming; the connection is
  * then closed), 408 when the body does not arrive within `bodyTimeout`, 401/403 from
  * `authenticate`, 500 when `server.handle` rejects. Handlers see `ctx.transport` with `kind: 'http'`,
@@ -266,11 +363,11 @@ export function createHttpHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): NodeHttpHandler {
-  const cfg = resolveHandlerOptions(options);
+  const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
   const deadlines = cfg.bodyTimeout > 0 ? createDeadlines(cfg.bodyTimeout) : undefined;
   const corsPolicy = cfg.cors;
   const allow = ['allow', cfg.allow];
-  return function jsonRpcHttpHandler(req: IncomingMessage, res: ServerResponse): void {
+  const handler = function jsonRpcHttpHandler(req: IncomingMessage, res: ServerResponse): void {
     const method = req.method;
     const headers = req.headers;
     const cors = corsPolicy === undefined ? none : corsPolicy.responseHeaders(headers.origin);
@@ -285,13 +382,13 @@ export function createHttpHandler(
       return;
     }
     const type = headers['content-type'];
-    if (type !== undefined && !isJsonContentType(type)) {
-      writeJson(res, 415, UNSUPPORTED_MEDIA_TYPE_BODY, cors, !req.complete);
+    if (type === undefined ? cfg.requireJsonContentType : !isJsonContentType(type)) {
+      writeEarly(req, res, 415, UNSUPPORTED_MEDIA_TYPE_BODY, cors);
       return;
     }
     const length = headers['content-length'];
     if (length !== undefined && Number(length) > cfg.maxRequestBytes) {
-      writeJson(res, 413, cfg.tooLargeBody, cors, true);
+      writeEarly(req, res, 413, cfg.tooLargeBody, cors);
       return;
     }
     let parsed: string | undefined;
@@ -309,4 +406,6 @@ export function createHttpHandler(
     }
     serve(server, cfg, deadlines, req, res, cors, parsed);
   };
+  if (deadlines !== undefined) handlerDeadlines.set(handler, deadlines);
+  return handler;
 }

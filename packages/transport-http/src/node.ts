@@ -12,6 +12,8 @@ export {
   DEFAULT_HTTP_TIMEOUT,
   DEFAULT_KEEP_ALIVE_TIMEOUT,
   DEFAULT_MAX_REQUEST_BYTES,
+  DISCARD_BYTES,
+  DISCARD_TIMEOUT,
 } from './constants.js';
 export { isJsonContentType } from './content-type.js';
 export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';
@@ -26,7 +28,15 @@ export { defaultStatus } from './handler-options.js';
 export type { HttpErrorOptions } from './http-error.js';
 export { HttpError } from './http-error.js';
 export type { HttpListener, ListenOptions } from './listen.js';
-export { DEFAULT_HOST, DEFAULT_PORT, listen } from './listen.js';
+export {
+  DEFAULT_HEADERS_TIMEOUT,
+  DEFAULT_HOST,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_PORT,
+  DEFAULT_REQUEST_TIMEOUT,
+  listen,
+} from './listen.js';
 export type { NodeHttpHandler } from './node-handler.js';
 export { createHttpHandler } from './node-handler.js';
 export type { NodeHttpTransportOptions } from './node-transport.js';

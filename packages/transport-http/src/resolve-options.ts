@@ -18,6 +18,8 @@ import { HttpError } from './http-error.js';
 export interface ResolvedHandlerOptions {
   readonly maxRequestBytes: number;
   readonly bodyTimeout: number;
+  /** Refuse a POST without a `Content-Type`. */
+  readonly requireJsonContentType: boolean;
   readonly status: StatusPolicy;
   readonly cors: CorsPolicy | undefined;
   readonly authenticate: Authenticate | undefined;
@@ -41,18 +43,23 @@ function nonNegative(name: string, value: number): number {
  * Applies the defaults of {@link HttpHandlerOptions}.
  *
  * @param options - what the user gave
+ * @param serverLimit - the limit set on the server, adopted when `options` set none
  * @returns the resolved options
  * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative or not finite
  */
-export function resolveHandlerOptions(options: HttpHandlerOptions): ResolvedHandlerOptions {
+export function resolveHandlerOptions(
+  options: HttpHandlerOptions,
+  serverLimit?: number,
+): ResolvedHandlerOptions {
   const cors = resolveCors(options.cors);
   const maxRequestBytes = nonNegative(
     'maxRequestBytes',
-    options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    options.maxRequestBytes ?? serverLimit ?? DEFAULT_MAX_REQUEST_BYTES,
   );
   return {
     maxRequestBytes,
     bodyTimeout: nonNegative('bodyTimeout', options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT),
+    requireJsonContentType: options.requireJsonContentType !== false,
     status: options.status ?? defaultStatus,
     cors,
     authenticate: options.authenticate,

@@ -6,9 +6,15 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
-import { ConnectionClosedError, type Transport, type TransportHandler } from '@jsonrpc-kit/core';
+import {
+  ConnectionClosedError,
+  type Transport,
+  TransportError,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
 import { closeReasonError } from './close-reason.js';
-import type { FrameDecoder } from './decoder.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
+import type { FrameError } from './errors.js';
 import { createFrameDecoder, encodeBatch, type Framing, type ResolvedFraming } from './framing.js';
 
 /** Options of {@link createChannel}. */
@@ -18,6 +24,10 @@ export interface ChannelOptions {
   readonly framing: Framing;
   readonly maxMessageBytes?: number | undefined;
   readonly maxHeaderBytes?: number | undefined;
+  /** Bytes waiting to be written past which the readable is paused until the writable drains. */
+  readonly highWaterMark: number;
+  /** Bytes waiting to be written past which the channel fails through `onStreamError`. */
+  readonly maxQueuedBytes: number;
   /** The readable ended (after the decoder delivered what it held). */
   readonly onEnd: () => void;
   /** The readable or the writable failed. */
@@ -38,6 +48,8 @@ export interface Channel {
   /** Reports a non-fatal error to the handler. */
   reportError(error: Error): void;
   readonly stopped: boolean;
+  /** The largest message delivered (final once started). */
+  readonly maxMessageBytes: number;
 }
 
 interface Batch {
@@ -85,6 +97,21 @@ export function createChannel(options: ChannelOptions): Channel {
   /** The batch written while the writable was full, resolved on 'drain'. */
   let waiting: Batch | undefined;
   let scheduled = false;
+  /** Length of the strings in `queue` (UTF-16 units: a cheap stand-in for their bytes). */
+  let queuedChars = 0;
+  /** Reading stopped because too much waits to be written. */
+  let readPaused = false;
+  const { highWaterMark, maxQueuedBytes } = options;
+
+  const pauseReading = (): void => {
+    readPaused = true;
+    readable.pause();
+  };
+
+  const resumeReading = (): void => {
+    readPaused = false;
+    if (!stopped && handler !== undefined) readable.resume();
+  };
 
   const deliver = (message: string): void => {
     if (stopped || handler === undefined) return;
@@ -95,18 +122,30 @@ export function createChannel(options: ChannelOptions): Channel {
     }
   };
 
-  const decoder: FrameDecoder = createFrameDecoder(options.framing, {
-    maxMessageBytes: options.maxMessageBytes,
-    maxHeaderBytes: options.maxHeaderBytes,
-    onMessage: deliver,
-    onError: (error) => {
-      if (!stopped) handler?.onError?.(error);
-    },
-    onFraming: (framing) => {
-      encoding = framing;
-      if (queue.length > 0) schedule();
-    },
-  });
+  /** The limit: the transport's own option, else its owner's (offered at start), else the default. */
+  let maxMessageBytes = options.maxMessageBytes;
+
+  const onFrameError = (error: FrameError): void => {
+    if (stopped || handler === undefined) return;
+    const envelope = error.envelope;
+    if (envelope !== undefined && handler.onTooLarge !== undefined) {
+      handler.onTooLarge(envelope, error);
+    } else handler.onError?.(error);
+  };
+
+  /** Made at `start()`, once the limit is known; nothing is read before. */
+  let decoder: FrameDecoder | undefined;
+  const makeDecoder = (): FrameDecoder =>
+    createFrameDecoder(options.framing, {
+      maxMessageBytes,
+      maxHeaderBytes: options.maxHeaderBytes,
+      onMessage: deliver,
+      onError: onFrameError,
+      onFraming: (framing) => {
+        encoding = framing;
+        if (queue.length > 0) schedule();
+      },
+    });
 
   const flush = (): void => {
     scheduled = false;
@@ -120,14 +159,19 @@ export function createChannel(options: ChannelOptions): Channel {
     setImmediate(flush);
   };
 
-  /** Writes everything queued as one chunk; true when the writable can take more. */
+  /**
+   * Writes everything queued as one chunk. Reading resumes once the writable takes more; while it
+   * waits for `'drain'`, the send promise waits too.
+   */
   const writeQueue = (): void => {
     const data = encodeBatch(encoding!, queue);
     queue = [];
+    queuedChars = 0;
     const current = batch!;
     batch = undefined;
     if (writable.write(data)) {
       current.resolve();
+      if (readPaused) resumeReading();
     } else {
       waiting = current;
     }
@@ -137,16 +181,18 @@ export function createChannel(options: ChannelOptions): Channel {
     const done = waiting;
     waiting = undefined;
     done?.resolve();
-    if (!stopped && queue.length > 0) writeQueue();
+    if (stopped) return;
+    if (queue.length > 0) writeQueue();
+    else if (readPaused) resumeReading();
   };
 
   const onData = (chunk: Buffer | string): void => {
-    decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    decoder!.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   };
 
   const onEnd = (): void => {
     if (stopped) return;
-    decoder.end();
+    decoder?.end();
     if (!stopped) options.onEnd();
   };
 
@@ -179,19 +225,35 @@ export function createChannel(options: ChannelOptions): Channel {
     start(h) {
       if (handler !== undefined) return Promise.reject(new Error('Transport already started'));
       handler = h;
+      maxMessageBytes ??= h.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      decoder = makeDecoder();
       if (stopped) {
         queueMicrotask(notifyClose);
       } else {
         readable.on('data', onData);
-        readable.resume();
+        if (!readPaused) readable.resume();
       }
       return Promise.resolve();
     },
     send(message) {
       if (stopped) return Promise.reject(new ConnectionClosedError());
       queue.push(message);
+      queuedChars += message.length;
       if (batch === undefined) batch = newBatch();
       const promise = batch.promise;
+      const queued = queuedChars + writable.writableLength;
+      if (queued > highWaterMark && !readPaused) {
+        // The peer reads slower than it asks: stop reading its requests until it catches up.
+        pauseReading();
+      }
+      if (queued > maxQueuedBytes) {
+        options.onStreamError(
+          new TransportError(
+            `peer is not reading: ${queued} bytes wait to be written (maxQueuedBytes ${maxQueuedBytes})`,
+          ),
+        );
+        return promise;
+      }
       schedule();
       return promise;
     },
@@ -218,6 +280,7 @@ export function createChannel(options: ChannelOptions): Channel {
       batch?.reject(closed);
       batch = undefined;
       queue = [];
+      queuedChars = 0;
       closeError = error;
       notifyClose();
     },
@@ -226,6 +289,9 @@ export function createChannel(options: ChannelOptions): Channel {
     },
     get stopped() {
       return stopped;
+    },
+    get maxMessageBytes() {
+      return maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     },
   };
 }
@@ -242,6 +308,9 @@ export function channelTransport(channel: Channel, release: () => void): Transpo
   return {
     start: channel.start,
     send: channel.send,
+    get maxMessageBytes() {
+      return channel.maxMessageBytes;
+    },
     close(reason) {
       if (!channel.stopped) {
         channel.stop(closeReasonError(reason), true);

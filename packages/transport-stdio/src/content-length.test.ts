@@ -142,21 +142,35 @@ describe('createContentLengthDecoder', () => {
     expect(messages).toEqual(['[]', '"é"']);
   });
 
-  it('rejects a message over the limit without buffering it, then goes on', () => {
+  it('skips a message over the limit without buffering it, scanning it for its id, then goes on', () => {
     const { decoder, messages, errors, reasons } = collect({ maxMessageBytes: 10 });
+    const head = bytes('{"jsonrpc":"2.0","method":"big","params":["');
+    const tail = bytes('"],"id":42}');
     decoder.push(bytes('Content-Length: 1000000\r\n\r\n'));
-    expect(reasons()).toEqual(['message-too-large']);
-    expect(errors[0]?.message).toContain('1000000');
+    decoder.push(head);
     const chunk = Buffer.alloc(64 * 1024, 0x61);
-    let sent = 0;
+    let sent = head.length + tail.length;
     while (sent + chunk.length <= 1_000_000) {
       decoder.push(chunk);
       sent += chunk.length;
       expect(decoder.bufferedBytes).toBe(0);
     }
-    decoder.push(Buffer.concat([chunk.subarray(0, 1_000_000 - sent), encodeContentLength('[1]')]));
+    // Reported once the message is over, with what its top level said.
+    expect(reasons()).toEqual([]);
+    decoder.push(
+      Buffer.concat([chunk.subarray(0, 1_000_000 - sent), tail, encodeContentLength('[1]')]),
+    );
     expect(messages).toEqual(['[1]']);
     expect(reasons()).toEqual(['message-too-large']);
+    expect(errors[0]?.message).toContain('1000000');
+    expect(errors[0]?.envelope).toMatchObject({ kind: 'request', id: 42, method: 'big' });
+  });
+
+  it('reports a message over the limit cut short by the end of the stream', () => {
+    const { decoder, errors } = collect({ maxMessageBytes: 10 });
+    decoder.push(bytes('Content-Length: 100\r\n\r\n{"method":"n","params":{"a":"xx'));
+    decoder.end();
+    expect(errors[0]?.envelope).toMatchObject({ kind: 'notification', method: 'n' });
   });
 
   it('accepts a message of exactly the limit', () => {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core';
 import {
   asBuffer,
   DEFAULT_MAX_HEADER_BYTES,
@@ -139,6 +140,9 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
   let bodyFilled = 0;
   /** Bytes still to skip, in MODE_SKIP. */
   let skipLeft = 0;
+  /** The skipped message's scanner and its error text, in MODE_SKIP. */
+  let skipScanner: EnvelopeScanner | undefined;
+  let skipDetail = '';
   /** After an error, until the next good header: errors are not reported again. */
   let resyncing = false;
 
@@ -150,18 +154,27 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
     onError?.(new FrameError(reason, detail === undefined ? MESSAGES[reason] : detail));
   };
 
+  /** The skipped message is over (or the stream ended in it): report it with its envelope. */
+  const endSkip = (): void => {
+    const scanner = skipScanner!;
+    skipScanner = undefined;
+    mode = MODE_HEADER;
+    onError?.(new FrameError(FrameErrorReason.MessageTooLarge, skipDetail, scanner.result()));
+  };
+
   /** A header announced `length` bytes; returns where the caller continues in `b`. */
   const beginBody = (b: Buffer, start: number, length: number): number => {
     resyncing = false;
     const end = b.length;
     if (length > maxMessageBytes) {
-      report(
-        FrameErrorReason.MessageTooLarge,
-        `Message of ${length} bytes is over the limit of ${maxMessageBytes}`,
-      );
+      // Skipped, not buffered; scanned on the way for its id, and reported once it is over.
+      skipDetail = `Message of ${length} bytes is over the limit of ${maxMessageBytes}`;
+      skipScanner = createEnvelopeScanner();
       const n = Math.min(length, end - start);
+      skipScanner.push(b.subarray(start, start + n));
       skipLeft = length - n;
       if (skipLeft > 0) mode = MODE_SKIP;
+      else endSkip();
       return start + n;
     }
     if (end - start >= length) {
@@ -263,9 +276,10 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
       }
       if (mode === MODE_SKIP) {
         const n = Math.min(skipLeft, end - pos);
+        skipScanner!.push(b.subarray(pos, pos + n));
         skipLeft -= n;
         pos += n;
-        if (skipLeft === 0) mode = MODE_HEADER;
+        if (skipLeft === 0) endSkip();
         continue;
       }
       if (pending !== undefined) {
@@ -308,6 +322,7 @@ export function createContentLengthDecoder(options: ContentLengthDecoderOptions)
       pushBuffer(asBuffer(chunk));
     },
     end() {
+      if (mode === MODE_SKIP) endSkip();
       const cut =
         mode === MODE_BODY ||
         (!resyncing && pending !== undefined && pending.some((byte) => !isWhitespace(byte)));

@@ -7,7 +7,9 @@ import type { FrameError } from './errors.js';
 
 /**
  * The largest message a decoder accepts, in UTF-8 bytes. Bigger messages are reported as
- * `message-too-large` and their bytes skipped without being buffered.
+ * `message-too-large` and their bytes skipped without being buffered. The transports use it when
+ * neither their options nor their owner set a limit: the peer on a pipe is the process at the
+ * other end (an editor, an MCP host), and language servers exchange documents of several MB.
  *
  * @default 16 MiB (16 * 1024 * 1024)
  */

@@ -3,7 +3,11 @@
  *
  * @module
  */
-import { TransportError, type TransportErrorOptions } from '@jsonrpc-kit/core';
+import {
+  type MessageEnvelope,
+  TransportError,
+  type TransportErrorOptions,
+} from '@jsonrpc-kit/core';
 
 const FRAME_BRAND = Symbol.for('@jsonrpc-kit/transport-stdio.FrameError');
 const EXIT_BRAND = Symbol.for('@jsonrpc-kit/transport-stdio.ProcessExitError');
@@ -15,15 +19,22 @@ const EXIT_BRAND = Symbol.for('@jsonrpc-kit/transport-stdio.ProcessExitError');
  * - `invalid-content-length`: a `Content-Length` that is not a non-negative integer.
  * - `invalid-header`: bytes where a header block should start that are not a header (garbage).
  * - `header-too-large`: a header block longer than the header limit.
- * - `message-too-large`: a message over `maxMessageBytes`; its bytes were skipped, not buffered.
+ * - `message-too-large`: a message over `maxMessageBytes`; its bytes were skipped, not buffered,
+ *   and scanned for its top-level id and method (reported once the message has been skipped).
  * - `truncated`: the stream ended in the middle of a message.
  */
 export const FrameErrorReason = {
+  /** A header block without a `Content-Length` header. */
   MissingContentLength: 'missing-content-length',
+  /** A `Content-Length` that is not a non-negative integer. */
   InvalidContentLength: 'invalid-content-length',
+  /** Bytes where a header block should start that are not a header. */
   InvalidHeader: 'invalid-header',
+  /** A header block longer than the header limit. */
   HeaderTooLarge: 'header-too-large',
+  /** A message over `maxMessageBytes`; its bytes were skipped, not buffered. */
   MessageTooLarge: 'message-too-large',
+  /** The stream ended in the middle of a message. */
   Truncated: 'truncated',
 } as const;
 
@@ -46,15 +57,22 @@ export type FrameErrorReasonValue = (typeof FrameErrorReason)[keyof typeof Frame
 export class FrameError extends TransportError {
   /** What was wrong with the frame. */
   readonly reason: FrameErrorReasonValue;
+  /**
+   * For `message-too-large`: what a scan of the skipped message's top level found (its kind, id
+   * and method), so that its owner can answer a request with its own id.
+   */
+  readonly envelope: MessageEnvelope | undefined;
 
   /**
    * @param reason - what was wrong, from {@link FrameErrorReason}
    * @param message - a description
+   * @param envelope - for `message-too-large`, what the skipped message's top level said
    */
-  constructor(reason: FrameErrorReasonValue, message: string) {
+  constructor(reason: FrameErrorReasonValue, message: string, envelope?: MessageEnvelope) {
     super(message);
     this.name = 'FrameError';
     this.reason = reason;
+    this.envelope = envelope;
     Object.defineProperty(this, FRAME_BRAND, { value: true });
   }
 

@@ -18,4 +18,9 @@ export { DEFAULT_KILL_TIMEOUT, spawnTransport } from './spawn-transport.js';
 export type { StdioTransportOptions } from './stdio-transport.js';
 export { createStdioTransport, DEFAULT_STDIO_FRAMING } from './stdio-transport.js';
 export type { FramedTransportOptions, StreamTransportOptions } from './stream-transport.js';
-export { createStreamTransport, DEFAULT_STREAM_FRAMING } from './stream-transport.js';
+export {
+  createStreamTransport,
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_STREAM_FRAMING,
+} from './stream-transport.js';

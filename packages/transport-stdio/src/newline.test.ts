@@ -63,22 +63,24 @@ describe('createNewlineDecoder', () => {
   });
 
   it('skips a line over the limit to the next newline without buffering it', () => {
-    const { decoder, messages, reasons } = collect(10);
-    decoder.push(bytes('[1]\n' + 'x'.repeat(5)));
-    decoder.push(bytes('x'.repeat(100)));
-    expect(reasons()).toEqual(['message-too-large']);
+    const { decoder, messages, errors, reasons } = collect(10);
+    decoder.push(bytes('[1]\n{"method":"m",'));
+    decoder.push(bytes('"params":["' + 'x'.repeat(100)));
     for (let i = 0; i < 100; i++) decoder.push(bytes('y'.repeat(1000)));
     expect(decoder.bufferedBytes).toBe(0);
-    decoder.push(bytes('zzz\n[2]\n'));
+    expect(reasons()).toEqual([]);
+    decoder.push(bytes('zzz"],"id":"q"}\n[2]\n'));
     expect(messages).toEqual(['[1]', '[2]']);
     expect(reasons()).toEqual(['message-too-large']);
+    expect(errors[0]?.envelope).toMatchObject({ kind: 'request', id: 'q', method: 'm' });
   });
 
   it('skips a too-long line that arrives whole', () => {
-    const { decoder, messages, reasons } = collect(4);
+    const { decoder, messages, errors, reasons } = collect(4);
     decoder.push(bytes('[1,2,3]\n[1]\n[12]\r\n'));
     expect(messages).toEqual(['[1]', '[12]']);
     expect(reasons()).toEqual(['message-too-large']);
+    expect(errors[0]?.envelope).toMatchObject({ kind: 'unknown', id: null });
   });
 
   it('accepts a line of exactly the limit, split or not, with or without \\r', () => {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core';
 import {
   asBuffer,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -44,16 +45,27 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
   /** Pieces of the current line from earlier chunks (copies). */
   let parts: Buffer[] = [];
   let partsLength = 0;
-  /** Inside a line over the limit: drop bytes up to the next newline. */
+  /** Inside a line over the limit: drop bytes up to the next newline, scanning them for its id. */
   let skipping = false;
+  let skipScanner: EnvelopeScanner | undefined;
+  let skipped = 0;
 
-  const tooLarge = (size: number, more: boolean): void => {
+  const tooLarge = (size: number, more: boolean, scanner: EnvelopeScanner): void => {
     onError?.(
       new FrameError(
         FrameErrorReason.MessageTooLarge,
         `Line of ${more ? 'more than ' : ''}${size} bytes is over the limit of ${maxMessageBytes}`,
+        scanner.result(),
       ),
     );
+  };
+
+  /** The skipped line is over (or the stream ended in it): report it with its envelope. */
+  const endSkip = (): void => {
+    skipping = false;
+    const scanner = skipScanner!;
+    skipScanner = undefined;
+    tooLarge(skipped, false, scanner);
   };
 
   const emitLine = (b: Buffer, start: number, end: number): void => {
@@ -65,7 +77,9 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
       if (i === end) return;
     }
     if (end - start > maxMessageBytes) {
-      tooLarge(end - start, false);
+      const scanner = createEnvelopeScanner();
+      scanner.push(b.subarray(start, end));
+      tooLarge(end - start, false, scanner);
       return;
     }
     onMessage(b.toString('utf8', start, end));
@@ -79,11 +93,18 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
       while (pos < end) {
         const nl = b.indexOf(LF, pos);
         if (nl === -1) {
-          if (skipping) return;
+          if (skipping) {
+            skipScanner!.push(b.subarray(pos, end));
+            skipped += end - pos;
+            return;
+          }
           const n = end - pos;
           // One byte of slack for a `\r` that the line end will strip.
           if (partsLength + n > maxMessageBytes + 1) {
-            tooLarge(partsLength + n, true);
+            skipScanner = createEnvelopeScanner();
+            for (const part of parts) skipScanner.push(part);
+            skipScanner.push(b.subarray(pos, end));
+            skipped = partsLength + n;
             parts = [];
             partsLength = 0;
             skipping = true;
@@ -94,7 +115,9 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
           return;
         }
         if (skipping) {
-          skipping = false;
+          skipScanner!.push(b.subarray(pos, nl));
+          skipped += nl - pos;
+          endSkip();
         } else if (partsLength === 0) {
           emitLine(b, pos, nl);
         } else {
@@ -108,9 +131,11 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
       }
     },
     end() {
-      const wasSkipping = skipping;
-      skipping = false;
-      if (partsLength === 0 || wasSkipping) return;
+      if (skipping) {
+        endSkip();
+        return;
+      }
+      if (partsLength === 0) return;
       const line = Buffer.concat(parts, partsLength);
       parts = [];
       partsLength = 0;

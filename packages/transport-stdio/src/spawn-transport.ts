@@ -9,7 +9,11 @@ import type { Transport } from '@jsonrpc-kit/core';
 import { createChannel } from './channel.js';
 import { closeReasonError } from './close-reason.js';
 import { ProcessExitError } from './errors.js';
-import { DEFAULT_STREAM_FRAMING, type FramedTransportOptions } from './stream-transport.js';
+import {
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_STREAM_FRAMING,
+  type FramedTransportOptions,
+} from './stream-transport.js';
 
 /**
  * How long {@link spawnTransport} waits after ending the child's stdin before SIGTERM, and after
@@ -154,6 +158,10 @@ export function spawnTransport(
     framing: options.framing ?? DEFAULT_STREAM_FRAMING,
     maxMessageBytes: options.maxMessageBytes,
     maxHeaderBytes: options.maxHeaderBytes,
+    // A client keeps reading its server's answers even while its own writes wait: both ends
+    // pausing at once would deadlock.
+    highWaterMark: options.highWaterMark ?? Number.POSITIVE_INFINITY,
+    maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
     // The child closed its stdout, or a pipe failed (EPIPE once it died): the exit says why.
     onEnd: () => {
       if (exited !== undefined) failWithExit();
@@ -206,6 +214,9 @@ export function spawnTransport(
     exit,
     start: channel.start,
     send: channel.send,
+    get maxMessageBytes() {
+      return channel.maxMessageBytes;
+    },
     close(reason) {
       if (closing === undefined) {
         channel.stop(closeReasonError(reason), true);

@@ -7,7 +7,11 @@ import type { Readable, Writable } from 'node:stream';
 import { type Transport, TransportError } from '@jsonrpc-kit/core';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
-import type { FramedTransportOptions } from './stream-transport.js';
+import {
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_QUEUED_BYTES,
+  type FramedTransportOptions,
+} from './stream-transport.js';
 
 /**
  * The framing of {@link createStdioTransport} when none is given: detected from what the client
@@ -38,7 +42,9 @@ export interface StdioTransportOptions extends FramedTransportOptions {
  * With the default framing `'auto'`, the first bytes received decide between Content-Length and
  * newline framing, and answers use the same (sends made before that wait for it). Writes never
  * interleave: messages of one event-loop turn go out as one write, in order, waiting for
- * `'drain'` when stdout is full. stdin ending closes the transport (`onClose()` without an
+ * `'drain'` when stdout is full. While more than `highWaterMark` bytes wait to be written, stdin
+ * is not read (a client that does not read its answers is not read either); past
+ * `maxQueuedBytes` the transport closes with a `TransportError`. stdin ending closes the transport (`onClose()` without an
  * error). `close()` writes what is queued and stops reading stdin (unref'ing it, so the process can
  * exit while its parent keeps stdin open); it never ends or destroys stdout.
  *
@@ -68,6 +74,8 @@ export function createStdioTransport(options: StdioTransportOptions = {}): Trans
     framing: options.framing ?? DEFAULT_STDIO_FRAMING,
     maxMessageBytes: options.maxMessageBytes,
     maxHeaderBytes: options.maxHeaderBytes,
+    highWaterMark: options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+    maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
     onEnd: () => {
       channel.stop(undefined, true);
       release();

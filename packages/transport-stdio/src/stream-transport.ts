@@ -15,6 +15,25 @@ import type { Framing } from './framing.js';
  */
 export const DEFAULT_STREAM_FRAMING: Framing = 'content-length';
 
+/**
+ * Bytes of outgoing messages that may wait to be written before {@link createStreamTransport} and
+ * `createStdioTransport` stop reading: a peer that sends requests but does not read the answers
+ * is then no longer read until it catches up, so memory stays bounded.
+ *
+ * @default 1048576 (1 MiB)
+ */
+export const DEFAULT_HIGH_WATER_MARK: number = 1024 * 1024;
+
+/**
+ * Bytes of outgoing messages that may wait to be written before the transport gives up on the
+ * peer: it closes with a `TransportError` (code `TRANSPORT_ERROR`). Reading pauses long before
+ * (at the high-water mark), so only what was already being handled, or what the application
+ * itself pushes, can reach it.
+ *
+ * @default 67108864 (64 MiB)
+ */
+export const DEFAULT_MAX_QUEUED_BYTES: number = 64 * 1024 * 1024;
+
 /** Options shared by every transport of this package. */
 export interface FramedTransportOptions {
   /**
@@ -24,10 +43,13 @@ export interface FramedTransportOptions {
    */
   readonly framing?: Framing | undefined;
   /**
-   * The largest inbound message, in UTF-8 bytes; bigger ones are skipped and reported through
-   * `onError`.
+   * The largest inbound message, in UTF-8 bytes. Bigger ones are skipped without being buffered,
+   * scanned on the way for their top-level id and method, and handed to the owner's
+   * `onTooLarge` (a server answers a request -32004 with its own id), else reported through
+   * `onError`. The owner applies this limit too, so one endpoint has one limit.
    *
-   * @default DEFAULT_MAX_MESSAGE_BYTES (16 MiB)
+   * @default the owner's limit when it set one (a server's `maxRequestBytes`), else
+   *   DEFAULT_MAX_MESSAGE_BYTES (16 MiB)
    */
   readonly maxMessageBytes?: number | undefined;
   /**
@@ -36,6 +58,26 @@ export interface FramedTransportOptions {
    * @default DEFAULT_MAX_HEADER_BYTES (8 KiB)
    */
   readonly maxHeaderBytes?: number | undefined;
+  /**
+   * Bytes of outgoing messages (answers, notifications) waiting to be written past which the
+   * transport stops reading until the other side has read enough for the stream to drain.
+   * `Infinity` never stops reading. Queued messages count by string length, written ones by bytes.
+   *
+   * Two ends that both stop reading while both have more than this to write would wait for each
+   * other forever; that is why {@link spawnTransport}, a client, never stops reading by default.
+   * Use `Infinity` on a client end of {@link createStreamTransport} that pipelines more than this.
+   *
+   * @default DEFAULT_HIGH_WATER_MARK (1 MiB); Infinity for spawnTransport
+   */
+  readonly highWaterMark?: number | undefined;
+  /**
+   * Bytes of outgoing messages that may wait to be written at most; past it the transport closes
+   * with a `TransportError`, since the other side is not reading. Keep it above your largest
+   * message.
+   *
+   * @default DEFAULT_MAX_QUEUED_BYTES (64 MiB)
+   */
+  readonly maxQueuedBytes?: number | undefined;
 }
 
 /** Options of {@link createStreamTransport}. */
@@ -44,7 +86,9 @@ export interface StreamTransportOptions extends FramedTransportOptions {}
 /**
  * Creates a transport over a readable and a writable byte stream (the same object for a socket).
  * Messages sent in one event-loop turn go out as one write; `send()` resolves once the stream
- * accepted the data, waiting for `'drain'` when it is full. The peer ending its side closes the
+ * accepted the data, waiting for `'drain'` when it is full. While more than `highWaterMark`
+ * bytes wait to be written, the readable is paused (a peer that does not read its answers is not
+ * read either); past `maxQueuedBytes` the transport closes with a `TransportError`. The peer ending its side closes the
  * transport (`onClose()` without an error); a stream error closes it with a `TransportError`.
  * `close()` writes what is queued, ends the writable, and stops reading.
  *
@@ -78,6 +122,8 @@ export function createStreamTransport(
     framing: options.framing ?? DEFAULT_STREAM_FRAMING,
     maxMessageBytes: options.maxMessageBytes,
     maxHeaderBytes: options.maxHeaderBytes,
+    highWaterMark: options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+    maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
     onEnd: () => {
       channel.stop(undefined, true);
       release();

@@ -344,3 +344,47 @@ describe('createWebSocketTransport', () => {
     expect(r.closeError).toBeUndefined();
   });
 });
+
+describe('close() against a frozen server', () => {
+  it('drops the socket after closeTimeout when the close frame is never answered', async () => {
+    const { createHash } = await import('node:crypto');
+    const { createServer } = await import('node:net');
+    // A server that completes the opening handshake, then reads everything and answers nothing.
+    let serverSide: import('node:net').Socket | undefined;
+    const net = createServer((socket) => {
+      serverSide = socket;
+      let head = '';
+      socket.on('data', (chunk) => {
+        if (head.includes('\r\n\r\n')) return;
+        head += chunk.toString('latin1');
+        const key = /sec-websocket-key:\s*(\S+)/i.exec(head)?.[1];
+        if (!head.includes('\r\n\r\n') || key === undefined) return;
+        const accept = createHash('sha1')
+          .update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+          .digest('base64');
+        socket.write(
+          `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => net.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => net.close(resolve)));
+    cleanups.push(() => serverSide?.destroy());
+    const port = (net.address() as AddressInfo).port;
+    const transport = createWebSocketTransport({
+      url: wsUrl(port),
+      reconnect: false,
+      heartbeat: false,
+      closeTimeout: 50,
+    });
+    const rec = recorder();
+    await transport.start(rec);
+    const serverClosed = new Promise<void>((resolve) => serverSide!.once('close', () => resolve()));
+    await transport.close();
+    expect(rec.closes).toBe(1);
+    expect(rec.closeError).toBeUndefined();
+    // The socket was dropped by the client, not left waiting for the server's close frame.
+    await withTimeout(serverClosed, 2000, 'the server side to see the socket dropped');
+    expect(transport.state).toBe('closed');
+  });
+});

@@ -44,6 +44,14 @@ export const DEFAULT_CONNECT_TIMEOUT: number = 10_000;
  */
 export const DEFAULT_CLIENT_HIGH_WATER_MARK: number = 1024 * 1024;
 
+/**
+ * Milliseconds `close()` waits for the server to answer the close frame before dropping the
+ * socket: a frozen server must not hold `close()` for the 30 s of the `ws` close handshake.
+ *
+ * @default 1000
+ */
+export const DEFAULT_CLOSE_TIMEOUT: number = 1000;
+
 /** How often a waiting `send()` re-checks `bufferedAmount`, in ms (browsers have no drain event). */
 const BUFFER_POLL_MS = 5;
 
@@ -52,14 +60,23 @@ const OPEN = 1;
 
 /** The part of the WHATWG `WebSocket` (and of `ws`) the transport uses. */
 export interface WebSocketLike {
+  /** `0` connecting, `1` open, `2` closing, `3` closed. */
   readonly readyState: number;
+  /** Bytes queued by `send()` and not yet sent. */
   readonly bufferedAmount: number;
+  /** How binary messages are delivered (`"arraybuffer"`, `"nodebuffer"`, …). */
   binaryType: string;
+  /** Called once the connection is open. */
   onopen: ((event: any) => void) | null;
+  /** Called with each message received. */
   onmessage: ((event: { readonly data: unknown }) => void) | null;
+  /** Called once the connection is closed, with the close code and reason. */
   onclose: ((event: { readonly code: number; readonly reason: string }) => void) | null;
+  /** Called on a connection error (a close follows). */
   onerror: ((event: any) => void) | null;
+  /** Queues a text message. */
   send(data: string): void;
+  /** Starts the closing handshake. */
   close(code?: number, reason?: string): void;
 }
 
@@ -99,7 +116,13 @@ export interface WebSocketTransportOptions {
    *
    * @default { maxSize: DEFAULT_QUEUE_SIZE } (1000)
    */
-  readonly queue?: { readonly maxSize: number } | false | undefined;
+  readonly queue?:
+    | {
+        /** Messages the queue holds at most; `send()` rejects beyond it. */
+        readonly maxSize: number;
+      }
+    | false
+    | undefined;
   /**
    * Milliseconds one opening handshake may take.
    *
@@ -112,6 +135,13 @@ export interface WebSocketTransportOptions {
    * @default DEFAULT_CLIENT_HIGH_WATER_MARK (1 MiB)
    */
   readonly highWaterMark?: number | undefined;
+  /**
+   * Milliseconds `close()` waits for the server's answer to the close frame; then the socket is
+   * dropped (`terminate()` on `ws`; elsewhere the transport stops waiting and closes).
+   *
+   * @default DEFAULT_CLOSE_TIMEOUT (1000)
+   */
+  readonly closeTimeout?: number | undefined;
   /** The `WebSocket` constructor to use. @default `ws` on Node, the global `WebSocket` elsewhere */
   readonly WebSocket?: WebSocketConstructor | undefined;
   /**
@@ -251,6 +281,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       : options.queue.maxSize;
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
   const highWaterMark = options.highWaterMark ?? DEFAULT_CLIENT_HIGH_WATER_MARK;
+  const closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
 
   let state: WebSocketTransportState = 'connecting';
   let handler: TransportHandler | undefined;
@@ -264,6 +295,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let corked: Partial<Corkable> | undefined;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
+  let closeTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
   let lastPong = 0;
   let pingSentAt = 0;
@@ -365,6 +397,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     stopHeartbeat();
     clearTimeout(reconnectTimer);
     clearTimeout(connectTimer);
+    clearTimeout(closeTimer);
     const pending = queue;
     queue = [];
     for (const item of pending) {
@@ -582,8 +615,20 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       clearTimeout(reconnectTimer);
       const open = socket;
       if (open !== undefined && (open.readyState === OPEN || open.readyState === CONNECTING)) {
-        if (open.readyState === OPEN) open.close(CloseCode.Normal, closeReasonText(reason));
-        else if (typeof open.terminate === 'function') open.terminate();
+        if (open.readyState === OPEN) {
+          open.close(CloseCode.Normal, closeReasonText(reason));
+          // The server may never answer the close frame: drop the socket after a grace period.
+          closeTimer = setTimeout(() => {
+            if (typeof open.terminate === 'function') {
+              open.terminate();
+              return;
+            }
+            open.onopen = open.onmessage = open.onerror = open.onclose = null;
+            if (socket === open) socket = undefined;
+            stopHeartbeat();
+            finish(undefined);
+          }, closeTimeout);
+        } else if (typeof open.terminate === 'function') open.terminate();
         else open.close();
       } else {
         finish(undefined);

@@ -16,6 +16,7 @@ export type {
 export {
   createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
+  DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
   DEFAULT_QUEUE_SIZE,
 } from './client-transport.js';

@@ -38,7 +38,12 @@ export interface HeartbeatMonitor {
    * @param peer - how to ping it and what to do when it is dead
    * @returns `alive` (call on every pong) and `stop` (call when the peer closes)
    */
-  add(peer: HeartbeatPeer): { alive(): void; stop(): void };
+  add(peer: HeartbeatPeer): {
+    /** Marks the peer alive: call it on every pong. */
+    alive(): void;
+    /** Stops watching the peer: call it when the peer closes. */
+    stop(): void;
+  };
   /** Stops the timer and forgets every peer. */
   stop(): void;
 }

@@ -1,3 +1,9 @@
+/**
+ * JSON-RPC 2.0 over WebSocket: the `ws`-based server for Node and the reconnecting client
+ * transport (also available alone, without `node:` imports, from `@jsonrpc-kit/transport-ws/client`).
+ *
+ * @module
+ */
 export type { ReconnectOptions, ResolvedReconnectOptions } from './backoff.js';
 export { DEFAULT_RECONNECT, reconnectDelay, resolveReconnect } from './backoff.js';
 export type {
@@ -10,6 +16,7 @@ export type {
 export {
   createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
+  DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
   DEFAULT_QUEUE_SIZE,
 } from './client-transport.js';
@@ -25,6 +32,8 @@ export type {
 } from './server.js';
 export {
   createWebSocketServer,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_PAYLOAD,
   DEFAULT_SHUTDOWN_TIMEOUT,
 } from './server.js';

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EchoConnection } from '../test/echo-handler.js';
@@ -143,12 +144,54 @@ describe('createWebSocketServer', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
   });
 
+  it('answers a message over maxPayload -32004 with its id and keeps the socket open', async () => {
+    const onError: unknown[] = [];
+    const rpc = createServer({ onError: (_, info) => onError.push(info) });
+    rpc.method('echo', (params: unknown) => params);
+    const wss = createWebSocketServer({
+      server: rpc,
+      port: 0,
+      host: '127.0.0.1',
+      maxPayload: 1024,
+    });
+    cleanups.push(() => wss.close({ timeout: 100 }));
+    await wss.ready;
+    const client = await raw(wsUrl(wss.port, '/'));
+    const params = `["${'x'.repeat(1500)}"]`;
+    client.ws.send(`{"jsonrpc":"2.0","method":"echo","params":${params},"id":"big"}`);
+    expect(JSON.parse(await client.next())).toEqual({
+      jsonrpc: '2.0',
+      id: 'big',
+      error: { code: -32004, message: 'Request too large', data: { maxRequestBytes: 1024 } },
+    });
+    client.ws.send(`{"jsonrpc":"2.0","method":"echo","params":${params}}`);
+    client.ws.send('{"jsonrpc":"2.0","id":2,"method":"echo","params":[1]}');
+    expect(await client.next()).toBe('{"jsonrpc":"2.0","id":2,"result":[1]}');
+    expect(onError).toEqual([
+      { kind: 'message-too-large', level: 'warn', method: 'echo', id: 'big', notification: false },
+      { kind: 'message-too-large', level: 'warn', method: 'echo', notification: true },
+    ]);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it("adopts the server's maxRequestBytes when maxPayload is not given", async () => {
+    const rpc = createServer({ maxRequestBytes: 4 * 1024 * 1024 });
+    rpc.method('length', ([text]: [string]) => text.length);
+    const wss = createWebSocketServer({ server: rpc, port: 0, host: '127.0.0.1' });
+    cleanups.push(() => wss.close({ timeout: 100 }));
+    await wss.ready;
+    const client = await raw(wsUrl(wss.port, '/'));
+    const text = 'x'.repeat(3 * 1024 * 1024);
+    client.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'length', params: [text] }));
+    expect(await client.next()).toBe(`{"jsonrpc":"2.0","id":1,"result":${text.length}}`);
+  });
+
   it('closes only the socket that sends an oversized frame, with 1009', async () => {
     const { url, handler } = await start({ maxPayload: 1024 });
     const big = await raw(url);
     const other = await raw(url);
     const code = closeCode(big.ws);
-    big.ws.send('{"jsonrpc":"2.0","id":1,"method":"echo","params":["' + 'x'.repeat(2000) + '"]}');
+    big.ws.send('{"jsonrpc":"2.0","id":1,"method":"echo","params":["' + 'x'.repeat(3000) + '"]}');
     expect(await code).toBe(1009);
     other.ws.send('{"jsonrpc":"2.0","id":1,"method":"echo","params":["' + 'x'.repeat(900) + '"]}');
     expect(JSON.parse(await other.next()).id).toBe(1);

@@ -32,7 +32,9 @@ import {
 } from './socket-transport.js';
 
 /**
- * The largest message a peer may send, in bytes; a larger frame closes that socket with 1009.
+ * The largest message served when neither `maxPayload` nor the server's `maxRequestBytes` is set,
+ * in bytes. Larger messages up to twice the size are refused with -32004; beyond, the socket is
+ * closed with 1009.
  *
  * @default 1048576 (1 MiB)
  */
@@ -44,6 +46,21 @@ export const DEFAULT_MAX_PAYLOAD: number = 1024 * 1024;
  * @default 5000
  */
 export const DEFAULT_SHUTDOWN_TIMEOUT: number = 5_000;
+
+/**
+ * The most sockets a server keeps open at once; further upgrades are refused with HTTP 503.
+ *
+ * @default 10000
+ */
+export const DEFAULT_MAX_CONNECTIONS: number = 10_000;
+
+/**
+ * The most sockets one remote address may keep open at once; its further upgrades are refused
+ * with HTTP 503. Behind a reverse proxy every socket has the proxy's address: raise it there.
+ *
+ * @default 1000
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: number = 1000;
 
 /** Whether an upgrade's `Origin` may connect. */
 export type OriginCheck = (origin: string | undefined, request: IncomingMessage) => boolean;
@@ -63,15 +80,44 @@ export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLik
   /** Accept upgrades on this path only (the query string is ignored). @default any path */
   readonly path?: string | undefined;
   /**
-   * Browser origins allowed to connect, or a function deciding. Refused upgrades get HTTP 403.
-   * Upgrades without an `Origin` header (non-browser clients) are allowed by a list; a function
-   * decides them itself. @default any origin
-   */
-  readonly allowedOrigins?: readonly string[] | OriginCheck | undefined;
-  /**
-   * The largest message in bytes; a larger one closes that socket with 1009.
+   * Browser origins allowed to connect: a list, a function deciding, or `'*'` for any origin.
+   * Refused upgrades get HTTP 403. Upgrades without an `Origin` header (non-browser clients) are
+   * allowed by the default and by a list; a function decides them itself.
    *
-   * @default DEFAULT_MAX_PAYLOAD (1 MiB)
+   * @default same origin only: an `Origin` whose host (name and port) is the upgrade's `Host`
+   *   header; any other origin, including `null`, is refused, so a page on another site cannot
+   *   call the server with its visitors' cookies
+   */
+  readonly allowedOrigins?: readonly string[] | OriginCheck | '*' | undefined;
+  /**
+   * The most sockets open at once; further upgrades are refused with HTTP 503.
+   *
+   * @default DEFAULT_MAX_CONNECTIONS (10000)
+   */
+  readonly maxConnections?: number | undefined;
+  /**
+   * The most sockets one remote address may have open at once; further upgrades from it are
+   * refused with HTTP 503. Behind a reverse proxy every socket comes from the proxy: raise it.
+   *
+   * @default DEFAULT_MAX_CONNECTIONS_PER_ADDRESS (1000)
+   */
+  readonly maxConnectionsPerAddress?: number | undefined;
+  /**
+   * Milliseconds a socket may stay without sending a message (while no call of it is running)
+   * before it is closed with 1001 "Idle timeout". Pings and pongs do not count: a peer that only
+   * answers pings is idle. `0` keeps idle sockets open.
+   *
+   * @default 0
+   */
+  readonly idleTimeout?: number | undefined;
+  /**
+   * The largest message served, in bytes; the server applies the same limit to this endpoint's
+   * connections. A larger message up to twice this size is still read, so that the server can
+   * answer a request -32004 with its own id (a notification is not answered; both go to its
+   * `onError`) and the connection stays open; a message larger than that closes the socket with
+   * 1009 without being read (a WebSocket message cannot be skipped unread).
+   *
+   * @default the server's `maxRequestBytes` when one was set, else DEFAULT_MAX_PAYLOAD (1 MiB)
    */
   readonly maxPayload?: number | undefined;
   /**
@@ -87,7 +133,12 @@ export interface WebSocketServerOptions<C extends ConnectionLike = ConnectionLik
    *
    * @default { highWaterMark: DEFAULT_HIGH_WATER_MARK } (1 MiB)
    */
-  readonly backpressure?: { readonly highWaterMark: number } | undefined;
+  readonly backpressure?:
+    | {
+        /** Bytes a socket may buffer before a send waits for it to drain. */
+        readonly highWaterMark: number;
+      }
+    | undefined;
 }
 
 /** Options of {@link JsonRpcWebSocketServer.close}. */
@@ -125,8 +176,8 @@ export interface JsonRpcWebSocketServer<C extends ConnectionLike = ConnectionLik
   broadcast(method: string, params?: JsonRpcParams): Promise<void>;
   /**
    * Takes an upgrade request from your own `upgrade` listener (with `noServer`, or to route
-   * several WebSocket endpoints on one server). Applies `path`, `allowedOrigins` and refuses
-   * with 503 while closing.
+   * several WebSocket endpoints on one server). Applies `path` and `allowedOrigins`, and refuses
+   * with 503 while closing or when a connection cap is reached.
    *
    * @param request - the upgrade request
    * @param socket - the network socket
@@ -166,8 +217,23 @@ function refuse(socket: Duplex, status: number): void {
   socket.once('finish', () => socket.destroy());
 }
 
+/** The default origin policy: no `Origin` (not a browser), or one naming the `Host` itself. */
+function sameOrigin(origin: string | undefined, request: IncomingMessage): boolean {
+  if (origin === undefined) return true;
+  const host = request.headers.host;
+  if (host === undefined) return false;
+  try {
+    const url = new URL(origin);
+    // Compared as URL hosts, so a default port written out (`Host: a.example:443`) still matches.
+    return url.host === host.toLowerCase() || url.host === new URL(`${url.protocol}//${host}`).host;
+  } catch {
+    return false; // `null` and other opaque origins, or a malformed Host
+  }
+}
+
 function originCheck(allowed: WebSocketServerOptions['allowedOrigins']): OriginCheck | undefined {
-  if (allowed === undefined) return undefined;
+  if (allowed === '*') return undefined;
+  if (allowed === undefined) return sameOrigin;
   if (typeof allowed === 'function') return allowed;
   const set = new Set(allowed.map((origin) => origin.toLowerCase()));
   return (origin) => origin === undefined || set.has(origin.toLowerCase());
@@ -217,14 +283,22 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const path = options.path;
   const checkOrigin = originCheck(options.allowedOrigins);
   const highWaterMark = options.backpressure?.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const maxPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+  const idleTimeout = options.idleTimeout ?? 0;
+  /** Open sockets per remote address. */
+  const perAddress = new Map<string, number>();
+  let open = 0;
   const heartbeatOptions = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
   const monitor = heartbeatOptions === false ? undefined : createHeartbeatMonitor(heartbeatOptions);
 
+  const maxRequestBytes = options.maxPayload ?? handler.maxRequestBytes ?? DEFAULT_MAX_PAYLOAD;
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,
-    maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+    // Read messages a little over the limit, so that they are refused with their own id.
+    maxPayload: maxRequestBytes * 2,
   });
   const entries = new Map<C, Entry>();
   const connections = new Set<C>();
@@ -233,8 +307,18 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const accept = (socket: WebSocket, request: IncomingMessage): void => {
     const transport = createSocketTransport(socket, { highWaterMark });
     const remoteAddress = request.socket.remoteAddress;
+    const key = remoteAddress ?? '';
+    open++;
+    perAddress.set(key, (perAddress.get(key) ?? 0) + 1);
+    void transport.closed.then(() => {
+      open--;
+      const left = perAddress.get(key)! - 1;
+      if (left === 0) perAddress.delete(key);
+      else perAddress.set(key, left);
+    });
     const context: TransportContext = {
       kind: 'ws',
+      maxRequestBytes,
       headers: request.headers,
       ...(remoteAddress === undefined ? {} : { remoteAddress }),
       ...(request.url === undefined ? {} : { url: request.url }),
@@ -259,7 +343,17 @@ export function createWebSocketServer<C extends ConnectionLike>(
       });
       socket.on('pong', watch.alive);
     }
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    if (idleTimeout > 0) {
+      const expire = (): void => {
+        if (inFlightOf(connection) > 0) idle!.refresh();
+        else if (socket.readyState === 1) socket.close(CloseCode.GoingAway, 'Idle timeout');
+      };
+      idle = setTimeout(expire, idleTimeout);
+      socket.on('message', () => idle!.refresh());
+    }
     void transport.closed.then(() => {
+      clearTimeout(idle);
       watch?.stop();
       entries.delete(connection);
       connections.delete(connection);
@@ -270,12 +364,16 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const refusal = (request: IncomingMessage): number => {
     if (closing !== undefined) return 503;
     if (path !== undefined && pathOf(request.url) !== path) return 400;
-    if (checkOrigin === undefined) return 0;
-    try {
-      return checkOrigin(request.headers.origin, request) ? 0 : 403;
-    } catch {
-      return 403;
+    if (checkOrigin !== undefined) {
+      try {
+        if (!checkOrigin(request.headers.origin, request)) return 403;
+      } catch {
+        return 403;
+      }
     }
+    if (open >= maxConnections) return 503;
+    if ((perAddress.get(request.socket.remoteAddress ?? '') ?? 0) >= maxPerAddress) return 503;
+    return 0;
   };
 
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {

@@ -1,0 +1,13 @@
+export type {
+  CancellationDialect,
+  ConformanceConfig,
+  ConformanceConfigInput,
+  MethodNames,
+  MethodRole,
+} from './config.js';
+export { DEFAULT_CONFIG, loadConfig, resolveConfig } from './config.js';
+export type { Target, TransportKind } from './context.js';
+export type { Framing } from './framing.js';
+export { formatResult, formatSummary } from './report.js';
+export type { CaseResult, ConformanceReport, RunConformanceOptions } from './run.js';
+export { caseIds, describeTarget, runConformance } from './run.js';

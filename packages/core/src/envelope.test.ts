@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createEnvelopeScanner, scanEnvelope } from './envelope.js';
+
+const big = 'x'.repeat(100_000);
+
+describe('scanEnvelope', () => {
+  it.each([
+    ['{"jsonrpc":"2.0","id":7,"method":"m","params":["x"]}', 'request', 7, 'm'],
+    [
+      `{"jsonrpc":"2.0","method":"m","params":{"a":["${big}","}{]["]},"id":"late"}`,
+      'request',
+      'late',
+      'm',
+    ],
+    ['{ "id" : null , "method" : "m" }', 'request', null, 'm'],
+    ['{"id":{"a":1},"method":"m"}', 'request', null, 'm'],
+    ['{"id":[1,2],"method":"m"}', 'request', null, 'm'],
+    ['{"id":true,"method":"m"}', 'request', null, 'm'],
+    [`{"id":"${'a'.repeat(300)}","method":"m"}`, 'request', null, 'm'],
+    ['{"id":1,"id":2,"method":"m"}', 'request', 2, 'm'],
+    ['{"\\u0069d":3,"method":"m"}', 'request', 3, 'm'],
+    ['{"params":{"id":1,"method":"inner"},"method":"outer"}', 'notification', null, 'outer'],
+    [
+      `{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"text":"${big}"}}`,
+      'notification',
+      null,
+      'textDocument/didOpen',
+    ],
+    ['{"jsonrpc":"2.0","id":"r","result":{"id":9}}', 'response', 'r', undefined],
+    ['[{"jsonrpc":"2.0","id":1,"method":"m"}]', 'unknown', null, undefined],
+    ['not json', 'unknown', null, undefined],
+    ['{"jsonrpc":"2.0"}', 'unknown', null, undefined],
+    ['{"id":5,"method":"m","params":["cut sh', 'request', 5, 'm'],
+  ])('%#: %s', (text, kind, id, method) => {
+    expect(scanEnvelope(text)).toMatchObject({ kind, id, method });
+  });
+
+  it('keeps the exact text of ids a number cannot hold', () => {
+    expect(scanEnvelope('{"method":"m","id":9007199254740993}')).toEqual({
+      kind: 'request',
+      id: 2 ** 53,
+      rawId: '9007199254740993',
+      method: 'm',
+    });
+    expect(scanEnvelope('{"method":"m","id":1.5}').rawId).toBe('1.5');
+  });
+
+  it('reads bytes split anywhere, multi-byte characters included', () => {
+    const bytes = new TextEncoder().encode(`{"params":["${big}"],"method":"é","id":"€😀"}`);
+    for (const cut of [1, 7, 100_013, bytes.length - 5, bytes.length - 2]) {
+      const scanner = createEnvelopeScanner();
+      scanner.push(bytes.subarray(0, cut));
+      scanner.push(bytes.subarray(cut));
+      expect(scanner.result()).toMatchObject({ kind: 'request', id: '€😀', method: 'é' });
+    }
+  });
+});

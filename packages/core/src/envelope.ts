@@ -1,0 +1,303 @@
+/**
+ * What a message too large to parse still tells: a bounded scan of its top level for the `id` and
+ * `method` members, so that an over-limit request can be answered with its own id and an
+ * over-limit notification is never answered.
+ *
+ * @module
+ */
+import type { JsonRpcId } from './messages.js';
+
+/**
+ * The top level of a message that was not parsed (it was over a size limit), as a scan found it.
+ *
+ * - `request`: an object with an `id` member and a `method` member; answer it with `id` (`null`
+ *   when the id could not be read).
+ * - `notification`: an object with a `method` and no `id`; never answer it.
+ * - `response`: an object with an `id` and no `method`; a peer's answer to one of ours.
+ * - `unknown`: anything else (a batch, an object with neither member, text that is not JSON);
+ *   answer with id `null`.
+ */
+export interface MessageEnvelope {
+  /** What the message is, as far as its top level tells (see above). */
+  readonly kind: 'request' | 'notification' | 'response' | 'unknown';
+  /** The id to answer with: the message's own where it could be read, else `null`. */
+  readonly id: JsonRpcId;
+  /** The id's exact source text when a JavaScript number cannot hold it exactly. */
+  readonly rawId: string | undefined;
+  /** The method, when the message named one in a string of at most 256 characters. */
+  readonly method: string | undefined;
+}
+
+/** An incremental {@link MessageEnvelope} scanner: push a message's text or bytes in pieces. */
+export interface EnvelopeScanner {
+  /**
+   * Scans the next piece of the message.
+   *
+   * @param chunk - UTF-8 bytes, or text
+   */
+  push(chunk: Uint8Array | string): void;
+  /**
+   * What the pieces pushed so far say.
+   *
+   * @returns the envelope
+   */
+  result(): MessageEnvelope;
+}
+
+/** Longest id or method text kept; longer ones are unreadable (id `null`, method absent). */
+const MAX_CAPTURE = 256;
+
+const START = 0;
+const KEY_OR_END = 1;
+const IN_KEY = 2;
+const COLON = 3;
+const VALUE = 4;
+const IN_STRING = 5;
+const IN_SCALAR = 6;
+const NESTED = 7;
+const COMMA_OR_END = 8;
+const DONE = 9;
+
+const KEY_OTHER = 0;
+const KEY_ID = 1;
+const KEY_METHOD = 2;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+const utf8 = new TextDecoder();
+
+function textOf(codes: number[], bytes: boolean): string {
+  return bytes ? utf8.decode(Uint8Array.from(codes)) : String.fromCharCode(...codes);
+}
+
+/**
+ * Creates an incremental scanner of a message's top level. It keeps at most a few hundred bytes
+ * whatever the message's size, and costs one step per byte or character pushed: it only follows
+ * strings and nesting depth, and captures the text of the top-level `id` and `method` members.
+ *
+ * @returns the scanner
+ * @example
+ * ```ts
+ * const scanner = createEnvelopeScanner();
+ * scanner.push('{"jsonrpc":"2.0","method":"big","params":["…"],');
+ * scanner.push('"id":7}');
+ * scanner.result(); // { kind: 'request', id: 7, rawId: undefined, method: 'big' }
+ * ```
+ */
+export function createEnvelopeScanner(): EnvelopeScanner {
+  let state = START;
+  let bytes = false;
+  let key = KEY_OTHER;
+  let escaped = false;
+  /** Depth inside a nested value (NESTED), and whether a string inside it is open. */
+  let depth = 0;
+  let nestedString = false;
+  /** The key being read, or the id/method value being captured; `undefined` when over the bound. */
+  let capture: number[] | undefined;
+  let idText: string | undefined;
+  let hasId = false;
+  let methodText: string | undefined;
+  let hasMethod = false;
+
+  const keep = (c: number): void => {
+    if (capture !== undefined) {
+      if (capture.length < MAX_CAPTURE) capture.push(c);
+      else capture = undefined;
+    }
+  };
+
+  const endValue = (): void => {
+    if (key === KEY_ID) {
+      hasId = true;
+      idText = capture === undefined ? undefined : textOf(capture, bytes);
+    } else if (key === KEY_METHOD) {
+      hasMethod = true;
+      methodText = capture === undefined ? undefined : textOf(capture, bytes);
+    }
+    capture = undefined;
+    state = COMMA_OR_END;
+  };
+
+  const step = (c: number): void => {
+    switch (state) {
+      case START:
+        if (isSpace(c)) return;
+        state = c === 0x7b ? KEY_OR_END : DONE;
+        return;
+      case KEY_OR_END:
+        if (isSpace(c) || c === 0x2c) return;
+        if (c === 0x7d) state = DONE;
+        else if (c === 0x22) {
+          state = IN_KEY;
+          capture = [];
+          escaped = false;
+        } else state = DONE;
+        return;
+      case IN_KEY:
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) {
+          const name = capture === undefined ? '' : keyName(textOf(capture, bytes));
+          key = name === 'id' ? KEY_ID : name === 'method' ? KEY_METHOD : KEY_OTHER;
+          capture = undefined;
+          state = COLON;
+          return;
+        }
+        keep(c);
+        return;
+      case COLON:
+        if (c === 0x3a) state = VALUE;
+        else if (!isSpace(c)) state = DONE;
+        return;
+      case VALUE:
+        if (isSpace(c)) return;
+        capture = key === KEY_OTHER ? undefined : [c];
+        if (c === 0x22) {
+          state = IN_STRING;
+          escaped = false;
+        } else if (c === 0x7b || c === 0x5b) {
+          capture = undefined; // an object or array is no valid id or method
+          state = NESTED;
+          depth = 1;
+          nestedString = false;
+          escaped = false;
+        } else state = IN_SCALAR;
+        return;
+      case IN_STRING:
+        keep(c);
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) endValue();
+        return;
+      case IN_SCALAR:
+        if (c === 0x2c || c === 0x7d || isSpace(c)) {
+          endValue();
+          step(c);
+          return;
+        }
+        keep(c);
+        return;
+      case COMMA_OR_END:
+        if (c === 0x2c) state = KEY_OR_END;
+        else if (c === 0x7d) state = DONE;
+        else if (!isSpace(c)) state = DONE;
+        return;
+      default:
+        return;
+    }
+  };
+
+  /**
+   * The bulk of a message is nested values (params): skips through one with the state in locals,
+   * from `i`, and returns where it stopped (after the value's end, or the chunk's).
+   */
+  const skipNested = (chunk: Uint8Array | string, text: boolean, i: number): number => {
+    const n = chunk.length;
+    let inString = nestedString;
+    let esc = escaped;
+    let d = depth;
+    for (; i < n; i++) {
+      const c = text ? (chunk as string).charCodeAt(i) : (chunk as Uint8Array)[i]!;
+      if (inString) {
+        if (esc) esc = false;
+        else if (c === 0x5c) esc = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) d++;
+      else if (c === 0x7d || c === 0x5d) {
+        d--;
+        if (d === 0) {
+          i++;
+          break;
+        }
+      }
+    }
+    nestedString = inString;
+    escaped = esc;
+    depth = d;
+    if (d === 0) endValue(); // an object or array: no readable id or method
+    return i;
+  };
+
+  return {
+    push(chunk) {
+      const text = typeof chunk === 'string';
+      if (!text) bytes = true;
+      const n = chunk.length;
+      let i = 0;
+      while (i < n && state !== DONE) {
+        if (state === NESTED) i = skipNested(chunk, text, i);
+        else step(text ? (chunk as string).charCodeAt(i++) : (chunk as Uint8Array)[i++]!);
+      }
+    },
+    result() {
+      if (state === IN_SCALAR) endValue();
+      const method = methodText === undefined ? undefined : stringValue(methodText);
+      if (!hasId) {
+        return {
+          kind: hasMethod ? 'notification' : 'unknown',
+          id: null,
+          rawId: undefined,
+          method,
+        };
+      }
+      const [id, rawId] = idValue(idText);
+      return { kind: hasMethod ? 'request' : 'response', id, rawId, method };
+    },
+  };
+}
+
+/** A key's name from its raw text (escapes resolved). */
+function keyName(raw: string): string {
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return '';
+  }
+}
+
+/** A method from its source text (with quotes), or `undefined` unless it is a JSON string. */
+function stringValue(text: string): string | undefined {
+  if (text.charCodeAt(0) !== 0x22) return undefined;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A valid id (and its exact text when a number loses precision) from its source text. */
+function idValue(text: string | undefined): [JsonRpcId, string | undefined] {
+  if (text === undefined) return [null, undefined];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [null, undefined];
+  }
+  if (typeof value === 'string' || value === null) return [value, undefined];
+  if (typeof value !== 'number' || !Number.isFinite(value)) return [null, undefined];
+  return [value, Number.isSafeInteger(value) ? undefined : text];
+}
+
+/**
+ * Scans the top level of a message's text for its `id` and `method`, without parsing it: for a
+ * message too large to parse, so that it can still be answered with its own id. One step per
+ * character, a few hundred characters kept.
+ *
+ * @param text - the message text (not necessarily valid JSON)
+ * @returns what the scan found
+ * @example
+ * ```ts
+ * scanEnvelope('{"jsonrpc":"2.0","id":"a","method":"m","params":[1]}').id; // 'a'
+ * scanEnvelope('{"jsonrpc":"2.0","method":"didOpen","params":{}}').kind; // 'notification'
+ * ```
+ */
+export function scanEnvelope(text: string): MessageEnvelope {
+  const scanner = createEnvelopeScanner();
+  scanner.push(text);
+  return scanner.result();
+}
