@@ -561,14 +561,18 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     answer: answerMessage,
   };
 
+  const batches = config.policies.batches;
   const parseOptions: ParseOptions = {
-    maxBatchSize: config.maxBatchSize,
+    // Refusing batches: any batch is refused unread (its cost is the JSON.parse alone).
+    maxBatchSize: batches ? config.maxBatchSize : 0,
     ...config.policies.parseOptions,
   };
-  const batches = config.policies.batches;
   const answer = (parsed: ParseResult, scope: Scope): Answer => {
-    if (parsed.kind !== 'batch') return answerMessage(parsed, scope);
-    return batches ? answerBatch(parsed.messages, scope, batchOptions) : BATCHES_REFUSED;
+    if (parsed.kind === 'batch') return answerBatch(parsed.messages, scope, batchOptions);
+    if (!batches && parsed.kind === 'invalid' && Array.isArray(parsed.value)) {
+      return parsed.value.length === 0 ? answerMessage(parsed, scope) : BATCHES_REFUSED;
+    }
+    return answerMessage(parsed, scope);
   };
 
   return {

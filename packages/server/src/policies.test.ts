@@ -251,5 +251,11 @@ describe('batches refused', () => {
     );
     expect(ran).not.toHaveBeenCalled();
     expect(await server.handle('{"jsonrpc":"2.0","id":1,"method":"a"}')).toContain('"result"');
+    // Longer than maxBatchSize: the same answer, not -32003; an empty array stays -32600.
+    const long = `[${Array.from({ length: 200 }, () => '{"jsonrpc":"2.0","method":"a"}').join(',')}]`;
+    expect(await server.handle(long)).toContain('does not accept batches');
+    expect(await server.handle('[]')).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}',
+    );
   });
 });
