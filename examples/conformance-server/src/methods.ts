@@ -16,7 +16,12 @@ import {
   resumable,
   streams,
 } from '@jsonrpc-kit/extensions';
-import { createServer, type Server, type ServerOptions } from '@jsonrpc-kit/server';
+import {
+  createServer,
+  DEFAULT_MAX_REQUEST_BYTES,
+  type Server,
+  type ServerOptions,
+} from '@jsonrpc-kit/server';
 
 /** Longest `sleep` the server accepts, in milliseconds. */
 export const MAX_SLEEP_MS = 60_000;
@@ -233,8 +238,9 @@ export function registerConformanceMethods(server: Server): () => void {
 
 /**
  * Creates a server with the conformance methods, the stream method `count`, and the kit's default
- * limits. It reads and writes numbers through the lossless-number codec (so `big_add` keeps every
- * digit) unless `options` names another codec.
+ * limits, set explicitly so that every endpoint (stdio too) refuses requests over 1 MiB. It reads
+ * and writes numbers through the lossless-number codec (so `big_add` keeps every digit) unless
+ * `options` names another codec.
  *
  * @param options - server options (defaults: the kit's, and the `losslessNumbers` codec)
  * @param flavour - the stream protocol, @default 'default'
@@ -249,7 +255,13 @@ export function createConformanceServer(
   options?: ServerOptions,
   flavour: StreamsFlavour = 'default',
 ): Server {
-  const server = createServer({ codec: losslessNumbers, ...options });
+  // The limit is set, not left to each transport's default, so stdio answers over 1 MiB as HTTP and
+  // WebSocket do.
+  const server = createServer({
+    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+    codec: losslessNumbers,
+    ...options,
+  });
   registerConformanceMethods(server);
   registerStreamMethods(server, flavour);
   return server;
