@@ -1,6 +1,9 @@
+export type { Codec, SuperjsonLike } from './codec.js';
+export { jsonReaderOf, jsonWriterOf, losslessNumbers, superjsonCodec } from './codec.js';
 export type {
   Contract,
   ContractEntry,
+  ContractOptions,
   ItemInput,
   ItemOutput,
   MaybeSchema,
@@ -21,6 +24,7 @@ export type {
 } from './contract.js';
 export {
   checkParamNames,
+  contractName,
   defineContract,
   method,
   notification,
@@ -54,6 +58,7 @@ export {
   AbortError,
   BatchTooLargeError,
   ConnectionClosedError,
+  classifyErrorCode,
   ErrorCode,
   fromErrorObject,
   InternalError,
@@ -86,10 +91,18 @@ export {
   DEFAULT_FAULT_STALL_MS,
   FAULT_NAMES,
 } from './faulty-transport.js';
-export type { HandlerDispatchOptions } from './handlers.js';
+export type { AnswerOptions, HandlerDispatchOptions } from './handlers.js';
 export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
+export type { ParseJsonOptions } from './json.js';
+export { duplicateMemberOf, parseJson, stringifyJson } from './json.js';
+export {
+  serializeError1,
+  serializeNotification1,
+  serializeRequest1,
+  serializeSuccess1,
+} from './jsonrpc1.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,
@@ -145,6 +158,19 @@ export {
 } from './protocols.js';
 export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
+export type {
+  ErrorCodePolicy,
+  ParseResponseOptions,
+  ResponseChecks,
+  ResponseVerdict,
+} from './response-checks.js';
+export {
+  checkResponse,
+  JSONRPC1_RESPONSE_CHECKS,
+  parseResponse,
+  responseChecksOf,
+  STRICT_RESPONSE_CHECKS,
+} from './response-checks.js';
 export type {
   InferInput,
   InferOutput,

@@ -24,6 +24,8 @@ export interface ParsedRequest {
    * beyond 2^53, a long fraction); `undefined` otherwise. Serializers echo it verbatim.
    */
   readonly rawId: string | undefined;
+  /** `true` for a JSON-RPC 1.0 request (read with `jsonrpc1`): answer it in 1.0 form. */
+  readonly jsonrpc1?: true;
 }
 
 /** A valid notification: never answered. */
@@ -81,6 +83,29 @@ export interface ParsedBatch {
 
 /** What {@link parse} returns: one message, a batch, or an invalid message. */
 export type ParseResult = ParsedMessage | ParsedBatch;
+
+/** Options of {@link parse}. */
+export interface ParseOptions {
+  /**
+   * Reads the text instead of `JSON.parse` (a codec's lossless reader, say). It throws on text
+   * that is not JSON. An integer id read as a `BigInt` keeps its digits as the raw id.
+   * @default JSON.parse
+   */
+  readonly read?: ((text: string) => unknown) | undefined;
+  /**
+   * Also accept JSON-RPC 1.0 requests: no `jsonrpc` member, params by position (an array) or
+   * absent, and `id: null` (or no id) meaning a notification. Such a request is marked
+   * `jsonrpc1: true` and its `message` is given in the 2.0 shape.
+   * @default false
+   */
+  readonly jsonrpc1?: boolean | undefined;
+  /**
+   * The longest batch classified. A longer one is refused as a whole, before any member is looked
+   * at: one invalid message with -32003 and id `null`.
+   * @default Infinity
+   */
+  readonly maxBatchSize?: number | undefined;
+}
 
 const PARSE_ERROR: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.ParseError,
@@ -158,17 +183,28 @@ function rawIdSource(text: string): RawIdSource {
  * @param value - a parsed JSON value
  * @param text - the text it was parsed from, to recover number ids that lose precision
  * @param index - its position in the batch of `text`, or `-1` for a single message
+ * @param jsonrpc1 - also accept JSON-RPC 1.0 requests (see {@link ParseOptions.jsonrpc1})
  * @returns the classification; never throws
  * @example
  * ```ts
  * classify({ jsonrpc: '2.0', method: 'update', params: [1] }).kind; // 'notification'
  * ```
  */
-export function classify(value: unknown, text?: string, index = -1): ParsedMessage {
-  return classifyWith(value, text === undefined ? undefined : rawIdSource(text), index);
+export function classify(
+  value: unknown,
+  text?: string,
+  index = -1,
+  jsonrpc1 = false,
+): ParsedMessage {
+  return classifyWith(value, text === undefined ? undefined : rawIdSource(text), index, jsonrpc1);
 }
 
-function classifyWith(value: unknown, ids: RawIdSource | undefined, index: number): ParsedMessage {
+function classifyWith(
+  value: unknown,
+  ids: RawIdSource | undefined,
+  index: number,
+  jsonrpc1: boolean,
+): ParsedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return invalid(INVALID_REQUEST, null, undefined, value);
   }
@@ -190,7 +226,11 @@ function classifyWith(value: unknown, ids: RawIdSource | undefined, index: numbe
         rawId = raw;
       }
     } else if (typeof rawIdValue === 'string' || rawIdValue === null) id = rawIdValue;
-    else idValid = false;
+    else if (typeof rawIdValue === 'bigint') {
+      // Read by a lossless reader: the digits are the raw id.
+      id = Number(rawIdValue);
+      rawId = String(rawIdValue);
+    } else idValid = false;
   } else if ('id' in message) {
     // `"id": undefined` cannot come from JSON; only from a hand-built object.
     hasId = true;
@@ -203,6 +243,9 @@ function classifyWith(value: unknown, ids: RawIdSource | undefined, index: numbe
       return classifyResponse(message, id, rawId, hasId && idValid);
     }
     return invalid(INVALID_REQUEST, id, rawId, value);
+  }
+  if (jsonrpc1 && !('jsonrpc' in message) && typeof method === 'string' && idValid) {
+    return classifyJsonRpc1(message, method, id, rawId);
   }
   if (message.jsonrpc !== '2.0' || typeof method !== 'string' || !idValid) {
     return invalid(INVALID_REQUEST, id, rawId, value);
@@ -219,6 +262,28 @@ function classifyWith(value: unknown, ids: RawIdSource | undefined, index: numbe
     : { kind: 'notification', message: message as unknown as JsonRpcNotification };
 }
 
+/** A JSON-RPC 1.0 request or notification (`id: null` or no id), in the 2.0 shape. */
+function classifyJsonRpc1(
+  message: Record<string, unknown>,
+  method: string,
+  id: JsonRpcId,
+  rawId: string | undefined,
+): ParsedMessage {
+  const params = message.params;
+  const notification = id === null;
+  if (params !== undefined && !Array.isArray(params)) {
+    return invalid(INVALID_PARAMS, id, rawId, message, notification);
+  }
+  if (notification) {
+    const out: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return { kind: 'notification', message: out };
+  }
+  const out: JsonRpcRequest =
+    params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+  return { kind: 'request', message: out, rawId, jsonrpc1: true };
+}
+
 function classifyResponse(
   message: Record<string, unknown>,
   id: JsonRpcId,
@@ -230,6 +295,7 @@ function classifyResponse(
   const ok =
     message.jsonrpc === '2.0' &&
     idOk &&
+    !('params' in message) &&
     (hasResult
       ? !('error' in message)
       : typeof error === 'object' &&
@@ -239,16 +305,6 @@ function classifyResponse(
   return ok
     ? { kind: 'response', message: message as unknown as JsonRpcResponse, rawId }
     : invalid(INVALID_REQUEST, id, rawId, message, false, true);
-}
-
-/** Options of {@link parse}. */
-export interface ParseOptions {
-  /**
-   * The longest batch classified. A longer one is refused as a whole, before any member is looked
-   * at: one invalid message with -32003 and id `null`.
-   * @default Infinity
-   */
-  readonly maxBatchSize?: number | undefined;
 }
 
 /**
@@ -264,7 +320,7 @@ export interface ParseOptions {
  * pass to recover the exact text of number ids a JavaScript number cannot hold.
  *
  * @param text - untrusted text
- * @param options - the batch length limit
+ * @param options - the batch length limit, another JSON reader (a codec's), JSON-RPC 1.0
  * @returns the classification
  * @example
  * ```ts
@@ -275,11 +331,13 @@ export interface ParseOptions {
  */
 export function parse(text: string, options?: ParseOptions): ParseResult {
   let value: unknown;
+  const read = options?.read;
   try {
-    value = JSON.parse(text);
+    value = read === undefined ? JSON.parse(text) : read(text);
   } catch {
     return NOT_JSON;
   }
+  const jsonrpc1 = options?.jsonrpc1 === true;
   const ids = rawIdSource(text);
   if (Array.isArray(value)) {
     const length = value.length;
@@ -287,8 +345,8 @@ export function parse(text: string, options?: ParseOptions): ParseResult {
     const max = options?.maxBatchSize;
     if (max !== undefined && length > max) return invalid(BATCH_TOO_LARGE, null, undefined, value);
     const messages = new Array<ParsedMessage>(length);
-    for (let i = 0; i < length; i++) messages[i] = classifyWith(value[i], ids, i);
+    for (let i = 0; i < length; i++) messages[i] = classifyWith(value[i], ids, i, jsonrpc1);
     return { kind: 'batch', messages };
   }
-  return classifyWith(value, ids, -1);
+  return classifyWith(value, ids, -1, jsonrpc1);
 }

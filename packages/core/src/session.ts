@@ -56,6 +56,20 @@ export interface SessionOptions {
   readonly sendCancel?: boolean | undefined;
   /** Default timeout of outgoing calls, in milliseconds; `0` waits forever. @default 0 */
   readonly requestTimeout?: number | undefined;
+  /**
+   * When `requestTimeout` is not set: the deadline of a call with no timeout of its own, a safety
+   * net that fails the call but leaves its send alone (no send signal, no controller per call).
+   * @default 0 (none)
+   */
+  readonly fallbackTimeout?: number | undefined;
+  /** Writes an outgoing call (a codec, JSON-RPC 1.0, local checks). @default core's `serializeRequest` */
+  readonly serializeRequest?:
+    | ((id: JsonRpcId, method: string, params: JsonRpcParams | undefined) => string)
+    | undefined;
+  /** Writes an outgoing notification. @default core's `serializeNotification` */
+  readonly serializeNotification?:
+    | ((method: string, params: JsonRpcParams | undefined) => string)
+    | undefined;
   /** How many ids of calls that gave up are remembered, to drop their late answers quietly. @default 1024 */
   readonly lateAnswerMemory?: number | undefined;
   /** Makes the ids of outgoing calls. @default 1, 2, 3… */
@@ -243,6 +257,10 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   const cancelAnswers = cancellation?.answer !== false;
   const sendCancel = options.sendCancel === true && cancellation !== undefined;
   const defaultTimeout = options.requestTimeout ?? 0;
+  const fallbackTimeout =
+    options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0;
+  const requestText = options.serializeRequest ?? serializeRequest;
+  const notificationText = options.serializeNotification ?? serializeNotification;
   const generateId = options.generateId;
   const givenUp = new Set<JsonRpcId>();
   const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
@@ -445,14 +463,18 @@ export function createSession(transport: Transport, options: SessionOptions): Se
         token = newToken();
         params = progress.withToken(params, token);
       }
-      text = serializeRequest(id, method, params);
+      text = requestText(id, method, params);
     } catch (error) {
       return Promise.reject(error);
     }
     const signal = callOptions?.signal;
     const timeout = callOptions?.timeout ?? defaultTimeout;
     const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
-    if (signal === undefined && !timed && token === undefined) {
+    const deadline =
+      timed || callOptions?.timeout !== undefined || !(fallbackTimeout < Number.POSITIVE_INFINITY)
+        ? timeout
+        : fallbackTimeout;
+    if (signal === undefined && !(deadline > 0) && token === undefined) {
       // The lean path: nothing can make this call give up on its own.
       let promise: Promise<unknown>;
       try {
@@ -469,9 +491,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     let promise: Promise<unknown>;
     try {
       promise =
-        signal === undefined && !timed
+        signal === undefined && !(deadline > 0)
           ? pending.add(id, method)
-          : pending.add(id, method, { timeout, signal, onGiveUp: timed ? giveUpTimed : onGiveUp });
+          : pending.add(id, method, {
+              timeout: deadline,
+              signal,
+              onGiveUp: timed ? giveUpTimed : onGiveUp,
+            });
     } catch (error) {
       return Promise.reject(error);
     }
@@ -500,7 +526,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     if (closed) return Promise.reject(closedError(method));
     let text: string;
     try {
-      text = serializeNotification(method, params);
+      text = notificationText(method, params);
     } catch (error) {
       return Promise.reject(error);
     }

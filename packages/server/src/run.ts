@@ -38,6 +38,8 @@ export interface RunnerConfig {
   readonly middleware: () => readonly Middleware[];
   /** The default handler deadline in milliseconds; `0`: none. */
   readonly timeout: number;
+  /** Decodes params before name mapping and validation (the server's codec); `undefined`: none. */
+  readonly decode?: ((value: unknown) => unknown) | undefined;
 }
 
 function checked(result: StandardSchemaResult<unknown>): unknown {
@@ -50,11 +52,11 @@ function checked(result: StandardSchemaResult<unknown>): unknown {
 /**
  * Creates the runner of one server.
  *
- * @param config - the registry, the middleware and the default deadline
+ * @param config - the registry, the middleware, the default deadline and the params decoder
  * @returns `run(call, scope)`: the result, a promise of it, or a throw with what the call failed with
  */
 export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) => unknown {
-  const { methods, middleware: currentMiddleware } = config;
+  const { methods, middleware: currentMiddleware, decode } = config;
   const defaultTimeout = config.timeout;
 
   /** Innermost step: lookup, name mapping, validation, handler. */
@@ -64,7 +66,7 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
     if (entry === undefined || (entry.kind === 'notification' && !call.notification)) {
       throw new MethodNotFoundError();
     }
-    let params = arrangeParams(entry, call.params);
+    let params = arrangeParams(entry, decode === undefined ? call.params : decode(call.params));
     const schema = entry.schema;
     if (schema !== undefined) {
       const verdict = schema['~standard'].validate(params);

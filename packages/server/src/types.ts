@@ -171,6 +171,13 @@ export type ContractImplementation<C extends Contract> = {
 export interface ImplementOptions {
   /** Prepended to every name of the contract (`"calc."` gives `calc.add`). */
   readonly prefix?: string;
+  /**
+   * `"qualified"` registers each entry as `Service.method`, the service being the contract's
+   * name (`defineContract(entries, { name })`); `"plain"` uses the names as they are. A `prefix`
+   * goes before either.
+   * @default "plain"
+   */
+  readonly naming?: 'plain' | 'qualified';
 }
 
 /** A served duplex connection: answers the peer's calls and can call the peer. */

@@ -1,0 +1,117 @@
+/**
+ * Codecs: values beyond JSON (BigInt, Date, Uint8Array, Map, Set, your own types) in params and
+ * results. A codec encodes params and results on the way out and decodes them on the way in; the
+ * envelope (`jsonrpc`, `id`, `method`, `error`) is never touched. Give the same codec to the
+ * server and the client.
+ *
+ * @module
+ */
+import { parseJson, stringifyJson } from './json.js';
+
+/**
+ * How params and results are turned into JSON and back. Every member is optional: a codec that
+ * only sets `losslessNumbers` changes how text is read and written, one with `encode`/`decode`
+ * changes values.
+ *
+ * @example
+ * ```ts
+ * const dates: Codec = {
+ *   encode: (value) => (value instanceof Date ? { $date: value.toISOString() } : value),
+ *   decode: (value) => value,
+ * };
+ * ```
+ */
+export interface Codec {
+  /**
+   * Turns params (client) or a result (server) into what goes on the wire. Params must stay an
+   * array or an object.
+   */
+  readonly encode?: ((value: unknown) => unknown) | undefined;
+  /** Turns wire params (server) or a wire result (client) back into values. */
+  readonly decode?: ((value: unknown) => unknown) | undefined;
+  /**
+   * Read integers beyond 2^53 as `BigInt` with every digit and write `BigInt` as plain JSON
+   * numbers, instead of `JSON.parse` and `JSON.stringify` (which round them, or throw).
+   * @default false
+   */
+  readonly losslessNumbers?: boolean | undefined;
+}
+
+/**
+ * The lossless-number codec: big integers keep every digit in both directions, as plain JSON
+ * numbers. An integer a JavaScript number holds exactly stays a `number`; a larger one becomes a
+ * `BigInt`; a `BigInt` is written as digits. Reading costs one linear pass over the text.
+ *
+ * @example
+ * ```ts
+ * const server = createServer({ codec: losslessNumbers });
+ * server.method('big_add', ([a, b]: [bigint | number, bigint | number]) => BigInt(a) + BigInt(b));
+ * ```
+ */
+export const losslessNumbers: Codec = Object.freeze({ losslessNumbers: true });
+
+/** The two functions of superjson (or of a `new SuperJSON()` instance) the adapter uses. */
+export interface SuperjsonLike {
+  serialize(value: any): { json: unknown; meta?: unknown };
+  deserialize(payload: any): unknown;
+}
+
+/**
+ * A codec over superjson: `Date`, `BigInt`, `Map`, `Set`, `RegExp`, `undefined`, `URL`, and types
+ * you register with `superjson.registerCustom` (a `Uint8Array`, say). Pass your own superjson so
+ * the kit depends on nothing; its version is yours. Params and results travel as superjson's
+ * `{ json, meta }`; a value without that shape (from a peer that uses no codec) is taken as is.
+ *
+ * @param superjson - the `superjson` default export, or a `new SuperJSON()` instance
+ * @returns the codec
+ * @example
+ * ```ts
+ * import superjson from 'superjson';
+ * const server = createServer({ codec: superjsonCodec(superjson) });
+ * ```
+ */
+export function superjsonCodec(superjson: SuperjsonLike): Codec {
+  return Object.freeze({
+    encode: (value: unknown) => superjson.serialize(value),
+    decode: (value: unknown) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) && 'json' in value
+        ? superjson.deserialize(value)
+        : value,
+  });
+}
+
+/**
+ * Reads JSON text the codec's way: `JSON.parse`, or the lossless reader.
+ *
+ * @param codec - a codec, or `undefined`
+ * @returns a reader, or `undefined` for plain `JSON.parse`
+ * @example
+ * ```ts
+ * const read = jsonReaderOf(losslessNumbers);
+ * read?.('[9007199254740993]'); // [9007199254740993n]
+ * ```
+ */
+export function jsonReaderOf(codec: Codec | undefined): ((text: string) => unknown) | undefined {
+  return codec?.losslessNumbers === true ? (text) => parseJson(text, { bigint: true }) : undefined;
+}
+
+/**
+ * Writes a params or result value the codec's way: encoded, then written by `JSON.stringify` or
+ * the lossless writer.
+ *
+ * @param codec - a codec, or `undefined`
+ * @returns a writer, or `undefined` for plain `JSON.stringify`
+ * @example
+ * ```ts
+ * jsonWriterOf(losslessNumbers)?.(2n ** 64n); // '18446744073709551616'
+ * ```
+ */
+export function jsonWriterOf(
+  codec: Codec | undefined,
+): ((value: unknown) => string | undefined) | undefined {
+  if (codec === undefined) return undefined;
+  const encode = codec.encode;
+  const write = codec.losslessNumbers === true ? stringifyJson : JSON.stringify;
+  if (encode === undefined) return codec.losslessNumbers === true ? stringifyJson : undefined;
+  return (value) => write(encode(value));
+}
