@@ -284,6 +284,7 @@ export function createClient<V = unknown>(
     dialect: options.subscriptionDialect ?? genericSubscriptions,
     request: (method, params) => request(method, params),
     isClosed: () => session.isClosed,
+    decode: options.codec?.decode,
   });
 
   const client: Client<V> = {

@@ -131,6 +131,52 @@ describe('default timeout', () => {
   });
 });
 
+describe('subscriptions', () => {
+  /** Subscribes to `ticks` on a raw peer and answers with the id `s1`. */
+  async function subscribed(peer: ReturnType<typeof rawPeer>, items: unknown[]) {
+    const sub = peer.client.subscribe('ticks', undefined, { onItem: (i) => items.push(i) });
+    const { id } = JSON.parse(await peer.next()) as { id: number };
+    await peer.reply(`{"jsonrpc":"2.0","id":${id},"result":"s1"}`);
+    expect(await sub.ready).toBe('s1');
+    return sub;
+  }
+
+  it('are not cut by the default deadline: a subscription is not a call', async () => {
+    const peer = rawPeer();
+    const items: unknown[] = [];
+    const sub = await subscribed(peer, items);
+    vi.useFakeTimers();
+    await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT * 10);
+    expect(peer.client.pending).toBe(0);
+    await peer.reply(
+      '{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"s1","item":1}}',
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(items).toEqual([1]);
+    expect(peer.errors).toEqual([]);
+    vi.useRealTimers();
+    void sub.unsubscribe();
+    await peer.client.close();
+  });
+
+  it("items are decoded by the client's codec, before the item schema", async () => {
+    const codec = superjsonCodec({
+      serialize: (value: unknown) => ({ json: value }),
+      deserialize: (payload: { json: unknown; meta?: unknown }) =>
+        payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
+    });
+    const peer = rawPeer({ codec });
+    const items: unknown[] = [];
+    await subscribed(peer, items);
+    await peer.reply(
+      '{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"s1","item":{"json":"2020-01-01T00:00:00.000Z","meta":"Date"}}}',
+    );
+    await peer.settle();
+    expect(items).toEqual([new Date('2020-01-01T00:00:00.000Z')]);
+    await peer.client.close();
+  });
+});
+
 describe('local input checks: refused with a clear error, nothing sent', () => {
   it.each([
     ['a blank method name', (c: ReturnType<typeof createClient>) => c.request('  ')],

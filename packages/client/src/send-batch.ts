@@ -7,10 +7,10 @@ import {
   AbortError,
   ConnectionClosedError,
   isJsonRpcError,
-  LocalError,
-  type RequestOptions,
   type JsonRpcId,
   type JsonRpcParams,
+  LocalError,
+  type RequestOptions,
   type Session,
   sendError,
 } from '@jsonrpc-kit/core';

@@ -15,6 +15,7 @@ import type {
 } from './endpoint.js';
 import { ErrorCode, isJsonRpcError, ProtocolError } from './errors.js';
 import type { IncomingCall } from './incoming.js';
+import { serializeError1, serializeSuccess1 } from './jsonrpc1.js';
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -25,7 +26,6 @@ import type {
 import type { ParsedBatch, ParsedInvalid, ParsedMessage, ParsedRequest } from './parse.js';
 import type { ProgressReporter } from './protocols.js';
 import type { ErrorInfo } from './report.js';
-import { serializeError1, serializeSuccess1 } from './jsonrpc1.js';
 import { serializeError, serializeSuccess, UNSERIALIZABLE_RESULT } from './serialize.js';
 import type { Session, SessionAnswer, SessionDispatch } from './session.js';
 import { isPromiseLike } from './thenable.js';

@@ -257,8 +257,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   const cancelAnswers = cancellation?.answer !== false;
   const sendCancel = options.sendCancel === true && cancellation !== undefined;
   const defaultTimeout = options.requestTimeout ?? 0;
-  const fallbackTimeout =
-    options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0;
+  const fallbackTimeout = options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0;
   const requestText = options.serializeRequest ?? serializeRequest;
   const notificationText = options.serializeNotification ?? serializeNotification;
   const generateId = options.generateId;

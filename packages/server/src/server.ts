@@ -235,6 +235,7 @@ export function createServer(options: ServerOptions = {}): Server {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
     maxRequestBytes: setRequestBytes,
+    codec: options.codec,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
       const limit = context?.maxRequestBytes ?? maxRequestBytes;
       if (exceedsUtf8Bytes(text, limit)) {

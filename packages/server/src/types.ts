@@ -6,6 +6,7 @@
  * @module
  */
 import type {
+  Codec,
   ConnectionHandler,
   ConnectionLike,
   Contract,
@@ -202,6 +203,11 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * adapter its own default).
    */
   readonly maxRequestBytes: number | undefined;
+  /**
+   * The `codec` given to `createServer`, or `undefined`: `createSubscriptions` encodes items with
+   * it, as the server encodes results.
+   */
+  readonly codec: Codec | undefined;
   /**
    * Registers a method.
    *

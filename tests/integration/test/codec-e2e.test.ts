@@ -34,7 +34,10 @@ async function httpPair(codec: Codec) {
     params: v.tuple([v.date()]) as never,
   });
   const http = await listen(server, { port: 0, host: '127.0.0.1' });
-  const client = createClient(createHttpTransport({ url: http.url }), { codec, requestTimeout: 10_000 });
+  const client = createClient(createHttpTransport({ url: http.url }), {
+    codec,
+    requestTimeout: 10_000,
+  });
   return { server, http, client };
 }
 
