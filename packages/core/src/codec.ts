@@ -52,7 +52,24 @@ export const losslessNumbers: Codec = Object.freeze({ losslessNumbers: true });
 
 /** The two functions of superjson (or of a `new SuperJSON()` instance) the adapter uses. */
 export interface SuperjsonLike {
-  serialize(value: any): { json: unknown; meta?: unknown };
+  /**
+   * Turns a value into JSON and the metadata that restores what JSON cannot hold.
+   *
+   * @param value - the value
+   * @returns the JSON-safe payload
+   */
+  serialize(value: any): {
+    /** The value as plain JSON. */
+    json: unknown;
+    /** What restores the types JSON lost (Date, BigInt, Map…), when there are any. */
+    meta?: unknown;
+  };
+  /**
+   * Restores a value from a payload made by `serialize`.
+   *
+   * @param payload - the payload
+   * @returns the value
+   */
   deserialize(payload: any): unknown;
 }
 

@@ -7,8 +7,6 @@
 import type { JsonRpcErrorObject, JsonRpcId } from './messages.js';
 import { serializeError, stringifyId } from './serialize.js';
 
-type Write = (value: unknown) => string | undefined;
-
 /**
  * A JSON-RPC 1.0 request.
  *
@@ -27,7 +25,7 @@ export function serializeRequest1(
   id: JsonRpcId,
   method: string,
   params: readonly unknown[] | undefined,
-  write: Write = JSON.stringify,
+  write: (value: unknown) => string | undefined = JSON.stringify,
 ): string {
   if (params !== undefined && !Array.isArray(params)) {
     throw new TypeError(`JSON-RPC 1.0 takes params by position only (an array), for "${method}"`);
@@ -59,7 +57,7 @@ export function serializeRequest1(
 export function serializeNotification1(
   method: string,
   params: readonly unknown[] | undefined,
-  write: Write = JSON.stringify,
+  write: (value: unknown) => string | undefined = JSON.stringify,
 ): string {
   return serializeRequest1(null, method, params, write);
 }
@@ -82,7 +80,7 @@ export function serializeSuccess1(
   id: JsonRpcId,
   result: unknown,
   rawId?: string,
-  write: Write = JSON.stringify,
+  write: (value: unknown) => string | undefined = JSON.stringify,
 ): string {
   const json = write(result);
   return (

@@ -15,7 +15,15 @@ import { type ParsedInvalid, type ParsedMessage, type ParseResult, parse } from 
  * Which error codes an answer may carry: any integer; only the spec's standard range (see
  * `classifyErrorCode`); or the standard and server-reserved ranges plus `min`…`max` (inclusive).
  */
-export type ErrorCodePolicy = 'any' | 'standard' | { readonly min: number; readonly max: number };
+export type ErrorCodePolicy =
+  | 'any'
+  | 'standard'
+  | {
+      /** The least custom code accepted. */
+      readonly min: number;
+      /** The greatest custom code accepted. */
+      readonly max: number;
+    };
 
 /** The response checks, one rule each. See {@link STRICT_RESPONSE_CHECKS} for the defaults. */
 export interface ResponseChecks {
@@ -92,8 +100,18 @@ export const JSONRPC1_RESPONSE_CHECKS: Partial<ResponseChecks> = Object.freeze({
 
 /** What {@link checkResponse} finds: the response, normalized, or the first broken rule. */
 export type ResponseVerdict =
-  | { readonly ok: true; readonly response: JsonRpcResponse }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      /** The response keeps every rule. */
+      readonly ok: true;
+      /** The response, normalized to the 2.0 shape. */
+      readonly response: JsonRpcResponse;
+    }
+  | {
+      /** The response breaks a rule. */
+      readonly ok: false;
+      /** The first rule it breaks, in words. */
+      readonly reason: string;
+    };
 
 function bad(reason: string): ResponseVerdict {
   return { ok: false, reason };
