@@ -23,16 +23,12 @@ import {
   type JsonRpcParams,
   jsonWriterOf,
   type Middleware,
-  parse,
-  parseResponse,
   type RequestOptions,
   runMiddleware,
   type StandardSchemaResult,
   type StandardSchemaV1,
   serializeNotification,
-  serializeNotification1,
   serializeRequest,
-  serializeRequest1,
   type Transport,
   validate,
 } from '@jsonrpc-kit/core';
@@ -48,6 +44,7 @@ import {
 import { ResultValidationError } from './errors.js';
 import { createExchanges } from './exchanges.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
+import { readerOf } from './read.js';
 import { type CallWriters, sendBatch } from './send-batch.js';
 import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
@@ -108,7 +105,7 @@ export function createClient<V = unknown>(
   options: ClientOptions<V> = {},
 ): Client<V> {
   const defaultTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
-  const jsonrpc1 = options.jsonrpc1 === true;
+  const jsonrpc1 = options.jsonrpc1;
   const write = jsonWriterOf(options.codec);
   /** The text of a request (checked first): 2.0, or 1.0 when the client speaks it. */
   const requestText = (
@@ -117,16 +114,16 @@ export function createClient<V = unknown>(
     params: JsonRpcParams | undefined,
   ): string => {
     checkCall(method, params);
-    return jsonrpc1
-      ? serializeRequest1(id, method, params as readonly unknown[] | undefined, write)
-      : serializeRequest(id, method, params, write);
+    return jsonrpc1 === undefined
+      ? serializeRequest(id, method, params, write)
+      : jsonrpc1.serializeRequest(id, method, params as readonly unknown[] | undefined, write);
   };
   /** The text of a notification (checked first). */
   const notificationText = (method: string, params: JsonRpcParams | undefined): string => {
     checkCall(method, params);
-    return jsonrpc1
-      ? serializeNotification1(method, params as readonly unknown[] | undefined, write)
-      : serializeNotification(method, params, write);
+    return jsonrpc1 === undefined
+      ? serializeNotification(method, params, write)
+      : jsonrpc1.serializeNotification(method, params as readonly unknown[] | undefined, write);
   };
   const auto = autoBatchOptions(options.batch);
   const batchWait = auto?.wait ?? DEFAULT_BATCH_WAIT;
@@ -149,12 +146,7 @@ export function createClient<V = unknown>(
     generateId: checkedIds(options.generateId),
     serializeRequest: requestText,
     serializeNotification: notificationText,
-    // Plain `parse` unless response checks, a codec or JSON-RPC 1.0 are asked for.
-    parse:
-      options.codec === undefined && !jsonrpc1 && options.responseChecks === undefined
-        ? parse
-        : (text: string) =>
-            parseResponse(text, { checks: options.responseChecks, codec: options.codec, jsonrpc1 }),
+    parse: readerOf(options.codec, jsonrpc1, options.responseChecks),
     report,
     onAnswered: (id) => exchanges.answered(id),
     onNullIdError: (error, hint, received) => exchanges.failNullId(error, hint, received),

@@ -1,9 +1,11 @@
 import {
   defineContract,
   JsonRpcError,
+  jsonrpc1,
   losslessNumbers,
   method,
   ProtocolError,
+  responseChecks,
   superjsonCodec,
   TimeoutError,
 } from '@jsonrpc-kit/core';
@@ -55,7 +57,7 @@ describe('codec', () => {
 
 describe('JSON-RPC 1.0', () => {
   it('sends requests without jsonrpc, notifications with id null, and reads 1.0 answers', async () => {
-    const peer = rawPeer({ jsonrpc1: true });
+    const peer = rawPeer({ jsonrpc1 });
     const ok = peer.client.request('echo', ['hi']);
     expect(await peer.next()).toBe('{"id":1,"method":"echo","params":["hi"]}');
     await peer.reply('{"id":1,"result":["hi"],"error":null}');
@@ -69,7 +71,7 @@ describe('JSON-RPC 1.0', () => {
   });
 
   it('refuses params by name locally', async () => {
-    const peer = rawPeer({ jsonrpc1: true });
+    const peer = rawPeer({ jsonrpc1 });
     await expect(peer.client.request('m', { a: 1 })).rejects.toThrow(/by position only/);
   });
 });
@@ -83,18 +85,20 @@ describe('response checks', () => {
   });
 
   it('one option makes such a peer usable', async () => {
-    const peer = rawPeer({ responseChecks: { requireExclusiveResultOrError: false } });
+    const peer = rawPeer({
+      responseChecks: responseChecks({ requireExclusiveResultOrError: false }),
+    });
     const call = peer.client.request('m');
     await peer.reply('{"jsonrpc":"2.0","id":1,"result":2,"error":null}');
     expect(await call).toBe(2);
   });
 
   it('a tightened rule fails the call it answers with a ProtocolError', async () => {
-    const peer = rawPeer({ responseChecks: { errorCodePolicy: 'standard' } });
+    const peer = rawPeer({ responseChecks: responseChecks({ errorCodePolicy: 'standard' }) });
     const call = peer.client.request('m');
     await peer.reply('{"jsonrpc":"2.0","id":1,"error":{"code":1001,"message":"app"}}');
     await expect(call).rejects.toBeInstanceOf(ProtocolError);
-    const dup = rawPeer({ responseChecks: { rejectDuplicateMembers: true } });
+    const dup = rawPeer({ responseChecks: responseChecks({ rejectDuplicateMembers: true }) });
     const second = dup.client.request('m');
     await dup.reply('{"jsonrpc":"2.0","id":1,"result":1,"result":2}');
     await expect(second).rejects.toBeInstanceOf(ProtocolError);

@@ -11,13 +11,14 @@ import type {
   ErrorLevel,
   IncomingNotificationHandler,
   IncomingRequestHandler,
+  JsonRpc1,
   JsonRpcId,
   JsonRpcParams,
   Middleware,
   Peer,
   Profile,
   RequestOptions,
-  ResponseChecks,
+  ResponseChecker,
   SubscriptionDialect,
 } from '@jsonrpc-kit/core';
 import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
@@ -131,20 +132,23 @@ export interface ClientOptions<V = unknown> {
    */
   readonly codec?: Codec;
   /**
-   * Speak JSON-RPC 1.0: requests without `jsonrpc`, params by position only (params by name
-   * reject with a TypeError), notifications as requests with `id: null`, and answers read with
-   * `result` beside `error` (one `null`). Batches are still sent as 2.0 arrays.
-   * @default false
+   * Speak JSON-RPC 1.0: pass core's `jsonrpc1` (`createClient(transport, { jsonrpc1 })`).
+   * Requests go without `jsonrpc`, params by position only (params by name reject with a
+   * TypeError), notifications as requests with `id: null`, and answers are read with `result`
+   * beside `error` (one `null`). Batches are still sent as 2.0 arrays. The 1.0 code comes with
+   * the value: a client without it ships none.
+   * @default undefined (2.0)
    */
-  readonly jsonrpc1?: boolean;
+  readonly jsonrpc1?: JsonRpc1;
   /**
-   * Response checks to change, one named rule each; the rest stay strict (core's
-   * `STRICT_RESPONSE_CHECKS`). An answer that breaks a rule fails its call with a `ProtocolError`
-   * and is reported. `{ requireExclusiveResultOrError: false }` accepts `"error": null` beside
-   * `result`.
+   * Response checks to change, one named rule each, made by core's `responseChecks(rules)`; the
+   * rest stay strict (core's `STRICT_RESPONSE_CHECKS`). An answer that breaks a rule fails its
+   * call with a `ProtocolError` and is reported. `responseChecks({ requireExclusiveResultOrError:
+   * false })` accepts `"error": null` beside `result`. The checks' code comes with the value: a
+   * client without it ships none.
    * @default strict
    */
-  readonly responseChecks?: Partial<ResponseChecks>;
+  readonly responseChecks?: ResponseChecker;
 }
 
 /**

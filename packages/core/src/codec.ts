@@ -7,11 +7,13 @@
  * @module
  */
 import { parseJson, stringifyJson } from './json.js';
+import type { ParsedMessage, ParseResult } from './parse.js';
 
 /**
- * How params and results are turned into JSON and back. Every member is optional: a codec that
- * only sets `losslessNumbers` changes how text is read and written, one with `encode`/`decode`
- * changes values.
+ * How params and results are turned into JSON and back. Every member is optional: a codec with
+ * `read`/`write` changes how text is read and written (`losslessNumbers`), one with
+ * `encode`/`decode` changes values; spread two codecs into one to have both. The code a codec
+ * needs comes with it, so an app that uses none ships none.
  *
  * @example
  * ```ts
@@ -30,11 +32,17 @@ export interface Codec {
   /** Turns wire params (server) or a wire result (client) back into values. */
   readonly decode?: ((value: unknown) => unknown) | undefined;
   /**
-   * Read integers beyond 2^53 as `BigInt` with every digit and write `BigInt` as plain JSON
-   * numbers, instead of `JSON.parse` and `JSON.stringify` (which round them, or throw).
-   * @default false
+   * Reads a whole message text instead of `JSON.parse`; throws on text that is not JSON.
+   * `losslessNumbers` reads integers beyond 2^53 as `BigInt` with every digit.
+   * @default JSON.parse
    */
-  readonly losslessNumbers?: boolean | undefined;
+  readonly read?: ((text: string) => unknown) | undefined;
+  /**
+   * Writes params or a result (after `encode`) instead of `JSON.stringify`; throws, or returns
+   * `undefined`, for a value it cannot write. `losslessNumbers` writes `BigInt` as plain numbers.
+   * @default JSON.stringify
+   */
+  readonly write?: ((value: unknown) => string | undefined) | undefined;
 }
 
 /**
@@ -48,7 +56,10 @@ export interface Codec {
  * server.method('big_add', ([a, b]: [bigint | number, bigint | number]) => BigInt(a) + BigInt(b));
  * ```
  */
-export const losslessNumbers: Codec = Object.freeze({ losslessNumbers: true });
+export const losslessNumbers: Codec = /* @__PURE__ */ Object.freeze({
+  read: (text: string): unknown => parseJson(text, { bigint: true }),
+  write: stringifyJson,
+});
 
 /** The two functions of superjson (or of a `new SuperJSON()` instance) the adapter uses. */
 export interface SuperjsonLike {
@@ -98,7 +109,7 @@ export function superjsonCodec(superjson: SuperjsonLike): Codec {
 }
 
 /**
- * Reads JSON text the codec's way: `JSON.parse`, or the lossless reader.
+ * Reads JSON text the codec's way: `JSON.parse`, or the codec's reader.
  *
  * @param codec - a codec, or `undefined`
  * @returns a reader, or `undefined` for plain `JSON.parse`
@@ -109,12 +120,12 @@ export function superjsonCodec(superjson: SuperjsonLike): Codec {
  * ```
  */
 export function jsonReaderOf(codec: Codec | undefined): ((text: string) => unknown) | undefined {
-  return codec?.losslessNumbers === true ? (text) => parseJson(text, { bigint: true }) : undefined;
+  return codec?.read;
 }
 
 /**
  * Writes a params or result value the codec's way: encoded, then written by `JSON.stringify` or
- * the lossless writer.
+ * the codec's writer.
  *
  * @param codec - a codec, or `undefined`
  * @returns a writer, or `undefined` for plain `JSON.stringify`
@@ -128,7 +139,39 @@ export function jsonWriterOf(
 ): ((value: unknown) => string | undefined) | undefined {
   if (codec === undefined) return undefined;
   const encode = codec.encode;
-  const write = codec.losslessNumbers === true ? stringifyJson : JSON.stringify;
-  if (encode === undefined) return codec.losslessNumbers === true ? stringifyJson : undefined;
+  if (encode === undefined) return codec.write;
+  const write = codec.write ?? JSON.stringify;
   return (value) => write(encode(value));
+}
+
+/**
+ * Decodes the result of every success in a parse result with a codec's `decode` (errors, ids and
+ * everything else are left as they are). O(number of messages) plus the decoding.
+ *
+ * @param parsed - what `parse` or `parseResponse` returned
+ * @param decode - the codec's `decode`
+ * @returns the same classification, results decoded
+ * @example
+ * ```ts
+ * const parsed = parse('{"jsonrpc":"2.0","id":1,"result":{"json":1}}');
+ * decodeResults(parsed, (value) => (value as { json: unknown }).json);
+ * // { kind: 'response', message: { jsonrpc: '2.0', id: 1, result: 1 }, rawId: undefined }
+ * ```
+ */
+export function decodeResults(
+  parsed: ParseResult,
+  decode: (value: unknown) => unknown,
+): ParseResult {
+  const one = (member: ParsedMessage): ParsedMessage => {
+    if (member.kind !== 'response' || !('result' in member.message)) return member;
+    const { id, result } = member.message;
+    return {
+      kind: 'response',
+      message: { jsonrpc: '2.0', id, result: decode(result) },
+      rawId: member.rawId,
+    };
+  };
+  return parsed.kind === 'batch'
+    ? { kind: 'batch', messages: parsed.messages.map(one) }
+    : one(parsed);
 }

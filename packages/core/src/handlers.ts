@@ -15,7 +15,7 @@ import type {
 } from './endpoint.js';
 import { ErrorCode, isJsonRpcError, ProtocolError } from './errors.js';
 import type { IncomingCall } from './incoming.js';
-import { serializeError1, serializeSuccess1 } from './jsonrpc1.js';
+import type { JsonRpc1 } from './jsonrpc1.js';
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -302,10 +302,11 @@ export interface AnswerOptions {
    */
   readonly write?: ((value: unknown) => string | undefined) | undefined;
   /**
-   * Answer in JSON-RPC 1.0 form (`result` beside `"error": null`), for a request read as 1.0.
-   * @default false
+   * Core's `jsonrpc1`: answer in JSON-RPC 1.0 form (`result` beside `"error": null`), for a
+   * request read as 1.0.
+   * @default undefined (2.0)
    */
-  readonly jsonrpc1?: boolean | undefined;
+  readonly jsonrpc1?: JsonRpc1 | undefined;
 }
 
 /**
@@ -323,9 +324,7 @@ export interface AnswerOptions {
  * ```ts
  * answerResult({ jsonrpc: '2.0', id: 1, method: 'm' }, undefined, 3, console.warn);
  * // '{"jsonrpc":"2.0","id":1,"result":3}'
- * answerResult({ jsonrpc: '2.0', id: 1, method: 'm' }, undefined, 3, console.warn, {
- *   jsonrpc1: true,
- * });
+ * answerResult({ jsonrpc: '2.0', id: 1, method: 'm' }, undefined, 3, console.warn, { jsonrpc1 });
  * // '{"id":1,"result":3,"error":null}'
  * ```
  */
@@ -336,12 +335,15 @@ export function answerResult(
   report: (error: Error, info: ErrorInfo) => void,
   options?: AnswerOptions,
 ): string {
-  const jsonrpc1 = options?.jsonrpc1 === true;
+  const jsonrpc1 = options?.jsonrpc1;
   try {
     if (options === undefined) return serializeSuccess(request.id, result, rawId);
-    return jsonrpc1
-      ? serializeSuccess1(request.id, result, rawId, options.write)
-      : serializeSuccess(request.id, result, rawId, options.write);
+    return (jsonrpc1?.serializeSuccess ?? serializeSuccess)(
+      request.id,
+      result,
+      rawId,
+      options.write,
+    );
   } catch (error) {
     report(toError(error), {
       kind: 'unserializable-result',
@@ -349,7 +351,7 @@ export function answerResult(
       method: request.method,
       id: request.id,
     });
-    return (jsonrpc1 ? serializeError1 : serializeError)(request.id, UNSERIALIZABLE_RESULT, rawId);
+    return (jsonrpc1?.serializeError ?? serializeError)(request.id, UNSERIALIZABLE_RESULT, rawId);
   }
 }
 

@@ -1,5 +1,11 @@
 export type { Codec, SuperjsonLike } from './codec.js';
-export { jsonReaderOf, jsonWriterOf, losslessNumbers, superjsonCodec } from './codec.js';
+export {
+  decodeResults,
+  jsonReaderOf,
+  jsonWriterOf,
+  losslessNumbers,
+  superjsonCodec,
+} from './codec.js';
 export type {
   Contract,
   ContractEntry,
@@ -97,7 +103,9 @@ export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
 export type { ParseJsonOptions } from './json.js';
 export { duplicateMemberOf, parseJson, stringifyJson } from './json.js';
+export type { JsonRpc1 } from './jsonrpc1.js';
 export {
+  jsonrpc1,
   serializeError1,
   serializeNotification1,
   serializeRequest1,
@@ -161,6 +169,7 @@ export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
 export type {
   ErrorCodePolicy,
   ParseResponseOptions,
+  ResponseChecker,
   ResponseChecks,
   ResponseVerdict,
 } from './response-checks.js';
@@ -168,6 +177,7 @@ export {
   checkResponse,
   JSONRPC1_RESPONSE_CHECKS,
   parseResponse,
+  responseChecks,
   responseChecksOf,
   STRICT_RESPONSE_CHECKS,
 } from './response-checks.js';

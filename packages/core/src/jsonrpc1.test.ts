@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonWriterOf, losslessNumbers } from './codec.js';
 import {
+  jsonrpc1,
   serializeError1,
   serializeNotification1,
   serializeRequest1,
@@ -32,23 +33,23 @@ describe('JSON-RPC 1.0 on the wire', () => {
   it('parse accepts 1.0 requests only when asked', () => {
     const text = '{"id":7,"method":"echo","params":["hi"]}';
     expect(parse(text)).toMatchObject({ kind: 'invalid', error: { code: -32600 } });
-    expect(parse(text, { jsonrpc1: true })).toEqual({
+    expect(parse(text, { jsonrpc1 })).toEqual({
       kind: 'request',
       message: { jsonrpc: '2.0', id: 7, method: 'echo', params: ['hi'] },
       rawId: undefined,
       jsonrpc1: true,
     });
-    expect(parse('{"id":null,"method":"log","params":[1]}', { jsonrpc1: true })).toEqual({
+    expect(parse('{"id":null,"method":"log","params":[1]}', { jsonrpc1 })).toEqual({
       kind: 'notification',
       message: { jsonrpc: '2.0', method: 'log', params: [1] },
     });
-    expect(parse('{"id":3,"method":"x","params":{"a":1}}', { jsonrpc1: true })).toMatchObject({
+    expect(parse('{"id":3,"method":"x","params":{"a":1}}', { jsonrpc1 })).toMatchObject({
       kind: 'invalid',
       id: 3,
       error: { code: -32602 },
     });
     // 2.0 messages read as before beside 1.0.
-    expect(parse('{"jsonrpc":"2.0","id":null,"method":"x"}', { jsonrpc1: true })).toMatchObject({
+    expect(parse('{"jsonrpc":"2.0","id":null,"method":"x"}', { jsonrpc1 })).toMatchObject({
       kind: 'request',
       message: { id: null },
     });

@@ -4,6 +4,7 @@
  * @module
  */
 import { ErrorCode } from './errors.js';
+import type { JsonRpc1 } from './jsonrpc1.js';
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -93,12 +94,13 @@ export interface ParseOptions {
    */
   readonly read?: ((text: string) => unknown) | undefined;
   /**
-   * Also accept JSON-RPC 1.0 requests: no `jsonrpc` member, params by position (an array) or
-   * absent, and `id: null` (or no id) meaning a notification. Such a request is marked
-   * `jsonrpc1: true` and its `message` is given in the 2.0 shape.
-   * @default false
+   * Also accept JSON-RPC 1.0: pass core's `jsonrpc1`. A message without a `jsonrpc` member is
+   * then read as 1.0: a request (params by position, or absent) is marked `jsonrpc1: true` and
+   * given in the 2.0 shape, `id: null` (or no id) is a notification, and an answer with `result`
+   * beside `error` (one of them `null`) is read as a 2.0 response. Its code comes with the value.
+   * @default undefined (2.0 only)
    */
-  readonly jsonrpc1?: boolean | undefined;
+  readonly jsonrpc1?: JsonRpc1 | undefined;
   /**
    * The longest batch classified. A longer one is refused as a whole, before any member is looked
    * at: one invalid message with -32003 and id `null`.
@@ -111,11 +113,13 @@ const PARSE_ERROR: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.ParseError,
   message: 'Parse error',
 });
-const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({
+/** -32600, as `parse` answers it (internal: for the JSON-RPC 1.0 reader). */
+export const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InvalidRequest,
   message: 'Invalid Request',
 });
-const INVALID_PARAMS: JsonRpcErrorObject = Object.freeze({
+/** -32602 for params that are not structured (internal: for the JSON-RPC 1.0 reader). */
+export const INVALID_PARAMS: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InvalidParams,
   message: 'Invalid params: params must be an array or an object',
 });
@@ -135,7 +139,18 @@ const NOT_JSON: ParsedInvalid = Object.freeze({
   value: undefined,
 });
 
-function invalid(
+/**
+ * An invalid message (internal: for the JSON-RPC 1.0 reader).
+ *
+ * @param error - what to answer
+ * @param id - the id to answer with
+ * @param rawId - its source text
+ * @param value - the message
+ * @param silent - not answered (a notification)
+ * @param response - it looks like a response
+ * @returns the classification
+ */
+export function invalid(
   error: JsonRpcErrorObject,
   id: JsonRpcId,
   rawId: string | undefined,
@@ -183,7 +198,7 @@ function rawIdSource(text: string): RawIdSource {
  * @param value - a parsed JSON value
  * @param text - the text it was parsed from, to recover number ids that lose precision
  * @param index - its position in the batch of `text`, or `-1` for a single message
- * @param jsonrpc1 - also accept JSON-RPC 1.0 requests (see {@link ParseOptions.jsonrpc1})
+ * @param jsonrpc1 - core's `jsonrpc1`, to also accept JSON-RPC 1.0 (see {@link ParseOptions.jsonrpc1})
  * @returns the classification; never throws
  * @example
  * ```ts
@@ -194,7 +209,7 @@ export function classify(
   value: unknown,
   text?: string,
   index = -1,
-  jsonrpc1 = false,
+  jsonrpc1?: JsonRpc1,
 ): ParsedMessage {
   return classifyWith(value, text === undefined ? undefined : rawIdSource(text), index, jsonrpc1);
 }
@@ -203,7 +218,7 @@ function classifyWith(
   value: unknown,
   ids: RawIdSource | undefined,
   index: number,
-  jsonrpc1: boolean,
+  jsonrpc1: JsonRpc1 | undefined,
 ): ParsedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return invalid(INVALID_REQUEST, null, undefined, value);
@@ -237,15 +252,16 @@ function classifyWith(
     idValid = false;
   }
 
+  if (jsonrpc1 !== undefined && !('jsonrpc' in message)) {
+    const read = jsonrpc1.classify(message, id, rawId, hasId && idValid, idValid);
+    if (read !== undefined) return read;
+  }
   const method = message.method;
   if (method === undefined) {
     if ('result' in message || 'error' in message) {
       return classifyResponse(message, id, rawId, hasId && idValid);
     }
     return invalid(INVALID_REQUEST, id, rawId, value);
-  }
-  if (jsonrpc1 && !('jsonrpc' in message) && typeof method === 'string' && idValid) {
-    return classifyJsonRpc1(message, method, id, rawId);
   }
   if (message.jsonrpc !== '2.0' || typeof method !== 'string' || !idValid) {
     return invalid(INVALID_REQUEST, id, rawId, value);
@@ -262,29 +278,17 @@ function classifyWith(
     : { kind: 'notification', message: message as unknown as JsonRpcNotification };
 }
 
-/** A JSON-RPC 1.0 request or notification (`id: null` or no id), in the 2.0 shape. */
-function classifyJsonRpc1(
-  message: Record<string, unknown>,
-  method: string,
-  id: JsonRpcId,
-  rawId: string | undefined,
-): ParsedMessage {
-  const params = message.params;
-  const notification = id === null;
-  if (params !== undefined && !Array.isArray(params)) {
-    return invalid(INVALID_PARAMS, id, rawId, message, notification);
-  }
-  if (notification) {
-    const out: JsonRpcNotification =
-      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return { kind: 'notification', message: out };
-  }
-  const out: JsonRpcRequest =
-    params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-  return { kind: 'request', message: out, rawId, jsonrpc1: true };
-}
-
-function classifyResponse(
+/**
+ * Classifies a message with `result` or `error` as a 2.0 response (internal: for the JSON-RPC 1.0
+ * reader too).
+ *
+ * @param message - the message
+ * @param id - its id
+ * @param rawId - the id's source text
+ * @param idOk - whether the id member is there and valid
+ * @returns the response, or an invalid message
+ */
+export function classifyResponse(
   message: Record<string, unknown>,
   id: JsonRpcId,
   rawId: string | undefined,
@@ -337,7 +341,7 @@ export function parse(text: string, options?: ParseOptions): ParseResult {
   } catch {
     return NOT_JSON;
   }
-  const jsonrpc1 = options?.jsonrpc1 === true;
+  const jsonrpc1 = options?.jsonrpc1;
   const ids = rawIdSource(text);
   if (Array.isArray(value)) {
     const length = value.length;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { losslessNumbers, superjsonCodec } from './codec.js';
 import { classifyErrorCode } from './errors.js';
+import { jsonrpc1 } from './jsonrpc1.js';
 import type { ParseResult } from './parse.js';
 import {
   checkResponse,
@@ -80,12 +81,12 @@ describe('parseResponse: each rule relaxed or tightened on its own', () => {
 
   it('JSON-RPC 1.0 answers (both members, one null, no jsonrpc) with jsonrpc1', () => {
     expect(
-      parseResponse('{"id":1,"result":null,"error":{"code":5,"message":"no"}}', { jsonrpc1: true }),
+      parseResponse('{"id":1,"result":null,"error":{"code":5,"message":"no"}}', { jsonrpc1 }),
     ).toMatchObject({
       kind: 'response',
       message: { id: 1, error: { code: 5, message: 'no' } },
     });
-    expect(parseResponse('{"id":1,"result":3,"error":null}', { jsonrpc1: true })).toMatchObject({
+    expect(parseResponse('{"id":1,"result":3,"error":null}', { jsonrpc1 })).toMatchObject({
       kind: 'response',
       message: { id: 1, result: 3 },
     });

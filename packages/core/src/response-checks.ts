@@ -5,9 +5,10 @@
  *
  * @module
  */
-import type { Codec } from './codec.js';
+import { type Codec, decodeResults } from './codec.js';
 import { classifyErrorCode, ErrorCode } from './errors.js';
 import { duplicateMemberOf, parseJson } from './json.js';
+import type { JsonRpc1 } from './jsonrpc1.js';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcResponse } from './messages.js';
 import { type ParsedInvalid, type ParsedMessage, type ParseResult, parse } from './parse.js';
 
@@ -217,10 +218,13 @@ export function checkResponse(value: unknown, checks: ResponseChecks): ResponseV
 export interface ParseResponseOptions {
   /** Rules to change; the rest stay as {@link STRICT_RESPONSE_CHECKS}. */
   readonly checks?: Partial<ResponseChecks> | undefined;
-  /** Reads big integers losslessly and decodes each result. */
+  /** Reads the text with the codec's reader (big integers, losslessly) and decodes each result. */
   readonly codec?: Codec | undefined;
-  /** Apply {@link JSONRPC1_RESPONSE_CHECKS} (and accept 1.0 requests) before `checks`. */
-  readonly jsonrpc1?: boolean | undefined;
+  /**
+   * Core's `jsonrpc1`: apply {@link JSONRPC1_RESPONSE_CHECKS} (and read 1.0 messages) before
+   * `checks`.
+   */
+  readonly jsonrpc1?: JsonRpc1 | undefined;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -238,7 +242,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 export function responseChecksOf(options: ParseResponseOptions | undefined): ResponseChecks {
   return {
     ...STRICT_RESPONSE_CHECKS,
-    ...(options?.jsonrpc1 === true ? JSONRPC1_RESPONSE_CHECKS : undefined),
+    ...(options?.jsonrpc1 === undefined ? undefined : JSONRPC1_RESPONSE_CHECKS),
     ...options?.checks,
   };
 }
@@ -273,14 +277,14 @@ export function parseResponse(
   }
   const checks = responseChecksOf(options);
   const codec = options?.codec;
-  const lossless = codec?.losslessNumbers === true;
-  const duplicates = checks.rejectDuplicateMembers;
+  const read = codec?.read;
+  // Repeated names are seen by the kit's own reader only (lossless when the codec reads).
   const parsed = parse(text, {
-    read:
-      lossless || duplicates ? (t) => parseJson(t, { bigint: lossless, duplicates }) : undefined,
+    read: checks.rejectDuplicateMembers
+      ? (t) => parseJson(t, { bigint: read !== undefined, duplicates: true })
+      : read,
     jsonrpc1: options?.jsonrpc1,
   });
-  const decode = codec?.decode;
   const one = (member: ParsedMessage): ParsedMessage => {
     let value: unknown;
     if (member.kind === 'response') value = member.message;
@@ -299,13 +303,49 @@ export function parseResponse(
       };
       return invalid;
     }
-    let response = verdict.response;
-    if (decode !== undefined && 'result' in response) {
-      response = { jsonrpc: '2.0', id: response.id, result: decode(response.result) };
-    }
-    return { kind: 'response', message: response, rawId: member.rawId };
+    return { kind: 'response', message: verdict.response, rawId: member.rawId };
   };
-  return parsed.kind === 'batch'
-    ? { kind: 'batch', messages: parsed.messages.map(one) }
-    : one(parsed);
+  const checked: ParseResult =
+    parsed.kind === 'batch' ? { kind: 'batch', messages: parsed.messages.map(one) } : one(parsed);
+  const decode = codec?.decode;
+  return decode === undefined ? checked : decodeResults(checked, decode);
+}
+
+/**
+ * Response checks with the code that applies them: the value of the client's `responseChecks`
+ * option (a client that checks nothing beyond the strict default ships none of it).
+ */
+export interface ResponseChecker {
+  /** The rules in force (JSON-RPC 1.0 relaxes two more when the client speaks it). */
+  readonly checks: ResponseChecks;
+  /**
+   * Reads a text as {@link parseResponse} does, with these rules.
+   *
+   * @param input - text, or UTF-8 bytes
+   * @param options - the codec and JSON-RPC 1.0
+   * @returns the classification; a response that breaks a rule is `invalid`
+   */
+  parse(input: string | Uint8Array, options?: Omit<ParseResponseOptions, 'checks'>): ParseResult;
+}
+
+/**
+ * Makes the response checks a client applies: the strict rules ({@link STRICT_RESPONSE_CHECKS})
+ * with the ones given changed.
+ *
+ * @param checks - the rules to change
+ * @returns the checker, for the client's `responseChecks` option
+ * @example
+ * ```ts
+ * // A peer that answers `"error": null` beside `result`:
+ * const client = createClient(transport, {
+ *   responseChecks: responseChecks({ requireExclusiveResultOrError: false }),
+ * });
+ * ```
+ */
+export function responseChecks(checks?: Partial<ResponseChecks>): ResponseChecker {
+  return Object.freeze({
+    checks: responseChecksOf({ checks }),
+    parse: (input: string | Uint8Array, options?: Omit<ParseResponseOptions, 'checks'>) =>
+      parseResponse(input, { ...options, checks }),
+  });
 }

@@ -20,6 +20,7 @@ import {
   isPromiseLike,
   type JsonRpcErrorObject,
   type JsonRpcId,
+  jsonrpc1,
   MethodNotFoundError,
   type ParsedInvalid,
   type ParsedMessage,
@@ -218,7 +219,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     report(error, { ...info, notification: false });
 
   const answerOptions: AnswerOptions | undefined = write === undefined ? undefined : { write };
-  const answerOptions1: AnswerOptions = { write, jsonrpc1: true };
+  const answerOptions1: AnswerOptions = { write, jsonrpc1 };
 
   function success(parsed: ParsedRequest, result: unknown): string {
     return answerResult(

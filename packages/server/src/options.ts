@@ -7,6 +7,7 @@ import type {
   Codec,
   ErrorInfo as CoreErrorInfo,
   ErrorLevel,
+  JsonRpc1,
   JsonRpcErrorObject,
   JsonRpcId,
   Profile,
@@ -149,10 +150,10 @@ export interface ServerOptions {
   /**
    * Accept JSON-RPC 1.0 beside 2.0: a request without `jsonrpc` (params by position only,
    * `id: null` for a notification) is answered in 1.0 form (`result` and `error`, one `null`);
-   * a 2.0 request is answered in 2.0 form.
+   * a 2.0 request is answered in 2.0 form. `true` and core's `jsonrpc1` mean the same.
    * @default false
    */
-  readonly jsonrpc1?: boolean;
+  readonly jsonrpc1?: boolean | JsonRpc1;
   /**
    * The answer to params that are neither an array nor an object: `"invalid-params"` (-32602) or
    * `"invalid-request"` (-32600), as some compliance suites expect.

@@ -17,6 +17,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   jsonReaderOf,
+  jsonrpc1,
   jsonWriterOf,
   RequestTooLargeError,
   scanEnvelope,
@@ -73,10 +74,8 @@ export function createServer(options: ServerOptions = {}): Server {
   const report = createReporter(options.onError, options.onErrorLevel);
   const systemMethods = options.systemMethods !== false;
   const read = jsonReaderOf(options.codec);
-  const parseOptions =
-    read === undefined && options.jsonrpc1 !== true
-      ? undefined
-      : { read, jsonrpc1: options.jsonrpc1 === true };
+  const v1 = options.jsonrpc1 === true ? jsonrpc1 : options.jsonrpc1 || undefined;
+  const parseOptions = read === undefined && v1 === undefined ? undefined : { read, jsonrpc1: v1 };
 
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
