@@ -22,6 +22,13 @@ export interface TransportHandler {
   /** The transport reconnected after {@link TransportHandler.onDisconnect}. */
   onReconnect?(): void;
   /**
+   * The other side will send nothing more (its end of a byte stream ended: stdin at end of file),
+   * but sends still go out. A transport that can half-close calls this instead of closing, when the
+   * owner has this member; the owner then closes the transport once it has nothing left to send.
+   * Without this member, the end of input closes the transport.
+   */
+  onEnd?(): void;
+  /**
    * A message over the transport's size limit was dropped without being parsed. `envelope` is
    * what a bounded scan of its top level found, so that the owner can answer a request with its
    * own id (and never answer a notification). Without this member, `error` goes to `onError`.
