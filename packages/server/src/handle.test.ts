@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import {
   InvalidParamsError,
   JsonRpcError,
@@ -501,7 +502,6 @@ describe('handle(): the exchange signal', () => {
 
 describe('a batch of slow calls under one outer signal (an HTTP exchange)', () => {
   it('adds one abort listener to the outer signal, not one per member', async () => {
-    const { getEventListeners } = await import('node:events');
     const server = createServer();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
