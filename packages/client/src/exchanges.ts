@@ -132,7 +132,7 @@ export function createExchanges(
    */
   const failUnplaceable = (error: JsonRpcErrorObject, received: unknown): void => {
     const wire = fromErrorObject(error);
-    const reason = `The peer answered an error with id null (${error.code} ${error.message}) that matches no single exchange; every call waiting on an answer fails`;
+    const reason = `An error with id null (${error.code} ${error.message}) that matches no single exchange: every call sent fails`;
     report(new ProtocolError(reason, received, { cause: wire }), UNEXPECTED);
     for (const waiting of Array.from(pending.calls())) {
       if (byId.get(waiting.id)?.sent === false) continue;
