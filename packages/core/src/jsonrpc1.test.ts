@@ -55,6 +55,29 @@ describe('JSON-RPC 1.0 on the wire', () => {
     });
   });
 
+  it('parse reads 1.0 answers (result beside error, one null) only when asked', () => {
+    const ok = '{"id":1,"result":3,"error":null}';
+    expect(parse(ok, { jsonrpc1 })).toEqual({
+      kind: 'response',
+      message: { jsonrpc: '2.0', id: 1, result: 3 },
+      rawId: undefined,
+    });
+    expect(parse(ok)).toMatchObject({ kind: 'invalid', response: true });
+    expect(parse('{"id":2,"result":null,"error":{"code":5,"message":"no"}}', { jsonrpc1 })).toEqual(
+      {
+        kind: 'response',
+        message: { jsonrpc: '2.0', id: 2, error: { code: 5, message: 'no' } },
+        rawId: undefined,
+      },
+    );
+    for (const bad of [
+      '{"id":3,"result":1,"error":{"code":5,"message":"no"}}',
+      '{"id":4,"result":null,"error":{"code":1.5,"message":"no"}}',
+    ]) {
+      expect(parse(bad, { jsonrpc1 })).toMatchObject({ kind: 'invalid', response: true });
+    }
+  });
+
   it('a big integer id read by a lossless reader keeps its digits', () => {
     expect(
       parse('{"jsonrpc":"2.0","id":123456789012345678901,"method":"x"}', {
