@@ -27,6 +27,7 @@ import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
 import { serializeNotification } from './serialize.js';
 import { toError } from './to-error.js';
+import { SENT } from './transport.js';
 
 /** Most ids of calls that gave up kept in memory, to recognise their late answers. */
 const LATE_ANSWER_MEMORY = 1024;
@@ -180,9 +181,11 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
 
   const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
 
-  /** Sends a call's message; a failure rejects the call. */
+  /** Sends a call's message; a failure rejects the call (a send already done needs no watch). */
   const sendCall = (id: JsonRpcId, method: string, text: string, signal?: AbortSignal): void => {
-    send(text, signal).then(undefined, (error: unknown) => {
+    const sent = send(text, signal);
+    if (sent === SENT) return;
+    sent.then(undefined, (error: unknown) => {
       if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
     });
   };

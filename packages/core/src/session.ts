@@ -31,7 +31,7 @@ import type {
   JsonRpcParams,
   JsonRpcResponse,
 } from './messages.js';
-import { createOutgoing } from './outgoing.js';
+import { createOutgoing, type Outgoing } from './outgoing.js';
 import type { ParseResult } from './parse.js';
 import { parse } from './parse.js';
 import type { GiveUpReason, PendingCalls } from './pending.js';
@@ -40,7 +40,7 @@ import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 import { sendError } from './send-error.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
-import type { Transport } from './transport.js';
+import { SENT, type Transport } from './transport.js';
 
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
@@ -228,6 +228,93 @@ export interface Session {
   close(reason?: unknown): Promise<void>;
 }
 
+/** What the face of a {@link Session} reads live, each through a function. */
+interface SessionReaders {
+  readonly outgoing: () => Outgoing;
+  readonly incoming: () => IncomingCalls;
+  readonly signal: () => AbortSignal;
+  readonly isClosed: () => boolean;
+}
+
+/** The members of a {@link Session} that are plain values. */
+type SessionMembers = Omit<
+  Session,
+  | 'pending'
+  | 'incoming'
+  | 'signal'
+  | 'isClosed'
+  | 'reject'
+  | 'gaveUp'
+  | 'nextId'
+  | 'onGiveUp'
+  | 'request'
+>;
+
+/**
+ * The session as its users see it. A class rather than an object literal: V8 keeps a literal
+ * with getters and this many members in its slow dictionary form (about 850 bytes, once per
+ * connection of a server); here the getters live once on the prototype.
+ */
+class SessionFace implements Session {
+  declare readonly profile: Profile<any> | undefined;
+  declare readonly closed: Promise<void>;
+  declare readonly start: Session['start'];
+  declare readonly send: Session['send'];
+  declare readonly sendDetached: Session['sendDetached'];
+  declare readonly respond: Session['respond'];
+  declare readonly consume: Session['consume'];
+  declare readonly progressFor: Session['progressFor'];
+  declare readonly notify: Session['notify'];
+  declare readonly close: Session['close'];
+  readonly #read: SessionReaders;
+
+  constructor(members: SessionMembers, read: SessionReaders) {
+    this.#read = read;
+    Object.assign(this, members);
+  }
+
+  get pending(): PendingCalls {
+    return this.#read.outgoing().pending;
+  }
+
+  get incoming(): IncomingCalls {
+    return this.#read.incoming();
+  }
+
+  get signal(): AbortSignal {
+    return this.#read.signal();
+  }
+
+  get isClosed(): boolean {
+    return this.#read.isClosed();
+  }
+
+  reject(id: JsonRpcId, error: Error): void {
+    this.#read.outgoing().reject(id, error);
+  }
+
+  gaveUp(id: JsonRpcId): boolean {
+    return this.#read.outgoing().gaveUp(id);
+  }
+
+  nextId(): JsonRpcId {
+    return this.#read.outgoing().nextId();
+  }
+
+  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void {
+    this.#read.outgoing().onGiveUp(reason, id, method, notice);
+  }
+
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+    id?: JsonRpcId,
+  ): Promise<unknown> {
+    return this.#read.outgoing().request(method, params, options, id);
+  }
+}
+
 const send = (kind: ErrorKind, level: ErrorLevel): ErrorInfo => ({ kind, level });
 const TRANSPORT_WARN: ErrorInfo = Object.freeze(send('transport-error', 'warn'));
 const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error'));
@@ -248,12 +335,18 @@ const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error
 export function createSession(transport: Transport, options: SessionOptions): Session {
   const { report, profile, screen } = options;
   const parseText = options.parse ?? parse;
-  const incoming = createIncomingCalls<IncomingCall>();
+  // The tables, the signal and the outgoing half are made on first use: a server holds one
+  // session per connection, and most connections never call back or run a slow handler.
+  let incomingTable: IncomingCalls<IncomingCall> | undefined;
+  const incoming = (): IncomingCalls<IncomingCall> =>
+    (incomingTable ??= createIncomingCalls<IncomingCall>());
   const cancellation = profile?.cancellation;
   const progress = profile?.progress;
   const cancelMethod = cancellation?.method;
   const cancelAnswers = cancellation?.answer !== false;
-  const life = new AbortController();
+  let life: AbortController | undefined;
+  /** Why the session closed: the reason of its signal and of the calls still running here. */
+  let closeReason: unknown;
   let closed = false;
   let started = false;
   let deferredSends = 0;
@@ -284,7 +377,9 @@ export function createSession(transport: Transport, options: SessionOptions): Se
 
   const sendDetached = (text: string, about?: { method: string; id?: JsonRpcId }): void => {
     if (closed) return;
-    sendText(text).then(undefined, (error: unknown) => {
+    const sent = sendText(text);
+    if (sent === SENT) return;
+    sent.then(undefined, (error: unknown) => {
       const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
       report(
         toError(error),
@@ -297,29 +392,34 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     });
   };
 
-  const outgoing = createOutgoing({
-    profile,
-    sendCancel: options.sendCancel === true,
-    requestTimeout: options.requestTimeout ?? 0,
-    fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
-    serializeRequest: options.serializeRequest ?? serializeRequest,
-    lateAnswerMemory: options.lateAnswerMemory,
-    generateId: options.generateId,
-    onAnswered: options.onAnswered,
-    onNullIdError: options.onNullIdError,
-    report,
-    send: sendText,
-    sendDetached,
-    isClosed: () => closed,
-  });
-  const { respond } = outgoing;
+  let outgoingHalf: Outgoing | undefined;
+  const outgoing = (): Outgoing =>
+    (outgoingHalf ??= createOutgoing({
+      profile,
+      sendCancel: options.sendCancel === true,
+      requestTimeout: options.requestTimeout ?? 0,
+      fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
+      serializeRequest: options.serializeRequest ?? serializeRequest,
+      lateAnswerMemory: options.lateAnswerMemory,
+      generateId: options.generateId,
+      onAnswered: options.onAnswered,
+      onNullIdError: options.onNullIdError,
+      report,
+      send: sendText,
+      sendDetached,
+      isClosed: () => closed,
+    }));
+  const respond = (response: JsonRpcResponse, hint?: unknown): void =>
+    outgoing().respond(response, hint);
 
   const cancelled = (id: JsonRpcId): Error =>
     fromErrorObject({ code: cancellation!.code, message: 'Request cancelled' }, { id });
 
   const consume = (notification: JsonRpcNotification): boolean => {
-    if (notification.method !== cancelMethod) return outgoing.progress(notification);
-    if (incoming.size === 0) return true;
+    if (notification.method !== cancelMethod) {
+      return outgoingHalf?.progress(notification) === true;
+    }
+    if (incomingTable === undefined || incomingTable.size === 0) return true;
     let id: JsonRpcId | undefined;
     try {
       id = cancellation!.fromParams(notification.params);
@@ -331,7 +431,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       });
       return true;
     }
-    if (id !== undefined) incoming.cancel(id, cancelled(id), cancelAnswers);
+    if (id !== undefined) incomingTable.cancel(id, cancelled(id), cancelAnswers);
     return true;
   };
 
@@ -361,13 +461,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   const shutdown = (cause: unknown): void => {
     if (closed) return;
     closed = true;
-    outgoing.close(cause);
-    life.abort(
+    outgoingHalf?.close(cause);
+    closeReason =
       options.closeReason !== undefined
         ? options.closeReason(cause)
-        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause }),
-    );
-    incoming.closeAll(life.signal.reason);
+        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause });
+    life?.abort(closeReason);
+    incomingTable?.closeAll(closeReason);
     options.onClose?.(cause);
     resolveClosed();
   };
@@ -400,7 +500,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     // Nothing more will arrive: calls waiting for answers cannot get them; calls running here
     // still answer, and the session closes after the last one.
     inputEnded = true;
-    outgoing.failAll('The other side ended its input', undefined);
+    outgoingHalf?.failAll('The other side ended its input', undefined);
     if (running === 0) void close();
   };
 
@@ -436,7 +536,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
             : { maxMessageBytes: options.maxMessageBytes }),
           onClose: (error?: Error) => shutdown(error),
           onError: (error: Error) => report(error, TRANSPORT_WARN),
-          onDisconnect: (error?: Error) => outgoing.failAll('Connection lost', error),
+          onDisconnect: (error?: Error) => outgoingHalf?.failAll('Connection lost', error),
           onReconnect: () => options.onReconnect?.(),
           onEnd,
         })
@@ -455,28 +555,31 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     }
   };
 
-  const session: Session = {
-    pending: outgoing.pending,
-    incoming,
-    profile,
-    signal: life.signal,
-    get isClosed() {
-      return closed;
+  const session: Session = new SessionFace(
+    {
+      profile,
+      closed: closedPromise,
+      start,
+      send: sendText,
+      sendDetached,
+      respond,
+      consume,
+      progressFor,
+      notify,
+      close,
     },
-    closed: closedPromise,
-    start,
-    send: sendText,
-    sendDetached,
-    respond,
-    reject: outgoing.reject,
-    consume,
-    progressFor,
-    gaveUp: outgoing.gaveUp,
-    nextId: outgoing.nextId,
-    onGiveUp: outgoing.onGiveUp,
-    request: outgoing.request,
-    notify,
-    close,
-  };
+    {
+      outgoing,
+      incoming,
+      signal: () => {
+        if (life === undefined) {
+          life = new AbortController();
+          if (closed) life.abort(closeReason);
+        }
+        return life.signal;
+      },
+      isClosed: () => closed,
+    },
+  );
   return session;
 }

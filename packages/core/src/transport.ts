@@ -54,6 +54,26 @@ export interface SendOptions {
 }
 
 /**
+ * The promise a transport's `send()` may return when it took the message at once and has
+ * nothing to wait for. It is one shared, already resolved promise: the client and the server
+ * recognise it and skip watching that send for a failure, so a call costs no handler for it.
+ * Transports that wait (backpressure, an HTTP exchange) return their own promise instead.
+ *
+ * @example
+ * ```ts
+ * const transport: Transport = {
+ *   start: (handler) => state.start(handler),
+ *   send(message) {
+ *     socket.send(message);
+ *     return SENT;
+ *   },
+ *   close: async () => socket.close(),
+ * };
+ * ```
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
+/**
  * A duplex channel that moves serialized JSON-RPC messages.
  *
  * - `start()` is called once; nothing that arrives before it is lost (it is buffered).
