@@ -131,7 +131,7 @@ export function paramNamesOf(schema: unknown): readonly string[] | undefined {
 export type ParamsShape = 'byName' | 'byPosition';
 
 /** Schema `type`s (valibot, zod 4, JSON Schema) that take params by position. */
-const POSITIONAL_TYPES: ReadonlySet<unknown> = new Set([
+const POSITIONAL_TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   'tuple',
   'strict_tuple',
   'loose_tuple',
@@ -256,7 +256,9 @@ export interface ContractOptions {
   readonly name?: string;
 }
 
-const CONTRACT_NAME: unique symbol = Symbol.for('@jsonrpc-kit/core/contractName') as never;
+const CONTRACT_NAME: unique symbol = /* @__PURE__ */ Symbol.for(
+  '@jsonrpc-kit/core/contractName',
+) as never;
 
 /**
  * The name given to a contract by {@link defineContract}, if any.

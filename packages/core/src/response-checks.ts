@@ -69,7 +69,7 @@ export interface ResponseChecks {
  * const checks = { ...STRICT_RESPONSE_CHECKS, rejectDuplicateMembers: true };
  * ```
  */
-export const STRICT_RESPONSE_CHECKS: ResponseChecks = Object.freeze({
+export const STRICT_RESPONSE_CHECKS: ResponseChecks = /* @__PURE__ */ Object.freeze({
   requireJsonRpcVersion20: true,
   requireIdMember: true,
   allowNullId: true,
@@ -94,7 +94,7 @@ export const STRICT_RESPONSE_CHECKS: ResponseChecks = Object.freeze({
  * parseResponse('{"id":1,"result":2,"error":null}', { checks: JSONRPC1_RESPONSE_CHECKS });
  * ```
  */
-export const JSONRPC1_RESPONSE_CHECKS: Partial<ResponseChecks> = Object.freeze({
+export const JSONRPC1_RESPONSE_CHECKS: Partial<ResponseChecks> = /* @__PURE__ */ Object.freeze({
   requireJsonRpcVersion20: false,
   requireExclusiveResultOrError: false,
 });
@@ -227,7 +227,7 @@ export interface ParseResponseOptions {
   readonly jsonrpc1?: JsonRpc1 | undefined;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const UTF8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The full set of rules for some options.
