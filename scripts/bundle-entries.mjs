@@ -32,9 +32,8 @@ for (const [key, target] of Object.entries(pkg.exports)) {
   entryPoints[name] = join(dir, source);
 }
 
-// esbuild is a dependency of the runtime tests, which bundle for browsers too.
-const runtimes = join(root, 'tests', 'runtimes');
-const esbuildPath = createRequire(join(runtimes, 'package.json')).resolve('esbuild');
+// esbuild is a development dependency of the repository's root.
+const esbuildPath = createRequire(join(root, 'package.json')).resolve('esbuild');
 const { build } = await import(pathToFileURL(esbuildPath).href);
 await build({
   entryPoints,

@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { findRedisServer, startRedisServer } from '@jsonrpc-kit/redis/testing';
 import { kit } from '../common.mjs';
-import { startRedis } from '../redis-server.mjs';
 
 const CHILD = fileURLToPath(new URL('../children/fanout-subscriber.mjs', import.meta.url));
 const PROCESSES = 2;
@@ -56,8 +56,8 @@ async function publisher(impl, url) {
 /** Measures one implementation: `config.items` publishes, each to 1,000 subscribers. */
 export async function run(impl, config) {
   if (impl === 'kit') await kit('@jsonrpc-kit/redis', 'createRedisFanout');
-  const redis = await startRedis();
-  if (redis === undefined) return { skip: 'n/a: redis-server not installed' };
+  if (findRedisServer() === undefined) return { skip: 'n/a: redis-server not installed' };
+  const redis = await startRedisServer();
   const children = [];
   let pub;
   try {

@@ -4,8 +4,9 @@
  * with bare @redis/client: XADD per request, XREADGROUP per worker, XADD of the answer to the
  * caller's reply stream, XACK, a blocking XREAD on the reply stream and a correlation map.
  */
+
+import { findRedisServer, startRedisServer } from '@jsonrpc-kit/redis/testing';
 import { add, check, kit, lanes, METHOD, PARAMS } from '../common.mjs';
-import { startRedis } from '../redis-server.mjs';
 
 function entriesOf(reply) {
   if (reply === null) return [];
@@ -20,7 +21,8 @@ function entriesOf(reply) {
 async function rawSetup(url, workers) {
   const { createClient } = await import('@redis/client');
   const open = async () => {
-    const c = createClient({ url });
+    // As the kit's connections: no per-command timer (@redis/client arms a 5 s one by default).
+    const c = createClient({ url, commandOptions: { timeout: 0 } });
     c.on('error', () => {});
     await c.connect();
     return c;
@@ -125,8 +127,8 @@ async function kitSetup(url, workers) {
 /** Measures one implementation with `workers` workers: warm-up, then `config.calls` calls. */
 export async function run(impl, config, workers) {
   if (impl === 'kit') await kit('@jsonrpc-kit/redis', 'createRedisQueueClientTransport');
-  const redis = await startRedis();
-  if (redis === undefined) return { skip: 'n/a: redis-server not installed' };
+  if (findRedisServer() === undefined) return { skip: 'n/a: redis-server not installed' };
+  const redis = await startRedisServer();
   let bench;
   try {
     bench = await (impl === 'raw' ? rawSetup : kitSetup)(redis.url, workers);

@@ -7,31 +7,15 @@
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import { createRedisQueueClientTransport } from '@jsonrpc-kit/redis';
+import { type RedisServerProcess, startRedisServer } from '@jsonrpc-kit/redis/testing';
 import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';
 import type { ClusterMessage } from './node.js';
 
 const nodeScript = fileURLToPath(new URL('./node.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
-}
 
 function firstLine(child: ChildProcess, what: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -44,43 +28,16 @@ function firstLine(child: ChildProcess, what: string): Promise<string> {
   });
 }
 
-/** Starts a throwaway redis-server (no persistence, temporary directory). */
-async function startRedis(children: ChildProcess[]): Promise<{ url: string; dir: string }> {
-  const binary = (process.env.PATH ?? '')
-    .split(delimiter)
-    .map((dir) => join(dir, 'redis-server'))
-    .find((path) => existsSync(path));
-  if (binary === undefined) {
-    throw new Error('Set REDIS_URL, or install redis-server (apt-get install -y redis-server)');
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'jsonrpc-kit-cluster-'));
-  const port = await freePort();
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'];
-  const redis = spawn(binary, [...args, '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(redis);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('redis-server did not start within 10 s')),
-      10_000,
-    );
-    createInterface({ input: redis.stdout! }).on('line', (line) => {
-      if (!line.includes('Ready to accept connections')) return;
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  return { url: `redis://127.0.0.1:${port}`, dir };
-}
-
 async function main(): Promise<void> {
   const children: ChildProcess[] = [];
-  let tempDir: string | undefined;
+  let redis: RedisServerProcess | undefined;
   try {
     let redisUrl = process.env.REDIS_URL;
     if (redisUrl === undefined) {
-      const started = await startRedis(children);
-      redisUrl = started.url;
-      tempDir = started.dir;
+      redis = await startRedisServer().catch((error: Error) => {
+        throw new Error(`Set REDIS_URL, or ${error.message}`);
+      });
+      redisUrl = redis.url;
     }
     const urls = await Promise.all(
       ['a', 'b', 'c'].map((name) => {
@@ -122,7 +79,7 @@ async function main(): Promise<void> {
           : new Promise((resolve) => child.once('exit', resolve)),
       ),
     );
-    if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
+    await redis?.stop();
   }
 }
 

@@ -1,14 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findRedisServer, REDIS_SERVER_INSTALL_HINT } from '@jsonrpc-kit/redis/testing';
 import { describe, expect, it } from 'vitest';
 
-const hasRedis = (process.env.PATH ?? '')
-  .split(delimiter)
-  .some((dir) => dir !== '' && existsSync(join(dir, 'redis-server')));
-if (!hasRedis)
-  console.warn('redis-server is not installed: skipped (apt-get install -y redis-server)');
+const hasRedis = findRedisServer() !== undefined;
+if (!hasRedis) console.warn(`${REDIS_SERVER_INSTALL_HINT}: skipped`);
 
 describe.skipIf(!hasRedis)('the cluster example', () => {
   it('runs three processes on one Redis: a message crosses processes, jobs go through the queue', () => {

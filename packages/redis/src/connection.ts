@@ -30,6 +30,17 @@ export interface RedisConnectionOptions {
 /** Longest wait between two reconnect attempts, in milliseconds. @default 2000 */
 export const DEFAULT_MAX_RECONNECT_DELAY = 2000;
 
+/**
+ * The per-command timeout of the package's connections, in milliseconds: none. `@redis/client`
+ * arms a timer for every command by default (5 s), which costs more than the command itself on a
+ * busy queue; the package's own waits are bounded elsewhere (blocking reads by `blockMs`, calls by
+ * the client's `timeout`, a lost connection rejects what it carried). Set
+ * `redis: { commandOptions: { timeout } }` to have one anyway.
+ *
+ * @default 0 (none)
+ */
+export const DEFAULT_COMMAND_TIMEOUT = 0;
+
 /** One of the package's own connections. */
 export type RedisConnection = ReturnType<typeof createClient>;
 
@@ -61,6 +72,7 @@ export async function openConnection(
     ...base,
     ...extra,
     url: options.url ?? base.url ?? 'redis://127.0.0.1:6379',
+    commandOptions: { timeout: DEFAULT_COMMAND_TIMEOUT, ...base.commandOptions },
     socket: { ...base.socket, reconnectStrategy: reconnectDelay },
   } as RedisClientOptions) as RedisConnection;
   const report = options.onConnectionError;
@@ -81,6 +93,21 @@ export function dropConnection(client: RedisConnection | undefined): void {
   } catch {
     // already closed
   }
+}
+
+/**
+ * An idempotent, graceful close of one connection (dropped when the graceful close fails).
+ *
+ * @param client - the connection
+ * @returns the close: the first call closes, later ones resolve at once
+ */
+export function closeOnce(client: RedisConnection): () => Promise<void> {
+  let closed = false;
+  return async () => {
+    if (closed) return;
+    closed = true;
+    await client.close().catch(() => dropConnection(client));
+  };
 }
 
 /**

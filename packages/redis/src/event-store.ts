@@ -5,7 +5,7 @@
  * @module
  */
 import { asyncDisposeSymbol } from '@jsonrpc-kit/core';
-import { dropConnection, openConnection, type RedisConnectionOptions } from './connection.js';
+import { closeOnce, openConnection, type RedisConnectionOptions } from './connection.js';
 import { readEntries } from './stream-reply.js';
 
 /** Most events kept per stream. @default 1000 */
@@ -106,13 +106,7 @@ export async function createRedisEventStore(
   if (!(maxEvents >= 1)) throw new RangeError(`maxEvents must be >= 1, got ${maxEvents}`);
   if (!(maxAge > 0)) throw new RangeError(`maxAge must be > 0, got ${maxAge}`);
   const connection = await openConnection(options);
-  let closed = false;
-
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    await connection.close().catch(() => dropConnection(connection));
-  };
+  const close = closeOnce(connection);
 
   return {
     async append(streamId, message) {

@@ -1,10 +1,28 @@
+import { spawnSync } from 'node:child_process';
 import { LocalErrorCode } from '@jsonrpc-kit/core';
 import { describe, expect, it } from 'vitest';
 import { skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisFanout } from './fanout.js';
+import { findRedisServer } from './testing.js';
+
+/** The major version of the installed redis-server (0 when unknown). */
+function redisMajor(): number {
+  const binary = findRedisServer();
+  if (binary === undefined) return 0;
+  const out = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+  return Number(/v=(\d+)/.exec(out)?.[1] ?? 0);
+}
+
+/** Skips the test, saying why, when the installed redis-server has no sharded pub/sub. */
+function skipWithoutShardedPubSub(ctx: { skip(note: string): void }): void {
+  const major = redisMajor();
+  if (major < 7) ctx.skip(`sharded pub/sub needs Redis >= 7; this redis-server is ${major}`);
+}
 
 describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () => {
   const redis = useRedisServer();
+  const shardedFanout = (channelPrefix: string) =>
+    createRedisFanout({ url: redis.url, channelPrefix, sharded: true });
 
   it('delivers a publish to every subscriber of every fan-out, parsed once per fan-out', async () => {
     await using a = await createRedisFanout({ url: redis.url, channelPrefix: 't1:' });
@@ -42,7 +60,9 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     ).toEqual(['a1', 'a2']);
   });
 
-  it('survives a redis-server restart: subscriptions come back, publishes made meanwhile go out', async () => {
+  it('survives a redis-server restart: subscriptions come back, publishes made meanwhile go out', {
+    timeout: 30_000,
+  }, async () => {
     await using a = await createRedisFanout({ url: redis.url, channelPrefix: 't2:' });
     await using b = await createRedisFanout({ url: redis.url, channelPrefix: 't2:' });
     const got: unknown[] = [];
@@ -64,7 +84,7 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
           await b.publish('ticks', 3);
           return got.includes(3);
         },
-        { timeout: 10_000, interval: 200 },
+        { timeout: 20_000, interval: 200 },
       )
       .toBe(true);
   });
@@ -85,5 +105,47 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     await expect(fanout.publish('x', 3)).rejects.toMatchObject({
       code: LocalErrorCode.ConnectionClosed,
     });
+  });
+
+  it('sharded pub/sub (SPUBLISH/SSUBSCRIBE): delivered to sharded subscribers, not to plain ones', async (ctx) => {
+    skipWithoutShardedPubSub(ctx);
+    await using a = await shardedFanout('t4:');
+    await using b = await shardedFanout('t4:');
+    await using plain = await createRedisFanout({ url: redis.url, channelPrefix: 't4:' });
+    expect(a.sharded).toBe(true);
+    const got: unknown[] = [];
+    const texts: string[] = [];
+    const heardPlain: unknown[] = [];
+    await a.subscribe('news', (item) => void got.push(item));
+    await a.subscribeText('news', (text) => void texts.push(text));
+    await plain.subscribe('news', (item) => void heardPlain.push(item));
+    await b.publish('news', { n: 1 });
+    await b.publishText('news', '{"n":2}');
+    await expect.poll(() => got, { timeout: 2000 }).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(texts).toEqual(['{"n":1}', '{"n":2}']);
+    // A plain publish reaches plain subscribers only: the two kinds are separate channels.
+    await plain.publish('news', { n: 3 });
+    await expect.poll(() => heardPlain, { timeout: 2000 }).toEqual([{ n: 3 }]);
+    expect(got).toHaveLength(2);
+  });
+
+  it('sharded subscriptions come back after a redis-server restart', {
+    timeout: 30_000,
+  }, async (ctx) => {
+    skipWithoutShardedPubSub(ctx);
+    await using a = await shardedFanout('t5:');
+    await using b = await shardedFanout('t5:');
+    const got: unknown[] = [];
+    await a.subscribe('ticks', (item) => void got.push(item));
+    await redis.restart(200);
+    await expect
+      .poll(
+        async () => {
+          await b.publish('ticks', 'after');
+          return got.includes('after');
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe(true);
   });
 });

@@ -36,7 +36,19 @@ export interface RedisFanoutOptions extends RedisConnectionOptions {
   readonly maxQueuedPublishes?: number | undefined;
   /** Called when a subscriber throws or a message is not JSON; delivery to the others goes on. */
   readonly onError?: ((error: Error) => void) | undefined;
+  /**
+   * Sharded pub/sub (`SPUBLISH`/`SSUBSCRIBE`, Redis 7 and later): each channel lives on one shard
+   * of a Redis Cluster instead of being broadcast to every node, so fan-out scales with the
+   * cluster. On a single Redis it behaves as plain pub/sub. Publishers and subscribers of a topic
+   * must agree: a sharded publish reaches only sharded subscribers.
+   *
+   * @default false
+   */
+  readonly sharded?: boolean | undefined;
 }
+
+/** The Redis version sharded pub/sub needs. */
+const SHARDED_SINCE = 7;
 
 /**
  * Receives the items published to a topic, in any process.
@@ -45,6 +57,13 @@ export interface RedisFanoutOptions extends RedisConnectionOptions {
  * @param text - the item's JSON text, as published
  */
 export type FanoutListener = (item: unknown, text: string) => void;
+
+/**
+ * Receives the JSON text of each item published to a topic, unparsed.
+ *
+ * @param text - the item's JSON text, as published
+ */
+export type FanoutTextListener = (text: string) => void;
 
 /** A cross-process publish/subscribe hub over Redis; see {@link createRedisFanout}. */
 export interface RedisFanout {
@@ -70,6 +89,28 @@ export interface RedisFanout {
    * @throws ConnectionClosedError after `close()`
    */
   subscribe(topic: string, listener: FanoutListener): Promise<() => Promise<void>>;
+  /**
+   * Publishes an item already serialized: `text` goes out as it is (it must be JSON text). This
+   * is what the server's subscriptions call, so an item is serialized once in all.
+   *
+   * @param topic - the topic
+   * @param text - the item's JSON text
+   * @returns resolves once Redis took the publish (after an outage: once it is back)
+   * @throws TransportError and ConnectionClosedError as {@link RedisFanout.publish}
+   */
+  publishText(topic: string, text: string): Promise<void>;
+  /**
+   * Subscribes to the JSON text of a topic's items, not parsed (the server's subscriptions put
+   * it into each notification as it is). Otherwise as {@link RedisFanout.subscribe}.
+   *
+   * @param topic - the topic
+   * @param listener - receives each item's text
+   * @returns resolves, once Redis confirmed the subscription, to a function that unsubscribes
+   * @throws ConnectionClosedError after `close()`
+   */
+  subscribeText(topic: string, listener: FanoutTextListener): Promise<() => Promise<void>>;
+  /** Whether it uses sharded pub/sub ({@link RedisFanoutOptions.sharded}). */
+  readonly sharded: boolean;
   /** Publishes still waiting for Redis to come back. */
   readonly queued: number;
   /**
@@ -80,6 +121,29 @@ export interface RedisFanout {
   close(): Promise<void>;
   /** Closes the fan-out (as `close()`). */
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+interface Listeners {
+  readonly items: Set<FanoutListener>;
+  readonly texts: Set<FanoutTextListener>;
+}
+
+/**
+ * Refuses sharded pub/sub on a Redis older than 7, closing both connections.
+ *
+ * @param pub - the publisher connection
+ * @param sub - the subscriber connection
+ * @throws TransportError when the server is older
+ */
+async function requireShardedPubSub(pub: RedisConnection, sub: RedisConnection): Promise<void> {
+  const info = String(await pub.sendCommand(['INFO', 'server']));
+  const version = /redis_version:(\d+)/.exec(info)?.[1];
+  if (version !== undefined && Number(version) >= SHARDED_SINCE) return;
+  dropConnection(pub);
+  dropConnection(sub);
+  throw new TransportError(
+    `Sharded pub/sub needs Redis ${SHARDED_SINCE} or later; this one is ${version ?? 'unknown'}`,
+  );
 }
 
 interface QueuedPublish {
@@ -97,7 +161,8 @@ interface QueuedPublish {
  *
  * @param options - where Redis is, the channel prefix, the outage queue's bound
  * @returns the fan-out, connected
- * @throws TransportError when Redis cannot be reached at first
+ * @throws TransportError when Redis cannot be reached at first, or when `sharded` is asked of a
+ *   Redis older than 7
  * @example
  * ```ts
  * import { createRedisFanout } from '@jsonrpc-kit/redis';
@@ -111,6 +176,7 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
   const prefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
   const maxQueued = options.maxQueuedPublishes ?? DEFAULT_MAX_QUEUED_PUBLISHES;
   const onError = options.onError;
+  const sharded = options.sharded === true;
   let publisher: RedisConnection | undefined;
   let subscriber: RedisConnection | undefined;
   try {
@@ -118,11 +184,15 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
     subscriber = await openConnection(options);
   } catch (error) {
     dropConnection(publisher);
+    dropConnection(subscriber);
     throw new TransportError('Cannot reach Redis for fan-out', { cause: error });
   }
   const pub = publisher;
   const sub = subscriber;
-  const listeners = new Map<string, Set<FanoutListener>>();
+  if (sharded) await requireShardedPubSub(pub, sub);
+  const send = (channel: string, text: string): Promise<unknown> =>
+    sharded ? pub.sPublish(channel, text) : pub.publish(channel, text);
+  const listeners = new Map<string, Listeners>();
   const queue: QueuedPublish[] = [];
   let closed = false;
   let flushing = false;
@@ -134,7 +204,7 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
       while (queue.length > 0 && pub.isReady && !closed) {
         const next = queue[0]!;
         try {
-          await pub.publish(next.channel, next.text);
+          await send(next.channel, next.text);
         } catch {
           break; // down again: wait for the next 'ready'
         }
@@ -150,6 +220,14 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
   const deliver = (topic: string, text: string): void => {
     const set = listeners.get(topic);
     if (set === undefined) return;
+    for (const listener of set.texts) {
+      try {
+        listener(text);
+      } catch (error) {
+        onError?.(error as Error);
+      }
+    }
+    if (set.items.size === 0) return;
     let item: unknown;
     try {
       item = JSON.parse(text);
@@ -157,13 +235,67 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
       onError?.(error as Error);
       return;
     }
-    for (const listener of set) {
+    for (const listener of set.items) {
       try {
         listener(item, text);
       } catch (error) {
         onError?.(error as Error);
       }
     }
+  };
+
+  const publishText = async (topic: string, text: string): Promise<void> => {
+    if (closed) throw new ConnectionClosedError();
+    const channel = prefix + topic;
+    if (pub.isReady && queue.length === 0) {
+      try {
+        await send(channel, text);
+        return;
+      } catch (error) {
+        if (pub.isReady) throw new TransportError('Redis refused a publish', { cause: error });
+      }
+    }
+    if (queue.length >= maxQueued) {
+      throw new TransportError(
+        `Redis is unreachable and ${maxQueued} publishes already wait; publish to "${topic}" dropped`,
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      queue.push({ channel, text, resolve, reject });
+      void flush();
+    });
+  };
+
+  /** Adds a listener of one kind; the Redis subscription is made for the topic's first. */
+  const listen = async <L>(
+    topic: string,
+    kind: 'items' | 'texts',
+    listener: L,
+  ): Promise<() => Promise<void>> => {
+    if (closed) throw new ConnectionClosedError();
+    let set = listeners.get(topic);
+    if (set === undefined) {
+      set = { items: new Set(), texts: new Set() };
+      listeners.set(topic, set);
+      const onMessage = (text: string): void => deliver(topic, text);
+      await (sharded
+        ? sub.sSubscribe(prefix + topic, onMessage)
+        : sub.subscribe(prefix + topic, onMessage));
+    }
+    (set[kind] as Set<L>).add(listener);
+    let done = false;
+    return async () => {
+      if (done || closed) return;
+      done = true;
+      const current = listeners.get(topic);
+      if (current === undefined || !(current[kind] as Set<L>).delete(listener)) return;
+      if (current.items.size + current.texts.size > 0) return;
+      listeners.delete(topic);
+      const channel = prefix + topic;
+      await (sharded ? sub.sUnsubscribe(channel) : sub.unsubscribe(channel)).catch((error: Error) =>
+        onError?.(error),
+      );
+    };
   };
 
   const close = async (): Promise<void> => {
@@ -181,48 +313,19 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
     get queued() {
       return queue.length;
     },
-    async publish(topic, item) {
-      if (closed) throw new ConnectionClosedError();
+    get sharded() {
+      return sharded;
+    },
+    publish(topic, item) {
       const text = JSON.stringify(item);
-      if (text === undefined) throw new TypeError(`Cannot serialize an item for topic "${topic}"`);
-      const channel = prefix + topic;
-      if (pub.isReady && queue.length === 0) {
-        try {
-          await pub.publish(channel, text);
-          return;
-        } catch (error) {
-          if (pub.isReady) throw new TransportError('Redis refused a publish', { cause: error });
-        }
+      if (text === undefined) {
+        return Promise.reject(new TypeError(`Cannot serialize an item for topic "${topic}"`));
       }
-      if (queue.length >= maxQueued) {
-        throw new TransportError(
-          `Redis is unreachable and ${maxQueued} publishes already wait; publish to "${topic}" dropped`,
-        );
-      }
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ channel, text, resolve, reject });
-        void flush();
-      });
+      return publishText(topic, text);
     },
-    async subscribe(topic, listener) {
-      if (closed) throw new ConnectionClosedError();
-      let set = listeners.get(topic);
-      if (set === undefined) {
-        set = new Set();
-        listeners.set(topic, set);
-        await sub.subscribe(prefix + topic, (text: string) => deliver(topic, text));
-      }
-      set.add(listener);
-      let done = false;
-      return async () => {
-        if (done || closed) return;
-        done = true;
-        const current = listeners.get(topic);
-        if (current === undefined || !current.delete(listener) || current.size > 0) return;
-        listeners.delete(topic);
-        await sub.unsubscribe(prefix + topic).catch((error: Error) => onError?.(error));
-      };
-    },
+    publishText,
+    subscribe: (topic, listener) => listen(topic, 'items', listener),
+    subscribeText: (topic, listener) => listen(topic, 'texts', listener),
     close,
     [asyncDisposeSymbol]: () => close(),
   } as RedisFanout;

@@ -1,12 +1,17 @@
 export type { RedisConnectionOptions } from './connection.js';
-export { DEFAULT_MAX_RECONNECT_DELAY } from './connection.js';
+export { DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_RECONNECT_DELAY } from './connection.js';
 export type { RedisEventStore, RedisEventStoreOptions } from './event-store.js';
 export {
   createRedisEventStore,
   DEFAULT_REDIS_EVENT_STORE_MAX_AGE,
   DEFAULT_REDIS_EVENT_STORE_MAX_EVENTS,
 } from './event-store.js';
-export type { FanoutListener, RedisFanout, RedisFanoutOptions } from './fanout.js';
+export type {
+  FanoutListener,
+  FanoutTextListener,
+  RedisFanout,
+  RedisFanoutOptions,
+} from './fanout.js';
 export {
   createRedisFanout,
   DEFAULT_CHANNEL_PREFIX,
@@ -28,3 +33,9 @@ export {
   DEFAULT_VISIBILITY_TIMEOUT,
   DEFAULT_WORKER_CONCURRENCY,
 } from './queue-worker-transport.js';
+export type {
+  RedisSessionRecord,
+  RedisSessionStore,
+  RedisSessionStoreOptions,
+} from './session-store.js';
+export { createRedisSessionStore, DEFAULT_SESSION_KEY_PREFIX } from './session-store.js';

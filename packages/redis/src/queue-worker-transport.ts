@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
@@ -48,6 +48,9 @@ export const DEFAULT_WORKER_CONCURRENCY = 64;
 const ANSWER_SCRIPT = `redis.call('XADD', KEYS[1], 'MAXLEN', '~', '10000', '*', '${FIELD_CORRELATION}', ARGV[1], '${FIELD_BODY}', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return redis.call('XACK', KEYS[2], ARGV[4], ARGV[5])`;
+
+/** The script's SHA-1, for `EVALSHA` (Redis keeps a script once it has run it). */
+const ANSWER_SCRIPT_SHA = createHash('sha1').update(ANSWER_SCRIPT).digest('hex');
 
 /** Options of {@link createRedisQueueWorkerTransport}. */
 export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
@@ -384,18 +387,13 @@ export function createRedisQueueWorkerTransport(
         // trip, and a failed answer stops the script before the XACK. A worker that dies before
         // the script ran leaves the request to be answered again (a duplicate the caller drops),
         // never unanswered.
-        await commands.sendCommand([
-          'EVAL',
-          ANSWER_SCRIPT,
-          '2',
-          to,
-          queue,
-          correlation,
-          message,
-          replyTtl,
-          group,
-          taken.entry.id,
-        ]);
+        const args = ['2', to, queue, correlation, message, replyTtl, group, taken.entry.id];
+        // By its hash: Redis neither receives nor hashes the script again. A Redis that does
+        // not know it (the first answer, or after a restart) says NOSCRIPT: then send it whole.
+        await commands.sendCommand(['EVALSHA', ANSWER_SCRIPT_SHA, ...args]).catch((error) => {
+          if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+          return commands!.sendCommand(['EVAL', ANSWER_SCRIPT, ...args]);
+        });
       } catch (error) {
         // Left pending and renewed no more: another worker retries it.
         release(taken, false);

@@ -55,7 +55,9 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
     expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4].flatMap((i) => [`a${i}`, `b${i}`]));
   });
 
-  it('keeps serving after a redis-server restart: the group is made again, new calls are answered', async () => {
+  it('keeps serving after a redis-server restart: the group is made again, new calls are answered', {
+    timeout: 30_000,
+  }, async () => {
     const queue = 'q-restart';
     const server = createServer();
     server.method('ping', () => 'pong');

@@ -65,8 +65,9 @@ class ServedConnection implements Connection {
     return this.#session.notify(method, params);
   }
 
-  /** Sends a serialized message as it is (own and bound: it may be taken off the connection). */
-  readonly sendText = (text: string): Promise<void> => this.#session.send(text);
+  sendText(text: string): Promise<void> {
+    return this.#session.send(text);
+  }
 
   request<T = unknown>(
     method: string,

@@ -6,6 +6,7 @@ export {
   DEFAULT_MAX_REQUEST_BYTES,
 } from './defaults.js';
 export { createServer } from './server.js';
+export type { SubscriptionFanout } from './subscription-fanout.js';
 export type {
   ContractProducers,
   OverflowPolicy,

@@ -309,13 +309,14 @@ describe('createSubscriptions, generic dialect and producers', () => {
     server.connect = (transport, context) => {
       const connection = connected(transport, context);
       const { notify, sendText } = connection;
+      // The connection's methods live on its class: call them on it.
       connection.notify = (method, params) => {
         notified.push(method);
-        return notify(method, params);
+        return notify.call(connection, method, params);
       };
       connection.sendText = (text) => {
         texts++;
-        return sendText(text);
+        return sendText.call(connection, text);
       };
       return connection;
     };

@@ -28,6 +28,7 @@ import {
   type TransportContext,
   validate,
 } from '@jsonrpc-kit/core';
+import { fanoutTopics, type SubscriptionFanout } from './subscription-fanout.js';
 import {
   createOutbox,
   type Outbox,
@@ -134,6 +135,17 @@ export interface SubscriptionsOptions {
    * @param info - the subscription's name and id
    */
   readonly onError?: (error: unknown, info: { readonly name: string; readonly id: string }) => void;
+  /**
+   * Carries publishes between processes (`createRedisFanout()` of `@jsonrpc-kit/redis`): then
+   * {@link Subscriptions.publish} in any process reaches the subscribers of every process. The
+   * topic is the subscription's name. An item is serialized once, where it is published; each
+   * process receives its text once and hands it to all its subscribers. A subscribe call is
+   * answered once this process hears the topic. A publish the fan-out refuses goes to `onError`
+   * (with an empty `id`).
+   *
+   * @default none: publishes stay in this process
+   */
+  readonly fanout?: SubscriptionFanout | undefined;
 }
 
 /** The producers a contract's subscriptions need: typed by their schemas. */
@@ -174,9 +186,12 @@ export interface Subscriptions {
    *
    * @param name - the subscription's name
    * @param item - the item
-   * @param filter - receives each subscription's params; `false` skips it
-   * @returns how many subscriptions it was pushed to
-   * @throws TypeError when item validation is on and the item breaks the item schema
+   * @param filter - receives each subscription's params; `false` skips it (not with a fan-out:
+   *   a filter cannot cross processes)
+   * @returns how many subscriptions it was pushed to; with a fan-out, how many of this process's
+   *   will get it (through the fan-out, as every other process's)
+   * @throws TypeError when item validation is on and the item breaks the item schema, or when a
+   *   filter is given with a fan-out
    */
   publish(name: string, item: unknown, filter?: (params: any) => boolean): number;
   /**
@@ -324,6 +339,23 @@ export function createSubscriptions(
     }
   };
 
+  const fanout =
+    options.fanout === undefined
+      ? undefined
+      : fanoutTopics(
+          options.fanout,
+          (name, json) => {
+            for (const live of byName.get(name) ?? []) deliver(live, json);
+          },
+          (error, name) => {
+            try {
+              options.onError?.(error, { name, id: '' });
+            } catch {
+              // the hook's own throws are ignored
+            }
+          },
+        );
+
   /** The item's JSON text, checked against the schema when validation is on. */
   const itemText = (name: string, schema: StandardSchemaV1 | undefined, item: unknown): string => {
     if (validateItems && schema !== undefined) {
@@ -465,6 +497,7 @@ export function createSubscriptions(
       }
       params = verdict.value;
     }
+    await fanout?.listen(call.name);
     // The connection (or these subscriptions) may have closed while the params were checked:
     // nothing may be left behind.
     if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -541,6 +574,7 @@ export function createSubscriptions(
     return () => {
       if (declared.get(name) !== entry) return;
       declared.delete(name);
+      fanout?.forget(name);
       for (const live of byName.get(name) ?? []) endWith(live, undefined);
     };
   };
@@ -583,6 +617,12 @@ export function createSubscriptions(
       };
     },
     publish(name, item, filter) {
+      if (fanout !== undefined) {
+        if (filter !== undefined) throw new TypeError('A publish filter cannot cross processes');
+        const json = itemText(name, declared.get(name)?.item, item);
+        fanout.publish(name, json);
+        return byName.get(name)?.size ?? 0;
+      }
       const named = byName.get(name);
       if (named === undefined) return 0;
       const json = itemText(name, declared.get(name)?.item, item);
@@ -605,6 +645,7 @@ export function createSubscriptions(
     },
     close() {
       hubClosed = true;
+      fanout?.forgetAll();
       for (const remove of removeMethods) remove();
       endAll();
       return Promise.resolve();

@@ -45,6 +45,7 @@ describe('entry points', () => {
         'createFetchHandler',
         'createHttpTransport',
         'createMemoryEventStore',
+        'createMemorySessionStore',
         'createSseParser',
         'createStreamableHttpHandler',
         'createStreamableHttpTransport',

@@ -35,6 +35,8 @@ export { HttpError } from './http-error.js';
 export { createHttpTransport } from './http-transport.js';
 export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
 export type { OriginGuardOptions } from './request-policy.js';
+export type { SessionRecord, SessionStore } from './session-store.js';
+export { createMemorySessionStore } from './session-store.js';
 export type { SseEvent, SseParser } from './sse.js';
 export { createSseParser, encodeSseEvent } from './sse.js';
 export type {

@@ -49,6 +49,8 @@ export type { NodeHttpTransportOptions } from './node-transport.js';
 export { createHttpTransport } from './node-transport.js';
 export type { FetchLike, HttpHeadersOption, HttpTransportOptions } from './post-transport.js';
 export type { OriginGuardOptions } from './request-policy.js';
+export type { SessionRecord, SessionStore } from './session-store.js';
+export { createMemorySessionStore } from './session-store.js';
 export type { SseEvent, SseParser } from './sse.js';
 export { createSseParser, encodeSseEvent } from './sse.js';
 export type {

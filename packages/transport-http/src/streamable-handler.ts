@@ -30,6 +30,11 @@ import type { HttpHandlerOptions } from './handler-options.js';
 import type { HttpContext } from './http-context.js';
 import { checkRequest, type OriginGuardOptions, resolveOriginGuard } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, resolveHandlerOptions } from './resolve-options.js';
+import {
+  createMemorySessionStore,
+  type SessionRecord,
+  type SessionStore,
+} from './session-store.js';
 import { encodeSseEvent } from './sse.js';
 import { openSseStream, type SseStream } from './sse-stream.js';
 
@@ -54,6 +59,16 @@ export interface StreamableSessionOptions {
    * @default 'initialize'
    */
   readonly startMethod?: string | null;
+  /**
+   * Where sessions are recorded. A shared store (`createRedisSessionStore()` of
+   * `@jsonrpc-kit/redis`), with a shared `eventStore`, lets a session continue on any process
+   * behind a load balancer: a request or a `Last-Event-ID` resumption landing on a process that
+   * did not start the session is served there. What runs (a handler, a server→client request, the
+   * open GET stream) stays on its process: see the README on load balancing.
+   *
+   * @default a {@link createMemorySessionStore} (this process only)
+   */
+  readonly store?: SessionStore;
 }
 
 /** Options of {@link createStreamableHttpHandler}. */
@@ -371,6 +386,8 @@ export function createStreamableHttpHandler(
   );
   const idleTimeout = so.idleTimeout ?? DEFAULT_SESSION_IDLE_TIMEOUT;
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
+  const sessionStore = so.store ?? createMemorySessionStore();
+  const sessionTtl = idleTimeout > 0 ? idleTimeout : Number.POSITIVE_INFINITY;
   const store =
     options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore());
   const mode = options.responseMode ?? 'auto';
@@ -389,8 +406,19 @@ export function createStreamableHttpHandler(
   const sweep = (): void => {
     const now = Date.now();
     for (const session of sessions.values()) {
-      if (session.exchanges.size > 0 || session.standalone?.open === true) continue;
-      if (now - session.lastActive > idleTimeout) void closeSession(session);
+      if (session.exchanges.size > 0 || session.standalone?.open === true) {
+        if (session.id !== undefined) void touchSession(session.id);
+        continue;
+      }
+      // Idle here: this process lets go of it; the store expires it unless another serves it.
+      if (now - session.lastActive > idleTimeout) void closeSession(session, undefined, false);
+    }
+  };
+  const touchSession = async (id: string, streamId?: string): Promise<void> => {
+    try {
+      await sessionStore.touch(id, sessionTtl, streamId === undefined ? undefined : { streamId });
+    } catch {
+      // the store is down: the session lives here until it comes back
     }
   };
   const startSweeper = (): void => {
@@ -490,14 +518,19 @@ export function createStreamableHttpHandler(
 
   const sendStandalone = async (session: Session, text: string): Promise<void> => {
     const stream = session.standalone;
-    if (stream?.open === true) await stream.send(text);
-    // No stream open: the message is dropped (MCP: the server may not send it then).
+    // A dropped stream still stores what it is sent, for the client's `Last-Event-ID`.
+    if (stream !== undefined && (stream.open || store !== undefined)) await stream.send(text);
+    // No stream yet: the message is dropped (MCP: the server may not send it then).
   };
 
-  const closeSession = async (session: Session, reason?: unknown): Promise<void> => {
+  /** Closes a session here; `forget` also removes it from the store (it ends everywhere). */
+  const closeSession = async (session: Session, reason?: unknown, forget = true): Promise<void> => {
     if (session.closed) return;
     session.closed = true;
-    if (session.id !== undefined) sessions.delete(session.id);
+    if (session.id !== undefined) {
+      sessions.delete(session.id);
+      if (forget) await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
+    }
     session.standalone?.end();
     for (const exchange of session.exchanges) {
       exchange.done = true;
@@ -510,7 +543,11 @@ export function createStreamableHttpHandler(
     handler?.onClose(reason instanceof Error ? reason : undefined);
   };
 
-  const openSession = (id: string | undefined, ctx: HttpContext): Session => {
+  const openSession = (
+    id: string | undefined,
+    ctx: HttpContext,
+    streamId?: string | undefined,
+  ): Session => {
     const session: Session = {
       id,
       transport: undefined as unknown as Transport,
@@ -518,7 +555,7 @@ export function createStreamableHttpHandler(
       inbox: [],
       exchanges: new Set(),
       standalone: undefined,
-      standaloneId: undefined,
+      standaloneId: streamId,
       connection: undefined,
       lastActive: Date.now(),
       closed: false,
@@ -558,14 +595,37 @@ export function createStreamableHttpHandler(
     else session.handler.onMessage(text);
   };
 
-  const sessionOf = (request: Request, cors: readonly string[]): Session | Response => {
+  /** The session a request names: this process's, or one the store knows (continued here). */
+  const sessionOf = async (
+    request: Request,
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<Session | Response> => {
     const id = request.headers.get(sessionHeader);
     if (id === null) {
       return json(400, errorBody(-32000, `Bad Request: ${sessionHeader} header is required`), cors);
     }
-    const session = sessions.get(id);
-    if (session === undefined || session.closed) {
+    let session = sessions.get(id);
+    const record: SessionRecord | undefined | null = await Promise.resolve(
+      sessionStore.lookup(id, sessionTtl),
+    ).catch(
+      // The store is down: this process's sessions go on; others cannot be told from unknown ones.
+      () => (session === undefined ? null : {}),
+    );
+    if (record === null) {
+      return json(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
+    }
+    if (record === undefined) {
+      // Ended or expired (possibly on another process).
+      if (session !== undefined) void closeSession(session, undefined, false);
       return json(404, errorBody(-32001, 'Session not found'), cors);
+    }
+    // Another request of the session may have continued it here while this one looked it up.
+    session = sessions.get(id);
+    if (session === undefined || session.closed) session = openSession(id, ctx, record.streamId);
+    else if (record.streamId !== undefined && session.standalone?.open !== true) {
+      // Another process may have opened the session's stream since: resume that one as its own.
+      session.standaloneId = record.streamId;
     }
     session.lastActive = Date.now();
     return session;
@@ -593,10 +653,15 @@ export function createStreamableHttpHandler(
     if (!stateful) session = openSession(undefined, ctx);
     else if (request.headers.get(sessionHeader) === null && classified.startsSession) {
       const id = randomId();
+      try {
+        await sessionStore.create(id, {}, sessionTtl);
+      } catch {
+        return json(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
+      }
       session = openSession(id, ctx);
       headers = [...cors, sessionHeader, id];
     } else {
-      const found = sessionOf(request, cors);
+      const found = await sessionOf(request, ctx, cors);
       if (found instanceof Response) return found;
       session = found;
       headers = [...cors, sessionHeader, found.id!];
@@ -649,7 +714,11 @@ export function createStreamableHttpHandler(
     });
   };
 
-  const get = async (request: Request, cors: readonly string[]): Promise<Response> => {
+  const get = async (
+    request: Request,
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<Response> => {
     if (!acceptsSse(request.headers.get('accept'))) {
       return json(
         406,
@@ -657,7 +726,7 @@ export function createStreamableHttpHandler(
         cors,
       );
     }
-    const found = sessionOf(request, cors);
+    const found = await sessionOf(request, ctx, cors);
     if (found instanceof Response) return found;
     const session = found;
     const headers = [...cors, sessionHeader, session.id!];
@@ -691,6 +760,8 @@ export function createStreamableHttpHandler(
     const streamId = randomId();
     session.standaloneId = streamId;
     session.standalone = open(streamId, session, undefined);
+    // Another process continuing the session resumes this stream as the session's own.
+    void touchSession(session.id!, streamId);
     return sse(session.standalone, headers);
   };
 
@@ -737,8 +808,8 @@ export function createStreamableHttpHandler(
     const ctx = await admit(cfg, request, info, corsHeaders);
     if (ctx instanceof Response) return ctx;
     if (method === 'POST') return post(request, ctx, corsHeaders);
-    if (method === 'GET') return get(request, corsHeaders);
-    const found = sessionOf(request, corsHeaders);
+    if (method === 'GET') return get(request, ctx, corsHeaders);
+    const found = await sessionOf(request, ctx, corsHeaders);
     if (found instanceof Response) return found;
     await closeSession(found);
     await found.connection?.close();
@@ -750,7 +821,8 @@ export function createStreamableHttpHandler(
     if (sweeper !== undefined) clearInterval(sweeper);
     sweeper = undefined;
     const all = [...sessions.values()];
-    await Promise.all(all.map((s) => closeSession(s)));
+    // A shared store keeps the sessions for the other processes.
+    await Promise.all(all.map((s) => closeSession(s, undefined, so.store === undefined)));
   };
   return handler;
 }

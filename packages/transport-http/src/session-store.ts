@@ -1,0 +1,92 @@
+/**
+ * Where the streaming handler records which sessions exist, so that a session started on one
+ * process can be continued on another: the interface a shared store implements (Redis in
+ * `@jsonrpc-kit/redis`), and the in-memory default.
+ *
+ * @module
+ */
+
+/** What a process needs to continue a session it did not start. */
+export interface SessionRecord {
+  /** The id of the session's own stream (the one its GET opened), once it has one. */
+  readonly streamId?: string | undefined;
+}
+
+/**
+ * Records the sessions of a streaming endpoint. Give several processes the same shared store
+ * (and a shared event store) and a request of a session may land on any of them. Each call may
+ * answer synchronously or with a promise.
+ */
+export interface SessionStore {
+  /**
+   * Records a new session.
+   *
+   * @param id - the session id
+   * @param record - what others need to continue it
+   * @param ttl - milliseconds it lives without a `touch`
+   */
+  create(id: string, record: SessionRecord, ttl: number): void | Promise<void>;
+  /**
+   * Finds a session and, with a `ttl`, keeps it alive that much longer (the handler looks up on
+   * every request of a session, so this is its one store call per request).
+   *
+   * @param id - the session id
+   * @param ttl - milliseconds it lives from now, when found
+   * @returns its record, or `undefined` when it never was, expired or was deleted
+   */
+  lookup(id: string, ttl?: number): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  /**
+   * Keeps a session alive for `ttl` more milliseconds; with a record, replaces its record too.
+   *
+   * @param id - the session id
+   * @param ttl - milliseconds it lives from now
+   * @param record - its new record
+   */
+  touch(id: string, ttl: number, record?: SessionRecord): void | Promise<void>;
+  /**
+   * Forgets a session (the client ended it, or the server closed it).
+   *
+   * @param id - the session id
+   */
+  delete(id: string): void | Promise<void>;
+}
+
+/**
+ * The in-memory {@link SessionStore}: sessions of this process only, expired lazily on lookup.
+ *
+ * @param now - the clock, for tests
+ * @default now Date.now
+ * @returns the store
+ * @example
+ * ```ts
+ * const store = createMemorySessionStore();
+ * store.create('s1', {}, 60_000);
+ * console.log(store.lookup('s1')); // {}
+ * ```
+ */
+export function createMemorySessionStore(now: () => number = Date.now): SessionStore {
+  const sessions = new Map<string, { readonly record: SessionRecord; until: number }>();
+  return {
+    create(id, record, ttl) {
+      sessions.set(id, { record, until: now() + ttl });
+    },
+    lookup(id, ttl) {
+      const entry = sessions.get(id);
+      if (entry === undefined) return undefined;
+      if (entry.until < now()) {
+        sessions.delete(id);
+        return undefined;
+      }
+      if (ttl !== undefined) entry.until = now() + ttl;
+      return entry.record;
+    },
+    touch(id, ttl, record) {
+      const entry = sessions.get(id);
+      if (entry !== undefined)
+        sessions.set(id, { record: record ?? entry.record, until: now() + ttl });
+    },
+    delete(id) {
+      sessions.delete(id);
+    },
+  };
+}
