@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { InvalidParamsError, JsonRpcError, RequestCancelledError } from '@jsonrpc-kit/core';
+import {
+  InvalidParamsError,
+  JsonRpcError,
+  losslessNumbers,
+  RequestCancelledError,
+} from '@jsonrpc-kit/core';
 import {
   defaultStreamProfile,
   kotlinxStreamProfile,
@@ -60,6 +65,25 @@ function subtract(params: unknown): number {
   throw new InvalidParamsError('Invalid params', [
     { path: [], message: 'Expected [minuend, subtrahend] or { minuend, subtrahend }' },
   ]);
+}
+
+/** An integer of any size: a BigInt (read by the lossless codec) or a safe integer number. */
+function integer(value: unknown, name: string): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  throw new InvalidParamsError('Invalid params', [
+    { path: [name], message: 'Expected an integer' },
+  ]);
+}
+
+/** `[a, b]` → `a + b`, exact for integers of any size (as plain JSON numbers, both ways). */
+function bigAdd(params: unknown): bigint {
+  if (!Array.isArray(params) || params.length !== 2) {
+    throw new InvalidParamsError('Invalid params', [
+      { path: [], message: 'Expected [a, b], two integers' },
+    ]);
+  }
+  return integer(params[0], '0') + integer(params[1], '1');
 }
 
 function sum(params: unknown): number {
@@ -194,6 +218,7 @@ export function registerConformanceMethods(server: Server): () => void {
     server.method('sum', sum),
     server.method('echo', (params: unknown) => (params === undefined ? null : params)),
     server.method('get_data', () => GET_DATA_RESULT),
+    server.method('big_add', bigAdd),
     server.method('sleep', (params: unknown, ctx) => sleep(sleepParams(params), ctx.signal), {
       paramNames: ['ms'],
     }),
@@ -213,9 +238,11 @@ export function registerConformanceMethods(server: Server): () => void {
 
 /**
  * Creates a server with the conformance methods, the stream method `count`, and the kit's default
- * limits, set explicitly so that every endpoint (stdio too) refuses requests over 1 MiB.
+ * limits, set explicitly so that every endpoint (stdio too) refuses requests over 1 MiB. It reads
+ * and writes numbers through the lossless-number codec (so `big_add` keeps every digit) unless
+ * `options` names another codec.
  *
- * @param options - server options (defaults: the kit's)
+ * @param options - server options (defaults: the kit's, and the `losslessNumbers` codec)
  * @param flavour - the stream protocol, @default 'default'
  * @returns the server
  * @example
@@ -230,7 +257,11 @@ export function createConformanceServer(
 ): Server {
   // The limit is set, not left to each transport's default, so stdio answers over 1 MiB as HTTP and
   // WebSocket do.
-  const server = createServer({ maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES, ...options });
+  const server = createServer({
+    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+    codec: losslessNumbers,
+    ...options,
+  });
   registerConformanceMethods(server);
   registerStreamMethods(server, flavour);
   return server;

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   process.once('exit', log.flush);
   const server = createConformanceServer(
     {
+      ...cli.policies,
       onError: (error, info) => {
         // `crash` fails on purpose; a peer that left before its answer is not the server's fault.
         if (info.method === 'crash' || error instanceof ConnectionClosedError) return;

@@ -140,17 +140,33 @@ describe('error answers', () => {
     expect(peer.client.pending).toBe(0);
   });
 
-  it('reports an id-null error it cannot place among several exchanges, failing none', async () => {
+  it('fails every waiting call, saying why, on an id-null error it cannot place among several exchanges', async () => {
     const peer = rawPeer();
     const a = peer.client.request('a');
     const b = peer.client.request('b');
     await peer.reply('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
-    await peer.settle();
+    const errors = await Promise.all([a, b].map((call) => call.catch((e: unknown) => e)));
+    for (const [i, error] of errors.entries()) {
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error).toMatchObject({ method: i === 0 ? 'a' : 'b', id: i + 1 });
+      expect((error as Error).message).toMatch(
+        /id null \(-32700 Parse error\) that matches no single exchange/,
+      );
+      expect((error as Error).cause).toMatchObject({ code: -32700 });
+    }
+    expect(peer.client.pending).toBe(0);
     expect(peer.errors).toHaveLength(1);
     expect(peer.errors[0]).toBeInstanceOf(ProtocolError);
-    expect(peer.client.pending).toBe(2);
-    await peer.reply('[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"result":2}]');
-    expect(await Promise.all([a, b])).toEqual([1, 2]);
+  });
+
+  it('an id-null error leaves calls still queued for an auto-batch alone', async () => {
+    const peer = rawPeer({ batch: { wait: 60_000 } });
+    const queued = peer.client.request('later');
+    await peer.reply('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+    await peer.settle();
+    expect(peer.client.pending).toBe(1);
+    await peer.client.close();
+    await expect(queued).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 
   it('fails every call of the one waiting batch with an id-null error', async () => {

@@ -22,6 +22,7 @@ import {
   isPromiseLike,
   type JsonRpcId,
   type JsonRpcParams,
+  jsonWriterOf,
   type Middleware,
   type RequestOptions,
   runMiddleware,
@@ -44,7 +45,8 @@ import {
 import { ResultValidationError } from './errors.js';
 import { createExchanges } from './exchanges.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
-import { sendBatch } from './send-batch.js';
+import { readerOf } from './read.js';
+import { type CallWriters, sendBatch } from './send-batch.js';
 import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
 
@@ -54,6 +56,34 @@ function autoBatchOptions(option: ClientOptions<any>['batch']): AutoBatchOptions
 }
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
+
+/** Refuses locally what must not reach the wire: a blank method name, params that are not structured. */
+function checkCall(method: unknown, params: unknown): void {
+  if (typeof method !== 'string' || method.trim().length === 0) {
+    throw new TypeError(`A method name must be a non-blank string, got ${JSON.stringify(method)}`);
+  }
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    throw new TypeError(
+      `The params of "${method}" must be an array (by position) or an object (by name), got ${
+        params === null ? 'null' : typeof params
+      }`,
+    );
+  }
+}
+
+/** Wraps `generateId` so that an id that is not a string or a finite number is refused locally. */
+function checkedIds(generateId: (() => JsonRpcId) | undefined): (() => JsonRpcId) | undefined {
+  if (generateId === undefined) return undefined;
+  return () => {
+    const id = generateId();
+    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) {
+      throw new TypeError(
+        `generateId must return a string or a finite number, got ${id === null ? 'null' : typeof id}`,
+      );
+    }
+    return id;
+  };
+}
 
 /**
  * Creates a client over a transport and starts the transport.
@@ -76,6 +106,26 @@ export function createClient<V = unknown>(
   options: ClientOptions<V> = {},
 ): Client<V> {
   const defaultTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
+  const jsonrpc1 = options.jsonrpc1;
+  const write = jsonWriterOf(options.codec);
+  /** The text of a request (checked first): 2.0, or 1.0 when the client speaks it. */
+  const requestText = (
+    id: JsonRpcId,
+    method: string,
+    params: JsonRpcParams | undefined,
+  ): string => {
+    checkCall(method, params);
+    return jsonrpc1 === undefined
+      ? serializeRequest(id, method, params, write)
+      : jsonrpc1.serializeRequest(id, method, params as readonly unknown[] | undefined, write);
+  };
+  /** The text of a notification (checked first). */
+  const notificationText = (method: string, params: JsonRpcParams | undefined): string => {
+    checkCall(method, params);
+    return jsonrpc1 === undefined
+      ? serializeNotification(method, params, write)
+      : jsonrpc1.serializeNotification(method, params as readonly unknown[] | undefined, write);
+  };
   const auto = autoBatchOptions(options.batch);
   const batchWait = auto?.wait ?? DEFAULT_BATCH_WAIT;
   const batchMaxSize = auto?.maxSize ?? DEFAULT_BATCH_MAX_SIZE;
@@ -85,13 +135,19 @@ export function createClient<V = unknown>(
   if (auto !== undefined && !(batchWait >= 0)) {
     throw new RangeError(`batch.wait must not be negative, got ${batchWait}`);
   }
+  const writers: CallWriters = { request: requestText, notification: notificationText };
   const report = createReporter<Error, ErrorInfo>(options.onError, options.onErrorLevel);
   const session = createSession(transport, {
     profile: options.profile ?? defaultProfile,
     sendCancel: options.sendCancel,
-    requestTimeout: defaultTimeout,
+    // Unset, the default deadline is a safety net: it fails the call but leaves its send alone.
+    requestTimeout: options.requestTimeout,
+    fallbackTimeout: DEFAULT_TIMEOUT,
     lateAnswerMemory: DEFAULT_LATE_ANSWER_MEMORY,
-    generateId: options.generateId,
+    generateId: checkedIds(options.generateId),
+    serializeRequest: requestText,
+    serializeNotification: notificationText,
+    parse: readerOf(options.codec, jsonrpc1, options.responseChecks),
     contextMember: options.contextMember,
     report,
     onAnswered: (id) => exchanges.answered(id),
@@ -125,7 +181,7 @@ export function createClient<V = unknown>(
     if (session.isClosed) return Promise.reject(closedError(method));
     let text: string;
     try {
-      text = serializeRequest(id, method, params);
+      text = requestText(id, method, params);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -178,7 +234,7 @@ export function createClient<V = unknown>(
     if (session.isClosed) return Promise.reject(closedError(method));
     let text: string;
     try {
-      text = serializeNotification(method, params);
+      text = notificationText(method, params);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -222,6 +278,7 @@ export function createClient<V = unknown>(
     dialect: options.subscriptionDialect ?? genericSubscriptions,
     request: (method, params) => request(method, params),
     isClosed: () => session.isClosed,
+    decode: options.codec?.decode,
   });
 
   const client: Client<V> = {
@@ -235,6 +292,7 @@ export function createClient<V = unknown>(
       sendBatch(
         session,
         exchanges,
+        writers,
         () => queue?.flush(),
         defaultTimeout,
         build,

@@ -5,12 +5,13 @@
  */
 
 /**
- * Default per-call timeout in milliseconds: `0` waits forever (the transport's close or
- * disconnect still fails every waiting call).
+ * Default per-call timeout in milliseconds: 30 seconds, as the kotlinx-rpc JSON-RPC proposal
+ * (viem waits 10 s, the MCP SDK 60 s). A call never waits forever unless asked to: `requestTimeout: 0`
+ * or `Infinity` (per client; `timeout: 0` per call) turns the deadline off.
  *
- * @default 0
+ * @default 30000
  */
-export const DEFAULT_TIMEOUT = 0;
+export const DEFAULT_TIMEOUT = 30_000;
 
 /**
  * Default wait of auto-batching in milliseconds: `0` collects the calls of the same tick.

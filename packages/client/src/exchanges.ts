@@ -63,7 +63,10 @@ export interface Exchanges {
    * settled: where an id-null error in that batch belongs.
    */
   hintOf(batch: ParsedBatch): Exchange | undefined;
-  /** An error answer with id `null`: rejects the call(s) it belongs to, or reports it. */
+  /**
+   * An error answer with id `null`: rejects the call(s) it belongs to; when it cannot be placed
+   * among several waiting calls, fails every call that went out, saying why; with none, reports it.
+   */
   failNullId(error: JsonRpcErrorObject, hint: unknown, received: unknown): void;
 }
 
@@ -121,8 +124,29 @@ export function createExchanges(
   const unexpected = (message: string, received: unknown): void =>
     report(new ProtocolError(message, received), UNEXPECTED);
 
-  /** The exchange an id-null error belongs to when no batch names it: all waiting calls' one. */
-  const onlyExchange = (received: unknown): Exchange | undefined => {
+  /**
+   * An id-null error that matches no single exchange while several calls wait: which call it
+   * answers cannot be known, so every call that went out fails, each with a ProtocolError that
+   * says why and carries the wire error as its `cause`. No call is left waiting for an answer
+   * that will not come, and none fails without saying so. Calls still queued are not touched.
+   */
+  const failUnplaceable = (error: JsonRpcErrorObject, received: unknown): void => {
+    const wire = fromErrorObject(error);
+    const reason = `An error with id null (${error.code} ${error.message}) that matches no single exchange: every call sent fails`;
+    report(new ProtocolError(reason, received, { cause: wire }), UNEXPECTED);
+    for (const waiting of Array.from(pending.calls())) {
+      if (byId.get(waiting.id)?.sent === false) continue;
+      const { id, method } = waiting;
+      leave(id, true);
+      pending.reject(id, new ProtocolError(reason, received, { method, id, cause: wire }));
+    }
+  };
+
+  /**
+   * The exchange an id-null error belongs to when no batch names it: all waiting calls' one, if
+   * they went out together; otherwise every call that went out fails (see `failUnplaceable`).
+   */
+  const onlyExchange = (error: JsonRpcErrorObject, received: unknown): Exchange | undefined => {
     if (pending.size === 0) {
       unexpected('Received an error with id null while no call waits', received);
       return undefined;
@@ -137,7 +161,7 @@ export function createExchanges(
       exchange = of;
     }
     if (exchange === undefined || !exchange.sent) {
-      unexpected('Received an error with id null that matches no single exchange', received);
+      failUnplaceable(error, received);
       return undefined;
     }
     return exchange;
@@ -197,7 +221,7 @@ export function createExchanges(
         pending.reject(only.id, fromErrorObject(error, only));
         return;
       }
-      exchange ??= onlyExchange(received);
+      exchange ??= onlyExchange(error, received);
       if (exchange === undefined) return;
       const { ids, methods } = exchange;
       for (let i = 0; i < ids.length; i++) {

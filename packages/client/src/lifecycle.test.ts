@@ -10,7 +10,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushMicrotasks, rawPeer } from '../test/raw-peer.js';
-import { createClient } from './index.js';
+import { createClient, DEFAULT_TIMEOUT } from './index.js';
 
 /** A transport driven by hand: records sends with their options, sends can be made to fail. */
 function manualTransport(sendImpl?: (text: string) => Promise<void>) {
@@ -195,6 +195,18 @@ describe('the send signal', () => {
     await client.close();
   });
 
+  it('is not passed under the default deadline, a safety net that fails the call only', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const manual = manualTransport();
+    const client = createClient(manual.transport);
+    const call = client.request('m').catch((e: unknown) => e);
+    await flushMicrotasks();
+    expect(manual.sent[0]!.options).toBeUndefined();
+    vi.advanceTimersByTime(DEFAULT_TIMEOUT);
+    expect(await call).toBeInstanceOf(TimeoutError);
+    await client.close();
+  });
+
   it('is aborted for a batch only when every call in it gave up', async () => {
     const manual = manualTransport();
     const client = createClient(manual.transport);
@@ -226,7 +238,8 @@ describe('the send signal', () => {
 
   it('is not passed for a call that cannot give up', async () => {
     const manual = manualTransport();
-    const client = createClient(manual.transport);
+    // No deadline (the default is 30 s) and no signal: nothing can make the call give up.
+    const client = createClient(manual.transport, { requestTimeout: 0 });
     void client.request('m').catch(() => {});
     await flushMicrotasks();
     expect(manual.sent[0]!.options).toBeUndefined();

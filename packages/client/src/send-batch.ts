@@ -7,22 +7,29 @@ import {
   AbortError,
   ConnectionClosedError,
   isJsonRpcError,
+  type JsonRpcId,
+  type JsonRpcParams,
   LocalError,
   type RequestOptions,
   type Session,
   sendError,
-  serializeNotification,
-  serializeRequest,
 } from '@jsonrpc-kit/core';
 import type { BatchBuilder, BatchEntry, BatchResult } from './batch.js';
 import { batchBuilder } from './batch.js';
 import type { Exchanges } from './exchanges.js';
+
+/** How the client writes its calls (codec, JSON-RPC 1.0, local checks). */
+export interface CallWriters {
+  request(id: JsonRpcId, method: string, params: JsonRpcParams | undefined): string;
+  notification(method: string, params: JsonRpcParams | undefined): string;
+}
 
 /**
  * Sends one explicit batch.
  *
  * @param session - the client's session
  * @param exchanges - the client's exchanges
+ * @param write - writes each member
  * @param flushQueue - sends what auto-batching holds first (call order)
  * @param defaultTimeout - the client's default timeout
  * @param build - the caller's builder function
@@ -32,6 +39,7 @@ import type { Exchanges } from './exchanges.js';
 export function sendBatch(
   session: Session,
   exchanges: Exchanges,
+  write: CallWriters,
   flushQueue: () => void,
   defaultTimeout: number,
   build: (b: BatchBuilder) => readonly BatchEntry<any>[],
@@ -58,10 +66,10 @@ export function sendBatch(
   try {
     for (const entry of entries) {
       if (entry.kind === 'notification') {
-        texts.push(serializeNotification(entry.method, entry.params));
+        texts.push(write.notification(entry.method, entry.params));
       } else {
         const id = session.nextId();
-        texts.push(serializeRequest(id, entry.method, entry.params));
+        texts.push(write.request(id, entry.method, entry.params));
         exchange.ids.push(id);
         exchange.methods.push(entry.method);
       }

@@ -100,6 +100,8 @@ export interface SubscriberHost {
   readonly dialect: SubscriptionDialect;
   request(method: string, params: JsonRpcParams): Promise<unknown>;
   isClosed(): boolean;
+  /** Decodes each item (the client's codec), before the item schema sees it. */
+  readonly decode?: ((value: unknown) => unknown) | undefined;
 }
 
 /** The client's subscription table. Internal. */
@@ -148,7 +150,7 @@ function itemsOf(params: JsonRpcParams | undefined): Record<string, unknown> | u
  * @returns the table
  */
 export function createSubscriber(host: SubscriberHost): Subscriber {
-  const { dialect } = host;
+  const { dialect, decode } = host;
   const handles = new Set<Handle>();
   const byId = new Map<string, Handle>();
   /** Items that came for an id not yet known while a subscribe was on its way. */
@@ -427,15 +429,19 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
         earlyCount++;
         return true;
       }
+      if (handle === undefined) {
+        if (subscribing === 0) return false;
+        if (earlyCount >= EARLY_LIMIT) return true;
+      }
+      const wireItem = params[dialect.itemKey];
+      const item = decode === undefined ? wireItem : decode(wireItem);
       if (handle !== undefined) {
-        handle.deliver(params[dialect.itemKey]);
+        handle.deliver(item);
         return true;
       }
-      if (subscribing === 0) return false;
-      if (earlyCount >= EARLY_LIMIT) return true;
       let waiting = early.get(id);
       if (waiting === undefined) early.set(id, (waiting = []));
-      waiting.push(params[dialect.itemKey]);
+      waiting.push(item);
       earlyCount++;
       return true;
     },

@@ -5,17 +5,20 @@
  * @module
  */
 import type {
+  Codec,
   Contract,
   ErrorInfo,
   ErrorLevel,
   IncomingNotificationHandler,
   IncomingRequestHandler,
+  JsonRpc1,
   JsonRpcId,
   JsonRpcParams,
   Middleware,
   Peer,
   Profile,
   RequestOptions,
+  ResponseChecker,
   SubscriptionDialect,
 } from '@jsonrpc-kit/core';
 import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
@@ -48,9 +51,12 @@ export interface AutoBatchOptions {
  */
 export interface ClientOptions<V = unknown> {
   /**
-   * Default per-call timeout in milliseconds, overridable per call; `0` waits forever.
+   * Default per-call timeout in milliseconds, overridable per call; `0` or `Infinity` waits
+   * forever. A call past it rejects with a `TimeoutError` (`TIMEOUT`). Left unset, the default
+   * is a safety net that fails the call but leaves a send under way alone; a timeout set here or
+   * per call also aborts the send (the `signal` given to `transport.send()`).
    *
-   * @default 0 ({@link DEFAULT_TIMEOUT})
+   * @default 30000 ({@link DEFAULT_TIMEOUT})
    */
   readonly requestTimeout?: number;
   /**
@@ -59,7 +65,11 @@ export interface ClientOptions<V = unknown> {
    * @default DEFAULT_CONTEXT_MEMBER ("_meta", as MCP)
    */
   readonly contextMember?: string;
-  /** Makes request ids. @default sequential numbers 1, 2, 3… */
+  /**
+   * Makes request ids. An id that is not a string or a finite number is refused locally: the
+   * call rejects with a TypeError and nothing is sent.
+   * @default sequential numbers 1, 2, 3…
+   */
   readonly generateId?: () => JsonRpcId;
   /**
    * How cancellation and progress travel on the wire (core's `defaultProfile`, `lspProfile`,
@@ -120,6 +130,31 @@ export interface ClientOptions<V = unknown> {
    * @default DEFAULT_ON_ERROR_LEVEL ("warn")
    */
   readonly onErrorLevel?: ErrorLevel;
+  /**
+   * Values beyond JSON: encodes params on the way out and decodes results on the way in (before
+   * a contract's result schema checks them); ids, errors and the envelope are untouched. Give the
+   * server the same codec. `losslessNumbers` (from core) keeps big integers exact.
+   * @default none
+   */
+  readonly codec?: Codec;
+  /**
+   * Speak JSON-RPC 1.0: pass core's `jsonrpc1` (`createClient(transport, { jsonrpc1 })`).
+   * Requests go without `jsonrpc`, params by position only (params by name reject with a
+   * TypeError), notifications as requests with `id: null`, and answers are read with `result`
+   * beside `error` (one `null`). Batches are still sent as 2.0 arrays. The 1.0 code comes with
+   * the value: a client without it ships none.
+   * @default undefined (2.0)
+   */
+  readonly jsonrpc1?: JsonRpc1;
+  /**
+   * Response checks to change, one named rule each, made by core's `responseChecks(rules)`; the
+   * rest stay strict (core's `STRICT_RESPONSE_CHECKS`). An answer that breaks a rule fails its
+   * call with a `ProtocolError` and is reported. `responseChecks({ requireExclusiveResultOrError:
+   * false })` accepts `"error": null` beside `result`. The checks' code comes with the value: a
+   * client without it ships none.
+   * @default strict
+   */
+  readonly responseChecks?: ResponseChecker;
 }
 
 /**

@@ -131,7 +131,7 @@ export function paramNamesOf(schema: unknown): readonly string[] | undefined {
 export type ParamsShape = 'byName' | 'byPosition';
 
 /** Schema `type`s (valibot, zod 4, JSON Schema) that take params by position. */
-const POSITIONAL_TYPES: ReadonlySet<unknown> = new Set([
+const POSITIONAL_TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   'tuple',
   'strict_tuple',
   'loose_tuple',
@@ -247,6 +247,33 @@ export function notification<P extends MaybeSchema = undefined>(
   });
 }
 
+/** Options of {@link defineContract}. */
+export interface ContractOptions {
+  /**
+   * The service's name (`"Calculator"`): servers can register its entries fully qualified
+   * (`Calculator.add`), see {@link contractName}.
+   */
+  readonly name?: string;
+}
+
+const CONTRACT_NAME: unique symbol = /* @__PURE__ */ Symbol.for(
+  '@jsonrpc-kit/core/contractName',
+) as never;
+
+/**
+ * The name given to a contract by {@link defineContract}, if any.
+ *
+ * @param contract - a contract
+ * @returns its name, or `undefined`
+ * @example
+ * ```ts
+ * contractName(defineContract({ add: method() }, { name: 'Calculator' })); // 'Calculator'
+ * ```
+ */
+export function contractName(contract: Contract): string | undefined {
+  return (contract as { [CONTRACT_NAME]?: string })[CONTRACT_NAME];
+}
+
 /**
  * Declares a subscription: the server pushes items of the `item` schema until the caller
  * unsubscribes.
@@ -274,6 +301,7 @@ export function subscription<P extends MaybeSchema = undefined, I extends MaybeS
  * Defines a contract. The object is returned as it is (frozen), with its exact type.
  *
  * @param entries - methods, notifications and subscriptions by name
+ * @param options - the service's name
  * @returns the contract
  * @throws TypeError when an entry is not made by `method()`, `notification()` or
  *   `subscription()`, or its
@@ -286,7 +314,15 @@ export function subscription<P extends MaybeSchema = undefined, I extends MaybeS
  * });
  * ```
  */
-export function defineContract<const C extends Contract>(entries: C): C {
+export function defineContract<const C extends Contract>(entries: C, options?: ContractOptions): C {
+  const name = options?.name;
+  if (name !== undefined) {
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new TypeError('A contract name must be a non-empty string');
+    }
+    // A symbol member: not an entry, skipped by Object.entries.
+    Object.defineProperty(entries, CONTRACT_NAME, { value: name });
+  }
   for (const [name, entry] of Object.entries(entries)) {
     const kind = entry?.kind;
     if (kind !== 'method' && kind !== 'notification' && kind !== 'subscription') {

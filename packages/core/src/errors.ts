@@ -490,3 +490,26 @@ export class ProtocolError extends LocalError {
     this.received = received;
   }
 }
+
+/**
+ * Which range an error code is in: `"standard"` for the spec's reserved range outside the server
+ * range (-32768 to -32100: -32700, -32600…-32603 and the codes the spec keeps for itself),
+ * `"server-reserved"` for -32099 to -32000 (implementation-defined server errors, where the kit's
+ * -32001…-32005 live), `"custom"` for every other integer (the application's own codes).
+ *
+ * @param code - an error code
+ * @returns its class
+ * @throws TypeError when `code` is not an integer
+ * @example
+ * ```ts
+ * classifyErrorCode(-32601); // 'standard'
+ * classifyErrorCode(-32002); // 'server-reserved'
+ * classifyErrorCode(1001); // 'custom'
+ * ```
+ */
+export function classifyErrorCode(code: number): 'standard' | 'server-reserved' | 'custom' {
+  if (!Number.isInteger(code)) throw new TypeError(`An error code must be an integer, got ${code}`);
+  if (code >= -32099 && code <= -32000) return 'server-reserved';
+  if (code >= -32768 && code <= -32000) return 'standard';
+  return 'custom';
+}

@@ -43,7 +43,7 @@ export type FaultName =
   | 'merge';
 
 /** Every {@link FaultName}, in the order the faults are tried on each message. */
-export const FAULT_NAMES: readonly FaultName[] = Object.freeze([
+export const FAULT_NAMES: readonly FaultName[] = /* @__PURE__ */ Object.freeze([
   'stallReader',
   'delay',
   'drop',

@@ -15,6 +15,7 @@ import type {
 } from './endpoint.js';
 import { ErrorCode, isJsonRpcError, ProtocolError } from './errors.js';
 import type { IncomingCall } from './incoming.js';
+import type { JsonRpc1 } from './jsonrpc1.js';
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -150,7 +151,10 @@ export function createHandlerDispatch(
   });
 
   const errorAnswer = (message: JsonRpcRequest, rawId: string | undefined, error: unknown) => {
-    if (isJsonRpcError(error)) return serializeError(message.id, error.toErrorObject(), rawId);
+    // A code that is not an integer cannot go on the wire: answered -32603, reported.
+    if (isJsonRpcError(error) && Number.isInteger(error.code)) {
+      return serializeError(message.id, error.toErrorObject(), rawId);
+    }
     report(toError(error), {
       kind: 'handler-failed',
       level: 'error',
@@ -289,19 +293,39 @@ export function createHandlerDispatch(
   };
 }
 
+/** Options of {@link answerResult}. */
+export interface AnswerOptions {
+  /**
+   * Writes the result (a codec's writer, see `jsonWriterOf`); it throws, or returns `undefined`,
+   * for a value it cannot write.
+   * @default JSON.stringify
+   */
+  readonly write?: ((value: unknown) => string | undefined) | undefined;
+  /**
+   * Core's `jsonrpc1`: answer in JSON-RPC 1.0 form (`result` beside `"error": null`), for a
+   * request read as 1.0.
+   * @default undefined (2.0)
+   */
+  readonly jsonrpc1?: JsonRpc1 | undefined;
+}
+
 /**
  * The answer to a request whose handler returned `result`: a success, or, when JSON cannot hold
- * the result (a cycle, a BigInt), -32603 with the failure reported as `unserializable-result`.
+ * the result (a cycle, a BigInt without a codec), -32603 with the failure reported as
+ * `unserializable-result`.
  *
  * @param request - the request answered
  * @param rawId - its id's source text, when the parser kept it
  * @param result - what the handler returned
  * @param report - where the serialization failure goes
+ * @param options - the result's writer and the answer's version
  * @returns the answer text
  * @example
  * ```ts
  * answerResult({ jsonrpc: '2.0', id: 1, method: 'm' }, undefined, 3, console.warn);
  * // '{"jsonrpc":"2.0","id":1,"result":3}'
+ * answerResult({ jsonrpc: '2.0', id: 1, method: 'm' }, undefined, 3, console.warn, { jsonrpc1 });
+ * // '{"id":1,"result":3,"error":null}'
  * ```
  */
 export function answerResult(
@@ -309,9 +333,17 @@ export function answerResult(
   rawId: string | undefined,
   result: unknown,
   report: (error: Error, info: ErrorInfo) => void,
+  options?: AnswerOptions,
 ): string {
+  const jsonrpc1 = options?.jsonrpc1;
   try {
-    return serializeSuccess(request.id, result, rawId);
+    if (options === undefined) return serializeSuccess(request.id, result, rawId);
+    return (jsonrpc1?.serializeSuccess ?? serializeSuccess)(
+      request.id,
+      result,
+      rawId,
+      options.write,
+    );
   } catch (error) {
     report(toError(error), {
       kind: 'unserializable-result',
@@ -319,7 +351,7 @@ export function answerResult(
       method: request.method,
       id: request.id,
     });
-    return serializeError(request.id, UNSERIALIZABLE_RESULT, rawId);
+    return (jsonrpc1?.serializeError ?? serializeError)(request.id, UNSERIALIZABLE_RESULT, rawId);
   }
 }
 

@@ -11,9 +11,18 @@ export {
   TIMEOUT_HEADER,
   withCallContext,
 } from './call-context.js';
+export type { Codec, SuperjsonLike } from './codec.js';
+export {
+  decodeResults,
+  jsonReaderOf,
+  jsonWriterOf,
+  losslessNumbers,
+  superjsonCodec,
+} from './codec.js';
 export type {
   Contract,
   ContractEntry,
+  ContractOptions,
   ItemInput,
   ItemOutput,
   MaybeSchema,
@@ -34,6 +43,7 @@ export type {
 } from './contract.js';
 export {
   checkParamNames,
+  contractName,
   defineContract,
   method,
   notification,
@@ -67,6 +77,7 @@ export {
   AbortError,
   BatchTooLargeError,
   ConnectionClosedError,
+  classifyErrorCode,
   ErrorCode,
   fromErrorObject,
   InternalError,
@@ -99,10 +110,20 @@ export {
   DEFAULT_FAULT_STALL_MS,
   FAULT_NAMES,
 } from './faulty-transport.js';
-export type { HandlerDispatchOptions } from './handlers.js';
+export type { AnswerOptions, HandlerDispatchOptions } from './handlers.js';
 export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
+export type { ParseJsonOptions } from './json.js';
+export { duplicateMemberOf, parseJson, stringifyJson } from './json.js';
+export type { JsonRpc1 } from './jsonrpc1.js';
+export {
+  jsonrpc1,
+  serializeError1,
+  serializeNotification1,
+  serializeRequest1,
+  serializeSuccess1,
+} from './jsonrpc1.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,
@@ -158,6 +179,21 @@ export {
 } from './protocols.js';
 export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
+export type {
+  ErrorCodePolicy,
+  ParseResponseOptions,
+  ResponseChecker,
+  ResponseChecks,
+  ResponseVerdict,
+} from './response-checks.js';
+export {
+  checkResponse,
+  JSONRPC1_RESPONSE_CHECKS,
+  parseResponse,
+  responseChecks,
+  responseChecksOf,
+  STRICT_RESPONSE_CHECKS,
+} from './response-checks.js';
 export type {
   InferInput,
   InferOutput,

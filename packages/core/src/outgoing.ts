@@ -32,7 +32,7 @@ import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pend
 import type { Profile, ProgressToken } from './protocols.js';
 import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
-import { serializeNotification, serializeRequest } from './serialize.js';
+import { serializeNotification } from './serialize.js';
 import { toError } from './to-error.js';
 import { SENT } from './transport.js';
 
@@ -47,6 +47,17 @@ export interface OutgoingOptions {
   readonly profile: Profile<any> | undefined;
   readonly sendCancel: boolean;
   readonly requestTimeout: number;
+  /**
+   * The deadline of a call with no timeout of its own when `requestTimeout` is `0`: fails the
+   * call but leaves its send alone; `0`: none.
+   */
+  readonly fallbackTimeout: number;
+  /** Writes a call's message. */
+  readonly serializeRequest: (
+    id: JsonRpcId,
+    method: string,
+    params: JsonRpcParams | undefined,
+  ) => string;
   readonly lateAnswerMemory: number | undefined;
   readonly generateId: (() => JsonRpcId) | undefined;
   readonly onAnswered: ((id: JsonRpcId) => void) | undefined;
@@ -105,6 +116,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   const defaultTimeout = options.requestTimeout;
   const contextMember = options.contextMember ?? DEFAULT_CONTEXT_MEMBER;
   const carriesContext = options.carriesContext === true;
+  const { fallbackTimeout, serializeRequest: requestText } = options;
   const givenUp = new Set<JsonRpcId>();
   const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
   let counter = 1;
@@ -271,7 +283,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
         // By-position params have no place for it: the deadline then bounds the wait here only.
         if (!carriesContext) params = withCallContext(params, contextMember, context);
       }
-      text = serializeRequest(id, method, params);
+      text = requestText(id, method, params);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -284,7 +296,13 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
         : (callOptions?.timeout ?? defaultTimeout);
     const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
     const sentContext = carriesContext ? context : undefined;
-    if (signal === undefined && !timed && token === undefined) {
+    // Without a timeout of its own, the fallback deadline (a safety net) fails the call but
+    // leaves its send alone: no send signal, no controller per call.
+    const deadline =
+      timed || callOptions?.timeout !== undefined || !(fallbackTimeout < Number.POSITIVE_INFINITY)
+        ? timeout
+        : fallbackTimeout;
+    if (signal === undefined && !(deadline > 0) && token === undefined) {
       // The lean path: nothing can make this call give up on its own.
       let promise: Promise<unknown>;
       try {
@@ -301,9 +319,13 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     let promise: Promise<unknown>;
     try {
       promise =
-        signal === undefined && !timed
+        signal === undefined && !(deadline > 0)
           ? pending.add(id, method)
-          : pending.add(id, method, { timeout, signal, onGiveUp: timed ? giveUpTimed : onGiveUp });
+          : pending.add(id, method, {
+              timeout: deadline,
+              signal,
+              onGiveUp: timed ? giveUpTimed : onGiveUp,
+            });
     } catch (error) {
       return Promise.reject(error);
     }

@@ -4,6 +4,7 @@
  * @module
  */
 import { ErrorCode } from './errors.js';
+import type { JsonRpc1 } from './jsonrpc1.js';
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -24,6 +25,8 @@ export interface ParsedRequest {
    * beyond 2^53, a long fraction); `undefined` otherwise. Serializers echo it verbatim.
    */
   readonly rawId: string | undefined;
+  /** `true` for a JSON-RPC 1.0 request (read with `jsonrpc1`): answer it in 1.0 form. */
+  readonly jsonrpc1?: true;
 }
 
 /** A valid notification: never answered. */
@@ -82,15 +85,41 @@ export interface ParsedBatch {
 /** What {@link parse} returns: one message, a batch, or an invalid message. */
 export type ParseResult = ParsedMessage | ParsedBatch;
 
+/** Options of {@link parse}. */
+export interface ParseOptions {
+  /**
+   * Reads the text instead of `JSON.parse` (a codec's lossless reader, say). It throws on text
+   * that is not JSON. An integer id read as a `BigInt` keeps its digits as the raw id.
+   * @default JSON.parse
+   */
+  readonly read?: ((text: string) => unknown) | undefined;
+  /**
+   * Also accept JSON-RPC 1.0: pass core's `jsonrpc1`. A message without a `jsonrpc` member is
+   * then read as 1.0: a request (params by position, or absent) is marked `jsonrpc1: true` and
+   * given in the 2.0 shape, `id: null` (or no id) is a notification, and an answer with `result`
+   * beside `error` (one of them `null`) is read as a 2.0 response. Its code comes with the value.
+   * @default undefined (2.0 only)
+   */
+  readonly jsonrpc1?: JsonRpc1 | undefined;
+  /**
+   * The longest batch classified. A longer one is refused as a whole, before any member is looked
+   * at: one invalid message with -32003 and id `null`.
+   * @default Infinity
+   */
+  readonly maxBatchSize?: number | undefined;
+}
+
 const PARSE_ERROR: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.ParseError,
   message: 'Parse error',
 });
-const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({
+/** -32600, as `parse` answers it (internal: for the JSON-RPC 1.0 reader). */
+export const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InvalidRequest,
   message: 'Invalid Request',
 });
-const INVALID_PARAMS: JsonRpcErrorObject = Object.freeze({
+/** -32602 for params that are not structured (internal: for the JSON-RPC 1.0 reader). */
+export const INVALID_PARAMS: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InvalidParams,
   message: 'Invalid params: params must be an array or an object',
 });
@@ -110,7 +139,18 @@ const NOT_JSON: ParsedInvalid = Object.freeze({
   value: undefined,
 });
 
-function invalid(
+/**
+ * An invalid message (internal: for the JSON-RPC 1.0 reader).
+ *
+ * @param error - what to answer
+ * @param id - the id to answer with
+ * @param rawId - its source text
+ * @param value - the message
+ * @param silent - not answered (a notification)
+ * @param response - it looks like a response
+ * @returns the classification
+ */
+export function invalid(
   error: JsonRpcErrorObject,
   id: JsonRpcId,
   rawId: string | undefined,
@@ -158,17 +198,28 @@ function rawIdSource(text: string): RawIdSource {
  * @param value - a parsed JSON value
  * @param text - the text it was parsed from, to recover number ids that lose precision
  * @param index - its position in the batch of `text`, or `-1` for a single message
+ * @param jsonrpc1 - core's `jsonrpc1`, to also accept JSON-RPC 1.0 (see {@link ParseOptions.jsonrpc1})
  * @returns the classification; never throws
  * @example
  * ```ts
  * classify({ jsonrpc: '2.0', method: 'update', params: [1] }).kind; // 'notification'
  * ```
  */
-export function classify(value: unknown, text?: string, index = -1): ParsedMessage {
-  return classifyWith(value, text === undefined ? undefined : rawIdSource(text), index);
+export function classify(
+  value: unknown,
+  text?: string,
+  index = -1,
+  jsonrpc1?: JsonRpc1,
+): ParsedMessage {
+  return classifyWith(value, text === undefined ? undefined : rawIdSource(text), index, jsonrpc1);
 }
 
-function classifyWith(value: unknown, ids: RawIdSource | undefined, index: number): ParsedMessage {
+function classifyWith(
+  value: unknown,
+  ids: RawIdSource | undefined,
+  index: number,
+  jsonrpc1: JsonRpc1 | undefined,
+): ParsedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return invalid(INVALID_REQUEST, null, undefined, value);
   }
@@ -190,13 +241,21 @@ function classifyWith(value: unknown, ids: RawIdSource | undefined, index: numbe
         rawId = raw;
       }
     } else if (typeof rawIdValue === 'string' || rawIdValue === null) id = rawIdValue;
-    else idValid = false;
+    else if (typeof rawIdValue === 'bigint') {
+      // Read by a lossless reader: the digits are the raw id.
+      id = Number(rawIdValue);
+      rawId = String(rawIdValue);
+    } else idValid = false;
   } else if ('id' in message) {
     // `"id": undefined` cannot come from JSON; only from a hand-built object.
     hasId = true;
     idValid = false;
   }
 
+  if (jsonrpc1 !== undefined && !('jsonrpc' in message)) {
+    const read = jsonrpc1.classify(message, id, rawId, hasId && idValid, idValid);
+    if (read !== undefined) return read;
+  }
   const method = message.method;
   if (method === undefined) {
     if ('result' in message || 'error' in message) {
@@ -219,7 +278,17 @@ function classifyWith(value: unknown, ids: RawIdSource | undefined, index: numbe
     : { kind: 'notification', message: message as unknown as JsonRpcNotification };
 }
 
-function classifyResponse(
+/**
+ * Classifies a message with `result` or `error` as a 2.0 response (internal: for the JSON-RPC 1.0
+ * reader too).
+ *
+ * @param message - the message
+ * @param id - its id
+ * @param rawId - the id's source text
+ * @param idOk - whether the id member is there and valid
+ * @returns the response, or an invalid message
+ */
+export function classifyResponse(
   message: Record<string, unknown>,
   id: JsonRpcId,
   rawId: string | undefined,
@@ -230,6 +299,7 @@ function classifyResponse(
   const ok =
     message.jsonrpc === '2.0' &&
     idOk &&
+    !('params' in message) &&
     (hasResult
       ? !('error' in message)
       : typeof error === 'object' &&
@@ -239,16 +309,6 @@ function classifyResponse(
   return ok
     ? { kind: 'response', message: message as unknown as JsonRpcResponse, rawId }
     : invalid(INVALID_REQUEST, id, rawId, message, false, true);
-}
-
-/** Options of {@link parse}. */
-export interface ParseOptions {
-  /**
-   * The longest batch classified. A longer one is refused as a whole, before any member is looked
-   * at: one invalid message with -32003 and id `null`.
-   * @default Infinity
-   */
-  readonly maxBatchSize?: number | undefined;
 }
 
 /**
@@ -264,7 +324,7 @@ export interface ParseOptions {
  * pass to recover the exact text of number ids a JavaScript number cannot hold.
  *
  * @param text - untrusted text
- * @param options - the batch length limit
+ * @param options - the batch length limit, another JSON reader (a codec's), JSON-RPC 1.0
  * @returns the classification
  * @example
  * ```ts
@@ -275,11 +335,13 @@ export interface ParseOptions {
  */
 export function parse(text: string, options?: ParseOptions): ParseResult {
   let value: unknown;
+  const read = options?.read;
   try {
-    value = JSON.parse(text);
+    value = read === undefined ? JSON.parse(text) : read(text);
   } catch {
     return NOT_JSON;
   }
+  const jsonrpc1 = options?.jsonrpc1;
   const ids = rawIdSource(text);
   if (Array.isArray(value)) {
     const length = value.length;
@@ -287,8 +349,8 @@ export function parse(text: string, options?: ParseOptions): ParseResult {
     const max = options?.maxBatchSize;
     if (max !== undefined && length > max) return invalid(BATCH_TOO_LARGE, null, undefined, value);
     const messages = new Array<ParsedMessage>(length);
-    for (let i = 0; i < length; i++) messages[i] = classifyWith(value[i], ids, i);
+    for (let i = 0; i < length; i++) messages[i] = classifyWith(value[i], ids, i, jsonrpc1);
     return { kind: 'batch', messages };
   }
-  return classifyWith(value, ids, -1);
+  return classifyWith(value, ids, -1, jsonrpc1);
 }

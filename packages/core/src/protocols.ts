@@ -49,7 +49,7 @@ function idMember(params: JsonRpcParams | undefined, name: string): JsonRpcId | 
 /**
  * The kit's default cancellation: `$/cancelRequest` with `{ "id": … }`, answered with -32001.
  */
-export const defaultCancellation: CancellationProtocol = Object.freeze({
+export const defaultCancellation: CancellationProtocol = /* @__PURE__ */ Object.freeze({
   method: '$/cancelRequest',
   code: ErrorCode.RequestCancelled,
   toParams: (id: JsonRpcId) => ({ id }),
@@ -156,7 +156,7 @@ function objectParams(params: JsonRpcParams | undefined): Record<string, unknown
 }
 
 /** LSP's progress: `$/progress` `{ token, value }`, the token in the request's `workDoneToken`. */
-const LSP_PROGRESS: ProgressProtocol<unknown> = Object.freeze({
+const LSP_PROGRESS: ProgressProtocol<unknown> = /* @__PURE__ */ Object.freeze({
   method: '$/progress',
   tokenOf: (params: unknown) => {
     const token = isRecord(params) ? params.workDoneToken : undefined;
@@ -184,9 +184,9 @@ const LSP_PROGRESS: ProgressProtocol<unknown> = Object.freeze({
  * const client = createClient(transport, { profile: lspProfile, sendCancel: true });
  * ```
  */
-export const lspProfile: Profile<unknown> = Object.freeze({
+export const lspProfile: Profile<unknown> = /* @__PURE__ */ Object.freeze({
   name: 'lsp',
-  cancellation: Object.freeze({
+  cancellation: /* @__PURE__ */ Object.freeze({
     method: '$/cancelRequest',
     code: LSP_REQUEST_CANCELLED,
     toParams: (id: JsonRpcId) => ({ id }),
@@ -204,7 +204,7 @@ export const lspProfile: Profile<unknown> = Object.freeze({
  * const client = createClient(transport, { profile: defaultProfile, sendCancel: true });
  * ```
  */
-export const defaultProfile: Profile<unknown> = Object.freeze({
+export const defaultProfile: Profile<unknown> = /* @__PURE__ */ Object.freeze({
   name: 'default',
   cancellation: defaultCancellation,
   progress: LSP_PROGRESS,
@@ -223,9 +223,9 @@ export const defaultProfile: Profile<unknown> = Object.freeze({
  * const client = createClient(transport, { profile: mcpProfile, sendCancel: true });
  * ```
  */
-export const mcpProfile: Profile<McpProgress> = Object.freeze({
+export const mcpProfile: Profile<McpProgress> = /* @__PURE__ */ Object.freeze({
   name: 'mcp',
-  cancellation: Object.freeze({
+  cancellation: /* @__PURE__ */ Object.freeze({
     method: 'notifications/cancelled',
     code: -32001,
     answer: false,
@@ -233,7 +233,7 @@ export const mcpProfile: Profile<McpProgress> = Object.freeze({
       reason === undefined ? { requestId: id } : { requestId: id, reason },
     fromParams: (params: JsonRpcParams | undefined) => idMember(params, 'requestId'),
   }),
-  progress: Object.freeze({
+  progress: /* @__PURE__ */ Object.freeze({
     method: 'notifications/progress',
     tokenOf: (params: unknown) => {
       const meta = isRecord(params) ? params._meta : undefined;

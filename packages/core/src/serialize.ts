@@ -34,6 +34,7 @@ export function stringifyId(id: JsonRpcId, rawId?: string): string {
  * @param id - the request's id
  * @param result - the result
  * @param rawId - the id's exact source text, when the parser kept one
+ * @param write - writes the result (a codec's writer)
  * @returns the response text
  * @throws TypeError when `result` holds a BigInt or a cycle (the caller answers -32603)
  * @example
@@ -41,8 +42,13 @@ export function stringifyId(id: JsonRpcId, rawId?: string): string {
  * serializeSuccess(1, 19); // '{"jsonrpc":"2.0","id":1,"result":19}'
  * ```
  */
-export function serializeSuccess(id: JsonRpcId, result: unknown, rawId?: string): string {
-  const json = JSON.stringify(result);
+export function serializeSuccess(
+  id: JsonRpcId,
+  result: unknown,
+  rawId?: string,
+  write: (value: unknown) => string | undefined = JSON.stringify,
+): string {
+  const json = write(result);
   return (
     '{"jsonrpc":"2.0","id":' +
     stringifyId(id, rawId) +
@@ -85,6 +91,7 @@ export function serializeError(id: JsonRpcId, error: JsonRpcErrorObject, rawId?:
  * @param id - the id
  * @param method - the method name
  * @param params - the params; omitted when `undefined`
+ * @param write - writes the params (a codec's writer)
  * @returns the request text
  * @throws TypeError when `params` holds a BigInt or a cycle
  * @example
@@ -93,9 +100,14 @@ export function serializeError(id: JsonRpcId, error: JsonRpcErrorObject, rawId?:
  * // '{"jsonrpc":"2.0","id":1,"method":"subtract","params":[42,23]}'
  * ```
  */
-export function serializeRequest(id: JsonRpcId, method: string, params?: JsonRpcParams): string {
+export function serializeRequest(
+  id: JsonRpcId,
+  method: string,
+  params?: JsonRpcParams,
+  write: (value: unknown) => string | undefined = JSON.stringify,
+): string {
   const head = '{"jsonrpc":"2.0","id":' + stringifyId(id) + ',"method":' + JSON.stringify(method);
-  return params === undefined ? head + '}' : head + ',"params":' + JSON.stringify(params) + '}';
+  return params === undefined ? head + '}' : head + ',"params":' + write(params) + '}';
 }
 
 /**
@@ -103,6 +115,7 @@ export function serializeRequest(id: JsonRpcId, method: string, params?: JsonRpc
  *
  * @param method - the method name
  * @param params - the params; omitted when `undefined`
+ * @param write - writes the params (a codec's writer)
  * @returns the notification text
  * @throws TypeError when `params` holds a BigInt or a cycle
  * @example
@@ -110,9 +123,13 @@ export function serializeRequest(id: JsonRpcId, method: string, params?: JsonRpc
  * serializeNotification('update', [1, 2]); // '{"jsonrpc":"2.0","method":"update","params":[1,2]}'
  * ```
  */
-export function serializeNotification(method: string, params?: JsonRpcParams): string {
+export function serializeNotification(
+  method: string,
+  params?: JsonRpcParams,
+  write: (value: unknown) => string | undefined = JSON.stringify,
+): string {
   const head = '{"jsonrpc":"2.0","method":' + JSON.stringify(method);
-  return params === undefined ? head + '}' : head + ',"params":' + JSON.stringify(params) + '}';
+  return params === undefined ? head + '}' : head + ',"params":' + write(params) + '}';
 }
 
 /**

@@ -39,7 +39,7 @@ import type { GiveUpReason, PendingCalls } from './pending.js';
 import type { Profile, ProgressReporter } from './protocols.js';
 import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 import { sendError } from './send-error.js';
-import { serializeNotification } from './serialize.js';
+import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
 import { SENT, type Transport } from './transport.js';
 
@@ -60,6 +60,20 @@ export interface SessionOptions {
   readonly sendCancel?: boolean | undefined;
   /** Default timeout of outgoing calls, in milliseconds; `0` waits forever. @default 0 */
   readonly requestTimeout?: number | undefined;
+  /**
+   * When `requestTimeout` is not set: the deadline of a call with no timeout of its own, a safety
+   * net that fails the call but leaves its send alone (no send signal, no controller per call).
+   * @default 0 (none)
+   */
+  readonly fallbackTimeout?: number | undefined;
+  /** Writes an outgoing call (a codec, JSON-RPC 1.0, local checks). @default core's `serializeRequest` */
+  readonly serializeRequest?:
+    | ((id: JsonRpcId, method: string, params: JsonRpcParams | undefined) => string)
+    | undefined;
+  /** Writes an outgoing notification. @default core's `serializeNotification` */
+  readonly serializeNotification?:
+    | ((method: string, params: JsonRpcParams | undefined) => string)
+    | undefined;
   /** How many ids of calls that gave up are remembered, to drop their late answers quietly. @default 1024 */
   readonly lateAnswerMemory?: number | undefined;
   /**
@@ -396,6 +410,8 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       profile,
       sendCancel: options.sendCancel === true,
       requestTimeout: options.requestTimeout ?? 0,
+      fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
+      serializeRequest: options.serializeRequest ?? serializeRequest,
       lateAnswerMemory: options.lateAnswerMemory,
       generateId: options.generateId,
       contextMember: options.contextMember,
@@ -447,7 +463,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     if (closed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
     let text: string;
     try {
-      text = serializeNotification(method, params);
+      text = (options.serializeNotification ?? serializeNotification)(method, params);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  type AnswerOptions,
   answerResult,
   ConnectionClosedError,
   type ErrorInfo as CoreErrorInfo,
@@ -19,6 +20,7 @@ import {
   isPromiseLike,
   type JsonRpcErrorObject,
   type JsonRpcId,
+  jsonrpc1,
   MethodNotFoundError,
   type ParsedInvalid,
   type ParsedMessage,
@@ -31,6 +33,7 @@ import {
   parse,
   type Session,
   serializeError,
+  serializeError1,
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
@@ -71,7 +74,31 @@ export interface DispatcherConfig {
   /** The cancel notice's method: ignored over `handle()` unless a method of that name exists. */
   readonly cancelMethod: string | undefined;
   readonly report: (error: unknown, info: ErrorInfo) => void;
+  /** The server's policies: codec, JSON-RPC 1.0, params-violation code, error mapping, batches. */
+  readonly policies: Policies;
 }
+
+/** The server's policies, as the dispatcher needs them (see `ServerOptions`). */
+export interface Policies {
+  /** How text is read (a codec's reader, JSON-RPC 1.0); `undefined`: plain `parse`. */
+  readonly parseOptions: ParseOptions | undefined;
+  /** Decodes params before name mapping and validation. */
+  readonly decode: ((value: unknown) => unknown) | undefined;
+  /** Writes results (encoded by the codec). */
+  readonly write: ((value: unknown) => string | undefined) | undefined;
+  /** The code for params that are neither an array nor an object: -32602 or -32600. */
+  readonly paramsViolationCode: number;
+  /** Maps a thrown value that is not a `JsonRpcError` to an error object. */
+  readonly errorHandler: ErrorHandler | undefined;
+  /** `false`: a batch is answered with one -32600. */
+  readonly batches: boolean;
+}
+
+/** Maps a handler's failure to the error object to answer; `undefined` keeps the default -32603. */
+export type ErrorHandler = (
+  error: unknown,
+  call: { readonly method: string; readonly id: JsonRpcId },
+) => JsonRpcErrorObject | undefined;
 
 /** What the dispatcher offers the server. */
 export interface Dispatcher {
@@ -97,6 +124,11 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   message: 'Internal error',
 });
 
+const BATCHES_REFUSED: string = serializeError(
+  null,
+  new InvalidRequestError('Invalid Request: this server does not accept batches').toErrorObject(),
+);
+
 /**
  * Creates the dispatcher of one server.
  *
@@ -105,13 +137,34 @@ const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
   const { methods, exposeErrorDetails, report } = config;
+  const { write, errorHandler, paramsViolationCode } = config.policies;
 
-  const run = createRunner(config);
+  const run = createRunner({ ...config, decode: config.policies.decode });
 
   function errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject {
-    if (isJsonRpcError(error)) return error.toErrorObject();
+    if (isJsonRpcError(error)) {
+      if (Number.isInteger(error.code)) return error.toErrorObject();
+      // A code the wire cannot carry: refused here, answered as an internal error.
+      report(
+        new TypeError(`A handler threw a JsonRpcError whose code ${error.code} is not an integer`, {
+          cause: error,
+        }),
+        {
+          kind: 'handler-failed',
+          level: 'error',
+          method,
+          id,
+          notification: false,
+        },
+      );
+      return INTERNAL_ERROR;
+    }
     if (!(error instanceof ConnectionClosedError)) {
       report(error, { kind: 'handler-failed', level: 'error', method, id, notification: false });
+    }
+    if (errorHandler !== undefined) {
+      const mapped = mapError(error, method, id);
+      if (mapped !== undefined) return mapped;
     }
     if (!exposeErrorDetails) return INTERNAL_ERROR;
     const message =
@@ -122,6 +175,36 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     return stack === undefined
       ? { code: ErrorCode.InternalError, message }
       : { code: ErrorCode.InternalError, message, data: { stack } };
+  }
+
+  /** The errorHandler's answer, when it gives a well-formed one; its throws are reported. */
+  function mapError(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject | undefined {
+    let mapped: JsonRpcErrorObject | undefined;
+    try {
+      mapped = errorHandler!(error, { method, id });
+    } catch (failure) {
+      report(failure, { kind: 'handler-failed', level: 'error', method, id, notification: false });
+      return undefined;
+    }
+    if (mapped === undefined) return undefined;
+    if (!Number.isInteger(mapped.code) || typeof mapped.message !== 'string') {
+      report(
+        new TypeError(
+          'errorHandler returned an error object without an integer code and a string message',
+        ),
+        {
+          kind: 'handler-failed',
+          level: 'error',
+          method,
+          id,
+          notification: false,
+        },
+      );
+      return undefined;
+    }
+    return mapped.data === undefined
+      ? { code: mapped.code, message: mapped.message }
+      : { code: mapped.code, message: mapped.message, data: mapped.data };
   }
 
   function notificationFailed(method: string, error: unknown): void {
@@ -138,8 +221,17 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
   const reportRequest = (error: Error, info: CoreErrorInfo): void =>
     report(error, { ...info, notification: false });
 
+  const answerOptions: AnswerOptions | undefined = write === undefined ? undefined : { write };
+  const answerOptions1: AnswerOptions = { write, jsonrpc1 };
+
   function success(parsed: ParsedRequest, result: unknown): string {
-    return answerResult(parsed.message, parsed.rawId, result, reportRequest);
+    return answerResult(
+      parsed.message,
+      parsed.rawId,
+      result,
+      reportRequest,
+      parsed.jsonrpc1 === true ? answerOptions1 : answerOptions,
+    );
   }
 
   function failure(
@@ -149,7 +241,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     session: Session | undefined,
   ): string | undefined {
     if (session?.incoming.unanswered(error)) return undefined;
-    return serializeError(
+    return (parsed.jsonrpc1 === true ? serializeError1 : serializeError)(
       parsed.message.id,
       errorObject(error, call.method, parsed.message.id),
       parsed.rawId,
@@ -258,7 +350,15 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
       });
       return undefined;
     }
-    return serializeError(parsed.id, parsed.error, parsed.rawId);
+    const error =
+      parsed.error.code === ErrorCode.InvalidParams &&
+      paramsViolationCode !== ErrorCode.InvalidParams
+        ? {
+            code: paramsViolationCode,
+            message: 'Invalid Request: params must be an array or an object',
+          }
+        : parsed.error;
+    return serializeError(parsed.id, error, parsed.rawId);
   }
 
   function answerResponse(parsed: ParsedResponse, scope: Scope): string | undefined {
@@ -293,11 +393,19 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     answer: answerMessage,
   };
 
-  const parseOptions: ParseOptions = { maxBatchSize: config.maxBatchSize };
-  const answer = (parsed: ParseResult, scope: Scope): Answer =>
-    parsed.kind === 'batch'
-      ? answerBatch(parsed.messages, scope, batchOptions)
-      : answerMessage(parsed, scope);
+  const batches = config.policies.batches;
+  const parseOptions: ParseOptions = {
+    // Refusing batches: any batch is refused unread (its cost is the JSON.parse alone).
+    maxBatchSize: batches ? config.maxBatchSize : 0,
+    ...config.policies.parseOptions,
+  };
+  const answer = (parsed: ParseResult, scope: Scope): Answer => {
+    if (parsed.kind === 'batch') return answerBatch(parsed.messages, scope, batchOptions);
+    if (!batches && parsed.kind === 'invalid' && Array.isArray(parsed.value)) {
+      return parsed.value.length === 0 ? answerMessage(parsed, scope) : BATCHES_REFUSED;
+    }
+    return answerMessage(parsed, scope);
+  };
 
   return {
     answer,

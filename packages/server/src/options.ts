@@ -4,8 +4,12 @@
  * @module
  */
 import type {
+  Codec,
   ErrorInfo as CoreErrorInfo,
   ErrorLevel,
+  JsonRpc1,
+  JsonRpcErrorObject,
+  JsonRpcId,
   Profile,
   TransportContext,
 } from '@jsonrpc-kit/core';
@@ -149,6 +153,57 @@ export interface ServerOptions {
    * @default DEFAULT_ON_ERROR_LEVEL ("warn")
    */
   readonly onErrorLevel?: ErrorLevel;
+  /**
+   * Values beyond JSON: decodes params before name mapping and schema validation (schemas see
+   * decoded values) and encodes results. Envelope and ids are never touched. Give the client the
+   * same codec. `losslessNumbers` (from core) keeps big integers exact as plain JSON numbers.
+   * @default none: `JSON.parse` and `JSON.stringify`
+   */
+  readonly codec?: Codec;
+  /**
+   * Accept JSON-RPC 1.0 beside 2.0: a request without `jsonrpc` (params by position only,
+   * `id: null` for a notification) is answered in 1.0 form (`result` and `error`, one `null`);
+   * a 2.0 request is answered in 2.0 form. `true` and core's `jsonrpc1` mean the same.
+   * @default false
+   */
+  readonly jsonrpc1?: boolean | JsonRpc1;
+  /**
+   * The answer to params that are neither an array nor an object: `"invalid-params"` (-32602) or
+   * `"invalid-request"` (-32600), as some compliance suites expect.
+   * @default "invalid-params"
+   */
+  readonly paramsViolation?: 'invalid-params' | 'invalid-request';
+  /**
+   * Maps what a handler threw (anything but a `JsonRpcError`, which passes through) to the error
+   * object to answer. Return `undefined` for the default -32603; its throws and malformed answers
+   * are reported and give the default too. Runs after `onError` is told.
+   *
+   * @param error - what the handler threw
+   * @param call - the call's method and id
+   * @returns the error object, or `undefined`
+   */
+  readonly errorHandler?: (
+    error: unknown,
+    call: { readonly method: string; readonly id: JsonRpcId },
+  ) => JsonRpcErrorObject | undefined;
+  /**
+   * System extensions (`rpc.*` methods): `false` switches them off as a whole, so
+   * `registerSystem` registers nothing and every `rpc.*` call is -32601.
+   * @default true
+   */
+  readonly systemMethods?: boolean;
+  /**
+   * Serve `rpc.listMethods`: the names of the methods (not notifications, not `rpc.*`), in
+   * registration order. Off by default: a public endpoint need not list its API.
+   * @default false
+   */
+  readonly listMethods?: boolean;
+  /**
+   * Accept batches. `false` answers any batch with one -32600 (id `null`) saying batches are not
+   * accepted, and runs none of its members.
+   * @default true
+   */
+  readonly batches?: boolean;
 }
 
 /** The server's limits, checked, with their defaults. Internal. */

@@ -41,6 +41,8 @@ export interface RunnerConfig {
   readonly timeout: number;
   /** Reads the caller's context onto a call (the `callContext` option); `undefined`: off. */
   readonly readContext?: ContextReader | undefined;
+  /** Decodes params before name mapping and validation (the server's codec); `undefined`: none. */
+  readonly decode?: ((value: unknown) => unknown) | undefined;
 }
 
 /** The longest delay `setTimeout` holds; longer ones fire at once. */
@@ -60,11 +62,11 @@ function checked(result: StandardSchemaResult<unknown>): unknown {
 /**
  * Creates the runner of one server.
  *
- * @param config - the registry, the middleware and the default deadline
+ * @param config - the registry, the middleware, the default deadline and the params decoder
  * @returns `run(call, scope)`: the result, a promise of it, or a throw with what the call failed with
  */
 export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) => unknown {
-  const { methods, middleware: currentMiddleware } = config;
+  const { methods, middleware: currentMiddleware, decode } = config;
   const defaultTimeout = config.timeout;
   const readContext = config.readContext;
 
@@ -75,7 +77,7 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
     if (entry === undefined || (entry.kind === 'notification' && !call.notification)) {
       throw new MethodNotFoundError();
     }
-    let params = arrangeParams(entry, call.params);
+    let params = arrangeParams(entry, decode === undefined ? call.params : decode(call.params));
     const schema = entry.schema;
     if (schema !== undefined) {
       const verdict = schema['~standard'].validate(params);

@@ -7,13 +7,18 @@
 import {
   asyncDisposeSymbol,
   type Contract,
+  contractName,
   createReporter,
   defaultProfile,
+  ErrorCode,
   type IncomingContext,
   InternalError,
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  jsonReaderOf,
+  jsonrpc1,
+  jsonWriterOf,
   RequestTooLargeError,
   scanEnvelope,
   type Transport,
@@ -67,6 +72,10 @@ export function createServer(options: ServerOptions = {}): Server {
   const requestTimeout = options.requestTimeout ?? 0;
   const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
   const report = createReporter(options.onError, options.onErrorLevel);
+  const systemMethods = options.systemMethods !== false;
+  const read = jsonReaderOf(options.codec);
+  const v1 = options.jsonrpc1 === true ? jsonrpc1 : options.jsonrpc1 || undefined;
+  const parseOptions = read === undefined && v1 === undefined ? undefined : { read, jsonrpc1: v1 };
 
   const methods = new Map<string, Entry>();
   let middleware: readonly Middleware[] = [];
@@ -87,6 +96,17 @@ export function createServer(options: ServerOptions = {}): Server {
     exposeErrorDetails: options.exposeErrorDetails === true,
     cancelMethod: profile?.cancellation.method,
     report,
+    policies: {
+      parseOptions,
+      decode: options.codec?.decode,
+      write: jsonWriterOf(options.codec),
+      paramsViolationCode:
+        options.paramsViolation === 'invalid-request'
+          ? ErrorCode.InvalidRequest
+          : ErrorCode.InvalidParams,
+      errorHandler: options.errorHandler,
+      batches: options.batches !== false,
+    },
   });
 
   /** What every connection of this server shares. */
@@ -169,7 +189,16 @@ export function createServer(options: ServerOptions = {}): Server {
       implementation: ContractImplementation<C>,
       implementOptions?: ImplementOptions,
     ): () => void {
-      const prefix = implementOptions?.prefix ?? '';
+      let prefix = implementOptions?.prefix ?? '';
+      if (implementOptions?.naming === 'qualified') {
+        const service = contractName(contract);
+        if (service === undefined) {
+          throw new TypeError(
+            'naming "qualified" needs a named contract: defineContract(entries, { name })',
+          );
+        }
+        prefix += service + '.';
+      }
       const handlers = implementation as Record<string, unknown>;
       const entries: Entry[] = [];
       for (const [key, definition] of Object.entries(contract)) {
@@ -212,12 +241,14 @@ export function createServer(options: ServerOptions = {}): Server {
       };
     },
     registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
-      return register(name, 'method', handler, methodOptions, true);
+      const entry = makeEntry(name, 'method', handler, methodOptions, true);
+      return systemMethods ? add(entry) : () => {};
     },
     methods(): readonly MethodDescriptor[] {
       return Array.from(methods.values(), (entry) => entry.descriptor);
     },
     maxRequestBytes: setRequestBytes,
+    codec: options.codec,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
       const limit = context?.maxRequestBytes ?? maxRequestBytes;
       if (exceedsUtf8Bytes(text, limit)) {
@@ -285,5 +316,15 @@ export function createServer(options: ServerOptions = {}): Server {
       );
     },
   };
+  if (options.listMethods === true) {
+    server.registerSystem(
+      'rpc.listMethods',
+      () =>
+        Array.from(methods.values(), (entry) => entry.descriptor).flatMap((d) =>
+          d.kind === 'method' && !d.system ? [d.name] : [],
+        ),
+      { description: 'The names of the methods this server serves.' },
+    );
+  }
   return server;
 }

@@ -2,6 +2,7 @@ import {
   createMemoryTransportPair,
   ethereumSubscriptions,
   genericSubscriptions,
+  losslessNumbers,
   type Transport,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
@@ -332,6 +333,23 @@ describe('createSubscriptions, generic dialect and producers', () => {
       `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"${id}","item":{"n":1}}}`,
       `{"jsonrpc":"2.0","method":"subscription.end","params":{"subscription":"${id}"}}`,
     ]);
+  });
+});
+
+describe("createSubscriptions and the server's codec", () => {
+  it('encodes items with it, as results are: a BigInt item goes out as a plain number', async () => {
+    const server = createServer({ codec: losslessNumbers });
+    const subs = createSubscriptions(server, { dialect: ethereumSubscriptions });
+    subs.subscription('big', (_params, ctx) => {
+      ctx.emit({ value: 2n ** 64n + 1n });
+    });
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["big"]}');
+    await remote.until(2);
+    const id = (JSON.parse(remote.inbox[0]!) as { result: string }).result;
+    expect(remote.inbox[1]).toBe(
+      `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":{"value":18446744073709551617}}}`,
+    );
   });
 });
 

@@ -17,6 +17,7 @@ import {
   isJsonRpcError,
   JsonRpcError,
   type JsonRpcParams,
+  jsonWriterOf,
   type ParamsOutput,
   type Peer,
   type StandardSchemaV1,
@@ -316,6 +317,8 @@ export function createSubscriptions(
     throw new TypeError('overflow must be "drop-oldest", "drop-newest" or "close"');
   }
   const validateItems = options.validateItems ?? defaultValidateItems();
+  /** Writes items: the server's codec encodes them, as it encodes results. */
+  const write = jsonWriterOf(server.codec) ?? JSON.stringify;
   let hubClosed = false;
   const declared = new Map<string, Declared>();
   const registries = new Map<Peer, Registry>();
@@ -364,7 +367,7 @@ export function createSubscriptions(
         throw new TypeError(`Item of subscription "${name}" breaks its schema: ${issues}`);
       }
     }
-    const json = JSON.stringify(item);
+    const json = write(item);
     return json === undefined ? 'null' : json;
   };
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type {
+  Codec,
   ConnectionHandler,
   ConnectionLike,
   Contract,
@@ -192,6 +193,13 @@ export type ContractImplementation<C extends Contract> = {
 export interface ImplementOptions {
   /** Prepended to every name of the contract (`"calc."` gives `calc.add`). */
   readonly prefix?: string;
+  /**
+   * `"qualified"` registers each entry as `Service.method`, the service being the contract's
+   * name (`defineContract(entries, { name })`); `"plain"` uses the names as they are. A `prefix`
+   * goes before either.
+   * @default "plain"
+   */
+  readonly naming?: 'plain' | 'qualified';
 }
 
 /** A served duplex connection: answers the peer's calls and can call the peer. */
@@ -231,6 +239,11 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * adapter its own default).
    */
   readonly maxRequestBytes: number | undefined;
+  /**
+   * The `codec` given to `createServer`, or `undefined`: `createSubscriptions` encodes items with
+   * it, as the server encodes results.
+   */
+  readonly codec: Codec | undefined;
   /**
    * Registers a method.
    *

@@ -1,0 +1,177 @@
+/**
+ * Codecs: values beyond JSON (BigInt, Date, Uint8Array, Map, Set, your own types) in params and
+ * results. A codec encodes params and results on the way out and decodes them on the way in; the
+ * envelope (`jsonrpc`, `id`, `method`, `error`) is never touched. Give the same codec to the
+ * server and the client.
+ *
+ * @module
+ */
+import { parseJson, stringifyJson } from './json.js';
+import type { ParsedMessage, ParseResult } from './parse.js';
+
+/**
+ * How params and results are turned into JSON and back. Every member is optional: a codec with
+ * `read`/`write` changes how text is read and written (`losslessNumbers`), one with
+ * `encode`/`decode` changes values; spread two codecs into one to have both. The code a codec
+ * needs comes with it, so an app that uses none ships none.
+ *
+ * @example
+ * ```ts
+ * const dates: Codec = {
+ *   encode: (value) => (value instanceof Date ? { $date: value.toISOString() } : value),
+ *   decode: (value) => value,
+ * };
+ * ```
+ */
+export interface Codec {
+  /**
+   * Turns params (client) or a result (server) into what goes on the wire. Params must stay an
+   * array or an object.
+   */
+  readonly encode?: ((value: unknown) => unknown) | undefined;
+  /** Turns wire params (server) or a wire result (client) back into values. */
+  readonly decode?: ((value: unknown) => unknown) | undefined;
+  /**
+   * Reads a whole message text instead of `JSON.parse`; throws on text that is not JSON.
+   * `losslessNumbers` reads integers beyond 2^53 as `BigInt` with every digit.
+   * @default JSON.parse
+   */
+  readonly read?: ((text: string) => unknown) | undefined;
+  /**
+   * Writes params or a result (after `encode`) instead of `JSON.stringify`; throws, or returns
+   * `undefined`, for a value it cannot write. `losslessNumbers` writes `BigInt` as plain numbers.
+   * @default JSON.stringify
+   */
+  readonly write?: ((value: unknown) => string | undefined) | undefined;
+}
+
+/**
+ * The lossless-number codec: big integers keep every digit in both directions, as plain JSON
+ * numbers. An integer a JavaScript number holds exactly stays a `number`; a larger one becomes a
+ * `BigInt`; a `BigInt` is written as digits. Reading costs one linear pass over the text.
+ *
+ * @example
+ * ```ts
+ * const server = createServer({ codec: losslessNumbers });
+ * server.method('big_add', ([a, b]: [bigint | number, bigint | number]) => BigInt(a) + BigInt(b));
+ * ```
+ */
+export const losslessNumbers: Codec = /* @__PURE__ */ Object.freeze({
+  read: (text: string): unknown => parseJson(text, { bigint: true }),
+  write: stringifyJson,
+});
+
+/** The two functions of superjson (or of a `new SuperJSON()` instance) the adapter uses. */
+export interface SuperjsonLike {
+  /**
+   * Turns a value into JSON and the metadata that restores what JSON cannot hold.
+   *
+   * @param value - the value
+   * @returns the JSON-safe payload
+   */
+  serialize(value: any): {
+    /** The value as plain JSON. */
+    json: unknown;
+    /** What restores the types JSON lost (Date, BigInt, Map…), when there are any. */
+    meta?: unknown;
+  };
+  /**
+   * Restores a value from a payload made by `serialize`.
+   *
+   * @param payload - the payload
+   * @returns the value
+   */
+  deserialize(payload: any): unknown;
+}
+
+/**
+ * A codec over superjson: `Date`, `BigInt`, `Map`, `Set`, `RegExp`, `undefined`, `URL`, and types
+ * you register with `superjson.registerCustom` (a `Uint8Array`, say). Pass your own superjson so
+ * the kit depends on nothing; its version is yours. Params and results travel as superjson's
+ * `{ json, meta }`; a value without that shape (from a peer that uses no codec) is taken as is.
+ *
+ * @param superjson - the `superjson` default export, or a `new SuperJSON()` instance
+ * @returns the codec
+ * @example
+ * ```ts
+ * import superjson from 'superjson';
+ * const server = createServer({ codec: superjsonCodec(superjson) });
+ * ```
+ */
+export function superjsonCodec(superjson: SuperjsonLike): Codec {
+  return Object.freeze({
+    encode: (value: unknown) => superjson.serialize(value),
+    decode: (value: unknown) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) && 'json' in value
+        ? superjson.deserialize(value)
+        : value,
+  });
+}
+
+/**
+ * Reads JSON text the codec's way: `JSON.parse`, or the codec's reader.
+ *
+ * @param codec - a codec, or `undefined`
+ * @returns a reader, or `undefined` for plain `JSON.parse`
+ * @example
+ * ```ts
+ * const read = jsonReaderOf(losslessNumbers);
+ * read?.('[9007199254740993]'); // [9007199254740993n]
+ * ```
+ */
+export function jsonReaderOf(codec: Codec | undefined): ((text: string) => unknown) | undefined {
+  return codec?.read;
+}
+
+/**
+ * Writes a params or result value the codec's way: encoded, then written by `JSON.stringify` or
+ * the codec's writer.
+ *
+ * @param codec - a codec, or `undefined`
+ * @returns a writer, or `undefined` for plain `JSON.stringify`
+ * @example
+ * ```ts
+ * jsonWriterOf(losslessNumbers)?.(2n ** 64n); // '18446744073709551616'
+ * ```
+ */
+export function jsonWriterOf(
+  codec: Codec | undefined,
+): ((value: unknown) => string | undefined) | undefined {
+  if (codec === undefined) return undefined;
+  const encode = codec.encode;
+  if (encode === undefined) return codec.write;
+  const write = codec.write ?? JSON.stringify;
+  return (value) => write(encode(value));
+}
+
+/**
+ * Decodes the result of every success in a parse result with a codec's `decode` (errors, ids and
+ * everything else are left as they are). O(number of messages) plus the decoding.
+ *
+ * @param parsed - what `parse` or `parseResponse` returned
+ * @param decode - the codec's `decode`
+ * @returns the same classification, results decoded
+ * @example
+ * ```ts
+ * const parsed = parse('{"jsonrpc":"2.0","id":1,"result":{"json":1}}');
+ * decodeResults(parsed, (value) => (value as { json: unknown }).json);
+ * // { kind: 'response', message: { jsonrpc: '2.0', id: 1, result: 1 }, rawId: undefined }
+ * ```
+ */
+export function decodeResults(
+  parsed: ParseResult,
+  decode: (value: unknown) => unknown,
+): ParseResult {
+  const one = (member: ParsedMessage): ParsedMessage => {
+    if (member.kind !== 'response' || !('result' in member.message)) return member;
+    const { id, result } = member.message;
+    return {
+      kind: 'response',
+      message: { jsonrpc: '2.0', id, result: decode(result) },
+      rawId: member.rawId,
+    };
+  };
+  return parsed.kind === 'batch'
+    ? { kind: 'batch', messages: parsed.messages.map(one) }
+    : one(parsed);
+}
