@@ -10,6 +10,8 @@ import {
   ConnectionClosedError,
   type ConnectionHandler,
   type ConnectionLike,
+  ethereumSubscriptions,
+  genericSubscriptions,
   scanEnvelope,
   serializeError,
   type Transport,
@@ -102,6 +104,15 @@ export interface StreamableHttpHandlerOptions extends HttpHandlerOptions, Origin
    * @default {@link MCP_PROTOCOL_VERSIONS}
    */
   readonly protocolVersions?: readonly string[] | false;
+  /**
+   * Notification methods that are never tied to a request (subscription items and ends): they go
+   * out on the session's GET stream, kept until it opens (in the event store once it was open).
+   * Other messages the server sends while a request of the session runs go on that request's
+   * stream.
+   *
+   * @default {@link DEFAULT_PUSH_METHODS}
+   */
+  readonly pushMethods?: readonly string[];
 }
 
 /** The fetch-style streaming handler, with its sessions. */
@@ -148,6 +159,15 @@ export const DEFAULT_KEEP_ALIVE_INTERVAL: number = 15_000;
  * @default 1000
  */
 export const DEFAULT_MAX_BUFFERED_EVENTS: number = 1000;
+/**
+ * The notifications that go on the GET stream by default: the item and end methods of the
+ * subscription dialects in core (`subscription`, `subscription.end`, `eth_subscription`).
+ */
+export const DEFAULT_PUSH_METHODS: readonly string[] = [
+  genericSubscriptions.item,
+  genericSubscriptions.end!,
+  ethereumSubscriptions.item,
+];
 /** The MCP protocol versions accepted in `MCP-Protocol-Version` by default. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
   '2025-11-25',
@@ -221,6 +241,10 @@ interface Session {
   standalone: SseStream | undefined;
   /** The id of the session's own stream, kept across reconnections. */
   standaloneId: string | undefined;
+  /** Push sent before the GET stream first opened (bounded), sent when it opens. */
+  readonly backlog: string[];
+  /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
+  resuming: Promise<void> | undefined;
   connection: ConnectionLike | undefined;
   lastActive: number;
   closed: boolean;
@@ -383,6 +407,7 @@ export function createStreamableHttpHandler(
   const guard = resolveOriginGuard(options, explicitCorsOrigins(options.cors));
   const methods = stateful ? METHODS : STATELESS_METHODS;
   const allow = ['allow', cfg.allow];
+  const pushMethods: ReadonlySet<string> = new Set(options.pushMethods ?? DEFAULT_PUSH_METHODS);
   const sessions = new Map<string, Session>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -461,6 +486,11 @@ export function createStreamableHttpHandler(
       }
       return sendStandalone(session, text);
     }
+    // Push not tied to any request (a subscription item) goes on the session's own stream.
+    if (pushMethods.size > 0) {
+      const method = scanEnvelope(text).method;
+      if (method !== undefined && pushMethods.has(method)) return sendStandalone(session, text);
+    }
     // Not an answer: tie it to the exchange whose progress token it names, else to the newest
     // exchange still open, else the session's own stream.
     const token = text.includes('progressToken') ? tokenOf(text) : undefined;
@@ -489,9 +519,17 @@ export function createStreamableHttpHandler(
   };
 
   const sendStandalone = async (session: Session, text: string): Promise<void> => {
+    if (session.resuming !== undefined) await session.resuming;
     const stream = session.standalone;
-    if (stream?.open === true) await stream.send(text);
-    // No stream open: the message is dropped (MCP: the server may not send it then).
+    if (stream?.open === true) return stream.send(text);
+    if (store !== undefined && session.standaloneId !== undefined) {
+      // The stream dropped: stored, so that the client's `Last-Event-ID` reconnection gets it.
+      await store.append(session.standaloneId, text);
+      return;
+    }
+    // Not opened yet: kept for the first GET, the oldest dropped past the bound.
+    if (session.backlog.length >= maxBuffered) session.backlog.shift();
+    session.backlog.push(text);
   };
 
   const closeSession = async (session: Session, reason?: unknown): Promise<void> => {
@@ -519,6 +557,8 @@ export function createStreamableHttpHandler(
       exchanges: new Set(),
       standalone: undefined,
       standaloneId: undefined,
+      backlog: [],
+      resuming: undefined,
       connection: undefined,
       lastActive: Date.now(),
       closed: false,
@@ -664,9 +704,23 @@ export function createStreamableHttpHandler(
     const last = request.headers.get('last-event-id');
     if (last !== null && store !== undefined) {
       let backlog = '';
-      const streamId = await store.replayAfter(last, (id, message) => {
-        backlog += encodeSseEvent(message, id);
+      let resumed!: () => void;
+      const resuming = new Promise<void>((resolve) => {
+        resumed = resolve;
       });
+      session.resuming = resuming;
+      let streamId: string | undefined;
+      try {
+        streamId = await store.replayAfter(last, (id, message) => {
+          backlog += encodeSseEvent(message, id);
+        });
+      } finally {
+        // Push that waited goes out after the replay, on the stream put in place below.
+        queueMicrotask(() => {
+          if (session.resuming === resuming) session.resuming = undefined;
+          resumed();
+        });
+      }
       if (streamId === undefined) return json(404, errorBody(-32001, 'Event not found'), cors);
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
@@ -690,8 +744,10 @@ export function createStreamableHttpHandler(
     }
     const streamId = randomId();
     session.standaloneId = streamId;
-    session.standalone = open(streamId, session, undefined);
-    return sse(session.standalone, headers);
+    const stream = open(streamId, session, undefined);
+    session.standalone = stream;
+    for (const message of session.backlog.splice(0)) void stream.send(message);
+    return sse(stream, headers);
   };
 
   const open = (streamId: string, session: Session, prelude: string | undefined): SseStream =>
