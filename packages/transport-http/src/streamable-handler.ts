@@ -12,6 +12,7 @@ import {
   type ConnectionLike,
   ethereumSubscriptions,
   genericSubscriptions,
+  parse,
   scanEnvelope,
   serializeError,
   type Transport,
@@ -32,6 +33,7 @@ import type { HttpHandlerOptions } from './handler-options.js';
 import type { HttpContext } from './http-context.js';
 import { checkRequest, type OriginGuardOptions, resolveOriginGuard } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, resolveHandlerOptions } from './resolve-options.js';
+import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
 import { openSseStream, type SseStream } from './sse-stream.js';
 
@@ -56,6 +58,15 @@ export interface StreamableSessionOptions {
    * @default 'initialize'
    */
   readonly startMethod?: string | null;
+  /**
+   * Most sessions open at once. When full, a request that would start one is answered
+   * `503 Service Unavailable` with `Retry-After` (after idle sessions past their timeout are
+   * closed), so a flood of `initialize` requests cannot grow memory until the idle timeout, and
+   * cannot push out the sessions of clients already connected either. `Infinity`: no bound.
+   *
+   * @default 10000 ({@link DEFAULT_MAX_SESSIONS})
+   */
+  readonly maxSessions?: number;
 }
 
 /** Options of {@link createStreamableHttpHandler}. */
@@ -147,6 +158,19 @@ export interface StreamableRequestInfo extends FetchRequestInfo {
  * @default 600000 (10 minutes)
  */
 export const DEFAULT_SESSION_IDLE_TIMEOUT: number = 600_000;
+/**
+ * Most sessions a streaming handler keeps open at once (as many as a WebSocket server's
+ * connections).
+ *
+ * @default 10000
+ */
+export const DEFAULT_MAX_SESSIONS: number = 10_000;
+/**
+ * Seconds a client is asked to wait (`Retry-After`) when the handler has no room for a session.
+ *
+ * @default 5
+ */
+export const SESSIONS_FULL_RETRY_AFTER: number = 5;
 /**
  * Milliseconds of silence on a stream before a keep-alive comment.
  *
@@ -252,11 +276,39 @@ interface Session {
 
 interface Classified {
   readonly requests: unknown[];
+  /** The id of each request, as the JSON text it was sent with. */
+  readonly ids: string[];
   /** Ids (as JSON text) a cancellation notification in the body names. */
   readonly cancelled: string[];
   readonly batch: boolean;
   readonly hasRequest: boolean;
   readonly startsSession: boolean;
+}
+
+/** The exact id texts of a body's members, by position (core's parse keeps them beyond 2^53). */
+function rawIdsOf(text: string): (string | undefined)[] {
+  const parsed = parse(text);
+  const members = parsed.kind === 'batch' ? parsed.messages : [parsed];
+  return members.map((m) => ('rawId' in m ? m.rawId : undefined));
+}
+
+/**
+ * A member's id as the JSON text it was sent with: exact also for numbers a JavaScript number
+ * cannot hold (their text is read from `text` once, only then), so that an answer echoing
+ * `9007199254740993` finds the request that sent it.
+ *
+ * @param id - the id as `JSON.parse` read it
+ * @param index - the member's position (0 for a single message)
+ * @param raws - the exact texts, read on first need
+ */
+function idText(
+  id: unknown,
+  index: number,
+  raws: { text: string; ids?: (string | undefined)[] },
+): string {
+  if (typeof id !== 'number' || Number.isSafeInteger(id)) return JSON.stringify(id);
+  raws.ids ??= rawIdsOf(raws.text);
+  return raws.ids[index] ?? JSON.stringify(id);
 }
 
 /** Classifies a POST body: every member must be a JSON-RPC 2.0 object. */
@@ -271,16 +323,21 @@ function classify(text: string, startMethod: string | null): Classified | Respon
   const members = batch ? (value as unknown[]) : [value];
   if (members.length === 0) return json(400, errorBody(-32600, 'Invalid Request: empty batch'), []);
   const requests: unknown[] = [];
+  const ids: string[] = [];
+  const raws = { text };
   const cancelled: string[] = [];
   let startsSession = startMethod === null;
-  for (const member of members) {
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i];
     if (typeof member !== 'object' || member === null || Array.isArray(member)) {
       return json(400, errorBody(-32600, 'Invalid Request'), []);
     }
     const m = member as Record<string, unknown>;
     if (typeof m.method === 'string') {
-      if ('id' in m) requests.push(m);
-      else if (CANCEL_METHODS.has(m.method)) {
+      if ('id' in m) {
+        requests.push(m);
+        ids.push(idText(m.id, i, raws));
+      } else if (CANCEL_METHODS.has(m.method)) {
         const params = m.params as { requestId?: unknown; id?: unknown } | undefined;
         const id = params?.requestId ?? params?.id;
         if (id !== undefined) cancelled.push(JSON.stringify(id));
@@ -290,7 +347,7 @@ function classify(text: string, startMethod: string | null): Classified | Respon
       return json(400, errorBody(-32600, 'Invalid Request'), []);
     }
   }
-  return { requests, cancelled, batch, hasRequest: requests.length > 0, startsSession };
+  return { requests, ids, cancelled, batch, hasRequest: requests.length > 0, startsSession };
 }
 
 function progressToken(request: unknown): string | undefined {
@@ -309,8 +366,11 @@ function answeredIds(text: string): string[] | undefined {
   const first = text.trimStart().charCodeAt(0);
   if (first === 0x5b) {
     const ids: string[] = [];
-    for (const member of JSON.parse(text) as Record<string, unknown>[]) {
-      if (!('method' in member)) ids.push(JSON.stringify(member.id ?? null));
+    const members = JSON.parse(text) as Record<string, unknown>[];
+    const raws = { text };
+    for (let i = 0; i < members.length; i++) {
+      const member = members[i]!;
+      if (!('method' in member)) ids.push(idText(member.id ?? null, i, raws));
     }
     return ids;
   }
@@ -394,6 +454,8 @@ export function createStreamableHttpHandler(
     stateful ? 'GET, POST, DELETE' : 'POST',
   );
   const idleTimeout = so.idleTimeout ?? DEFAULT_SESSION_IDLE_TIMEOUT;
+  const maxSessions = so.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!(maxSessions >= 1)) throw new RangeError(`maxSessions must be >= 1, got ${maxSessions}`);
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
   const store =
     options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore());
@@ -408,8 +470,10 @@ export function createStreamableHttpHandler(
   const methods = stateful ? METHODS : STATELESS_METHODS;
   const allow = ['allow', cfg.allow];
   const pushMethods: ReadonlySet<string> = new Set(options.pushMethods ?? DEFAULT_PUSH_METHODS);
-  const sessions = new Map<string, Session>();
+  const sessions = createSessionTable<Session>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  /** When a full table was last swept for expired sessions (at most once a second). */
+  let sweptWhenFull = 0;
 
   const sweep = (): void => {
     const now = Date.now();
@@ -593,6 +657,17 @@ export function createStreamableHttpHandler(
     return session;
   };
 
+  /** Whether a session may start: when full, sessions past their idle timeout go first. */
+  const roomForSession = (): boolean => {
+    if (sessions.size < maxSessions) return true;
+    const now = Date.now();
+    if (now - sweptWhenFull >= 1000) {
+      sweptWhenFull = now;
+      sweep();
+    }
+    return sessions.size < maxSessions;
+  };
+
   const deliver = (session: Session, text: string): void => {
     if (session.handler === undefined) session.inbox.push(text);
     else session.handler.onMessage(text);
@@ -632,6 +707,13 @@ export function createStreamableHttpHandler(
     let headers = cors;
     if (!stateful) session = openSession(undefined, ctx);
     else if (request.headers.get(sessionHeader) === null && classified.startsSession) {
+      if (!roomForSession()) {
+        return json(503, errorBody(-32000, 'Service Unavailable: too many sessions'), [
+          ...cors,
+          'retry-after',
+          String(SESSIONS_FULL_RETRY_AFTER),
+        ]);
+      }
       const id = randomId();
       session = openSession(id, ctx);
       headers = [...cors, sessionHeader, id];
@@ -664,8 +746,8 @@ export function createStreamableHttpHandler(
         respond: resolve,
         headers,
       };
+      for (const id of classified.ids) exchange.pending.add(id);
       for (const r of classified.requests) {
-        exchange.pending.add(JSON.stringify((r as { id: unknown }).id));
         const token = progressToken(r);
         if (token !== undefined) exchange.tokens.add(token);
       }

@@ -1,0 +1,197 @@
+import { createServer, createSubscriptions, type Subscriptions } from '@jsonrpc-kit/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
+import { createSseParser, type SseEvent } from './sse.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  SESSIONS_FULL_RETRY_AFTER,
+  type StreamableHttpHandlerOptions,
+} from './streamable-handler.js';
+import { createStreamableHttpNodeHandler } from './streamable-node.js';
+
+const handlers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(handlers.splice(0).map((h) => h.close()));
+  await closeAll();
+});
+
+const JSON_AND_SSE = 'application/json, text/event-stream';
+const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
+
+async function start(
+  options: StreamableHttpHandlerOptions = {},
+): Promise<{ port: number; subscriptions: Subscriptions }> {
+  const server = createServer();
+  server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
+  server.method('wait', async (params: { ms: number; say: string }) => {
+    await new Promise((resolve) => setTimeout(resolve, params.ms));
+    return params.say;
+  });
+  const subscriptions = createSubscriptions(server);
+  subscriptions.subscription('news');
+  const handler = createStreamableHttpNodeHandler(server, options);
+  handlers.push(handler);
+  const { port } = await serve(handler);
+  return { port, subscriptions };
+}
+
+function post(body: string, headers: Record<string, string> = {}): string {
+  return rawPost(body, { 'content-type': 'application/json', accept: JSON_AND_SSE, ...headers });
+}
+
+function events(body: string): SseEvent[] {
+  const out: SseEvent[] = [];
+  createSseParser((e) => out.push(e)).push(body);
+  return out;
+}
+
+describe('Streamable HTTP handler on raw bytes: the session cap', () => {
+  it('is on by default', () => {
+    expect(DEFAULT_MAX_SESSIONS).toBe(10_000);
+  });
+
+  it('answers 503 with Retry-After when full, keeps the open sessions, and has room after one ends', async () => {
+    const { port } = await start({ sessions: { maxSessions: 2 } });
+    const first = await rawExchange(port, post(init));
+    const second = await rawExchange(port, post(init));
+    expect([first.status, second.status]).toEqual([200, 200]);
+
+    const refused = await rawExchange(port, post(init));
+    expect(refused.head.startsWith('HTTP/1.1 503 Service Unavailable\r\n')).toBe(true);
+    expect(refused.headers['retry-after']).toBe(String(SESSIONS_FULL_RETRY_AFTER));
+    expect(refused.headers['mcp-session-id']).toBeUndefined();
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Service Unavailable: too many sessions' },
+    });
+
+    // The sessions already open keep working.
+    const call = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":0,"say":"still here"}}', {
+        'mcp-session-id': first.headers['mcp-session-id']!,
+      }),
+    );
+    expect(JSON.parse(call.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 'still here' });
+
+    const ended = await rawExchange(
+      port,
+      `DELETE / HTTP/1.1\r\nhost: 127.0.0.1\r\nmcp-session-id: ${second.headers['mcp-session-id']}\r\ncontent-length: 0\r\n\r\n`,
+    );
+    expect(ended.status).toBe(200);
+    expect((await rawExchange(port, post(init))).status).toBe(200);
+  });
+
+  it('when full, closes sessions past their idle timeout to make room', async () => {
+    const { port } = await start({ sessions: { maxSessions: 1, idleTimeout: 50 } });
+    expect((await rawExchange(port, post(init))).status).toBe(200);
+    expect((await rawExchange(port, post(init))).status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await rawExchange(port, post(init))).status).toBe(200);
+  });
+
+  it('refuses a bound below 1', () => {
+    const server = createServer();
+    expect(() => createStreamableHttpNodeHandler(server, { sessions: { maxSessions: 0 } })).toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe('Streamable HTTP handler on raw bytes: ids beyond 2^53', () => {
+  it('answers 9007199254740993 on its own stream with the same digits', async () => {
+    const { port } = await start({ responseMode: 'sse' });
+    const id = (await rawExchange(port, post(init))).headers['mcp-session-id']!;
+    // Two requests whose ids are one apart beyond 2^53 (the same JavaScript number): each answer
+    // must come back on the stream of the POST that asked, with the id's digits as sent.
+    const slow = rawExchange(
+      port,
+      post(
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"wait","params":{"ms":80,"say":"odd"}}',
+        { 'mcp-session-id': id },
+      ),
+    );
+    const fast = rawExchange(
+      port,
+      post(
+        '{"jsonrpc":"2.0","id":9007199254740992,"method":"wait","params":{"ms":10,"say":"even"}}',
+        { 'mcp-session-id': id },
+      ),
+    );
+    const [a, b] = await Promise.all([slow, fast]);
+    expect(events(a.body).map((e) => e.data)).toEqual([
+      '{"jsonrpc":"2.0","id":9007199254740993,"result":"odd"}',
+    ]);
+    expect(events(b.body).map((e) => e.data)).toEqual([
+      '{"jsonrpc":"2.0","id":9007199254740992,"result":"even"}',
+    ]);
+  });
+
+  it('answers JSON POSTs with ids one apart beyond 2^53 each with its own answer', async () => {
+    const { port } = await start({ responseMode: 'json' });
+    const id = (await rawExchange(port, post(init))).headers['mcp-session-id']!;
+    const [a, b] = await Promise.all([
+      rawExchange(
+        port,
+        post(
+          '[{"jsonrpc":"2.0","id":9007199254740993,"method":"wait","params":{"ms":80,"say":"odd"}}]',
+          { 'mcp-session-id': id },
+        ),
+      ),
+      rawExchange(
+        port,
+        post(
+          '{"jsonrpc":"2.0","id":9007199254740992,"method":"wait","params":{"ms":10,"say":"even"}}',
+          { 'mcp-session-id': id },
+        ),
+      ),
+    ]);
+    expect(a.body).toBe('[{"jsonrpc":"2.0","id":9007199254740993,"result":"odd"}]');
+    expect(b.body).toBe('{"jsonrpc":"2.0","id":9007199254740992,"result":"even"}');
+  });
+});
+
+describe('Streamable HTTP handler on raw bytes: subscription items', () => {
+  it('go on the GET stream, not on the stream of a request that is running', async () => {
+    const { port, subscriptions } = await start({ responseMode: 'sse' });
+    const id = (await rawExchange(port, post(init))).headers['mcp-session-id']!;
+    const subscribed = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"news"}}', {
+        'mcp-session-id': id,
+      }),
+    );
+    const sub = JSON.parse(events(subscribed.body)[0]!.data).result as string;
+    // Published before any GET stream: kept for it.
+    subscriptions.publish('news', 'early');
+    const running = rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":2,"method":"wait","params":{"ms":100,"say":"done"}}', {
+        'mcp-session-id': id,
+      }),
+    );
+    const socket = await rawConnect(port);
+    let got = '';
+    socket.on('data', (chunk: Buffer) => {
+      got += chunk.toString('utf8');
+    });
+    socket.write(
+      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${id}\r\n\r\n`,
+    );
+    await until(() => got.includes('early'));
+    subscriptions.publish('news', 'late');
+    await until(() => got.includes('late'));
+    const answer = await running;
+    expect(events(answer.body).map((e) => e.data)).toEqual([
+      '{"jsonrpc":"2.0","id":2,"result":"done"}',
+    ]);
+    // The body after the head, its chunk-size lines taken out.
+    const body = got.slice(got.indexOf('\r\n\r\n') + 4);
+    const items = events(body.replace(/^[0-9a-f]+\r\n|\r\n[0-9a-f]+\r\n/g, ''));
+    expect(items.map((e) => JSON.parse(e.data))).toEqual([
+      { jsonrpc: '2.0', method: 'subscription', params: { subscription: sub, item: 'early' } },
+      { jsonrpc: '2.0', method: 'subscription', params: { subscription: sub, item: 'late' } },
+    ]);
+  });
+});
