@@ -158,7 +158,14 @@ async function measure(label, start) {
     const one = await client.call('add');
     const kind = one.startsWith('{') ? 'json' : 'sse';
     await lanesFor(() => client.call('add'), 64, Math.min(500, MS), 1);
+    // CPU time per call (client and server share this process): steadier than calls/s on a
+    // machine that other work shares.
+    const cpu0 = process.cpuUsage();
+    const w0 = process.hrtime.bigint();
     const rate = await lanesFor(() => client.call('add'), 64, MS, 1);
+    const cpu = process.cpuUsage(cpu0);
+    const calls = (rate * Number(process.hrtime.bigint() - w0)) / 1e9;
+    const cpuPerCall = Math.round((cpu.user + cpu.system) / calls);
     const t0 = process.hrtime.bigint();
     const flood = await client.call(label.includes('no streaming') ? 'add' : 'flood');
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -167,7 +174,7 @@ async function measure(label, start) {
     // A server answering JSON only has no stream to carry them (the SDK then drops them).
     const notificationsPerSecond =
       got === NOTIFICATIONS ? Math.round(NOTIFICATIONS / seconds) : `n/a (${got} arrived)`;
-    return { label, kind, callsPerSecond: Math.round(rate), notificationsPerSecond };
+    return { label, kind, callsPerSecond: Math.round(rate), cpuPerCall, notificationsPerSecond };
   } finally {
     await server.stop();
   }
@@ -201,9 +208,12 @@ rows.push(await measure('kit (sse answers)', () => kitServer('sse')));
 rows.push(await measure('MCP SDK (sse answers)', () => sdkServer(false)));
 rows.push(await measure('MCP SDK (enableJsonResponse)', () => sdkServer(true)));
 console.log(
-  `| server | answers | calls/s (64 in flight) | notifications/s (one stream, ${NOTIFICATIONS}) |`,
+  `| server | answers | calls/s (64 in flight) | CPU µs per call | notifications/s (one stream, ${NOTIFICATIONS}) |`,
 );
-console.log('| --- | --- | --- | --- |');
-for (const r of rows)
-  console.log(`| ${r.label} | ${r.kind} | ${r.callsPerSecond} | ${r.notificationsPerSecond} |`);
+console.log('| --- | --- | --- | --- | --- |');
+for (const r of rows) {
+  console.log(
+    `| ${r.label} | ${r.kind} | ${r.callsPerSecond} | ${r.cpuPerCall} | ${r.notificationsPerSecond} |`,
+  );
+}
 process.exit(0);

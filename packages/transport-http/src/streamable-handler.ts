@@ -20,7 +20,8 @@ import {
 } from '@jsonrpc-kit/core';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
 import {
-  admit,
+  type BodyFailure,
+  empty,
   type FetchRequestInfo,
   headersOf,
   json,
@@ -30,9 +31,15 @@ import {
   TOO_LARGE,
 } from './fetch-handler.js';
 import type { HttpHandlerOptions } from './handler-options.js';
-import type { HttpContext } from './http-context.js';
-import { checkRequest, type OriginGuardOptions, resolveOriginGuard } from './request-policy.js';
-import { BODY_TIMEOUT_BODY, resolveHandlerOptions } from './resolve-options.js';
+import { HttpContext } from './http-context.js';
+import { HttpError } from './http-error.js';
+import {
+  checkRequest,
+  type OriginGuardOptions,
+  type PolicyDecision,
+  resolveOriginGuard,
+} from './request-policy.js';
+import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
 import { openSseStream, type SseStream } from './sse-stream.js';
@@ -216,19 +223,130 @@ function errorBody(code: number, message: string): string {
   return serializeError(null, { code, message });
 }
 
-function sse(stream: SseStream, extra: readonly string[]): Response {
-  const headers = headersOf(extra);
-  headers.set('content-type', 'text/event-stream');
-  headers.set('cache-control', 'no-cache');
-  return new Response(stream.body, { status: 200, headers });
+/**
+ * One HTTP request as the streaming handler reads it, whatever the runtime: a fetch `Request`,
+ * or node:http's `IncomingMessage` read directly. Internal.
+ */
+export interface StreamableIncoming {
+  readonly method: string;
+  /** A request header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The local address it arrived on (DNS-rebinding protection applies to loopback). */
+  readonly localAddress: string | undefined;
+  /** The facts the server and the `authenticate` hook see. */
+  context(maxRequestBytes: number): HttpContext;
+  /** Reads the body, bounded; `undefined` when it could not be read. */
+  body(max: number, timeout: number): Promise<string | BodyFailure | undefined>;
+  /** Calls back once if the client goes away before the answer has ended. */
+  onGone(callback: () => void): void;
+}
+
+/** What the streaming handler answers, before any runtime's response object exists. Internal. */
+export type StreamableReply =
+  | {
+      readonly kind: 'json';
+      readonly status: number;
+      readonly body: string;
+      /** Flat name/value list. */
+      readonly headers: readonly string[];
+      /** Answered before the body was read (413): the rest of the body is to be dropped. */
+      readonly early?: boolean;
+    }
+  | { readonly kind: 'empty'; readonly status: number; readonly headers: readonly string[] }
+  | { readonly kind: 'sse'; readonly stream: SseStream; readonly headers: readonly string[] }
+  | { readonly kind: 'policy'; readonly decision: Extract<PolicyDecision, { kind: 'answer' }> };
+
+/** The handler's core, shared by the fetch and the node:http entries. Internal. */
+export interface StreamableCore {
+  /** Answers one request. */
+  handle(incoming: StreamableIncoming): Promise<StreamableReply>;
+  /** How many sessions are open. */
+  readonly sessions: number;
+  /** Closes every session and stream. */
+  close(): Promise<void>;
+}
+
+function reply(status: number, body: string, headers: readonly string[]): StreamableReply {
+  return { kind: 'json', status, body, headers };
+}
+
+function sse(stream: SseStream, headers: readonly string[]): StreamableReply {
+  return { kind: 'sse', stream, headers };
+}
+
+/** Whether a session or classification is a reply instead (neither has a `kind`). */
+function isReply(value: object): value is StreamableReply {
+  return 'kind' in value;
+}
+
+/** The headers of an event-stream answer, after the given ones. */
+export const SSE_HEADERS: readonly string[] = [
+  'content-type',
+  'text/event-stream',
+  'cache-control',
+  'no-cache',
+];
+
+/**
+ * Builds the fetch `Response` of a reply.
+ *
+ * @param r - the reply
+ * @param request - the request (a 413 drops the rest of its body)
+ * @returns the response
+ */
+function toResponse(r: StreamableReply, request: Request): Response {
+  switch (r.kind) {
+    case 'json':
+      return json(r.status, r.body, r.headers);
+    case 'empty':
+      return empty(r.status, r.headers);
+    case 'sse':
+      return new Response(r.stream.body, {
+        status: 200,
+        headers: headersOf([...r.headers, ...SSE_HEADERS]),
+      });
+    case 'policy':
+      return policyResponse(r.decision, request);
+  }
+}
+
+/** A fetch `Request` as the handler reads it. */
+function fetchIncoming(
+  request: Request,
+  info: StreamableRequestInfo | undefined,
+): StreamableIncoming {
+  const h = request.headers;
+  return {
+    method: request.method,
+    header: (name) => h.get(name) ?? undefined,
+    localAddress: info?.localAddress,
+    context(maxRequestBytes) {
+      const headers: Record<string, string> = {};
+      h.forEach((value, name) => {
+        headers[name] = value;
+      });
+      return new HttpContext(
+        headers,
+        info?.remoteAddress,
+        request.url,
+        request.method,
+        { signal: request.signal },
+        maxRequestBytes,
+      );
+    },
+    body: (max, timeout) => readBody(request, max, timeout).catch(() => undefined),
+    onGone(callback) {
+      request.signal.addEventListener('abort', callback, { once: true });
+    },
+  };
 }
 
 function randomId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-function acceptsSse(accept: string | null): boolean {
-  return accept !== null && (accept.includes('text/event-stream') || accept.includes('*/*'));
+function acceptsSse(accept: string | undefined): boolean {
+  return accept !== undefined && (accept.includes('text/event-stream') || accept.includes('*/*'));
 }
 
 /** Whether the CORS option names an origin explicitly (a list or predicate, never `'*'`). */
@@ -252,7 +370,7 @@ interface Exchange {
   readonly answers: string[];
   stream: SseStream | undefined;
   done: boolean;
-  readonly respond: (response: Response) => void;
+  readonly respond: (reply: StreamableReply) => void;
   readonly headers: readonly string[];
 }
 
@@ -312,16 +430,17 @@ function idText(
 }
 
 /** Classifies a POST body: every member must be a JSON-RPC 2.0 object. */
-function classify(text: string, startMethod: string | null): Classified | Response {
+function classify(text: string, startMethod: string | null): Classified | StreamableReply {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return json(400, errorBody(-32700, 'Parse error'), []);
+    return reply(400, errorBody(-32700, 'Parse error'), []);
   }
   const batch = Array.isArray(value);
   const members = batch ? (value as unknown[]) : [value];
-  if (members.length === 0) return json(400, errorBody(-32600, 'Invalid Request: empty batch'), []);
+  if (members.length === 0)
+    return reply(400, errorBody(-32600, 'Invalid Request: empty batch'), []);
   const requests: unknown[] = [];
   const ids: string[] = [];
   const raws = { text };
@@ -330,7 +449,7 @@ function classify(text: string, startMethod: string | null): Classified | Respon
   for (let i = 0; i < members.length; i++) {
     const member = members[i];
     if (typeof member !== 'object' || member === null || Array.isArray(member)) {
-      return json(400, errorBody(-32600, 'Invalid Request'), []);
+      return reply(400, errorBody(-32600, 'Invalid Request'), []);
     }
     const m = member as Record<string, unknown>;
     if (typeof m.method === 'string') {
@@ -344,7 +463,7 @@ function classify(text: string, startMethod: string | null): Classified | Respon
       }
       if (m.method === startMethod) startsSession = true;
     } else if (!('id' in m) || !('result' in m || 'error' in m)) {
-      return json(400, errorBody(-32600, 'Invalid Request'), []);
+      return reply(400, errorBody(-32600, 'Invalid Request'), []);
     }
   }
   return { requests, ids, cancelled, batch, hasRequest: requests.length > 0, startsSession };
@@ -432,6 +551,31 @@ export function createStreamableHttpHandler(
   server: ConnectionHandler,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableHttpHandler {
+  const core = createStreamableCore(server, options);
+  const handler = async function streamableHttpHandler(
+    request: Request,
+    info?: StreamableRequestInfo,
+  ): Promise<Response> {
+    return toResponse(await core.handle(fetchIncoming(request, info)), request);
+  } as StreamableHttpHandler;
+  Object.defineProperty(handler, 'sessions', { get: () => core.sessions });
+  (handler as { close: () => Promise<void> }).close = () => core.close();
+  return handler;
+}
+
+/**
+ * The streaming handler's sessions, routing and answers, without a runtime's request and
+ * response objects: {@link createStreamableHttpHandler} and the node:http handler each adapt
+ * it. Internal.
+ *
+ * @param server - anything with `connect(transport, context)`
+ * @param options - as {@link createStreamableHttpHandler}
+ * @returns the core
+ */
+export function createStreamableCore(
+  server: ConnectionHandler,
+  options: StreamableHttpHandlerOptions = {},
+): StreamableCore {
   const sessionOption = options.sessions ?? true;
   const stateful = sessionOption !== false;
   const so: StreamableSessionOptions = typeof sessionOption === 'object' ? sessionOption : {};
@@ -494,14 +638,14 @@ export function createStreamableHttpHandler(
     session.lastActive = Date.now();
     if (exchange.stream !== undefined) exchange.stream.end();
     else if (exchange.answers.length === 0) {
-      exchange.respond(new Response(null, { status: 202, headers: headersOf(exchange.headers) }));
+      exchange.respond({ kind: 'empty', status: 202, headers: exchange.headers });
     } else {
       const answers = exchange.answers;
       const body =
         answers.length === 1 && (!exchange.batch || answers[0]!.trimStart().startsWith('['))
           ? answers[0]!
           : `[${answers.map((a) => (a.trimStart().startsWith('[') ? a.trim().slice(1, -1) : a)).join(',')}]`;
-      exchange.respond(json(200, body, exchange.headers));
+      exchange.respond(reply(200, body, exchange.headers));
     }
     if (session.id === undefined) void closeSession(session);
   };
@@ -604,7 +748,8 @@ export function createStreamableHttpHandler(
     for (const exchange of session.exchanges) {
       exchange.done = true;
       exchange.stream?.end();
-      if (exchange.stream === undefined) exchange.respond(new Response(null, { status: 204 }));
+      if (exchange.stream === undefined)
+        exchange.respond({ kind: 'empty', status: 204, headers: [] });
     }
     session.exchanges.clear();
     const handler = session.handler;
@@ -673,42 +818,50 @@ export function createStreamableHttpHandler(
     else session.handler.onMessage(text);
   };
 
-  const sessionOf = (request: Request, cors: readonly string[]): Session | Response => {
-    const id = request.headers.get(sessionHeader);
-    if (id === null) {
-      return json(400, errorBody(-32000, `Bad Request: ${sessionHeader} header is required`), cors);
+  const sessionOf = (
+    incoming: StreamableIncoming,
+    cors: readonly string[],
+  ): Session | StreamableReply => {
+    const id = incoming.header(sessionHeader);
+    if (id === undefined) {
+      return reply(
+        400,
+        errorBody(-32000, `Bad Request: ${sessionHeader} header is required`),
+        cors,
+      );
     }
     const session = sessions.get(id);
     if (session === undefined || session.closed) {
-      return json(404, errorBody(-32001, 'Session not found'), cors);
+      return reply(404, errorBody(-32001, 'Session not found'), cors);
     }
     session.lastActive = Date.now();
     return session;
   };
 
   const post = async (
-    request: Request,
+    incoming: StreamableIncoming,
     ctx: HttpContext,
     cors: readonly string[],
-  ): Promise<Response> => {
-    const text = await readBody(request, cfg.maxRequestBytes, cfg.bodyTimeout).catch(
-      () => undefined,
-    );
+  ): Promise<StreamableReply> => {
+    const text = await incoming.body(cfg.maxRequestBytes, cfg.bodyTimeout);
     if (text === undefined)
-      return json(400, errorBody(-32600, 'Request body could not be read'), cors);
-    if (text === TOO_LARGE) return json(413, cfg.tooLargeBody, cors);
-    if (text === TIMED_OUT) return json(408, BODY_TIMEOUT_BODY, cors);
+      return reply(400, errorBody(-32600, 'Request body could not be read'), cors);
+    if (text === TOO_LARGE) {
+      return { kind: 'json', status: 413, body: cfg.tooLargeBody, headers: cors, early: true };
+    }
+    if (text === TIMED_OUT) return reply(408, BODY_TIMEOUT_BODY, cors);
     const classified = classify(text, startMethod);
-    if (classified instanceof Response) {
-      for (let i = 0; i < cors.length; i += 2) classified.headers.append(cors[i]!, cors[i + 1]!);
-      return classified;
+    if (isReply(classified)) {
+      return classified.kind === 'json'
+        ? reply(classified.status, classified.body, cors)
+        : classified;
     }
     let session: Session;
     let headers = cors;
     if (!stateful) session = openSession(undefined, ctx);
-    else if (request.headers.get(sessionHeader) === null && classified.startsSession) {
+    else if (incoming.header(sessionHeader) === undefined && classified.startsSession) {
       if (!roomForSession()) {
-        return json(503, errorBody(-32000, 'Service Unavailable: too many sessions'), [
+        return reply(503, errorBody(-32000, 'Service Unavailable: too many sessions'), [
           ...cors,
           'retry-after',
           String(SESSIONS_FULL_RETRY_AFTER),
@@ -718,8 +871,8 @@ export function createStreamableHttpHandler(
       session = openSession(id, ctx);
       headers = [...cors, sessionHeader, id];
     } else {
-      const found = sessionOf(request, cors);
-      if (found instanceof Response) return found;
+      const found = sessionOf(incoming, cors);
+      if (isReply(found)) return found;
       session = found;
       headers = [...cors, sessionHeader, found.id!];
     }
@@ -731,10 +884,10 @@ export function createStreamableHttpHandler(
     if (!classified.hasRequest) {
       deliver(session, text);
       if (session.id === undefined) void closeSession(session);
-      return new Response(null, { status: 202, headers: headersOf(headers) });
+      return { kind: 'empty', status: 202, headers };
     }
-    const streamable = mode !== 'json' && acceptsSse(request.headers.get('accept'));
-    return new Promise<Response>((resolve) => {
+    const streamable = mode !== 'json' && acceptsSse(incoming.header('accept'));
+    return new Promise<StreamableReply>((resolve) => {
       const exchange: Exchange = {
         pending: new Set(),
         tokens: new Set(),
@@ -753,38 +906,37 @@ export function createStreamableHttpHandler(
       }
       session.exchanges.add(exchange);
       if (streamable && mode === 'sse') toStream(exchange, session);
-      request.signal.addEventListener(
-        'abort',
-        () => {
-          if (exchange.done) return;
-          // The client went away: without a store nothing can replay the answers.
-          if (store === undefined || session.id === undefined) {
-            exchange.done = true;
-            session.exchanges.delete(exchange);
-            exchange.stream?.end();
-            if (session.id === undefined) void closeSession(session);
-          }
-        },
-        { once: true },
-      );
+      incoming.onGone(() => {
+        if (exchange.done) return;
+        // The client went away: without a store nothing can replay the answers.
+        if (store === undefined || session.id === undefined) {
+          exchange.done = true;
+          session.exchanges.delete(exchange);
+          exchange.stream?.end();
+          if (session.id === undefined) void closeSession(session);
+        }
+      });
       deliver(session, text);
     });
   };
 
-  const get = async (request: Request, cors: readonly string[]): Promise<Response> => {
-    if (!acceptsSse(request.headers.get('accept'))) {
-      return json(
+  const get = async (
+    incoming: StreamableIncoming,
+    cors: readonly string[],
+  ): Promise<StreamableReply> => {
+    if (!acceptsSse(incoming.header('accept'))) {
+      return reply(
         406,
         errorBody(-32000, 'Not Acceptable: Client must accept text/event-stream'),
         cors,
       );
     }
-    const found = sessionOf(request, cors);
-    if (found instanceof Response) return found;
+    const found = sessionOf(incoming, cors);
+    if (isReply(found)) return found;
     const session = found;
     const headers = [...cors, sessionHeader, session.id!];
-    const last = request.headers.get('last-event-id');
-    if (last !== null && store !== undefined) {
+    const last = incoming.header('last-event-id');
+    if (last !== undefined && store !== undefined) {
       let backlog = '';
       let resumed!: () => void;
       const resuming = new Promise<void>((resolve) => {
@@ -803,7 +955,7 @@ export function createStreamableHttpHandler(
           resumed();
         });
       }
-      if (streamId === undefined) return json(404, errorBody(-32001, 'Event not found'), cors);
+      if (streamId === undefined) return reply(404, errorBody(-32001, 'Event not found'), cors);
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
       for (const e of session.exchanges) if (e.stream?.streamId === streamId) exchange = e;
@@ -818,7 +970,7 @@ export function createStreamableHttpHandler(
       return sse(stream, headers);
     }
     if (session.standalone?.open === true) {
-      return json(
+      return reply(
         409,
         errorBody(-32000, 'Conflict: Only one SSE stream is allowed per session'),
         cors,
@@ -844,26 +996,44 @@ export function createStreamableHttpHandler(
       prelude,
     });
 
-  const handler = async function streamableHttpHandler(
-    request: Request,
-    info?: StreamableRequestInfo,
-  ): Promise<Response> {
-    const method = request.method;
-    const h = request.headers;
+  /** Runs the `authenticate` hook: the context with its `auth`, or the refusal. */
+  const admit = async (
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<HttpContext | StreamableReply> => {
+    const authenticate = cfg.authenticate;
+    if (authenticate === undefined) return ctx;
+    let auth: unknown;
+    try {
+      auth = await authenticate(ctx);
+    } catch (error) {
+      return rejection(error, cors);
+    }
+    if (auth instanceof HttpError) return rejection(auth, cors);
+    ctx.auth = auth;
+    return ctx;
+  };
+  const rejection = (error: unknown, cors: readonly string[]): StreamableReply => {
+    const r = rejectionOf(error, cfg.onError);
+    return reply(r.status, r.body, [...cors, ...r.headers]);
+  };
+
+  const handle = async (incoming: StreamableIncoming): Promise<StreamableReply> => {
+    const method = incoming.method;
     const decision = checkRequest(
       cfg,
       method,
-      (name) => h.get(name) ?? undefined,
+      incoming.header,
       methods,
       allow,
       guard,
-      info?.localAddress,
+      incoming.localAddress,
     );
-    if (decision.kind === 'answer') return policyResponse(decision, request);
+    if (decision.kind === 'answer') return { kind: 'policy', decision };
     const corsHeaders = decision.cors;
-    const version = h.get('mcp-protocol-version');
-    if (versions !== undefined && version !== null && !versions.includes(version)) {
-      return json(
+    const version = incoming.header('mcp-protocol-version');
+    if (versions !== undefined && version !== undefined && !versions.includes(version)) {
+      return reply(
         400,
         errorBody(
           -32000,
@@ -872,23 +1042,27 @@ export function createStreamableHttpHandler(
         corsHeaders,
       );
     }
-    const ctx = await admit(cfg, request, info, corsHeaders);
-    if (ctx instanceof Response) return ctx;
-    if (method === 'POST') return post(request, ctx, corsHeaders);
-    if (method === 'GET') return get(request, corsHeaders);
-    const found = sessionOf(request, corsHeaders);
-    if (found instanceof Response) return found;
+    const ctx = await admit(incoming.context(cfg.maxRequestBytes), corsHeaders);
+    if (!(ctx instanceof HttpContext)) return ctx;
+    if (method === 'POST') return post(incoming, ctx, corsHeaders);
+    if (method === 'GET') return get(incoming, corsHeaders);
+    const found = sessionOf(incoming, corsHeaders);
+    if (isReply(found)) return found;
     await closeSession(found);
     await found.connection?.close();
-    return new Response(null, { status: 200, headers: headersOf(corsHeaders) });
-  } as StreamableHttpHandler;
-
-  Object.defineProperty(handler, 'sessions', { get: () => sessions.size });
-  (handler as { close: () => Promise<void> }).close = async () => {
-    if (sweeper !== undefined) clearInterval(sweeper);
-    sweeper = undefined;
-    const all = [...sessions.values()];
-    await Promise.all(all.map((s) => closeSession(s)));
+    return { kind: 'empty', status: 200, headers: corsHeaders };
   };
-  return handler;
+
+  return {
+    handle,
+    get sessions() {
+      return sessions.size;
+    },
+    async close() {
+      if (sweeper !== undefined) clearInterval(sweeper);
+      sweeper = undefined;
+      const all = [...sessions.values()];
+      await Promise.all(all.map((s) => closeSession(s)));
+    },
+  };
 }
