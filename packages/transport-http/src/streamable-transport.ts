@@ -74,7 +74,7 @@ export interface StreamableHttpTransportOptions {
    * awaited). Then the owner is told the transport reconnected, so a client subscribes again
    * (`onResubscribed`).
    */
-  readonly onSessionExpired?: () => void | Promise<void>;
+  readonly onSessionExpired?: () => void;
 }
 
 /** A Streamable HTTP client transport, with its session. */
@@ -324,13 +324,8 @@ export function createStreamableHttpTransport(
   const lose = (error: Error, disconnect: boolean): void => {
     expire();
     if (disconnect) handler?.onDisconnect?.(error);
-    let expired: void | Promise<void> = undefined;
-    try {
-      expired = options.onSessionExpired?.();
-    } catch (failure) {
-      report(failure);
-    }
-    void Promise.resolve(expired)
+    // The hook's type is `() => void`, which an async function fits: its promise is awaited.
+    void new Promise<unknown>((resolve) => resolve(options.onSessionExpired?.()))
       .catch(report)
       .then(() => {
         if (!closed) handler?.onReconnect?.();

@@ -43,13 +43,14 @@ interface Fixture {
   readonly statuses: string[];
 }
 
-async function start(): Promise<Fixture> {
+async function start(startMethod: string | null = null): Promise<Fixture> {
   const server = createServer();
   const subscriptions = createSubscriptions(server);
   subscriptions.subscription('numbers');
   server.method('ping', () => 'pong');
-  // Any first POST starts a session: the kit's client needs no `initialize`.
-  const handler = createStreamableHttpNodeHandler(server, { sessions: { startMethod: null } });
+  server.method('initialize', () => ({ protocolVersion: '2025-06-18' }));
+  // `null`: any first POST starts a session, so the kit's client needs no `initialize`.
+  const handler = createStreamableHttpNodeHandler(server, { sessions: { startMethod } });
   const gets: Fixture['gets'] = [];
   const statuses: string[] = [];
   const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
@@ -198,6 +199,46 @@ describe('subscriptions over Streamable HTTP', () => {
     fixture.publish();
     await until('the item after the new session', () => items.length === 2);
     expect(items).toEqual([1, 2]);
+    await sub.unsubscribe();
+    expect(fixture.subscriptions.count('numbers')).toBe(0);
+  });
+
+  it('a session that needs initialize: onSessionExpired initializes again, then the client resubscribes', async () => {
+    const fixture = await start('initialize');
+    let initializations = 0;
+    const initialize = async (): Promise<void> => {
+      initializations++;
+      // Some work first (fresh credentials, say): the resubscribe must wait for all of it.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await client.request('initialize', { protocolVersion: '2025-06-18' });
+    };
+    const transport = createStreamableHttpTransport({
+      url: fixture.url,
+      reconnect: { initialDelay: 10 },
+      onSessionExpired: initialize,
+    });
+    const client = createClient(transport);
+    cleanups.push(() => client.close());
+    await initialize();
+    const items: number[] = [];
+    const resubscribed: string[] = [];
+    const sub = client.subscribe<number>('numbers', undefined, {
+      onItem: (n) => items.push(n),
+      onResubscribed: (id) => resubscribed.push(id),
+    });
+    await sub.ready;
+    const firstSession = transport.sessionId!;
+    await until('the GET stream', () => fixture.gets.length === 1);
+
+    await fetch(fixture.url, { method: 'DELETE', headers: { 'mcp-session-id': firstSession } });
+    await until('the subscription re-established', () => resubscribed.length === 1);
+    expect(initializations).toBe(2);
+    expect(transport.sessionId).not.toBe(firstSession);
+    // Nothing was refused for want of a session: the resubscribe waited for the initialize.
+    expect(fixture.statuses.filter((s) => s.startsWith('POST 4'))).toEqual([]);
+    await until('the new GET stream', () => fixture.gets.length >= 3);
+    fixture.publish();
+    await until('an item in the new session', () => items.length === 1);
     await sub.unsubscribe();
     expect(fixture.subscriptions.count('numbers')).toBe(0);
   });
