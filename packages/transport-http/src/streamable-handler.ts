@@ -18,6 +18,7 @@ import {
   type Transport,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import { batchMembers } from './batch-members.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
 import {
   type BodyFailure,
@@ -684,9 +685,8 @@ export function createStreamableCore(
         if (exchange.stream !== undefined) {
           // One event per message: MCP clients read one message per event.
           if (text.trimStart().startsWith('[')) {
-            for (const member of JSON.parse(text) as unknown[]) {
-              sent = exchange.stream.send(JSON.stringify(member));
-            }
+            // Cut from the text, not re-serialized: ids beyond 2^53 keep their digits.
+            for (const member of batchMembers(text)) sent = exchange.stream.send(member);
           } else sent = exchange.stream.send(text);
         } else exchange.answers.push(text);
         if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));

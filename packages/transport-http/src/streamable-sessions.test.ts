@@ -152,6 +152,24 @@ describe('Streamable HTTP handler on raw bytes: ids beyond 2^53', () => {
   });
 });
 
+describe('Streamable HTTP handler on raw bytes: a batch answered on an event stream', () => {
+  it('sends each answer as its own event with the id digits as sent', async () => {
+    const { port } = await start({ responseMode: 'sse' });
+    const id = (await rawExchange(port, post(init))).headers['mcp-session-id']!;
+    const r = await rawExchange(
+      port,
+      post(
+        '[{"jsonrpc":"2.0","id":9007199254740993,"method":"wait","params":{"ms":1,"say":"a"}},{"jsonrpc":"2.0","id":2,"method":"wait","params":{"ms":1,"say":"b"}}]',
+        { 'mcp-session-id': id },
+      ),
+    );
+    expect(events(r.body).map((e) => e.data)).toEqual([
+      '{"jsonrpc":"2.0","id":9007199254740993,"result":"a"}',
+      '{"jsonrpc":"2.0","id":2,"result":"b"}',
+    ]);
+  });
+});
+
 describe('Streamable HTTP handler on raw bytes: subscription items', () => {
   it('go on the GET stream, not on the stream of a request that is running', async () => {
     const { port, subscriptions } = await start({ responseMode: 'sse' });
