@@ -148,6 +148,21 @@ describe('createStreamableHttpTransport against the kit handler', () => {
     ]);
   });
 
+  it('starts one session when several first requests go out at once', async () => {
+    const server = createServer();
+    server.method('add', ([a, b]: [number, number]) => a + b);
+    const handler = createStreamableHttpNodeHandler(server, { sessions: { startMethod: null } });
+    closers.push(() => handler.close());
+    const { url } = await serve(handler);
+    const transport = createStreamableHttpTransport({ url });
+    const client = createClient(transport);
+    closers.push(() => client.close());
+    const sums = await Promise.all([1, 2, 3, 4].map((n) => client.request('add', [n, n])));
+    expect(sums).toEqual([2, 4, 6, 8]);
+    expect(handler.sessions).toBe(1);
+    expect(transport.sessionId).toBeDefined();
+  });
+
   it('ends the session with DELETE', async () => {
     const url = await start();
     const transport = createStreamableHttpTransport({ url });
