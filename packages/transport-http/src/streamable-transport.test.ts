@@ -163,6 +163,31 @@ describe('createStreamableHttpTransport against the kit handler', () => {
     expect(transport.sessionId).toBeDefined();
   });
 
+  it('backs off, then gives up, when the GET stream keeps ending at once', async () => {
+    const url = await start();
+    let gets = 0;
+    const ending = async (input: string, init: RequestInit): Promise<Response> => {
+      if (init.method !== 'GET') return fetch(input, init);
+      gets++;
+      return new Response('', { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const errors: Error[] = [];
+    const client = createClient(
+      createStreamableHttpTransport({
+        url,
+        fetch: ending,
+        stream: true,
+        reconnect: { initialDelay: 5, maxRetries: 3 },
+      }),
+      { onError: (error) => void errors.push(error) },
+    );
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    await until(() => errors.some((e) => e.message.includes('gave up')));
+    // The first attempt and three retries (5, 10, 20 ms apart), not a tight loop.
+    expect(gets).toBe(4);
+  });
+
   it('ends the session with DELETE', async () => {
     const url = await start();
     const transport = createStreamableHttpTransport({ url });

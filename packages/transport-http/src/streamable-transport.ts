@@ -90,6 +90,8 @@ export interface StreamableHttpTransport extends Transport {
 }
 
 const MCP_VERSION_HEADER = 'mcp-protocol-version';
+/** Milliseconds an event stream must stay open to count as a success for reconnection. */
+const STREAM_LIVED = 1000;
 
 function lowerCase(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -279,16 +281,22 @@ export function createStreamableHttpTransport(
         );
         continue;
       }
-      attempt = 0;
+      const opened = Date.now();
+      let received = false;
       const clean = await readEvents(
         response.body,
         (id) => {
+          received = true;
           last = id;
           onId(id);
         },
         deliver,
       );
       if ((clean && keepOpen === undefined) || signal.aborted) return;
+      // A stream that carried something, or stayed open a while, was a success: the next
+      // reconnection starts over. One that ended at once counts as a failed attempt, so a server
+      // that keeps ending it is not asked again in a tight loop.
+      if (received || Date.now() - opened >= STREAM_LIVED) attempt = 0;
     }
     if (!closed && attempt > maxRetries)
       report(new TransportError('HTTP event stream: gave up reconnecting'));
