@@ -430,6 +430,22 @@ function idText(
   return raws.ids[index] ?? JSON.stringify(id);
 }
 
+/**
+ * The id a cancellation names, as the JSON text it was sent with: for a number a JavaScript number
+ * cannot hold, the first number in `text` after a `requestId` or `id` key that reads as the same
+ * number (the rare path: one scan of the body).
+ *
+ * @param id - the id as `JSON.parse` read it
+ * @param text - the body
+ */
+function cancelledIdText(id: unknown, text: string): string {
+  if (typeof id !== 'number' || Number.isSafeInteger(id)) return JSON.stringify(id);
+  for (const match of text.matchAll(/"(?:requestId|id)"\s*:\s*(-?\d[\d.eE+-]*)/g)) {
+    if (Number(match[1]) === id) return match[1]!;
+  }
+  return JSON.stringify(id);
+}
+
 /** Classifies a POST body: every member must be a JSON-RPC 2.0 object. */
 function classify(text: string, startMethod: string | null): Classified | StreamableReply {
   let value: unknown;
@@ -460,7 +476,7 @@ function classify(text: string, startMethod: string | null): Classified | Stream
       } else if (CANCEL_METHODS.has(m.method)) {
         const params = m.params as { requestId?: unknown; id?: unknown } | undefined;
         const id = params?.requestId ?? params?.id;
-        if (id !== undefined) cancelled.push(JSON.stringify(id));
+        if (id !== undefined) cancelled.push(cancelledIdText(id, text));
       }
       if (m.method === startMethod) startsSession = true;
     } else if (!('id' in m) || !('result' in m || 'error' in m)) {

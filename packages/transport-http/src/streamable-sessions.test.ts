@@ -1,3 +1,4 @@
+import { mcpProfile } from '@jsonrpc-kit/core';
 import { createServer, createSubscriptions, type Subscriptions } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
@@ -149,6 +150,38 @@ describe('Streamable HTTP handler on raw bytes: ids beyond 2^53', () => {
     ]);
     expect(a.body).toBe('[{"jsonrpc":"2.0","id":9007199254740993,"result":"odd"}]');
     expect(b.body).toBe('{"jsonrpc":"2.0","id":9007199254740992,"result":"even"}');
+  });
+});
+
+describe('Streamable HTTP handler on raw bytes: a cancelled id beyond 2^53', () => {
+  it('ends the stream of the request it names (MCP answers no cancelled request)', async () => {
+    const server = createServer({ profile: mcpProfile });
+    server.method('initialize', () => ({ protocolVersion: '2025-06-18' }));
+    server.method('hang', (_params: unknown, ctx) => {
+      return new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener('abort', () => reject(new Error('cancelled')));
+      });
+    });
+    const handler = createStreamableHttpNodeHandler(server, { responseMode: 'sse' });
+    handlers.push(handler);
+    const { port } = await serve(handler);
+    const id = (await rawExchange(port, post(init))).headers['mcp-session-id']!;
+    const hanging = rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":9007199254740993,"method":"hang"}', { 'mcp-session-id': id }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const cancel = await rawExchange(
+      port,
+      post(
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9007199254740993}}',
+        { 'mcp-session-id': id },
+      ),
+    );
+    expect(cancel.status).toBe(202);
+    const ended = await hanging;
+    expect(ended.status).toBe(200);
+    expect(events(ended.body)).toEqual([]);
   });
 });
 
