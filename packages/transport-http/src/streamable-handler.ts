@@ -569,12 +569,13 @@ export function createStreamableCore(
         if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
         return sent;
       }
-      return sendStandalone(session, text);
+      return sendStandalone(session, text, false);
     }
     // Push not tied to any request (a subscription item) goes on the session's own stream.
     if (pushMethods.size > 0) {
       const method = scanEnvelope(text).method;
-      if (method !== undefined && pushMethods.has(method)) return sendStandalone(session, text);
+      if (method !== undefined && pushMethods.has(method))
+        return sendStandalone(session, text, true);
     }
     // Not an answer: tie it to the exchange whose progress token it names, else to the newest
     // exchange still open, else the session's own stream.
@@ -589,7 +590,7 @@ export function createStreamableCore(
       target = exchange;
     }
     if (target !== undefined) return toStream(target, session).send(text);
-    return sendStandalone(session, text);
+    return sendStandalone(session, text, false);
   };
 
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
@@ -603,7 +604,11 @@ export function createStreamableCore(
     }, CANCEL_GRACE);
   };
 
-  const sendStandalone = async (session: Session, text: string): Promise<void> => {
+  /**
+   * Sends on the session's GET stream. While it has never been open, push (subscription items)
+   * waits for it, bounded, and anything else is dropped, as MCP allows.
+   */
+  const sendStandalone = async (session: Session, text: string, push: boolean): Promise<void> => {
     if (session.resuming !== undefined) await session.resuming;
     const stream = session.standalone;
     if (stream?.open === true) return stream.send(text);
@@ -612,6 +617,7 @@ export function createStreamableCore(
       await store.append(session.standaloneId, text);
       return;
     }
+    if (!push) return;
     // Not opened yet: kept for the first GET, the oldest dropped past the bound.
     if (session.backlog.length >= maxBuffered) session.backlog.shift();
     session.backlog.push(text);

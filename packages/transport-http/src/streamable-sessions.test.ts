@@ -28,6 +28,10 @@ async function start(
     await new Promise((resolve) => setTimeout(resolve, params.ms));
     return params.say;
   });
+  server.method('later', (_params: unknown, ctx) => {
+    setTimeout(() => void ctx.peer!.notify('pushed', { n: 1 }).catch(() => {}), 20);
+    return 'ok';
+  });
   const subscriptions = createSubscriptions(server);
   subscriptions.subscription('news');
   const handler = createStreamableHttpNodeHandler(server, options);
@@ -244,5 +248,37 @@ describe('Streamable HTTP handler on raw bytes: subscription items', () => {
       { jsonrpc: '2.0', method: 'subscription', params: { subscription: sub, item: 'early' } },
       { jsonrpc: '2.0', method: 'subscription', params: { subscription: sub, item: 'late' } },
     ]);
+  });
+});
+
+describe('Streamable HTTP handler on raw bytes: before the GET stream first opens', () => {
+  it('keeps subscription items for it and drops other notifications, as MCP allows', async () => {
+    const { port, subscriptions } = await start();
+    const id = (await rawExchange(port, post(init))).headers['mcp-session-id']!;
+    const headers = { 'mcp-session-id': id };
+    await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"news"}}', headers),
+    );
+    const later = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":2,"method":"later"}', headers),
+    );
+    expect(JSON.parse(later.body)).toEqual({ jsonrpc: '2.0', id: 2, result: 'ok' });
+    subscriptions.publish('news', 'kept');
+    // The server's own notification goes out with no request in flight and no stream open.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const socket = await rawConnect(port);
+    let got = '';
+    socket.on('data', (chunk: Buffer) => {
+      got += chunk.toString('utf8');
+    });
+    socket.write(
+      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${id}\r\n\r\n`,
+    );
+    await until(() => got.includes('kept'));
+    subscriptions.publish('news', 'live');
+    await until(() => got.includes('live'));
+    expect(got).not.toContain('pushed');
   });
 });
