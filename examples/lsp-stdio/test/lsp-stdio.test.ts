@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMemoryTransportPair, type Transport } from '@jsonrpc-kit/core';
-import { LSP_REQUEST_CANCELLED } from '@jsonrpc-kit/extensions';
+import {
+  createMemoryTransportPair,
+  LSP_REQUEST_CANCELLED,
+  type Transport,
+} from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLanguageServer } from '../src/language-server.js';
 import { run } from '../src/main.js';

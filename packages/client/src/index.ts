@@ -6,7 +6,6 @@ export type {
   BatchResult,
   BatchResults,
 } from './batch.js';
-export { batchBuilder } from './batch.js';
 export { createClient } from './client.js';
 export type {
   CallFunction,

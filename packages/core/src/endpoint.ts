@@ -77,6 +77,15 @@ export interface Peer {
     params?: JsonRpcParams,
     options?: RequestOptions,
   ): Promise<T>;
+  /**
+   * Sends a message that is already serialized, as it is: no parse, no second `JSON.stringify`,
+   * in order with the peer's other messages. Features that send one text to many peers (a
+   * subscription's items) use it when the peer has it. Present on a server's connections.
+   *
+   * @param text - one serialized JSON-RPC message or batch; the caller answers for its validity
+   * @returns resolves once the transport took it (after backpressure clears)
+   */
+  sendText?(text: string): Promise<void>;
 }
 
 /** What a handler of incoming calls gets besides the message. */

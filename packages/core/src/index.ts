@@ -185,5 +185,6 @@ export { tapTransport } from './tap-transport.js';
 export { isPromiseLike } from './thenable.js';
 export { toError } from './to-error.js';
 export type { SendOptions, Transport, TransportHandler } from './transport.js';
+export { SENT } from './transport.js';
 export type { TransportState } from './transport-state.js';
 export { createTransportState } from './transport-state.js';

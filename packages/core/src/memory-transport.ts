@@ -5,7 +5,7 @@
  */
 import { ConnectionClosedError } from './errors.js';
 import { toError } from './to-error.js';
-import type { Transport } from './transport.js';
+import { SENT, type Transport } from './transport.js';
 import { createTransportState, type TransportState } from './transport-state.js';
 
 interface Side {
@@ -62,7 +62,7 @@ function makeTransport(own: Side, peer: Side): Transport {
       if (own.closed) return Promise.reject(new ConnectionClosedError());
       peer.inbox.push(message);
       schedule(peer);
-      return Promise.resolve();
+      return SENT;
     },
     close(reason) {
       closeBoth(reason);

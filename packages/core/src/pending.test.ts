@@ -7,6 +7,34 @@ afterEach(() => {
 });
 
 describe('createPendingCalls', () => {
+  it('arms every timeout with one shared function, and a refresh re-arms it', async () => {
+    vi.useFakeTimers();
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    const pending = createPendingCalls();
+    const gaveUp: unknown[] = [];
+    const onGiveUp = (reason: string, id: unknown) => gaveUp.push([reason, id]);
+    const a = pending.add(1, 'slow', { timeout: 100, onGiveUp });
+    const b = pending.add(2, 'slow', { timeout: 200, onGiveUp });
+    // Counting work: no closure per call, the entry rides along as the timer's argument.
+    expect(armed).toHaveBeenCalledTimes(2);
+    expect(armed.mock.calls[0]![0]).toBe(armed.mock.calls[1]![0]);
+    vi.advanceTimersByTime(80);
+    expect(pending.refresh(1)).toBe(true);
+    expect(armed.mock.calls[2]![0]).toBe(armed.mock.calls[0]![0]);
+    vi.advanceTimersByTime(80); // 160 ms: call 1 was refreshed at 80, so it waits until 180
+    expect(pending.size).toBe(2);
+    vi.advanceTimersByTime(30);
+    await expect(a).rejects.toBeInstanceOf(TimeoutError);
+    await expect(a).rejects.toThrow('Request timed out after 100 ms');
+    vi.advanceTimersByTime(20);
+    await expect(b).rejects.toBeInstanceOf(TimeoutError);
+    expect(gaveUp).toEqual([
+      ['timeout', 1],
+      ['timeout', 2],
+    ]);
+    armed.mockRestore();
+  });
+
   it('resolves and rejects by id, and forgets settled calls', async () => {
     const pending = createPendingCalls();
     const a = pending.add(1, 'sum');

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AbortError, fromErrorObject, type JsonRpcErrorOptions, TimeoutError } from './errors.js';
+import { AbortError, fromErrorObject, TimeoutError } from './errors.js';
 import type { JsonRpcId, JsonRpcResponse } from './messages.js';
 
 /** Why a pending call stopped waiting on its own. */
@@ -80,12 +80,22 @@ interface Entry extends PendingCall {
   resolve(value: unknown): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** Fires the timeout; set when the call has one. */
-  expire: (() => void) | undefined;
+  /** Milliseconds of the call's timeout; `0` for none. */
   timeout: number;
   signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  onGiveUp: PendingCallOptions['onGiveUp'];
 }
+
+/**
+ * The resolvers of the promise being made: one executor shared by every call, so that a call
+ * costs no closure of its own (`new Promise` runs its executor synchronously).
+ */
+let nextResolve: ((value: unknown) => void) | undefined;
+let nextReject: ((error: Error) => void) | undefined;
+const takeResolvers = (resolve: (value: unknown) => void, reject: (error: Error) => void): void => {
+  nextResolve = resolve;
+  nextReject = reject;
+};
 
 /** The calls waiting on one signal, with the one listener they share. */
 interface SignalWatch {
@@ -119,7 +129,7 @@ export function createPendingCalls(): PendingCalls {
         entries: set,
         listener: () => {
           watches.delete(signal);
-          for (const waiting of [...set]) waiting.onAbort!();
+          for (const waiting of [...set]) giveUp(waiting, 'abort');
         },
       };
       watches.set(signal, watched);
@@ -144,6 +154,19 @@ export function createPendingCalls(): PendingCalls {
     if (entry.signal !== undefined) unwatch(entry.signal, entry);
   };
 
+  /** Ends a call that stopped waiting on its own; no closure per call (timers pass the entry). */
+  const giveUp = (entry: Entry, reason: GiveUpReason): void => {
+    remove(entry);
+    const { id, method } = entry;
+    entry.reject(
+      reason === 'timeout'
+        ? new TimeoutError(entry.timeout, { method, id })
+        : new AbortError({ method, id, cause: entry.signal!.reason }),
+    );
+    entry.onGiveUp?.(reason, id, method);
+  };
+  const expire = (entry: Entry): void => giveUp(entry, 'timeout');
+
   return {
     get size() {
       return entries.size;
@@ -151,43 +174,28 @@ export function createPendingCalls(): PendingCalls {
     add(id, method, options) {
       if (entries.has(id))
         throw new Error(`A call with id ${JSON.stringify(id)} is already pending`);
-      const call: JsonRpcErrorOptions = { method, id };
       const signal = options?.signal;
       if (signal?.aborted) {
-        return Promise.reject(new AbortError({ ...call, cause: signal.reason }));
+        return Promise.reject(new AbortError({ method, id, cause: signal.reason }));
       }
-      return new Promise<unknown>((resolve, reject) => {
-        const entry: Entry = {
-          id,
-          method,
-          resolve,
-          reject,
-          timer: undefined,
-          expire: undefined,
-          timeout: 0,
-          signal,
-          onAbort: undefined,
-        };
-        const timeout = options?.timeout;
-        if (timeout !== undefined && timeout > 0 && Number.isFinite(timeout)) {
-          entry.timeout = timeout;
-          entry.expire = () => {
-            remove(entry);
-            reject(new TimeoutError(timeout, call));
-            options?.onGiveUp?.('timeout', id, method);
-          };
-          entry.timer = setTimeout(entry.expire, timeout);
-        }
-        if (signal !== undefined) {
-          entry.onAbort = () => {
-            remove(entry);
-            reject(new AbortError({ ...call, cause: signal.reason }));
-            options?.onGiveUp?.('abort', id, method);
-          };
-          watch(signal, entry);
-        }
-        entries.set(id, entry);
-      });
+      const promise = new Promise<unknown>(takeResolvers);
+      const timeout = options?.timeout;
+      const timed = timeout !== undefined && timeout > 0 && Number.isFinite(timeout);
+      const entry: Entry = {
+        id,
+        method,
+        resolve: nextResolve!,
+        reject: nextReject!,
+        timer: undefined,
+        timeout: timed ? timeout : 0,
+        signal,
+        onGiveUp: options?.onGiveUp,
+      };
+      nextResolve = nextReject = undefined;
+      if (timed) entry.timer = setTimeout(expire, timeout, entry);
+      if (signal !== undefined) watch(signal, entry);
+      entries.set(id, entry);
+      return promise;
     },
     settle(response) {
       const entry = entries.get(response.id);
@@ -215,9 +223,9 @@ export function createPendingCalls(): PendingCalls {
     refresh(id) {
       const entry = entries.get(id);
       if (entry === undefined) return false;
-      if (entry.expire !== undefined) {
+      if (entry.timeout > 0) {
         clearTimeout(entry.timer);
-        entry.timer = setTimeout(entry.expire, entry.timeout);
+        entry.timer = setTimeout(expire, entry.timeout, entry);
       }
       return true;
     },

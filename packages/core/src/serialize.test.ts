@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parse } from './parse.js';
 import {
   serializeBatch,
@@ -68,6 +68,24 @@ describe('serializers', () => {
     expect(stringifyId(-0.5)).toBe('-0.5');
     expect(stringifyId('x')).toBe('"x"');
     expect(stringifyId(1, '1.0')).toBe('1.0');
+    expect(stringifyId(-0)).toBe('0');
+    expect(stringifyId(9007199254740991)).toBe('9007199254740991');
+  });
+
+  it('writes number ids without String(), which would keep every id text alive in a cache', () => {
+    const string = vi.spyOn(globalThis, 'String');
+    try {
+      expect(serializeRequest(41, 'a')).toBe('{"jsonrpc":"2.0","id":41,"method":"a"}');
+      expect(serializeSuccess(42, 1)).toBe('{"jsonrpc":"2.0","id":42,"result":1}');
+      expect(serializeError(43, { code: 1, message: 'm' })).toBe(
+        '{"jsonrpc":"2.0","id":43,"error":{"code":1,"message":"m"}}',
+      );
+      // Counting work: V8 caches what String(number) returns; a busy connection's ids then
+      // survive young-generation collections and cost a copy each.
+      expect(string).not.toHaveBeenCalled();
+    } finally {
+      string.mockRestore();
+    }
   });
 
   it('joins batches and refuses to build an empty one', () => {

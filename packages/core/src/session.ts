@@ -10,17 +10,19 @@
  *   │        ├─ progress notice ──────────────→ the onProgress of the outgoing call with that token
  *   │        └─ request / notification / batch → dispatch (handlers.ts, or the server's dispatcher)
  *   │                                              its answer (now or later) → send
- * request(method, params) ── id ── outgoing table (timeout, abort, give-up → cancel notice) → send
+ * request(method, params) ── outgoing.ts: id, pending table (timeout, abort, give-up → cancel
+ *                            notice) ─────────────────────────────────────────────────────────→ send
  * notify(method, params) ─────────────────────────────────────────────────────────────────→ send
  * close / transport onClose ── reject outgoing, abort incoming, resolve `closed`
  * transport onDisconnect ───── reject outgoing ("Connection lost"); incoming keep running
+ * transport onEnd (input ended) reject outgoing; close once the incoming calls have answered
  * ```
  *
  * @module
  */
 import type { RequestOptions } from './endpoint.js';
 import type { MessageEnvelope } from './envelope.js';
-import { AbortError, ConnectionClosedError, fromErrorObject, ProtocolError } from './errors.js';
+import { ConnectionClosedError, fromErrorObject } from './errors.js';
 import { createIncomingCalls, type IncomingCall, type IncomingCalls } from './incoming.js';
 import type {
   JsonRpcErrorObject,
@@ -29,15 +31,16 @@ import type {
   JsonRpcParams,
   JsonRpcResponse,
 } from './messages.js';
+import { createOutgoing, type Outgoing } from './outgoing.js';
 import type { ParseResult } from './parse.js';
 import { parse } from './parse.js';
-import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pending.js';
-import type { Profile, ProgressReporter, ProgressToken } from './protocols.js';
+import type { GiveUpReason, PendingCalls } from './pending.js';
+import type { Profile, ProgressReporter } from './protocols.js';
 import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 import { sendError } from './send-error.js';
-import { serializeNotification, serializeRequest } from './serialize.js';
+import { serializeNotification } from './serialize.js';
 import { toError } from './to-error.js';
-import type { Transport } from './transport.js';
+import { SENT, type Transport } from './transport.js';
 
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
@@ -211,8 +214,92 @@ export interface Session {
   close(reason?: unknown): Promise<void>;
 }
 
-/** Most ids of calls that gave up kept in memory, to recognise their late answers. */
-const LATE_ANSWER_MEMORY = 1024;
+/** What the face of a {@link Session} reads live, each through a function. */
+interface SessionReaders {
+  readonly outgoing: () => Outgoing;
+  readonly incoming: () => IncomingCalls;
+  readonly signal: () => AbortSignal;
+  readonly isClosed: () => boolean;
+}
+
+/** The members of a {@link Session} that are plain values. */
+type SessionMembers = Omit<
+  Session,
+  | 'pending'
+  | 'incoming'
+  | 'signal'
+  | 'isClosed'
+  | 'reject'
+  | 'gaveUp'
+  | 'nextId'
+  | 'onGiveUp'
+  | 'request'
+>;
+
+/**
+ * The session as its users see it. A class rather than an object literal: V8 keeps a literal
+ * with getters and this many members in its slow dictionary form (about 850 bytes, once per
+ * connection of a server); here the getters live once on the prototype.
+ */
+class SessionFace implements Session {
+  declare readonly profile: Profile<any> | undefined;
+  declare readonly closed: Promise<void>;
+  declare readonly start: Session['start'];
+  declare readonly send: Session['send'];
+  declare readonly sendDetached: Session['sendDetached'];
+  declare readonly respond: Session['respond'];
+  declare readonly consume: Session['consume'];
+  declare readonly progressFor: Session['progressFor'];
+  declare readonly notify: Session['notify'];
+  declare readonly close: Session['close'];
+  readonly #read: SessionReaders;
+
+  constructor(members: SessionMembers, read: SessionReaders) {
+    this.#read = read;
+    Object.assign(this, members);
+  }
+
+  get pending(): PendingCalls {
+    return this.#read.outgoing().pending;
+  }
+
+  get incoming(): IncomingCalls {
+    return this.#read.incoming();
+  }
+
+  get signal(): AbortSignal {
+    return this.#read.signal();
+  }
+
+  get isClosed(): boolean {
+    return this.#read.isClosed();
+  }
+
+  reject(id: JsonRpcId, error: Error): void {
+    this.#read.outgoing().reject(id, error);
+  }
+
+  gaveUp(id: JsonRpcId): boolean {
+    return this.#read.outgoing().gaveUp(id);
+  }
+
+  nextId(): JsonRpcId {
+    return this.#read.outgoing().nextId();
+  }
+
+  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void {
+    this.#read.outgoing().onGiveUp(reason, id, method, notice);
+  }
+
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+    id?: JsonRpcId,
+  ): Promise<unknown> {
+    return this.#read.outgoing().request(method, params, options, id);
+  }
+}
 
 const send = (kind: ErrorKind, level: ErrorLevel): ErrorInfo => ({ kind, level });
 const TRANSPORT_WARN: ErrorInfo = Object.freeze(send('transport-error', 'warn'));
@@ -234,27 +321,22 @@ const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error
 export function createSession(transport: Transport, options: SessionOptions): Session {
   const { report, profile, screen } = options;
   const parseText = options.parse ?? parse;
-  const pending = createPendingCalls();
-  const incoming = createIncomingCalls<IncomingCall>();
+  // The tables, the signal and the outgoing half are made on first use: a server holds one
+  // session per connection, and most connections never call back or run a slow handler.
+  let incomingTable: IncomingCalls<IncomingCall> | undefined;
+  const incoming = (): IncomingCalls<IncomingCall> =>
+    (incomingTable ??= createIncomingCalls<IncomingCall>());
   const cancellation = profile?.cancellation;
   const progress = profile?.progress;
   const cancelMethod = cancellation?.method;
-  const progressMethod = progress?.method;
   const cancelAnswers = cancellation?.answer !== false;
-  const sendCancel = options.sendCancel === true && cancellation !== undefined;
-  const defaultTimeout = options.requestTimeout ?? 0;
-  const generateId = options.generateId;
-  const givenUp = new Set<JsonRpcId>();
-  const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
-  const life = new AbortController();
-  let counter = 1;
+  let life: AbortController | undefined;
+  /** Why the session closed: the reason of its signal and of the calls still running here. */
+  let closeReason: unknown;
   let closed = false;
   let started = false;
   let deferredSends = 0;
   let startPromise: Promise<void> = Promise.resolve();
-  /** Listeners of progress by token, for outgoing calls that asked for progress. */
-  let listeners: Map<ProgressToken, (value: unknown) => void> | undefined;
-  let nextToken = 0;
   let resolveClosed!: () => void;
   const closedPromise = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -281,7 +363,9 @@ export function createSession(transport: Transport, options: SessionOptions): Se
 
   const sendDetached = (text: string, about?: { method: string; id?: JsonRpcId }): void => {
     if (closed) return;
-    sendText(text).then(undefined, (error: unknown) => {
+    const sent = sendText(text);
+    if (sent === SENT) return;
+    sent.then(undefined, (error: unknown) => {
       const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
       report(
         toError(error),
@@ -294,74 +378,44 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     });
   };
 
-  const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string, notice = true): void => {
-    givenUp.add(id);
-    if (givenUp.size > lateAnswerMemory) {
-      givenUp.delete(givenUp.values().next().value as JsonRpcId);
-    }
-    if (!notice || !sendCancel || closed) return;
-    let text: string;
-    try {
-      text = serializeNotification(
-        cancellation!.method,
-        cancellation!.toParams(id, reason === 'timeout' ? 'timeout' : 'aborted'),
-      );
-    } catch (error) {
-      report(toError(error), { kind: 'send-failed', level: 'error', method, id });
-      return;
-    }
-    sendDetached(text);
-  };
-
-  const defaultRespond = (response: JsonRpcResponse): void => {
-    const id = response.id;
-    if (givenUp.has(id)) return; // a late answer: the call already gave up
-    report(
-      new ProtocolError(
-        `Received an answer for an unknown or already answered id ${JSON.stringify(id)}`,
-        response,
-      ),
-      { kind: 'unexpected-response', level: 'warn', id },
-    );
-  };
-  const { onAnswered, onNullIdError } = options;
-  const respond = (response: JsonRpcResponse, hint?: unknown): void => {
-    if (pending.settle(response)) {
-      if (onAnswered !== undefined) onAnswered(response.id);
-    } else if (response.id === null && 'error' in response && onNullIdError !== undefined) {
-      onNullIdError(response.error, hint, response);
-    } else defaultRespond(response);
-  };
-  const reject = (id: JsonRpcId, error: Error): void => {
-    if (pending.reject(id, error) && onAnswered !== undefined) onAnswered(id);
-  };
+  let outgoingHalf: Outgoing | undefined;
+  const outgoing = (): Outgoing =>
+    (outgoingHalf ??= createOutgoing({
+      profile,
+      sendCancel: options.sendCancel === true,
+      requestTimeout: options.requestTimeout ?? 0,
+      lateAnswerMemory: options.lateAnswerMemory,
+      generateId: options.generateId,
+      onAnswered: options.onAnswered,
+      onNullIdError: options.onNullIdError,
+      report,
+      send: sendText,
+      sendDetached,
+      isClosed: () => closed,
+    }));
+  const respond = (response: JsonRpcResponse, hint?: unknown): void =>
+    outgoing().respond(response, hint);
 
   const cancelled = (id: JsonRpcId): Error =>
     fromErrorObject({ code: cancellation!.code, message: 'Request cancelled' }, { id });
 
   const consume = (notification: JsonRpcNotification): boolean => {
-    const method = notification.method;
-    if (method === cancelMethod) {
-      if (incoming.size === 0) return true;
-      let id: JsonRpcId | undefined;
-      try {
-        id = cancellation!.fromParams(notification.params);
-      } catch (error) {
-        report(toError(error), { kind: 'invalid-message', level: 'warn', method });
-        return true;
-      }
-      if (id !== undefined) incoming.cancel(id, cancelled(id), cancelAnswers);
+    if (notification.method !== cancelMethod) {
+      return outgoingHalf?.progress(notification) === true;
+    }
+    if (incomingTable === undefined || incomingTable.size === 0) return true;
+    let id: JsonRpcId | undefined;
+    try {
+      id = cancellation!.fromParams(notification.params);
+    } catch (error) {
+      report(toError(error), {
+        kind: 'invalid-message',
+        level: 'warn',
+        method: notification.method,
+      });
       return true;
     }
-    if (method !== progressMethod || listeners === undefined) return false;
-    const reported = progress!.fromParams(notification.params);
-    const listener = reported === undefined ? undefined : listeners.get(reported.token);
-    if (listener === undefined) return false;
-    try {
-      listener(reported!.value);
-    } catch (error) {
-      report(toError(error), { kind: 'notification-failed', level: 'error', method });
-    }
+    if (id !== undefined) incomingTable.cancel(id, cancelled(id), cancelAnswers);
     return true;
   };
 
@@ -375,129 +429,8 @@ export function createSession(transport: Transport, options: SessionOptions): Se
         : Promise.resolve();
   };
 
-  const closedError = (method: string): Error => new ConnectionClosedError(undefined, { method });
-
-  const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
-
-  /** Rejects a call whose message could not be sent. */
-  const sendFailed = (id: JsonRpcId, method: string, error: unknown): void => {
-    if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
-  };
-
-  /** Sends a call's message; a failure rejects the call. */
-  const sendCall = (id: JsonRpcId, method: string, text: string, signal?: AbortSignal): void => {
-    sendText(text, signal).then(undefined, (error: unknown) => sendFailed(id, method, error));
-  };
-
-  /** Routes the progress reports of one call to its listener until the call settles. */
-  const listen = (
-    id: JsonRpcId,
-    token: ProgressToken,
-    onProgress: (value: unknown) => void,
-    reset: boolean,
-    promise: Promise<unknown>,
-  ): void => {
-    listeners!.set(token, (value) => {
-      if (reset) pending.refresh(id);
-      onProgress(value);
-    });
-    const done = (): void => {
-      listeners?.delete(token);
-    };
-    promise.then(done, done);
-  };
-
-  /** A fresh progress token, not used by any call still waiting. */
-  const newToken = (): ProgressToken => {
-    listeners ??= new Map();
-    let token: ProgressToken;
-    do token = ++nextToken;
-    while (listeners.has(token));
-    return token;
-  };
-
-  /** Sends a call with a timeout: its send aborts when it gives up. */
-  const sendTimed = (id: JsonRpcId, method: string, text: string, promise: Promise<unknown>) => {
-    const sending = new AbortController();
-    sendAborts.set(id, sending);
-    const forget = (): void => {
-      sendAborts.delete(id);
-    };
-    promise.then(forget, forget);
-    sendCall(id, method, text, sending.signal);
-  };
-
-  const request = (
-    method: string,
-    params?: JsonRpcParams,
-    callOptions?: RequestOptions,
-    givenId?: JsonRpcId,
-  ): Promise<unknown> => {
-    if (closed) return Promise.reject(closedError(method));
-    const onProgress = callOptions?.onProgress;
-    let token: ProgressToken | undefined;
-    let id: JsonRpcId;
-    let text: string;
-    try {
-      id = givenId === undefined ? nextId() : givenId;
-      if (onProgress !== undefined) {
-        if (progress === undefined) throw new TypeError('onProgress needs a profile with progress');
-        token = newToken();
-        params = progress.withToken(params, token);
-      }
-      text = serializeRequest(id, method, params);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const signal = callOptions?.signal;
-    const timeout = callOptions?.timeout ?? defaultTimeout;
-    const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
-    if (signal === undefined && !timed && token === undefined) {
-      // The lean path: nothing can make this call give up on its own.
-      let promise: Promise<unknown>;
-      try {
-        promise = pending.add(id, method);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      sendCall(id, method, text);
-      return promise;
-    }
-    if (signal?.aborted) {
-      return Promise.reject(new AbortError({ method, id, cause: signal.reason }));
-    }
-    let promise: Promise<unknown>;
-    try {
-      promise =
-        signal === undefined && !timed
-          ? pending.add(id, method)
-          : pending.add(id, method, { timeout, signal, onGiveUp: timed ? giveUpTimed : onGiveUp });
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (token !== undefined) {
-      listen(id, token, onProgress!, callOptions?.resetTimeoutOnProgress === true, promise);
-    }
-    // The send stops when the call gives up: the caller's signal is the send's signal, unless a
-    // timeout can end the call too.
-    if (timed) sendTimed(id, method, text, promise);
-    else sendCall(id, method, text, signal);
-    return promise;
-  };
-
-  /** Sends under way of calls with a timeout: aborted when the call gives up. */
-  const sendAborts = new Map<JsonRpcId, AbortController>();
-  const giveUpTimed = (reason: GiveUpReason, id: JsonRpcId, method: string): void => {
-    const sending = sendAborts.get(id);
-    if (sending !== undefined) {
-      sendAborts.delete(id);
-      sending.abort();
-    }
-    onGiveUp(reason, id, method);
-  };
-
   const notify = (method: string, params?: JsonRpcParams): Promise<void> => {
-    if (closed) return Promise.reject(closedError(method));
+    if (closed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
     let text: string;
     try {
       text = serializeNotification(method, params);
@@ -509,25 +442,16 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     });
   };
 
-  const failAllWaiting = (message: string | undefined, cause: unknown): void => {
-    pending.rejectAll(
-      (waiting) =>
-        new ConnectionClosedError(message, { method: waiting.method, id: waiting.id, cause }),
-    );
-  };
-
   const shutdown = (cause: unknown): void => {
     if (closed) return;
     closed = true;
-    failAllWaiting(undefined, cause);
-    givenUp.clear();
-    listeners?.clear();
-    life.abort(
+    outgoingHalf?.close(cause);
+    closeReason =
       options.closeReason !== undefined
         ? options.closeReason(cause)
-        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause }),
-    );
-    incoming.closeAll(life.signal.reason);
+        : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause });
+    life?.abort(closeReason);
+    incomingTable?.closeAll(closeReason);
     options.onClose?.(cause);
     resolveClosed();
   };
@@ -550,6 +474,20 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     );
   };
 
+  /** Answers still being worked out, and whether the other side ended its input. */
+  let running = 0;
+  let inputEnded = false;
+  const answered = (): void => {
+    if (--running === 0 && inputEnded) void close();
+  };
+  const onEnd = (): void => {
+    // Nothing more will arrive: calls waiting for answers cannot get them; calls running here
+    // still answer, and the session closes after the last one.
+    inputEnded = true;
+    outgoingHalf?.failAll('The other side ended its input', undefined);
+    if (running === 0) void close();
+  };
+
   const start = (dispatch: SessionDispatch): void => {
     const onMessage = (text: string): void => {
       if (closed) return;
@@ -564,10 +502,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       if (out === undefined) return;
       const about = parsed.kind === 'request' ? parsed.message : undefined;
       if (typeof out === 'string') sendDetached(out, about);
-      else
+      else {
+        running++;
         out.then((answer) => {
           if (answer !== undefined) sendDetached(answer, about);
+          answered();
         });
+      }
     };
     try {
       startPromise = transport
@@ -579,8 +520,9 @@ export function createSession(transport: Transport, options: SessionOptions): Se
             : { maxMessageBytes: options.maxMessageBytes }),
           onClose: (error?: Error) => shutdown(error),
           onError: (error: Error) => report(error, TRANSPORT_WARN),
-          onDisconnect: (error?: Error) => failAllWaiting('Connection lost', error),
+          onDisconnect: (error?: Error) => outgoingHalf?.failAll('Connection lost', error),
           onReconnect: () => options.onReconnect?.(),
+          onEnd,
         })
         .then(
           () => {
@@ -597,28 +539,31 @@ export function createSession(transport: Transport, options: SessionOptions): Se
     }
   };
 
-  const session: Session = {
-    pending,
-    incoming,
-    profile,
-    signal: life.signal,
-    get isClosed() {
-      return closed;
+  const session: Session = new SessionFace(
+    {
+      profile,
+      closed: closedPromise,
+      start,
+      send: sendText,
+      sendDetached,
+      respond,
+      consume,
+      progressFor,
+      notify,
+      close,
     },
-    closed: closedPromise,
-    start,
-    send: sendText,
-    sendDetached,
-    respond,
-    reject,
-    consume,
-    progressFor,
-    gaveUp: (id) => givenUp.has(id),
-    nextId,
-    onGiveUp,
-    request,
-    notify,
-    close,
-  };
+    {
+      outgoing,
+      incoming,
+      signal: () => {
+        if (life === undefined) {
+          life = new AbortController();
+          if (closed) life.abort(closeReason);
+        }
+        return life.signal;
+      },
+      isClosed: () => closed,
+    },
+  );
   return session;
 }

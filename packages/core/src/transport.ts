@@ -22,6 +22,13 @@ export interface TransportHandler {
   /** The transport reconnected after {@link TransportHandler.onDisconnect}. */
   onReconnect?(): void;
   /**
+   * The other side will send nothing more (its end of a byte stream ended: stdin at end of file),
+   * but sends still go out. A transport that can half-close calls this instead of closing, when the
+   * owner has this member; the owner then closes the transport once it has nothing left to send.
+   * Without this member, the end of input closes the transport.
+   */
+  onEnd?(): void;
+  /**
    * A message over the transport's size limit was dropped without being parsed. `envelope` is
    * what a bounded scan of its top level found, so that the owner can answer a request with its
    * own id (and never answer a notification). Without this member, `error` goes to `onError`.
@@ -45,6 +52,26 @@ export interface SendOptions {
    */
   readonly signal?: AbortSignal | undefined;
 }
+
+/**
+ * The promise a transport's `send()` may return when it took the message at once and has
+ * nothing to wait for. It is one shared, already resolved promise: the client and the server
+ * recognise it and skip watching that send for a failure, so a call costs no handler for it.
+ * Transports that wait (backpressure, an HTTP exchange) return their own promise instead.
+ *
+ * @example
+ * ```ts
+ * const transport: Transport = {
+ *   start: (handler) => state.start(handler),
+ *   send(message) {
+ *     socket.send(message);
+ *     return SENT;
+ *   },
+ *   close: async () => socket.close(),
+ * };
+ * ```
+ */
+export const SENT: Promise<void> = Promise.resolve();
 
 /**
  * A duplex channel that moves serialized JSON-RPC messages.

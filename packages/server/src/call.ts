@@ -46,7 +46,8 @@ export class Call implements MiddlewareContext {
   declare _controller: AbortController | undefined;
   declare _state: Map<string | symbol, unknown> | undefined;
   declare _outer: SignalSource | undefined;
-  declare _onOuterAbort: (() => void) | undefined;
+  /** Whether the call follows its outer signal (see {@link Call.link}). */
+  declare _linked: boolean;
 
   /**
    * @param id - the request id, `undefined` for a notification
@@ -85,7 +86,7 @@ export class Call implements MiddlewareContext {
     this._controller = undefined;
     this._state = undefined;
     this._outer = outer;
-    this._onOuterAbort = undefined;
+    this._linked = false;
   }
 
   /** Aborted on cancellation, timeout, or the connection closing. */
@@ -118,13 +119,18 @@ export class Call implements MiddlewareContext {
   /** Follows the outer signal, once someone cares (a signal was read, or an answer is pending). */
   link(): void {
     const outer = this._outer?.signal;
-    if (outer === undefined || this._onOuterAbort !== undefined || this.aborted) return;
+    if (outer === undefined || this._linked || this.aborted) return;
     if (outer.aborted) {
       this.abort(outer.reason);
       return;
     }
-    this._onOuterAbort = () => this.abort(outer.reason);
-    outer.addEventListener('abort', this._onOuterAbort, { once: true });
+    let followers = following.get(outer);
+    if (followers === undefined) {
+      followers = createFollowers(outer);
+      following.set(outer, followers);
+    }
+    followers.calls.add(this);
+    this._linked = true;
   }
 
   /**
@@ -146,9 +152,38 @@ export class Call implements MiddlewareContext {
 
   /** Stops following the outer signal. */
   unlink(): void {
-    if (this._onOuterAbort !== undefined) {
-      this._outer?.signal?.removeEventListener('abort', this._onOuterAbort);
-      this._onOuterAbort = undefined;
+    if (!this._linked) return;
+    this._linked = false;
+    const outer = this._outer!.signal!;
+    const followers = following.get(outer);
+    if (followers === undefined) return;
+    followers.calls.delete(this);
+    if (followers.calls.size === 0) {
+      outer.removeEventListener('abort', followers.listener);
+      following.delete(outer);
     }
   }
+}
+
+/** The calls following one outer signal, and the one listener that aborts them all. */
+interface Followers {
+  readonly calls: Set<Call>;
+  readonly listener: () => void;
+}
+
+/**
+ * The calls following each outer signal: one abort listener per signal (an HTTP exchange, say),
+ * however many calls of a batch follow it.
+ */
+const following = new WeakMap<AbortSignal, Followers>();
+
+function createFollowers(outer: AbortSignal): Followers {
+  const calls = new Set<Call>();
+  const listener = (): void => {
+    following.delete(outer);
+    for (const call of calls) call.abort(outer.reason);
+    calls.clear();
+  };
+  outer.addEventListener('abort', listener, { once: true });
+  return { calls, listener };
 }

@@ -233,6 +233,20 @@ describe('connect()', () => {
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":"r1","result":50}');
   });
 
+  it('sendText sends pre-serialized text as it is, in order with notify, and rejects once closed', async () => {
+    const server = createServer();
+    const [connection, remote] = await connect(server);
+    // Key order and spacing a second JSON.stringify would not keep.
+    const text = '{"params": {"b":1,"a":2}, "method":"tick","jsonrpc":"2.0"}';
+    const sent = connection.sendText(text);
+    void connection.notify('after');
+    await sent;
+    expect(await remote.next()).toBe(text);
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","method":"after"}');
+    await connection.close();
+    await expect(connection.sendText(text)).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
   it('rejects outgoing requests with the wire error and times them out, sending a cancel', async () => {
     const server = createServer({ requestTimeout: 20 });
     const [connection, remote] = await connect(server);
@@ -456,5 +470,26 @@ describe('connect()', () => {
     const [, remote] = await connect(server);
     await remote.send(req('kind', 1));
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":["memory",true]}');
+  });
+});
+
+describe('connection memory', () => {
+  it('gives every connection the same methods and makes no AbortController while idle', async () => {
+    const server = createServer();
+    server.method('add', ([a, b]: [number, number]) => a + b);
+    const made = vi.spyOn(globalThis, 'AbortController');
+    const [a, remoteA] = await connect(server);
+    const [b] = await connect(server);
+    // Counting work: a server holds thousands of idle connections; none carries its own closures.
+    expect(a.notify).toBe(b.notify);
+    expect(a.request).toBe(b.request);
+    expect(a.close).toBe(b.close);
+    expect(made).not.toHaveBeenCalled();
+    made.mockRestore();
+    await remoteA.send(req('add', 1, [1, 2]));
+    expect(await remoteA.next()).toBe('{"jsonrpc":"2.0","id":1,"result":3}');
+    expect(a.inFlight).toBe(0);
+    await Promise.all([a.close(), b.close()]);
+    await expect(a.notify('late')).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 });

@@ -14,12 +14,13 @@ import {
   type Profile,
   type RequestOptions,
   RequestTooLargeError,
+  type Session,
   scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import type { Dispatcher, Scope } from './dispatch.js';
-import { createLimiter } from './limiter.js';
+import { createLimiter, type Limiter } from './limiter.js';
 import { refuseTooLarge } from './too-large.js';
 import type { Connection, ErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
@@ -37,6 +38,48 @@ export interface ConnectionConfig {
   readonly profile: Profile<any> | undefined;
   readonly report: (error: unknown, info: ErrorInfo) => void;
   readonly onClosed: (connection: Connection) => void;
+}
+
+/**
+ * One served transport as the server's users see it. A class: its methods live once on the
+ * prototype instead of as closures in every connection.
+ */
+class ServedConnection implements Connection {
+  readonly context: TransportContext;
+  readonly closed: Promise<void>;
+  readonly #session: Session;
+  readonly #limiter: Limiter;
+
+  constructor(context: TransportContext, session: Session, limiter: Limiter) {
+    this.context = context;
+    this.closed = session.closed;
+    this.#session = session;
+    this.#limiter = limiter;
+  }
+
+  get inFlight(): number {
+    return this.#limiter.active;
+  }
+
+  notify(method: string, params?: JsonRpcParams): Promise<void> {
+    return this.#session.notify(method, params);
+  }
+
+  request<T = unknown>(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#session.request(method, params, options) as Promise<T>;
+  }
+
+  close(reason?: unknown): Promise<void> {
+    return this.#session.close(reason);
+  }
+
+  [asyncDisposeSymbol](): Promise<void> {
+    return this.#session.close();
+  }
 }
 
 /**
@@ -86,6 +129,7 @@ export function createConnection(
     },
   });
 
+<<<<<<< HEAD
   const connection: Connection = {
     context,
     get inFlight() {
@@ -94,6 +138,7 @@ export function createConnection(
     closed: session.closed,
     notify: (method: string, params?: JsonRpcParams): Promise<void> =>
       session.notify(method, params),
+    sendText: (text: string): Promise<void> => session.send(text),
     request: <T = unknown>(
       method: string,
       params?: JsonRpcParams,
@@ -103,6 +148,9 @@ export function createConnection(
     [asyncDisposeSymbol]: () => session.close(),
   };
 
+=======
+  const connection = new ServedConnection(context, session, limiter);
+>>>>>>> p20-perf
   const scope: Scope = {
     transport: context,
     peer: connection,

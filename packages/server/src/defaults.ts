@@ -46,14 +46,11 @@ export const DEFAULT_BATCH_CONCURRENCY: number = 16;
 export const DEFAULT_MAX_CONCURRENCY: number = 64;
 
 /**
- * The client a `handle()` exchange belongs to, for fair admission: its remote address.
+ * The client a `handle()` exchange belongs to, for fair admission: its remote address. Internal
+ * (the default of `ServerOptions.clientKey`).
  *
  * @param context - the exchange's transport context
  * @returns the remote address, or `undefined` (counted with no client)
- * @example
- * ```ts
- * createServer({ clientKey: (ctx) => String(ctx.auth ?? defaultClientKey(ctx)) });
- * ```
  */
 export function defaultClientKey(context: TransportContext): string | undefined {
   return context.remoteAddress;

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import {
   InvalidParamsError,
   JsonRpcError,
@@ -496,5 +497,56 @@ describe('handle(): the exchange signal', () => {
     controller.abort();
     await answer;
     expect(reads).toBeGreaterThan(0);
+  });
+});
+
+describe('a batch of slow calls under one outer signal (an HTTP exchange)', () => {
+  it('adds one abort listener to the outer signal, not one per member', async () => {
+<<<<<<< HEAD
+=======
+    const { EventEmitter } = await import('node:events');
+>>>>>>> p20-perf
+    const server = createServer();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = 0;
+    server.method('slow', async (_params, ctx) => {
+      started++;
+      ctx.signal.throwIfAborted();
+      await gate;
+      return 'done';
+    });
+    const exchange = new AbortController();
+    const batch = `[${Array.from({ length: 16 }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"slow"}`).join(',')}]`;
+    const answer = server.handle(batch, { signal: exchange.signal });
+    for (let i = 0; i < 100 && started < 16; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(started).toBe(16); // the default batchConcurrency
+    expect(EventEmitter.getEventListeners(exchange.signal, 'abort').length).toBeLessThanOrEqual(1);
+    release();
+    const members = JSON.parse((await answer)!) as { result: string }[];
+    expect(members.map((m) => m.result)).toEqual(Array(16).fill('done'));
+    expect(EventEmitter.getEventListeners(exchange.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('aborts every member when the outer signal aborts', async () => {
+    const server = createServer();
+    const aborted: number[] = [];
+    server.method('wait', (params: [number], ctx) => {
+      return new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener('abort', () => {
+          aborted.push(params[0]);
+          reject(ctx.signal.reason);
+        });
+      });
+    });
+    const exchange = new AbortController();
+    const batch = `[${Array.from({ length: 12 }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"wait","params":[${i}]}`).join(',')}]`;
+    const answer = server.handle(batch, { signal: exchange.signal });
+    await new Promise((r) => setTimeout(r, 10));
+    exchange.abort(new Error('client went away'));
+    await answer;
+    expect(aborted.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i));
   });
 });

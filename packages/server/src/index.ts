@@ -4,7 +4,6 @@ export {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_REQUEST_BYTES,
-  defaultClientKey,
 } from './defaults.js';
 export { createServer } from './server.js';
 export type {
@@ -34,4 +33,3 @@ export type {
   Server,
   ServerOptions,
 } from './types.js';
-export { exceedsUtf8Bytes } from './utf8.js';

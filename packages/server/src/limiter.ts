@@ -48,6 +48,10 @@ export interface Limiter {
   readonly fair: FairLimits | undefined;
 }
 
+/** The lanes and turns of every limiter that is not fair: never written (no lanes). */
+const NO_LANES: Map<string, Lane> = new Map();
+const NO_TURNS: Lane[] = [];
+
 /**
  * Creates a limiter.
  *
@@ -62,8 +66,9 @@ export function createLimiter(max: number, maxQueue: number, fair?: FairLimits):
     max: Math.max(1, max),
     maxQueue: Math.max(0, maxQueue),
     queue: [],
-    lanes: new Map(),
-    turns: [],
+    // Only a fair limiter fills these: the others (one per connection) share two empty ones.
+    lanes: fair === undefined ? NO_LANES : new Map(),
+    turns: fair === undefined ? NO_TURNS : [],
     queued: 0,
     fair:
       fair === undefined

@@ -79,7 +79,7 @@ export interface ServerOptions {
    * waiting clients in turn. Return `undefined` to count an exchange with no client (first come,
    * first served). Behind a reverse proxy, key on the forwarded address or on `ctx.auth`.
    * `false` turns fairness off. Connections (`connect()`) have limits of their own already.
-   * @default defaultClientKey (the remote address)
+   * @default the remote address (`ctx.remoteAddress`)
    */
   readonly clientKey?: ((context: TransportContext) => string | undefined) | false;
   /**

@@ -20,7 +20,7 @@ import {
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import { Call } from './call.js';
-import { createConnection } from './connection.js';
+import { type ConnectionConfig, createConnection } from './connection.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { fairLimits, resolveLimits } from './options.js';
@@ -40,7 +40,6 @@ import type {
   ServerOptions,
 } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
-import { bindWire } from './wire.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
@@ -87,6 +86,19 @@ export function createServer(options: ServerOptions = {}): Server {
     cancelMethod: profile?.cancellation.method,
     report,
   });
+
+  /** What every connection of this server shares. */
+  const connectionConfig: ConnectionConfig = {
+    dispatcher,
+    maxRequestBytes,
+    setRequestBytes,
+    maxConcurrency,
+    maxQueue,
+    requestTimeout,
+    profile,
+    report,
+    onClosed: (closed) => connections.delete(closed),
+  };
 
   const defaultScope: Scope = {
     transport: EMPTY_CONTEXT,
@@ -214,19 +226,8 @@ export function createServer(options: ServerOptions = {}): Server {
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
     connect(transport: Transport, context?: TransportContext): Connection {
-      const connection = createConnection(transport, context ?? EMPTY_CONTEXT, {
-        dispatcher,
-        maxRequestBytes,
-        setRequestBytes,
-        maxConcurrency,
-        maxQueue,
-        requestTimeout,
-        profile,
-        report,
-        onClosed: (closed) => connections.delete(closed),
-      });
+      const connection = createConnection(transport, context ?? EMPTY_CONTEXT, connectionConfig);
       connections.add(connection);
-      bindWire(connection, transport);
       return connection;
     },
     handleRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {

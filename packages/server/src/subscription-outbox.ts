@@ -36,6 +36,13 @@ export interface Outbox {
   push(text: string): boolean;
   /** Starts sending what was queued while held. */
   release(): void;
+  /**
+   * Queues a last text after everything waiting (whatever the bound), then takes no more: a
+   * subscription's end goes out after the items the policy kept, never before them.
+   *
+   * @param text - the last text, or `undefined` to only stop taking more
+   */
+  finish(text: string | undefined): void;
   /** Drops everything waiting; later pushes are ignored. */
   clear(): void;
   /** Items dropped by the overflow policy so far. */
@@ -66,6 +73,7 @@ export function createOutbox(
   const queue: string[] = [];
   let held = true; // until release()
   let cleared = false;
+  let finished = false;
   let outstanding = 0;
   let dropped = 0;
 
@@ -75,7 +83,11 @@ export function createOutbox(
   };
   const fail = (error: unknown): void => {
     outstanding--;
-    if (!cleared) onFailed(error);
+    if (cleared) return;
+    // The connection went away: nothing waiting can be sent any more.
+    cleared = true;
+    queue.length = 0;
+    onFailed(error);
   };
   const sendNow = (text: string): void => {
     const promise = send(text);
@@ -94,7 +106,7 @@ export function createOutbox(
 
   return {
     push(text: string): boolean {
-      if (cleared) return true;
+      if (cleared || finished) return true;
       if (!held && outstanding < limit && queue.length === 0) {
         sendNow(text);
         return true;
@@ -110,6 +122,13 @@ export function createOutbox(
     },
     release(): void {
       held = false;
+      pump();
+    },
+    finish(text: string | undefined): void {
+      if (cleared || finished) return;
+      finished = true;
+      if (text === undefined) return;
+      queue.push(text);
       pump();
     },
     clear(): void {

@@ -297,6 +297,41 @@ describe('createSubscriptions, generic dialect and producers', () => {
       expect(JSON.parse(r.inbox[1]!).params.item).toBe(7);
     }
   });
+
+  it('sends each item through the connection as text, never through notify', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server);
+    subs.subscription('t');
+    const notified: string[] = [];
+    let texts = 0;
+    const connected = server.connect;
+    server.connect = (transport, context) => {
+      const connection = connected(transport, context);
+      const { notify, sendText } = connection;
+      connection.notify = (method, params) => {
+        notified.push(method);
+        return notify(method, params);
+      };
+      connection.sendText = (text) => {
+        texts++;
+        return sendText(text);
+      };
+      return connection;
+    };
+    const remote = await connect(server);
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"t"}}');
+    await remote.until(1);
+    subs.publish('t', { n: 1 });
+    await subs.close();
+    await remote.until(3);
+    expect(texts).toBe(2); // the item and the end
+    expect(notified).toEqual([]);
+    const id = JSON.parse(remote.inbox[0]!).result as string;
+    expect(remote.inbox.slice(1)).toEqual([
+      `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"${id}","item":{"n":1}}}`,
+      `{"jsonrpc":"2.0","method":"subscription.end","params":{"subscription":"${id}"}}`,
+    ]);
+  });
 });
 
 describe('createSubscriptions, a subscriber that stops reading', () => {
@@ -324,8 +359,10 @@ describe('createSubscriptions, a subscriber that stops reading', () => {
     }
     await fast.until(11);
     const sentWhileStuck = transport.sent;
-    transport.release();
-    for (let i = 0; i < 20; i++) await tick();
+    for (let i = 0; i < 20; i++) {
+      transport.release();
+      await tick();
+    }
     const items = remote.inbox.slice(1).map((t) => JSON.parse(t).params?.item);
     return { subs, errors, items, sentWhileStuck, fast };
   }
@@ -348,8 +385,69 @@ describe('createSubscriptions, a subscriber that stops reading', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: 'SUBSCRIPTION_OVERFLOW' });
     expect(subs.count()).toBe(1);
-    // three were in the transport's hands; the three waiting are dropped; then subscription.end
-    expect(items).toEqual([1, 2, 3, undefined]);
+    // three were in the transport's hands, three waited; then subscription.end, after them
+    expect(items).toEqual([1, 2, 3, 4, 5, 6, undefined]);
+  });
+});
+
+describe('createSubscriptions, the end of a producer that finished before a slow subscriber read', () => {
+  /**
+   * A producer yields `count` items and finishes while its subscriber has stopped reading
+   * (maxQueue 3): the end must follow what the queue kept, never overtake it.
+   */
+  async function finishWhileStuck(
+    overflow: 'drop-oldest' | 'drop-newest' | 'close',
+    count: number,
+  ) {
+    const server = createServer();
+    const subs = createSubscriptions(server, { maxQueue: 3, overflow, onError: () => undefined });
+    let finished = false;
+    subs.subscription('burst', async function* () {
+      for (let i = 1; i <= count; i++) yield i;
+      finished = true;
+    });
+    let transport!: ReturnType<typeof gated>;
+    const remote = await connect(server, (t) => (transport = gated(t)));
+    await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"burst"}}');
+    await remote.until(1);
+    // The answer's send stays unresolved: the subscriber does not read.
+    for (let i = 0; i < 50 && !finished; i++) await tick();
+    expect(finished).toBe(true);
+    for (let i = 0; i < 5; i++) await tick();
+    const beforeRelease = remote.inbox.length;
+    // Read again, until nothing more comes (bounded).
+    for (let i = 0; i < 50; i++) {
+      transport.release();
+      await tick();
+    }
+    const id = JSON.parse(remote.inbox[0]!).result as string;
+    const rest = remote.inbox.slice(1).map((t) => JSON.parse(t) as { method: string; params: any });
+    return { id, rest, beforeRelease, subs };
+  }
+
+  it('drop-oldest: every kept item, then the end', async () => {
+    const { id, rest, subs } = await finishWhileStuck('drop-oldest', 8);
+    expect(rest.map((m) => m.params.item)).toEqual([1, 2, 3, 6, 7, 8, undefined]);
+    expect(rest.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      method: 'subscription.end',
+      params: { subscription: id },
+    });
+    expect(subs.count()).toBe(0);
+  });
+
+  it('drop-newest: the oldest items, then the end', async () => {
+    const { rest } = await finishWhileStuck('drop-newest', 8);
+    expect(rest.map((m) => m.params.item)).toEqual([1, 2, 3, 4, 5, 6, undefined]);
+    expect(rest.at(-1)?.method).toBe('subscription.end');
+  });
+
+  it('nothing overflowed: all items, then the end, and the end waits for the reader', async () => {
+    const { rest, beforeRelease } = await finishWhileStuck('close', 5);
+    // three in the transport's hands while stuck; the rest and the end only once it reads
+    expect(beforeRelease).toBe(4);
+    expect(rest.map((m) => m.params.item)).toEqual([1, 2, 3, 4, 5, undefined]);
+    expect(rest.at(-1)?.method).toBe('subscription.end');
   });
 });
 

@@ -23,6 +23,7 @@ import {
   type SubscriptionDialect,
   SubscriptionError,
   type SubscriptionNames,
+  serializeNotification,
   type TransportContext,
   validate,
 } from '@jsonrpc-kit/core';
@@ -33,7 +34,6 @@ import {
   type OverflowPolicy,
 } from './subscription-outbox.js';
 import type { HandlerContext, Server } from './types.js';
-import { wireOf } from './wire.js';
 
 export type { OverflowPolicy } from './subscription-outbox.js';
 
@@ -249,6 +249,19 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   );
 }
 
+/**
+ * How a subscription sends its serialized texts to a peer: as they are where the peer can
+ * (`sendText`, a server connection), else parsed once more and sent with `notify`.
+ */
+function textSender(peer: Peer): (text: string) => Promise<void> {
+  const sendText = peer.sendText;
+  if (sendText !== undefined) return sendText.bind(peer);
+  return (text) => {
+    const message = JSON.parse(text) as { method: string; params?: JsonRpcParams };
+    return peer.notify(message.method, message.params);
+  };
+}
+
 function errorObject(error: unknown): { code: number; message: string } {
   return isJsonRpcError(error)
     ? { code: error.code, message: error.message }
@@ -323,16 +336,31 @@ export function createSubscriptions(
     return json === undefined ? 'null' : json;
   };
 
-  const end = (live: Live, reason?: unknown): void => {
+  /**
+   * Ends a live subscription: out of the registries, producer stopped and cleaned up. With
+   * `last`, what its outbox holds still goes out, followed by `last` (the end notice, or
+   * `undefined` for none); without, what waits is dropped (the subscriber left or unsubscribed).
+   */
+  const end = (
+    live: Live,
+    reason?: unknown,
+    last?: { readonly text: string | undefined },
+  ): void => {
     if (live.ended) return;
     live.ended = true;
-    if (live.timer !== undefined) clearTimeout(live.timer);
     live.registry.live.delete(live.id);
     if (live.registry.live.size === 0) registries.delete(live.registry.peer);
     const named = byName.get(live.name);
     named?.delete(live);
     if (named?.size === 0) byName.delete(live.name);
-    live.outbox.clear();
+    if (last === undefined) {
+      if (live.timer !== undefined) clearTimeout(live.timer);
+      live.timer = undefined;
+      live.outbox.clear();
+    } else {
+      // A pending timer still releases the outbox, after the subscribe answer.
+      live.outbox.finish(last.text);
+    }
     live.controller.abort(reason ?? new SubscriptionError('SUBSCRIPTION_ENDED', 'Unsubscribed'));
     const { cleanup, iterator } = live;
     live.cleanup = undefined;
@@ -345,14 +373,19 @@ export function createSubscriptions(
     iterator?.return?.().catch((error: unknown) => report(error, live));
   };
 
-  /** Ends a live subscription from the server's side and tells the subscriber when it can. */
+  /**
+   * Ends a live subscription from the server's side and tells the subscriber when the dialect
+   * can, after every item its queue kept.
+   */
   const endWith = (live: Live, error: unknown): void => {
     if (live.ended) return;
-    end(live, error);
-    if (dialect.end === undefined) return;
-    const params: Record<string, unknown> = { [dialect.idKey]: live.id };
-    if (error !== undefined) params.error = errorObject(error);
-    live.registry.peer.notify(dialect.end, params as JsonRpcParams).catch(() => undefined);
+    let text: string | undefined;
+    if (dialect.end !== undefined) {
+      const params: Record<string, unknown> = { [dialect.idKey]: live.id };
+      if (error !== undefined) params.error = errorObject(error);
+      text = serializeNotification(dialect.end, params as JsonRpcParams);
+    }
+    end(live, error, { text });
   };
 
   const deliver = (live: Live, json: string): void => {
@@ -396,7 +429,7 @@ export function createSubscriptions(
   const registryOf = (peer: Peer): Registry => {
     let registry = registries.get(peer);
     if (registry === undefined) {
-      registry = { peer, send: wireOf(peer), live: new Map() };
+      registry = { peer, send: textSender(peer), live: new Map() };
       registries.set(peer, registry);
       const closed = (peer as { closed?: unknown }).closed;
       if (closed instanceof Promise && !watched.has(peer)) {
@@ -477,7 +510,7 @@ export function createSubscriptions(
     live.timer = setTimeout(() => {
       live.timer = undefined;
       live.outbox.release();
-      if (isAsyncIterable(produced)) void iterate(live, produced, entry.item);
+      if (!live.ended && isAsyncIterable(produced)) void iterate(live, produced, entry.item);
     }, 0);
     return id;
   };

@@ -180,6 +180,21 @@ export interface Connection extends ConnectionLike {
   /** How many of the peer's calls are running now. */
   readonly inFlight: number;
   /**
+   * Sends a message that is already serialized, as it is (no parse, no second
+   * `JSON.stringify`), in order with the connection's other messages: for text made once and
+   * sent to many connections.
+   *
+   * @param text - one serialized JSON-RPC message or batch; the caller answers for its validity
+   * @returns resolves once the transport took it (after backpressure clears)
+   * @throws (rejects) `ConnectionClosedError` once the connection has closed
+   * @example
+   * ```ts
+   * const text = serializeNotification('tick', { n: 1 });
+   * await Promise.all([...server.connections].map((c) => c.sendText(text)));
+   * ```
+   */
+  sendText(text: string): Promise<void>;
+  /**
    * `close()`, for `await using connection = server.connect(transport)`.
    *
    * @returns resolves once closed

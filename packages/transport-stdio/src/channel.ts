@@ -48,6 +48,12 @@ export interface Channel {
   stop(error: Error | undefined, graceful: boolean): void;
   /** Reports a non-fatal error to the handler. */
   reportError(error: Error): void;
+  /**
+   * Tells the owner that input ended while sends still go out, if it listens (`onEnd`).
+   *
+   * @returns `true` when the owner took it (it closes later); `false` to close now
+   */
+  endInput(): boolean;
   readonly stopped: boolean;
   /** The largest message delivered (final once started). */
   readonly maxMessageBytes: number;
@@ -196,12 +202,17 @@ export function createChannel(options: ChannelOptions): Channel {
   const onStreamClose = (): void => {
     if (!stopped) options.onStreamClose?.();
   };
+  /** Set once the owner took the end of input: the readable closing next is expected. */
+  let inputEnded = false;
+  const onReadableClose = (): void => {
+    if (!inputEnded) onStreamClose();
+  };
 
   // Errors are listened to for the whole life of the streams: an 'error' without a listener
   // would crash the process (EPIPE on a closed pipe, say), also after the transport closed.
   readable.on('error', onError);
   readable.on('end', onEnd);
-  readable.on('close', onStreamClose);
+  readable.on('close', onReadableClose);
   if (writable !== (readable as unknown)) {
     writable.on('error', onError);
     writable.on('close', onStreamClose);
@@ -270,6 +281,14 @@ export function createChannel(options: ChannelOptions): Channel {
     },
     reportError(error) {
       if (!stopped && state.started) state.report(error);
+    },
+    endInput() {
+      const onInputEnd = state.handler?.onEnd;
+      if (stopped || onInputEnd === undefined) return false;
+      inputEnded = true;
+      readable.off('data', onData);
+      onInputEnd.call(state.handler);
+      return true;
     },
     get stopped() {
       return stopped;

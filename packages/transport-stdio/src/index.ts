@@ -8,6 +8,8 @@ export type { FrameDecoderOptions, Framing, ResolvedFraming } from './framing.js
 export { createFrameDecoder } from './framing.js';
 export type { NewlineDecoderOptions } from './newline.js';
 export { createNewlineDecoder, encodeNewline } from './newline.js';
+export type { ResolvedRespawnOptions, RespawnOptions } from './respawn.js';
+export { DEFAULT_RESPAWN } from './respawn.js';
 export type {
   ProcessExit,
   SpawnedTransport,

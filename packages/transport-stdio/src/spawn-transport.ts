@@ -3,12 +3,13 @@
  *
  * @module
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@jsonrpc-kit/core';
 import { createChannel } from './channel.js';
 import { closeReasonError } from './close-reason.js';
 import { ProcessExitError } from './errors.js';
+import { createRespawningTransport, type RespawnOptions } from './respawn.js';
 import {
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_STREAM_FRAMING,
@@ -57,6 +58,22 @@ export interface SpawnTransportOptions extends FramedTransportOptions {
    * @default DEFAULT_KILL_TIMEOUT (2000)
    */
   readonly killTimeout?: number | undefined;
+  /**
+   * Starts a new child when the child dies (opt-in). The owner hears `onDisconnect` (a client
+   * fails its calls in flight with `CONNECTION_CLOSED`, "Connection lost"; they are not sent
+   * again), a new child starts after the backoff, messages sent meanwhile go to it, and the owner
+   * hears `onReconnect` (a client makes its live subscriptions again). `true` uses
+   * {@link DEFAULT_RESPAWN}. `close()` ends the child and stops respawning.
+   *
+   * @default false
+   */
+  readonly respawn?: RespawnOptions | boolean | undefined;
+  /**
+   * Called each time a new child took over after a respawn (after the owner's `onReconnect`).
+   *
+   * @param child - the new child process
+   */
+  readonly onRespawn?: ((child: ChildProcess) => void) | undefined;
 }
 
 /** How a child process ended. */
@@ -69,9 +86,12 @@ export interface ProcessExit {
 
 /** A transport to a child process, with the process and its exit. */
 export interface SpawnedTransport extends Transport {
-  /** The child process. */
+  /** The child process (with `respawn`, the one running now). */
   readonly process: ChildProcess;
-  /** Resolves once the child exited (never rejects; `code` and `signal` are `null` when it could not start). */
+  /**
+   * Resolves once the child exited (never rejects; `code` and `signal` are `null` when it could
+   * not start). With `respawn`, once the transport closed and its last child exited.
+   */
   readonly exit: Promise<ProcessExit>;
 }
 
@@ -82,13 +102,19 @@ export interface SpawnedTransport extends Transport {
  * is queued, ends the child's stdin, sends SIGTERM after `killTimeout` ms if it is still running
  * and SIGKILL after another `killTimeout` (timers are unref'd); `close()` resolves once it exited.
  *
+ * With `respawn`, a child that dies is replaced instead (see
+ * {@link SpawnTransportOptions.respawn}), and the transport closes only on `close()`, when the
+ * command cannot start at all, or after `maxAttempts` children in a row died without a word.
+ *
  * @param command - the program to run
  * @param args - its arguments
- * @param options - framing, limits, environment, working directory, stderr, and the kill timeout
+ * @param options - framing, limits, environment, working directory, stderr, the kill timeout,
+ *   and respawning
  * @returns the transport, with `process` and `exit`
- * @throws never; a child that cannot start (`ENOENT`, say) or that exits closes the transport with
- *   a `ProcessExitError` (code `TRANSPORT_ERROR`), and `send()` then rejects with
- *   `ConnectionClosedError` (code `CONNECTION_CLOSED`)
+ * @throws RangeError when the respawn options are out of range. Otherwise never: a child that
+ *   cannot start (`ENOENT`, say) or that exits closes the transport with a `ProcessExitError`
+ *   (code `TRANSPORT_ERROR`), and `send()` then rejects with `ConnectionClosedError` (code
+ *   `CONNECTION_CLOSED`)
  * @example
  * ```ts
  * const transport = spawnTransport('node', ['server.mjs'], { framing: 'newline' });
@@ -102,8 +128,26 @@ export function spawnTransport(
   args: readonly string[] = [],
   options: SpawnTransportOptions = {},
 ): SpawnedTransport {
+  const respawn = options.respawn ?? false;
+  if (respawn === false) return spawnChild(command, args, options);
+  return createRespawningTransport(
+    () => spawnChild(command, args, options),
+    respawn,
+    options.onRespawn,
+  );
+}
+
+/** One child and the transport over its stdio: the body of {@link spawnTransport}. */
+function spawnChild(
+  command: string,
+  args: readonly string[],
+  options: SpawnTransportOptions,
+): SpawnedTransport {
   const stderr = options.stderr ?? 'inherit';
   const killTimeout = options.killTimeout ?? DEFAULT_KILL_TIMEOUT;
+  // Loaded here, not imported at the top: a server that never spawns (most stdio servers) does
+  // not pay for loading `node:child_process` at start-up.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,

@@ -45,7 +45,8 @@ export interface StdioTransportOptions extends FramedTransportOptions {
  * `'drain'` when stdout is full. While more than `highWaterMark` bytes wait to be written, stdin
  * is not read (a client that does not read its answers is not read either); past
  * `maxQueuedBytes` the transport closes with a `TransportError`. stdin ending closes the transport (`onClose()` without an
- * error). `close()` writes what is queued and stops reading stdin (unref'ing it, so the process can
+ * error), or, when the owner listens to `onEnd` (a server's connection does), tells it so that the
+ * answers of calls still running go out first; the owner closes the transport after them. `close()` writes what is queued and stops reading stdin (unref'ing it, so the process can
  * exit while its parent keeps stdin open); it never ends or destroys stdout.
  *
  * @param options - framing, limits, and the streams to use instead of stdin and stdout
@@ -77,6 +78,8 @@ export function createStdioTransport(options: StdioTransportOptions = {}): Trans
     highWaterMark: options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
     maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
     onEnd: () => {
+      // Answers to calls still running go out before the owner closes (a piped request file).
+      if (channel.endInput()) return;
       channel.stop(undefined, true);
       release();
     },

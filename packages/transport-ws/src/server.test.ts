@@ -365,7 +365,7 @@ describe('createWebSocketServer', () => {
     expect(client.received).toEqual([]);
   });
 
-  it('coalesces frames sent in one turn into one network write', async () => {
+  it('frames sent in one turn reach the peer together', async () => {
     const { wss, handler } = await start();
     const socket: Socket = netConnect(wss.port, '127.0.0.1');
     cleanups.push(() => socket.destroy());

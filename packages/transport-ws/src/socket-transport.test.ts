@@ -1,7 +1,7 @@
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionClosedError, type TransportHandler } from '@jsonrpc-kit/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { closeCode, openRaw, waitFor, wsUrl } from '../test/helpers.js';
 import { createSocketTransport, DEFAULT_HIGH_WATER_MARK } from './socket-transport.js';
@@ -103,5 +103,51 @@ describe('createSocketTransport', () => {
     expect(await client.next()).toBe('echo:ok');
     await waitFor(() => calls === 2);
     expect(h.errors.map((e) => e.message)).toEqual(['owner bug']);
+  });
+
+  it('writes a turn with one frame straight through, and a turn with more in two writes', async () => {
+    const sockets = [await pair(), await pair(), await pair()];
+    const transports = sockets.map(({ socket }) => createSocketTransport(socket));
+    for (const transport of transports) await transport.start(handler());
+    const raws = sockets.map(({ socket }) => (socket as unknown as { _socket: Socket })._socket);
+    const writes = raws.map((raw) => {
+      const counter = { writev: 0, corks: 0 };
+      const writev = raw._writev!.bind(raw);
+      raw._writev = (chunks, callback) => {
+        counter.writev++;
+        writev(chunks, callback);
+      };
+      const cork = raw.cork.bind(raw);
+      raw.cork = () => {
+        counter.corks++;
+        cork();
+      };
+      return counter;
+    });
+    const ticks = vi.spyOn(process, 'nextTick');
+    try {
+      // A broadcast: one frame to each socket in one turn. ws corks each frame's header and
+      // payload itself (one cork per frame); the transport adds no cork, and one tick ends the turn.
+      for (const transport of transports) await transport.send('{"n":1}');
+      expect(writes.map((w) => w.writev)).toEqual([1, 1, 1]);
+      expect(writes.map((w) => w.corks)).toEqual([1, 1, 1]);
+      expect(ticks).toHaveBeenCalledTimes(1);
+      await new Promise((r) => setImmediate(r));
+      // Three frames to one socket in one turn: the first goes through, the rest in one write.
+      void transports[0]!.send('{"n":2}');
+      void transports[0]!.send('{"n":3}');
+      void transports[0]!.send('{"n":4}');
+      await new Promise((r) => setImmediate(r));
+      expect(writes[0]!.writev).toBe(3);
+    } finally {
+      ticks.mockRestore();
+    }
+    await waitFor(() => sockets[0]!.client.received.length === 4);
+    expect(sockets[0]!.client.received).toEqual(['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}']);
+    expect(sockets.map(({ client }) => client.received[0])).toEqual([
+      '{"n":1}',
+      '{"n":1}',
+      '{"n":1}',
+    ]);
   });
 });

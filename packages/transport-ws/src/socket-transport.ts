@@ -107,6 +107,12 @@ export interface SocketTransport<S extends ServerSocketLike = ServerSocketLike> 
   terminate(error: Error): void;
 }
 
+/** Where a socket is in the current event-loop turn: not written, written once, corked. */
+type Turn = 0 | 1 | 2;
+const TURN_IDLE = 0;
+const TURN_WRITTEN = 1;
+const TURN_CORKED = 2;
+
 /** Yields in the same turn; `process.nextTick` flushes after the current microtasks settle. */
 type Defer = (callback: () => void) => void;
 const defer: Defer = process.nextTick;
@@ -114,7 +120,8 @@ const defer: Defer = process.nextTick;
 /**
  * Wraps an open `ws` socket as a core {@link Transport}. Text frames carry messages; a binary
  * frame is decoded as UTF-8, or refused (`onError`, and a -32700 answer) when it is not UTF-8.
- * Frames sent in one event-loop turn are written to the network together. `send()` resolves at
+ * The first frame of an event-loop turn is written at once; the turn's further frames are
+ * written to the network together, after it. `send()` resolves at
  * once unless the socket's `bufferedAmount` passed `highWaterMark`: then the socket stops being
  * read and `send()` resolves when the buffer has drained.
  *
@@ -163,7 +170,7 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
   #closeRequested = false;
   #closeDone = false;
   #lastError: Error | undefined;
-  #corked = false;
+  #turn: Turn = TURN_IDLE;
   #drain: Promise<void> | undefined;
   #drainResolve: (() => void) | undefined;
   #drainReject: ((error: Error) => void) | undefined;
@@ -223,11 +230,20 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
       return Promise.reject(new ConnectionClosedError());
     }
     const raw = this.#raw;
-    if (raw !== undefined && !this.#corked) {
-      this.#corked = true;
-      raw.cork();
-      // No closure per turn: the transport is passed to a shared function.
-      process.nextTick(WsSocketTransport.#uncork, this);
+    if (raw !== undefined) {
+      const turn = this.#turn;
+      if (turn === TURN_IDLE) {
+        // The turn's first frame is written through: a turn with one frame (a broadcast to many
+        // sockets sends one each) costs no cork.
+        this.#turn = TURN_WRITTEN;
+        const written = WsSocketTransport.#writtenThisTurn;
+        written.push(this);
+        if (written.length === 1) process.nextTick(WsSocketTransport.#endTurn);
+      } else if (turn === TURN_WRITTEN) {
+        // A second frame in the same turn: the rest of the turn leaves in one write.
+        this.#turn = TURN_CORKED;
+        raw.cork();
+      }
     }
     socket.send(message);
     return this.#drain !== undefined || socket.bufferedAmount > this.#highWaterMark
@@ -256,10 +272,18 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     return this.#closeError ?? new ConnectionClosedError();
   }
 
-  /** Writes what a turn corked (on the next tick). */
-  static #uncork(transport: WsSocketTransport<ServerSocketLike>): void {
-    transport.#corked = false;
-    transport.#raw!.uncork();
+  /** The transports that wrote in this turn: one tick ends the turn for all of them. */
+  static #writtenThisTurn: WsSocketTransport<ServerSocketLike>[] = [];
+
+  /** Writes what the turn corked, on every socket, and starts a new turn (on the next tick). */
+  static #endTurn(): void {
+    const written = WsSocketTransport.#writtenThisTurn;
+    WsSocketTransport.#writtenThisTurn = [];
+    for (let i = 0; i < written.length; i++) {
+      const transport = written[i]!;
+      if (transport.#turn === TURN_CORKED) transport.#raw!.uncork();
+      transport.#turn = TURN_IDLE;
+    }
   }
 
   #deliver(text: string): void {

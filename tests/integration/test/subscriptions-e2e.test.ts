@@ -3,8 +3,9 @@
  * real WebSocket server that restarts under a live subscription.
  */
 import { createClient } from '@jsonrpc-kit/client';
+import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { createServer, createSubscriptions } from '@jsonrpc-kit/server';
-import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
+import { ProcessExitError, spawnTransport } from '@jsonrpc-kit/transport-stdio';
 import {
   createWebSocketServer,
   createWebSocketTransport,
@@ -118,6 +119,82 @@ describe('subscriptions over stdio, the client reading late', () => {
       })(),
     );
     expect(counted).toEqual([1, 2, 3]);
+  });
+});
+
+describe('subscriptions over a respawned stdio child', () => {
+  it('SIGKILL under a live subscription: the call in flight fails, a new child runs it again', async () => {
+    const respawned: number[] = [];
+    const transport = spawnTransport(
+      process.execPath,
+      [stdioFixture('subscriptions-server.mjs'), 'newline'],
+      {
+        framing: 'newline',
+        respawn: { delay: 20, maxAttempts: 3 },
+        onRespawn: (child) => respawned.push(child.pid ?? -1),
+      },
+    );
+    cleanups.push(async () => {
+      transport.process.kill('SIGKILL');
+      await within('the last child to exit', transport.close());
+    });
+    const client = createClient(transport);
+    cleanups.push(() => client.close());
+    const firstPid = await within("the answer to 'pid'", client.request<number>('pid'));
+    const items: number[] = [];
+    const ids: string[] = [];
+    const sub = client.subscribe<number>('ticks', undefined, {
+      onItem: (n) => items.push(n),
+      onResubscribed: (id) => ids.push(id),
+    });
+    const firstId = await within('the subscribe answer', sub.ready);
+    await within(
+      'three ticks',
+      until(() => items.length >= 3),
+    );
+    const inFlight = client.request('hang').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // Answered after 'hang' arrived: the call is in the child's hands.
+    expect(await within("the answer to 'hangs'", client.request('hangs'))).toBe(1);
+
+    transport.process.kill('SIGKILL');
+    const error = await within('the call in flight to fail', inFlight);
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect((error as Error).message).toMatch(/^Connection lost/);
+    expect((error as Error).cause).toBeInstanceOf(ProcessExitError);
+    expect((error as Error).cause).toMatchObject({ signal: 'SIGKILL' });
+
+    await within(
+      () => `the subscription to be made again (items so far: [${items}])`,
+      until(() => ids.length === 1),
+    );
+    expect(ids[0]).not.toBe(firstId);
+    expect(sub.id).toBe(ids[0]);
+    // The new child counts from 1 again: the items restart once, and none comes twice in a row.
+    await within(
+      () => `three ticks of the new child (items so far: [${items}])`,
+      until(() => {
+        const restart = items.lastIndexOf(1);
+        return restart > 0 && items.length >= restart + 3;
+      }),
+    );
+    const restart = items.lastIndexOf(1);
+    expect(items.slice(restart, restart + 3)).toEqual([1, 2, 3]);
+    for (const run of [items.slice(0, restart), items.slice(restart)]) {
+      expect(run).toEqual(run.map((_, i) => i + 1));
+    }
+
+    const secondPid = await within("the new child's 'pid'", client.request<number>('pid'));
+    expect(secondPid).not.toBe(firstPid);
+    expect(respawned).toEqual([secondPid]);
+    // The call in flight at the crash was not sent again.
+    expect(await within("the new child's 'hangs'", client.request('hangs'))).toBe(0);
+    expect(await within("the new child's 'live'", client.request('live'))).toBe(1);
+    await within('the unsubscribe answer', sub.unsubscribe());
+    expect(await within("'live' after unsubscribe", client.request('live'))).toBe(0);
   });
 });
 

@@ -14,4 +14,12 @@ subscriptions.subscription('ticks', (_params, ctx) => {
   return () => clearInterval(timer);
 });
 server.method('live', () => subscriptions.count());
+server.method('pid', () => process.pid);
+// Calls that are never answered (until the process goes), and how many arrived.
+let hangs = 0;
+server.method('hang', () => {
+  hangs++;
+  return new Promise(() => undefined);
+});
+server.method('hangs', () => hangs);
 server.connect(createStdioTransport({ framing: process.argv[2] ?? 'auto' }));

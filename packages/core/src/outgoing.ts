@@ -1,0 +1,300 @@
+/**
+ * The outgoing half of a session: the calls this side makes, their ids, timeouts and give-ups,
+ * their progress listeners, and the answers that settle them. The session (session.ts) owns the
+ * transport and hands this half a way to send.
+ *
+ * ```text
+ * request(method, params) ── id ── pending table (timeout, abort, give-up → cancel notice) → send
+ * response ── respond ── settle the waiting call, or: id null → onNullIdError; late → dropped;
+ *                                                     unknown → reported
+ * progress notice ── progress(notification) ── the onProgress of the call with that token
+ * ```
+ *
+ * @module
+ */
+import type { RequestOptions } from './endpoint.js';
+import { AbortError, ConnectionClosedError, ProtocolError } from './errors.js';
+import type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcResponse,
+} from './messages.js';
+import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pending.js';
+import type { Profile, ProgressToken } from './protocols.js';
+import type { ErrorInfo } from './report.js';
+import { sendError } from './send-error.js';
+import { serializeNotification, serializeRequest } from './serialize.js';
+import { toError } from './to-error.js';
+import { SENT } from './transport.js';
+
+/** Most ids of calls that gave up kept in memory, to recognise their late answers. */
+const LATE_ANSWER_MEMORY = 1024;
+
+/** What the outgoing half needs from its session. */
+export interface OutgoingOptions {
+  readonly profile: Profile<any> | undefined;
+  readonly sendCancel: boolean;
+  readonly requestTimeout: number;
+  readonly lateAnswerMemory: number | undefined;
+  readonly generateId: (() => JsonRpcId) | undefined;
+  readonly onAnswered: ((id: JsonRpcId) => void) | undefined;
+  readonly onNullIdError:
+    | ((error: JsonRpcErrorObject, hint: unknown, received: unknown) => void)
+    | undefined;
+  readonly report: (error: Error, info: ErrorInfo) => void;
+  /** Sends a text in call order; the signal aborts the send. */
+  readonly send: (text: string, signal?: AbortSignal) => Promise<void>;
+  /** Sends a notice nobody waits on. */
+  readonly sendDetached: (text: string) => void;
+  /** Whether the session has closed. */
+  readonly isClosed: () => boolean;
+}
+
+/** The outgoing half of a session. See {@link createOutgoing}. */
+export interface Outgoing {
+  readonly pending: PendingCalls;
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+    id?: JsonRpcId,
+  ): Promise<unknown>;
+  respond(response: JsonRpcResponse, hint?: unknown): void;
+  reject(id: JsonRpcId, error: Error): void;
+  /** Applies a progress notice to the call waiting on its token; `false` when none waits. */
+  progress(notification: JsonRpcNotification): boolean;
+  gaveUp(id: JsonRpcId): boolean;
+  nextId(): JsonRpcId;
+  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void;
+  /** Fails every waiting call with a ConnectionClosedError. */
+  failAll(message: string | undefined, cause: unknown): void;
+  /** Fails every waiting call and forgets everything (the session closed). */
+  close(cause: unknown): void;
+}
+
+/**
+ * Creates the outgoing half of a session.
+ *
+ * @param options - the session's settings and its way to send
+ * @returns the outgoing half
+ */
+export function createOutgoing(options: OutgoingOptions): Outgoing {
+  const { report, profile, send, sendDetached, isClosed, generateId, onAnswered, onNullIdError } =
+    options;
+  const pending = createPendingCalls();
+  const cancellation = profile?.cancellation;
+  const progress = profile?.progress;
+  const progressMethod = progress?.method;
+  const sendCancel = options.sendCancel && cancellation !== undefined;
+  const defaultTimeout = options.requestTimeout;
+  const givenUp = new Set<JsonRpcId>();
+  const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
+  let counter = 1;
+  /** Listeners of progress by token, for outgoing calls that asked for progress. */
+  let listeners: Map<ProgressToken, (value: unknown) => void> | undefined;
+  let nextToken = 0;
+  /** Sends under way of calls with a timeout: aborted when the call gives up. */
+  const sendAborts = new Map<JsonRpcId, AbortController>();
+
+  const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string, notice = true): void => {
+    givenUp.add(id);
+    if (givenUp.size > lateAnswerMemory) {
+      givenUp.delete(givenUp.values().next().value as JsonRpcId);
+    }
+    if (!notice || !sendCancel || isClosed()) return;
+    let text: string;
+    try {
+      text = serializeNotification(
+        cancellation!.method,
+        cancellation!.toParams(id, reason === 'timeout' ? 'timeout' : 'aborted'),
+      );
+    } catch (error) {
+      report(toError(error), { kind: 'send-failed', level: 'error', method, id });
+      return;
+    }
+    sendDetached(text);
+  };
+
+  const giveUpTimed = (reason: GiveUpReason, id: JsonRpcId, method: string): void => {
+    const sending = sendAborts.get(id);
+    if (sending !== undefined) {
+      sendAborts.delete(id);
+      sending.abort();
+    }
+    onGiveUp(reason, id, method);
+  };
+
+  const unknownAnswer = (response: JsonRpcResponse): void => {
+    const id = response.id;
+    if (givenUp.has(id)) return; // a late answer: the call already gave up
+    report(
+      new ProtocolError(
+        `Received an answer for an unknown or already answered id ${JSON.stringify(id)}`,
+        response,
+      ),
+      { kind: 'unexpected-response', level: 'warn', id },
+    );
+  };
+
+  const respond = (response: JsonRpcResponse, hint?: unknown): void => {
+    if (pending.settle(response)) {
+      if (onAnswered !== undefined) onAnswered(response.id);
+    } else if (response.id === null && 'error' in response && onNullIdError !== undefined) {
+      onNullIdError(response.error, hint, response);
+    } else unknownAnswer(response);
+  };
+
+  const reject = (id: JsonRpcId, error: Error): void => {
+    if (pending.reject(id, error) && onAnswered !== undefined) onAnswered(id);
+  };
+
+  const onProgress = (notification: JsonRpcNotification): boolean => {
+    if (notification.method !== progressMethod || listeners === undefined) return false;
+    const reported = progress!.fromParams(notification.params);
+    const listener = reported === undefined ? undefined : listeners.get(reported.token);
+    if (listener === undefined) return false;
+    try {
+      listener(reported!.value);
+    } catch (error) {
+      report(toError(error), {
+        kind: 'notification-failed',
+        level: 'error',
+        method: notification.method,
+      });
+    }
+    return true;
+  };
+
+  const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
+
+  /** Sends a call's message; a failure rejects the call (a send already done needs no watch). */
+  const sendCall = (id: JsonRpcId, method: string, text: string, signal?: AbortSignal): void => {
+    const sent = send(text, signal);
+    if (sent === SENT) return;
+    sent.then(undefined, (error: unknown) => {
+      if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
+    });
+  };
+
+  /** Routes the progress reports of one call to its listener until the call settles. */
+  const listen = (
+    id: JsonRpcId,
+    token: ProgressToken,
+    onValue: (value: unknown) => void,
+    reset: boolean,
+    promise: Promise<unknown>,
+  ): void => {
+    listeners!.set(token, (value) => {
+      if (reset) pending.refresh(id);
+      onValue(value);
+    });
+    const done = (): void => {
+      listeners?.delete(token);
+    };
+    promise.then(done, done);
+  };
+
+  /** A fresh progress token, not used by any call still waiting. */
+  const newToken = (): ProgressToken => {
+    listeners ??= new Map();
+    let token: ProgressToken;
+    do token = ++nextToken;
+    while (listeners.has(token));
+    return token;
+  };
+
+  /** Sends a call with a timeout: its send aborts when it gives up. */
+  const sendTimed = (id: JsonRpcId, method: string, text: string, promise: Promise<unknown>) => {
+    const sending = new AbortController();
+    sendAborts.set(id, sending);
+    const forget = (): void => {
+      sendAborts.delete(id);
+    };
+    promise.then(forget, forget);
+    sendCall(id, method, text, sending.signal);
+  };
+
+  const request = (
+    method: string,
+    params?: JsonRpcParams,
+    callOptions?: RequestOptions,
+    givenId?: JsonRpcId,
+  ): Promise<unknown> => {
+    if (isClosed()) return Promise.reject(new ConnectionClosedError(undefined, { method }));
+    const onValue = callOptions?.onProgress;
+    let token: ProgressToken | undefined;
+    let id: JsonRpcId;
+    let text: string;
+    try {
+      id = givenId === undefined ? nextId() : givenId;
+      if (onValue !== undefined) {
+        if (progress === undefined) throw new TypeError('onProgress needs a profile with progress');
+        token = newToken();
+        params = progress.withToken(params, token);
+      }
+      text = serializeRequest(id, method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const signal = callOptions?.signal;
+    const timeout = callOptions?.timeout ?? defaultTimeout;
+    const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
+    if (signal === undefined && !timed && token === undefined) {
+      // The lean path: nothing can make this call give up on its own.
+      let promise: Promise<unknown>;
+      try {
+        promise = pending.add(id, method);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      sendCall(id, method, text);
+      return promise;
+    }
+    if (signal?.aborted) {
+      return Promise.reject(new AbortError({ method, id, cause: signal.reason }));
+    }
+    let promise: Promise<unknown>;
+    try {
+      promise =
+        signal === undefined && !timed
+          ? pending.add(id, method)
+          : pending.add(id, method, { timeout, signal, onGiveUp: timed ? giveUpTimed : onGiveUp });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (token !== undefined) {
+      listen(id, token, onValue!, callOptions?.resetTimeoutOnProgress === true, promise);
+    }
+    // The send stops when the call gives up: the caller's signal is the send's signal, unless a
+    // timeout can end the call too.
+    if (timed) sendTimed(id, method, text, promise);
+    else sendCall(id, method, text, signal);
+    return promise;
+  };
+
+  const failAll = (message: string | undefined, cause: unknown): void => {
+    pending.rejectAll(
+      (waiting) =>
+        new ConnectionClosedError(message, { method: waiting.method, id: waiting.id, cause }),
+    );
+  };
+
+  return {
+    pending,
+    request,
+    respond,
+    reject,
+    progress: onProgress,
+    gaveUp: (id) => givenUp.has(id),
+    nextId,
+    onGiveUp,
+    failAll,
+    close(cause) {
+      failAll(undefined, cause);
+      givenUp.clear();
+      listeners?.clear();
+    },
+  };
+}

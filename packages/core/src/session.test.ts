@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TransportError } from './errors.js';
+import { createMemoryTransportPair } from './memory-transport.js';
+import { createSession } from './session.js';
+import { SENT, type Transport } from './transport.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The other end of a pair, answering every request with its id and `result: 3`, as raw text. */
+async function answering(side: Transport, received: string[]): Promise<void> {
+  await side.start({
+    onMessage(text) {
+      received.push(text);
+      const { id } = JSON.parse(text) as { id: number };
+      void side.send(`{"jsonrpc":"2.0","id":${id},"result":3}`);
+    },
+    onClose() {},
+  });
+}
+
+describe('session sends', () => {
+  it('watches no send that the transport reports as already done (SENT)', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    const received: string[] = [];
+    await answering(theirs, received);
+    const session = createSession(mine, { report: () => {} });
+    session.start(() => undefined);
+    await Promise.resolve(); // the transport has started: sends go straight to it
+    const then = vi.spyOn(SENT, 'then');
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => session.request('add', [i, 1])),
+    );
+    expect(results).toEqual(Array.from({ length: 100 }, () => 3));
+    expect(received[0]).toBe('{"jsonrpc":"2.0","id":1,"method":"add","params":[0,1]}');
+    // Counting work: no failure handler per call on a send that cannot fail any more.
+    expect(then).not.toHaveBeenCalled();
+    await session.close();
+  });
+
+  it('still fails the call when a send returns its own promise and it rejects', async () => {
+    const [mine] = createMemoryTransportPair();
+    const failing: Transport = {
+      start: (handler) => mine.start(handler),
+      send: () => Promise.reject(new Error('EPIPE')),
+      close: (reason) => mine.close(reason),
+    };
+    const session = createSession(failing, { report: () => {} });
+    session.start(() => undefined);
+    await Promise.resolve(); // the transport has started
+    const error = await session.request('add', [1, 2]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).message).toContain('EPIPE');
+    expect(session.pending.size).toBe(0);
+    await session.close();
+  });
+
+  it('reports a failed answer send that returned its own promise', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    const reports: { error: Error; kind: string }[] = [];
+    const failing: Transport = {
+      start: (handler) => mine.start(handler),
+      send: () => Promise.reject(new Error('EPIPE')),
+      close: (reason) => mine.close(reason),
+    };
+    await theirs.start({ onMessage() {}, onClose() {} });
+    const session = createSession(failing, {
+      report: (error, info) => reports.push({ error, kind: info.kind }),
+    });
+    session.start(() => '{"jsonrpc":"2.0","id":7,"result":1}');
+    await theirs.send('{"jsonrpc":"2.0","id":7,"method":"ping"}');
+    await vi.waitFor(() => expect(reports).toHaveLength(1), { timeout: 1000 });
+    expect(reports[0]!.kind).toBe('send-failed');
+    expect(reports[0]!.error.message).toContain('EPIPE');
+    await session.close();
+  });
+
+  it('holds no table, map, set or AbortController while idle, and makes them on first use', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    const received: string[] = [];
+    await answering(theirs, received);
+    const made = {
+      AbortController: vi.spyOn(globalThis, 'AbortController'),
+      Map: vi.spyOn(globalThis, 'Map'),
+      Set: vi.spyOn(globalThis, 'Set'),
+    };
+    const session = createSession(mine, { report: () => {} });
+    session.start(() => undefined);
+    await Promise.resolve();
+    // Counting work: a server holds one session per connection, most of them idle.
+    expect(made.AbortController).not.toHaveBeenCalled();
+    expect(made.Map).not.toHaveBeenCalled();
+    expect(made.Set).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    expect(session.incoming.size).toBe(0);
+    expect(await session.request('add', [1, 2])).toBe(3);
+    expect(session.pending.size).toBe(0);
+    expect(session.signal.aborted).toBe(false);
+    await session.close();
+    expect(session.signal.aborted).toBe(true);
+  });
+
+  it('aborts a signal first read after the close with the close reason', async () => {
+    const [mine] = createMemoryTransportPair();
+    const session = createSession(mine, { report: () => {}, closeReason: () => 'gone' });
+    session.start(() => undefined);
+    await session.close();
+    expect(session.signal.aborted).toBe(true);
+    expect(session.signal.reason).toBe('gone');
+  });
+});
