@@ -65,6 +65,10 @@ class ServedConnection implements Connection {
     return this.#session.notify(method, params);
   }
 
+  sendText(text: string): Promise<void> {
+    return this.#session.send(text);
+  }
+
   request<T = unknown>(
     method: string,
     params?: JsonRpcParams,
@@ -129,28 +133,7 @@ export function createConnection(
     },
   });
 
-<<<<<<< HEAD
-  const connection: Connection = {
-    context,
-    get inFlight() {
-      return limiter.active;
-    },
-    closed: session.closed,
-    notify: (method: string, params?: JsonRpcParams): Promise<void> =>
-      session.notify(method, params),
-    sendText: (text: string): Promise<void> => session.send(text),
-    request: <T = unknown>(
-      method: string,
-      params?: JsonRpcParams,
-      options?: RequestOptions,
-    ): Promise<T> => session.request(method, params, options) as Promise<T>,
-    close: (reason?: unknown): Promise<void> => session.close(reason),
-    [asyncDisposeSymbol]: () => session.close(),
-  };
-
-=======
   const connection = new ServedConnection(context, session, limiter);
->>>>>>> p20-perf
   const scope: Scope = {
     transport: context,
     peer: connection,

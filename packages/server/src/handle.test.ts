@@ -502,10 +502,6 @@ describe('handle(): the exchange signal', () => {
 
 describe('a batch of slow calls under one outer signal (an HTTP exchange)', () => {
   it('adds one abort listener to the outer signal, not one per member', async () => {
-<<<<<<< HEAD
-=======
-    const { EventEmitter } = await import('node:events');
->>>>>>> p20-perf
     const server = createServer();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -523,11 +519,11 @@ describe('a batch of slow calls under one outer signal (an HTTP exchange)', () =
     const answer = server.handle(batch, { signal: exchange.signal });
     for (let i = 0; i < 100 && started < 16; i++) await new Promise((r) => setTimeout(r, 5));
     expect(started).toBe(16); // the default batchConcurrency
-    expect(EventEmitter.getEventListeners(exchange.signal, 'abort').length).toBeLessThanOrEqual(1);
+    expect(getEventListeners(exchange.signal, 'abort').length).toBeLessThanOrEqual(1);
     release();
     const members = JSON.parse((await answer)!) as { result: string }[];
     expect(members.map((m) => m.result)).toEqual(Array(16).fill('done'));
-    expect(EventEmitter.getEventListeners(exchange.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(exchange.signal, 'abort')).toHaveLength(0);
   });
 
   it('aborts every member when the outer signal aborts', async () => {

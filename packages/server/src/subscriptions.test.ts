@@ -307,7 +307,8 @@ describe('createSubscriptions, generic dialect and producers', () => {
     const connected = server.connect;
     server.connect = (transport, context) => {
       const connection = connected(transport, context);
-      const { notify, sendText } = connection;
+      const notify = connection.notify.bind(connection);
+      const sendText = connection.sendText.bind(connection);
       connection.notify = (method, params) => {
         notified.push(method);
         return notify(method, params);
