@@ -44,6 +44,19 @@ function post(body: string, headers: Record<string, string> = {}): string {
   return rawPost(body, { 'content-type': 'application/json', accept: JSON_AND_SSE, ...headers });
 }
 
+/** Opens the session's GET stream on a raw socket; `text()` is what has arrived so far. */
+async function openGet(port: number, session: string): Promise<{ text: () => string }> {
+  const socket = await rawConnect(port);
+  let got = '';
+  socket.on('data', (chunk: Buffer) => {
+    got += chunk.toString('utf8');
+  });
+  socket.write(
+    `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${session}\r\n\r\n`,
+  );
+  return { text: () => got };
+}
+
 function events(body: string): SseEvent[] {
   const out: SseEvent[] = [];
   createSseParser((e) => out.push(e)).push(body);
@@ -226,22 +239,16 @@ describe('Streamable HTTP handler on raw bytes: subscription items', () => {
         'mcp-session-id': id,
       }),
     );
-    const socket = await rawConnect(port);
-    let got = '';
-    socket.on('data', (chunk: Buffer) => {
-      got += chunk.toString('utf8');
-    });
-    socket.write(
-      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${id}\r\n\r\n`,
-    );
-    await until(() => got.includes('early'));
+    const stream = await openGet(port, id);
+    await until(() => stream.text().includes('early'));
     subscriptions.publish('news', 'late');
-    await until(() => got.includes('late'));
+    await until(() => stream.text().includes('late'));
     const answer = await running;
     expect(events(answer.body).map((e) => e.data)).toEqual([
       '{"jsonrpc":"2.0","id":2,"result":"done"}',
     ]);
     // The body after the head, its chunk-size lines taken out.
+    const got = stream.text();
     const body = got.slice(got.indexOf('\r\n\r\n') + 4);
     const items = events(body.replace(/^[0-9a-f]+\r\n|\r\n[0-9a-f]+\r\n/g, ''));
     expect(items.map((e) => JSON.parse(e.data))).toEqual([
@@ -268,17 +275,10 @@ describe('Streamable HTTP handler on raw bytes: before the GET stream first open
     subscriptions.publish('news', 'kept');
     // The server's own notification goes out with no request in flight and no stream open.
     await new Promise((resolve) => setTimeout(resolve, 60));
-    const socket = await rawConnect(port);
-    let got = '';
-    socket.on('data', (chunk: Buffer) => {
-      got += chunk.toString('utf8');
-    });
-    socket.write(
-      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${id}\r\n\r\n`,
-    );
-    await until(() => got.includes('kept'));
+    const stream = await openGet(port, id);
+    await until(() => stream.text().includes('kept'));
     subscriptions.publish('news', 'live');
-    await until(() => got.includes('live'));
-    expect(got).not.toContain('pushed');
+    await until(() => stream.text().includes('live'));
+    expect(stream.text()).not.toContain('pushed');
   });
 });
