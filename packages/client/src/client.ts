@@ -220,6 +220,7 @@ export function createClient<V = unknown>(
     dialect: options.subscriptionDialect ?? genericSubscriptions,
     request: (method, params) => request(method, params),
     isClosed: () => session.isClosed,
+    onActive: (active) => transport.setPushWanted?.(active),
   });
 
   const client: Client<V> = {

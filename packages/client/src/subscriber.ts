@@ -100,6 +100,8 @@ export interface SubscriberHost {
   readonly dialect: SubscriptionDialect;
   request(method: string, params: JsonRpcParams): Promise<unknown>;
   isClosed(): boolean;
+  /** Told when the first subscription goes live (`true`) and when the last one ends (`false`). */
+  onActive?(active: boolean): void;
 }
 
 /** The client's subscription table. Internal. */
@@ -276,7 +278,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
 
     const detach = (): void => {
       handle.ended = true;
-      handles.delete(handle);
+      if (handles.delete(handle) && handles.size === 0) host.onActive?.(false);
       if (handle.id !== undefined) byId.delete(handle.id);
       signal?.removeEventListener('abort', onAbort);
     };
@@ -399,6 +401,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
     }
     signal?.addEventListener('abort', onAbort, { once: true });
     handles.add(handle);
+    if (handles.size === 1) host.onActive?.(true);
     send(handle);
     return subscription;
   };
