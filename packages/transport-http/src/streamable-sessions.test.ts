@@ -2,6 +2,7 @@ import { mcpProfile } from '@jsonrpc-kit/core';
 import { createServer, createSubscriptions, type Subscriptions } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
+import { createMemorySessionStore } from './session-store.js';
 import { createSseParser, type SseEvent } from './sse.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -107,6 +108,41 @@ describe('Streamable HTTP handler on raw bytes: the session cap', () => {
     expect((await rawExchange(port, post(init))).status).toBe(503);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await rawExchange(port, post(init))).status).toBe(200);
+  });
+
+  it('with a shared session store counts the sessions of this process: continuing one here when full is refused', async () => {
+    const store = createMemorySessionStore();
+    const a = await start({ sessions: { maxSessions: 1, store } });
+    const b = await start({ sessions: { maxSessions: 1, store } });
+    const onA = await rawExchange(a.port, post(init));
+    const onB = await rawExchange(b.port, post(init));
+    expect([onA.status, onB.status]).toEqual([200, 200]);
+
+    const call = (session: string) =>
+      post('{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":0,"say":"here"}}', {
+        'mcp-session-id': session,
+      });
+    // A holds one session (its cap), so B's session cannot be continued there.
+    const refused = await rawExchange(a.port, call(onB.headers['mcp-session-id']!));
+    expect(refused.head.startsWith('HTTP/1.1 503 Service Unavailable\r\n')).toBe(true);
+    expect(refused.headers['retry-after']).toBe(String(SESSIONS_FULL_RETRY_AFTER));
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Service Unavailable: too many sessions' },
+    });
+    // Each process still serves its own; the store's two sessions do not count against either.
+    const own = await rawExchange(b.port, call(onB.headers['mcp-session-id']!));
+    expect(JSON.parse(own.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 'here' });
+
+    // Once A's session ends, B's session continues on A.
+    const ended = await rawExchange(
+      a.port,
+      `DELETE / HTTP/1.1\r\nhost: 127.0.0.1\r\nmcp-session-id: ${onA.headers['mcp-session-id']}\r\ncontent-length: 0\r\n\r\n`,
+    );
+    expect(ended.status).toBe(200);
+    const continued = await rawExchange(a.port, call(onB.headers['mcp-session-id']!));
+    expect(JSON.parse(continued.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 'here' });
   });
 
   it('refuses a bound below 1', () => {
