@@ -162,6 +162,24 @@ export const SCENARIOS = [
     measure: async (impl, config) => (await import('./scenarios/http.mjs')).runClient(impl, config),
   },
   {
+    id: 'streamable-http',
+    title:
+      '3c. Streamable HTTP, calls/s answered with JSON (one session, 64 in flight); raw: the plain createHttpHandler',
+    unit: 'calls/s',
+    cpu: 0,
+    impls: [
+      { name: 'kit createHttpHandler', kind: RAW },
+      { name: 'kit streaming (JSON answers)', kind: KIT },
+      { name: 'MCP SDK (enableJsonResponse)', kind: PEER },
+    ],
+    target: { raw: 0.6, peers: true },
+    config: {
+      quick: { warmupMs: 300, measureMs: 1000 },
+      full: { warmupMs: 1000, measureMs: 3000 },
+    },
+    measure: async (impl, config) => (await import('./scenarios/streamable.mjs')).run(impl, config),
+  },
+  {
     id: 'ws',
     title: '4. WebSocket, 64 calls in flight, client and server in separate processes',
     unit: 'calls/s',

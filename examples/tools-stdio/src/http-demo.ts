@@ -44,7 +44,10 @@ export async function startHttpServer(
     url,
     stop: async () => {
       child.kill('SIGTERM');
+      // A server still finishing work gets 2 s, then is killed.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
       await exited;
+      clearTimeout(timer);
     },
   };
 }

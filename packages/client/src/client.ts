@@ -279,6 +279,7 @@ export function createClient<V = unknown>(
     request: (method, params) => request(method, params),
     isClosed: () => session.isClosed,
     decode: options.codec?.decode,
+    onActive: (active) => transport.setPushWanted?.(active),
   });
 
   const client: Client<V> = {

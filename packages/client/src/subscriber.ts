@@ -102,6 +102,8 @@ export interface SubscriberHost {
   isClosed(): boolean;
   /** Decodes each item (the client's codec), before the item schema sees it. */
   readonly decode?: ((value: unknown) => unknown) | undefined;
+  /** Told when the first subscription goes live (`true`) and when the last one ends (`false`). */
+  onActive?(active: boolean): void;
 }
 
 /** The client's subscription table. Internal. */
@@ -278,7 +280,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
 
     const detach = (): void => {
       handle.ended = true;
-      handles.delete(handle);
+      if (handles.delete(handle) && handles.size === 0) host.onActive?.(false);
       if (handle.id !== undefined) byId.delete(handle.id);
       signal?.removeEventListener('abort', onAbort);
     };
@@ -401,6 +403,7 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
     }
     signal?.addEventListener('abort', onAbort, { once: true });
     handles.add(handle);
+    if (handles.size === 1) host.onActive?.(true);
     send(handle);
     return subscription;
   };

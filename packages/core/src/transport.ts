@@ -121,4 +121,12 @@ export interface Transport {
    * Otherwise the context goes into the params (`params._meta`).
    */
   readonly carriesCallContext?: boolean | undefined;
+  /**
+   * The owner tells whether it now expects messages the peer sends unprompted (it holds live
+   * subscriptions). A transport that must open a channel for them (Streamable HTTP's GET stream)
+   * opens it while they are wanted; others need not implement this.
+   *
+   * @param wanted - `true` from the first live subscription, `false` after the last one ended
+   */
+  setPushWanted?(wanted: boolean): void;
 }

@@ -49,8 +49,11 @@ export {
   createStreamableHttpHandler,
   DEFAULT_KEEP_ALIVE_INTERVAL,
   DEFAULT_MAX_BUFFERED_EVENTS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_PUSH_METHODS,
   DEFAULT_SESSION_IDLE_TIMEOUT,
   MCP_PROTOCOL_VERSIONS,
+  SESSIONS_FULL_RETRY_AFTER,
 } from './streamable-handler.js';
 export type {
   StreamableHttpTransport,

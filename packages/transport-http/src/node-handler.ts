@@ -47,7 +47,7 @@ function writeJsonHead(
 }
 
 /** Writes a JSON body with one `writeHead` and one `end`. */
-function writeJson(
+export function writeJson(
   res: ServerResponse,
   status: number,
   body: string,
@@ -65,7 +65,7 @@ function writeJson(
  * for `100 Continue` is still writing, and a socket closed under its writes resets the
  * connection before it can read the answer), then the connection is closed.
  */
-function writeEarly(
+export function writeEarly(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
@@ -102,20 +102,20 @@ function writeEarly(
 }
 
 /** Writes an answer without a body. */
-function writeEmpty(res: ServerResponse, status: number, extra: readonly string[]): void {
+export function writeEmpty(res: ServerResponse, status: number, extra: readonly string[]): void {
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, extra.length === 0 ? undefined : (extra as string[]));
   res.end();
 }
 
 /** One request header as text (node:http joins repeated ones, except `set-cookie`). */
-function headerOf(headers: IncomingMessage['headers'], name: string): string | undefined {
+export function headerOf(headers: IncomingMessage['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The body a body parser left on `req.body`, as text. */
-function parsedBody(body: unknown): string | undefined {
+export function parsedBody(body: unknown): string | undefined {
   if (typeof body === 'string') return body;
   if (body instanceof Uint8Array)
     return Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8');

@@ -173,6 +173,27 @@ describe('sessions shared by two handlers (two processes on one store)', () => {
     expect(new Set([...first, ...rest].map((e) => e.id)).size).toBe(4);
   });
 
+  it('what a process that does not hold the GET stream sends outside a request is stored under it for the resumption', async () => {
+    const { store, eventStore } = shared();
+    const a = process_('a', { sessions: { store }, eventStore, keepAliveInterval: 0 });
+    const b = process_('b', { sessions: { store }, eventStore, keepAliveInterval: 0 });
+    const id = (await post(a, init)).headers.get('mcp-session-id')!;
+    const stream = await openStream(a, id);
+    await post(a, '{"jsonrpc":"2.0","id":1,"method":"push","params":{"values":[1]}}', id);
+    const first = await readSome(stream, 1);
+    // B continues the session; its JSON-answered request has no stream of its own to carry these.
+    const onB = await post(
+      b,
+      '{"jsonrpc":"2.0","id":2,"method":"push","params":{"values":[2]}}',
+      id,
+    );
+    expect(await onB.text()).toBe('{"jsonrpc":"2.0","id":2,"result":"ok"}');
+    const resumed = await openStream(a, id, first[0]!.id);
+    await post(a, '{"jsonrpc":"2.0","id":3,"method":"push","params":{"values":[3,4]}}', id);
+    const rest = await readSome(resumed, 2);
+    expect(rest.map((e) => JSON.parse(e.data).params.value)).toEqual([2, 3]);
+  });
+
   it('with the store down, the sessions of this process go on and others are 503 (not 404: they may exist)', async () => {
     const memory = createMemorySessionStore();
     let down = false;

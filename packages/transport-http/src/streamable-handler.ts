@@ -10,14 +10,18 @@ import {
   ConnectionClosedError,
   type ConnectionHandler,
   type ConnectionLike,
+  ethereumSubscriptions,
+  genericSubscriptions,
   scanEnvelope,
   serializeError,
   type Transport,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import { batchMembers } from './batch-members.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
 import {
-  admit,
+  type BodyFailure,
+  empty,
   type FetchRequestInfo,
   headersOf,
   json,
@@ -27,16 +31,24 @@ import {
   TOO_LARGE,
 } from './fetch-handler.js';
 import type { HttpHandlerOptions } from './handler-options.js';
-import type { HttpContext } from './http-context.js';
-import { checkRequest, type OriginGuardOptions, resolveOriginGuard } from './request-policy.js';
-import { BODY_TIMEOUT_BODY, resolveHandlerOptions } from './resolve-options.js';
+import { HttpContext } from './http-context.js';
+import { HttpError } from './http-error.js';
+import {
+  checkRequest,
+  type OriginGuardOptions,
+  type PolicyDecision,
+  resolveOriginGuard,
+} from './request-policy.js';
+import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
 import {
   createMemorySessionStore,
   type SessionRecord,
   type SessionStore,
 } from './session-store.js';
+import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
 import { openSseStream, type SseStream } from './sse-stream.js';
+import { answeredIds, classify, progressToken, tokenOf } from './streamable-classify.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
 export interface StreamableSessionOptions {
@@ -69,6 +81,17 @@ export interface StreamableSessionOptions {
    * @default a {@link createMemorySessionStore} (this process only)
    */
   readonly store?: SessionStore;
+  /**
+   * Most sessions open at once on this process (with a shared `store`, each process counts its
+   * own). When full, a request that would start one, or continue here a session of another
+   * process, is answered `503 Service Unavailable` with `Retry-After` (after idle sessions past
+   * their timeout are closed), so a flood of `initialize` requests cannot grow memory until the
+   * idle timeout, and cannot push out the sessions of clients already connected either.
+   * `Infinity`: no bound.
+   *
+   * @default 10000 ({@link DEFAULT_MAX_SESSIONS})
+   */
+  readonly maxSessions?: number;
 }
 
 /** Options of {@link createStreamableHttpHandler}. */
@@ -117,6 +140,15 @@ export interface StreamableHttpHandlerOptions extends HttpHandlerOptions, Origin
    * @default {@link MCP_PROTOCOL_VERSIONS}
    */
   readonly protocolVersions?: readonly string[] | false;
+  /**
+   * Notification methods that are never tied to a request (subscription items and ends): they go
+   * out on the session's GET stream, kept until it opens (in the event store once it was open).
+   * Other messages the server sends while a request of the session runs go on that request's
+   * stream.
+   *
+   * @default {@link DEFAULT_PUSH_METHODS}
+   */
+  readonly pushMethods?: readonly string[];
 }
 
 /** The fetch-style streaming handler, with its sessions. */
@@ -152,6 +184,19 @@ export interface StreamableRequestInfo extends FetchRequestInfo {
  */
 export const DEFAULT_SESSION_IDLE_TIMEOUT: number = 600_000;
 /**
+ * Most sessions a streaming handler keeps open at once (as many as a WebSocket server's
+ * connections).
+ *
+ * @default 10000
+ */
+export const DEFAULT_MAX_SESSIONS: number = 10_000;
+/**
+ * Seconds a client is asked to wait (`Retry-After`) when the handler has no room for a session.
+ *
+ * @default 5
+ */
+export const SESSIONS_FULL_RETRY_AFTER: number = 5;
+/**
  * Milliseconds of silence on a stream before a keep-alive comment.
  *
  * @default 15000
@@ -163,6 +208,15 @@ export const DEFAULT_KEEP_ALIVE_INTERVAL: number = 15_000;
  * @default 1000
  */
 export const DEFAULT_MAX_BUFFERED_EVENTS: number = 1000;
+/**
+ * The notifications that go on the GET stream by default: the item and end methods of the
+ * subscription dialects in core (`subscription`, `subscription.end`, `eth_subscription`).
+ */
+export const DEFAULT_PUSH_METHODS: readonly string[] = [
+  genericSubscriptions.item,
+  genericSubscriptions.end!,
+  ethereumSubscriptions.item,
+];
 /** The MCP protocol versions accepted in `MCP-Protocol-Version` by default. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
   '2025-11-25',
@@ -170,12 +224,6 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
   '2025-03-26',
   '2024-11-05',
 ];
-
-/**
- * Cancellation notifications (MCP's, and the kit's and LSP's default): a cancelled request may
- * get no answer at all (MCP), so the stream of the exchange that carried it must not wait for one.
- */
-const CANCEL_METHODS: ReadonlySet<string> = new Set(['notifications/cancelled', '$/cancelRequest']);
 
 const METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
 const STATELESS_METHODS: ReadonlySet<string> = new Set(['POST']);
@@ -187,19 +235,130 @@ function errorBody(code: number, message: string): string {
   return serializeError(null, { code, message });
 }
 
-function sse(stream: SseStream, extra: readonly string[]): Response {
-  const headers = headersOf(extra);
-  headers.set('content-type', 'text/event-stream');
-  headers.set('cache-control', 'no-cache');
-  return new Response(stream.body, { status: 200, headers });
+/**
+ * One HTTP request as the streaming handler reads it, whatever the runtime: a fetch `Request`,
+ * or node:http's `IncomingMessage` read directly. Internal.
+ */
+export interface StreamableIncoming {
+  readonly method: string;
+  /** A request header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The local address it arrived on (DNS-rebinding protection applies to loopback). */
+  readonly localAddress: string | undefined;
+  /** The facts the server and the `authenticate` hook see. */
+  context(maxRequestBytes: number): HttpContext;
+  /** Reads the body, bounded; `undefined` when it could not be read. */
+  body(max: number, timeout: number): Promise<string | BodyFailure | undefined>;
+  /** Calls back once if the client goes away before the answer has ended. */
+  onGone(callback: () => void): void;
+}
+
+/** What the streaming handler answers, before any runtime's response object exists. Internal. */
+export type StreamableReply =
+  | {
+      readonly kind: 'json';
+      readonly status: number;
+      readonly body: string;
+      /** Flat name/value list. */
+      readonly headers: readonly string[];
+      /** Answered before the body was read (413): the rest of the body is to be dropped. */
+      readonly early?: boolean;
+    }
+  | { readonly kind: 'empty'; readonly status: number; readonly headers: readonly string[] }
+  | { readonly kind: 'sse'; readonly stream: SseStream; readonly headers: readonly string[] }
+  | { readonly kind: 'policy'; readonly decision: Extract<PolicyDecision, { kind: 'answer' }> };
+
+/** The handler's core, shared by the fetch and the node:http entries. Internal. */
+export interface StreamableCore {
+  /** Answers one request. */
+  handle(incoming: StreamableIncoming): Promise<StreamableReply>;
+  /** How many sessions are open. */
+  readonly sessions: number;
+  /** Closes every session and stream. */
+  close(): Promise<void>;
+}
+
+function reply(status: number, body: string, headers: readonly string[]): StreamableReply {
+  return { kind: 'json', status, body, headers };
+}
+
+function sse(stream: SseStream, headers: readonly string[]): StreamableReply {
+  return { kind: 'sse', stream, headers };
+}
+
+/** Whether a session or classification is a reply instead (neither has a `kind`). */
+function isReply(value: object): value is StreamableReply {
+  return 'kind' in value;
+}
+
+/** The headers of an event-stream answer, after the given ones. */
+export const SSE_HEADERS: readonly string[] = [
+  'content-type',
+  'text/event-stream',
+  'cache-control',
+  'no-cache',
+];
+
+/**
+ * Builds the fetch `Response` of a reply.
+ *
+ * @param r - the reply
+ * @param request - the request (a 413 drops the rest of its body)
+ * @returns the response
+ */
+function toResponse(r: StreamableReply, request: Request): Response {
+  switch (r.kind) {
+    case 'json':
+      return json(r.status, r.body, r.headers);
+    case 'empty':
+      return empty(r.status, r.headers);
+    case 'sse':
+      return new Response(r.stream.body, {
+        status: 200,
+        headers: headersOf([...r.headers, ...SSE_HEADERS]),
+      });
+    case 'policy':
+      return policyResponse(r.decision, request);
+  }
+}
+
+/** A fetch `Request` as the handler reads it. */
+function fetchIncoming(
+  request: Request,
+  info: StreamableRequestInfo | undefined,
+): StreamableIncoming {
+  const h = request.headers;
+  return {
+    method: request.method,
+    header: (name) => h.get(name) ?? undefined,
+    localAddress: info?.localAddress,
+    context(maxRequestBytes) {
+      const headers: Record<string, string> = {};
+      h.forEach((value, name) => {
+        headers[name] = value;
+      });
+      return new HttpContext(
+        headers,
+        info?.remoteAddress,
+        request.url,
+        request.method,
+        { signal: request.signal },
+        maxRequestBytes,
+      );
+    },
+    body: (max, timeout) => readBody(request, max, timeout).catch(() => undefined),
+    onGone(callback) {
+      request.signal.addEventListener('abort', callback, { once: true });
+    },
+  };
 }
 
 function randomId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-function acceptsSse(accept: string | null): boolean {
-  return accept !== null && (accept.includes('text/event-stream') || accept.includes('*/*'));
+function acceptsSse(accept: string | undefined): boolean {
+  return accept !== undefined && (accept.includes('text/event-stream') || accept.includes('*/*'));
 }
 
 /** Whether the CORS option names an origin explicitly (a list or predicate, never `'*'`). */
@@ -223,7 +382,7 @@ interface Exchange {
   readonly answers: string[];
   stream: SseStream | undefined;
   done: boolean;
-  readonly respond: (response: Response) => void;
+  readonly respond: (reply: StreamableReply) => void;
   readonly headers: readonly string[];
 }
 
@@ -236,89 +395,13 @@ interface Session {
   standalone: SseStream | undefined;
   /** The id of the session's own stream, kept across reconnections. */
   standaloneId: string | undefined;
+  /** Push sent before the GET stream first opened (bounded), sent when it opens. */
+  readonly backlog: string[];
+  /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
+  resuming: Promise<void> | undefined;
   connection: ConnectionLike | undefined;
   lastActive: number;
   closed: boolean;
-}
-
-interface Classified {
-  readonly requests: unknown[];
-  /** Ids (as JSON text) a cancellation notification in the body names. */
-  readonly cancelled: string[];
-  readonly batch: boolean;
-  readonly hasRequest: boolean;
-  readonly startsSession: boolean;
-}
-
-/** Classifies a POST body: every member must be a JSON-RPC 2.0 object. */
-function classify(text: string, startMethod: string | null): Classified | Response {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return json(400, errorBody(-32700, 'Parse error'), []);
-  }
-  const batch = Array.isArray(value);
-  const members = batch ? (value as unknown[]) : [value];
-  if (members.length === 0) return json(400, errorBody(-32600, 'Invalid Request: empty batch'), []);
-  const requests: unknown[] = [];
-  const cancelled: string[] = [];
-  let startsSession = startMethod === null;
-  for (const member of members) {
-    if (typeof member !== 'object' || member === null || Array.isArray(member)) {
-      return json(400, errorBody(-32600, 'Invalid Request'), []);
-    }
-    const m = member as Record<string, unknown>;
-    if (typeof m.method === 'string') {
-      if ('id' in m) requests.push(m);
-      else if (CANCEL_METHODS.has(m.method)) {
-        const params = m.params as { requestId?: unknown; id?: unknown } | undefined;
-        const id = params?.requestId ?? params?.id;
-        if (id !== undefined) cancelled.push(JSON.stringify(id));
-      }
-      if (m.method === startMethod) startsSession = true;
-    } else if (!('id' in m) || !('result' in m || 'error' in m)) {
-      return json(400, errorBody(-32600, 'Invalid Request'), []);
-    }
-  }
-  return { requests, cancelled, batch, hasRequest: requests.length > 0, startsSession };
-}
-
-function progressToken(request: unknown): string | undefined {
-  const params = (request as { params?: unknown }).params;
-  if (typeof params !== 'object' || params === null) return undefined;
-  const meta = (params as { _meta?: unknown })._meta;
-  const token =
-    typeof meta === 'object' && meta !== null
-      ? (meta as { progressToken?: unknown }).progressToken
-      : (params as { progressToken?: unknown }).progressToken;
-  return token === undefined ? undefined : JSON.stringify(token);
-}
-
-/** The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. */
-function answeredIds(text: string): string[] | undefined {
-  const first = text.trimStart().charCodeAt(0);
-  if (first === 0x5b) {
-    const ids: string[] = [];
-    for (const member of JSON.parse(text) as Record<string, unknown>[]) {
-      if (!('method' in member)) ids.push(JSON.stringify(member.id ?? null));
-    }
-    return ids;
-  }
-  const envelope = scanEnvelope(text);
-  if (envelope.kind !== 'response') return undefined;
-  return [envelope.rawId ?? JSON.stringify(envelope.id)];
-}
-
-/** The progress token a server's notification refers to, as JSON text. */
-function tokenOf(text: string): string | undefined {
-  try {
-    const params = (JSON.parse(text) as { params?: { progressToken?: unknown } }).params;
-    const token = params?.progressToken;
-    return token === undefined ? undefined : JSON.stringify(token);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -363,6 +446,31 @@ export function createStreamableHttpHandler(
   server: ConnectionHandler,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableHttpHandler {
+  const core = createStreamableCore(server, options);
+  const handler = async function streamableHttpHandler(
+    request: Request,
+    info?: StreamableRequestInfo,
+  ): Promise<Response> {
+    return toResponse(await core.handle(fetchIncoming(request, info)), request);
+  } as StreamableHttpHandler;
+  Object.defineProperty(handler, 'sessions', { get: () => core.sessions });
+  (handler as { close: () => Promise<void> }).close = () => core.close();
+  return handler;
+}
+
+/**
+ * The streaming handler's sessions, routing and answers, without a runtime's request and
+ * response objects: {@link createStreamableHttpHandler} and the node:http handler each adapt
+ * it. Internal.
+ *
+ * @param server - anything with `connect(transport, context)`
+ * @param options - as {@link createStreamableHttpHandler}
+ * @returns the core
+ */
+export function createStreamableCore(
+  server: ConnectionHandler,
+  options: StreamableHttpHandlerOptions = {},
+): StreamableCore {
   const sessionOption = options.sessions ?? true;
   const stateful = sessionOption !== false;
   const so: StreamableSessionOptions = typeof sessionOption === 'object' ? sessionOption : {};
@@ -385,6 +493,8 @@ export function createStreamableHttpHandler(
     stateful ? 'GET, POST, DELETE' : 'POST',
   );
   const idleTimeout = so.idleTimeout ?? DEFAULT_SESSION_IDLE_TIMEOUT;
+  const maxSessions = so.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!(maxSessions >= 1)) throw new RangeError(`maxSessions must be >= 1, got ${maxSessions}`);
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
   const sessionStore = so.store ?? createMemorySessionStore();
   const sessionTtl = idleTimeout > 0 ? idleTimeout : Number.POSITIVE_INFINITY;
@@ -400,8 +510,11 @@ export function createStreamableHttpHandler(
   const guard = resolveOriginGuard(options, explicitCorsOrigins(options.cors));
   const methods = stateful ? METHODS : STATELESS_METHODS;
   const allow = ['allow', cfg.allow];
-  const sessions = new Map<string, Session>();
+  const pushMethods: ReadonlySet<string> = new Set(options.pushMethods ?? DEFAULT_PUSH_METHODS);
+  const sessions = createSessionTable<Session>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  /** When a full table was last swept for expired sessions (at most once a second). */
+  let sweptWhenFull = 0;
 
   const sweep = (): void => {
     const now = Date.now();
@@ -433,14 +546,14 @@ export function createStreamableHttpHandler(
     session.lastActive = Date.now();
     if (exchange.stream !== undefined) exchange.stream.end();
     else if (exchange.answers.length === 0) {
-      exchange.respond(new Response(null, { status: 202, headers: headersOf(exchange.headers) }));
+      exchange.respond({ kind: 'empty', status: 202, headers: exchange.headers });
     } else {
       const answers = exchange.answers;
       const body =
         answers.length === 1 && (!exchange.batch || answers[0]!.trimStart().startsWith('['))
           ? answers[0]!
           : `[${answers.map((a) => (a.trimStart().startsWith('[') ? a.trim().slice(1, -1) : a)).join(',')}]`;
-      exchange.respond(json(200, body, exchange.headers));
+      exchange.respond(reply(200, body, exchange.headers));
     }
     if (session.id === undefined) void closeSession(session);
   };
@@ -479,15 +592,20 @@ export function createStreamableHttpHandler(
         if (exchange.stream !== undefined) {
           // One event per message: MCP clients read one message per event.
           if (text.trimStart().startsWith('[')) {
-            for (const member of JSON.parse(text) as unknown[]) {
-              sent = exchange.stream.send(JSON.stringify(member));
-            }
+            // Cut from the text, not re-serialized: ids beyond 2^53 keep their digits.
+            for (const member of batchMembers(text)) sent = exchange.stream.send(member);
           } else sent = exchange.stream.send(text);
         } else exchange.answers.push(text);
         if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
         return sent;
       }
-      return sendStandalone(session, text);
+      return sendStandalone(session, text, false);
+    }
+    // Push not tied to any request (a subscription item) goes on the session's own stream.
+    if (pushMethods.size > 0) {
+      const method = scanEnvelope(text).method;
+      if (method !== undefined && pushMethods.has(method))
+        return sendStandalone(session, text, true);
     }
     // Not an answer: tie it to the exchange whose progress token it names, else to the newest
     // exchange still open, else the session's own stream.
@@ -502,7 +620,7 @@ export function createStreamableHttpHandler(
       target = exchange;
     }
     if (target !== undefined) return toStream(target, session).send(text);
-    return sendStandalone(session, text);
+    return sendStandalone(session, text, false);
   };
 
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
@@ -516,11 +634,24 @@ export function createStreamableHttpHandler(
     }, CANCEL_GRACE);
   };
 
-  const sendStandalone = async (session: Session, text: string): Promise<void> => {
+  /**
+   * Sends on the session's GET stream. While it has never been open, push (subscription items)
+   * waits for it, bounded, and anything else is dropped, as MCP allows.
+   */
+  const sendStandalone = async (session: Session, text: string, push: boolean): Promise<void> => {
+    if (session.resuming !== undefined) await session.resuming;
     const stream = session.standalone;
-    // A dropped stream still stores what it is sent, for the client's `Last-Event-ID`.
-    if (stream !== undefined && (stream.open || store !== undefined)) await stream.send(text);
-    // No stream yet: the message is dropped (MCP: the server may not send it then).
+    if (stream?.open === true) return stream.send(text);
+    if (store !== undefined && session.standaloneId !== undefined) {
+      // The stream dropped (or is open on another process): stored, so that the client's
+      // `Last-Event-ID` reconnection gets it.
+      await store.append(session.standaloneId, text);
+      return;
+    }
+    if (!push) return;
+    // Not opened yet: kept for the first GET, the oldest dropped past the bound.
+    if (session.backlog.length >= maxBuffered) session.backlog.shift();
+    session.backlog.push(text);
   };
 
   /** Closes a session here; `forget` also removes it from the store (it ends everywhere). */
@@ -535,7 +666,8 @@ export function createStreamableHttpHandler(
     for (const exchange of session.exchanges) {
       exchange.done = true;
       exchange.stream?.end();
-      if (exchange.stream === undefined) exchange.respond(new Response(null, { status: 204 }));
+      if (exchange.stream === undefined)
+        exchange.respond({ kind: 'empty', status: 204, headers: [] });
     }
     session.exchanges.clear();
     const handler = session.handler;
@@ -556,6 +688,8 @@ export function createStreamableHttpHandler(
       exchanges: new Set(),
       standalone: undefined,
       standaloneId: streamId,
+      backlog: [],
+      resuming: undefined,
       connection: undefined,
       lastActive: Date.now(),
       closed: false,
@@ -590,6 +724,29 @@ export function createStreamableHttpHandler(
     return session;
   };
 
+  /** Whether a session may start: when full, sessions past their idle timeout go first. */
+  const roomForSession = (): boolean => {
+    if (sessions.size < maxSessions) return true;
+    const now = Date.now();
+    if (now - sweptWhenFull >= 1000) {
+      sweptWhenFull = now;
+      sweep();
+    }
+    return sessions.size < maxSessions;
+  };
+
+  /** The answer when this process has no room for another session. */
+  const sessionsFull = (cors: readonly string[]): StreamableReply =>
+    reply(503, errorBody(-32000, 'Service Unavailable: too many sessions'), [
+      ...cors,
+      'retry-after',
+      String(SESSIONS_FULL_RETRY_AFTER),
+    ]);
+
+  /** The answer when the session store cannot be reached. */
+  const storeDown = (cors: readonly string[]): StreamableReply =>
+    reply(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
+
   const deliver = (session: Session, text: string): void => {
     if (session.handler === undefined) session.inbox.push(text);
     else session.handler.onMessage(text);
@@ -597,13 +754,17 @@ export function createStreamableHttpHandler(
 
   /** The session a request names: this process's, or one the store knows (continued here). */
   const sessionOf = async (
-    request: Request,
+    incoming: StreamableIncoming,
     ctx: HttpContext,
     cors: readonly string[],
-  ): Promise<Session | Response> => {
-    const id = request.headers.get(sessionHeader);
-    if (id === null) {
-      return json(400, errorBody(-32000, `Bad Request: ${sessionHeader} header is required`), cors);
+  ): Promise<Session | StreamableReply> => {
+    const id = incoming.header(sessionHeader);
+    if (id === undefined) {
+      return reply(
+        400,
+        errorBody(-32000, `Bad Request: ${sessionHeader} header is required`),
+        cors,
+      );
     }
     let session = sessions.get(id);
     const record: SessionRecord | undefined | null = await Promise.resolve(
@@ -613,17 +774,20 @@ export function createStreamableHttpHandler(
       () => (session === undefined ? null : {}),
     );
     if (record === null) {
-      return json(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
+      return storeDown(cors);
     }
     if (record === undefined) {
       // Ended or expired (possibly on another process).
       if (session !== undefined) void closeSession(session, undefined, false);
-      return json(404, errorBody(-32001, 'Session not found'), cors);
+      return reply(404, errorBody(-32001, 'Session not found'), cors);
     }
     // Another request of the session may have continued it here while this one looked it up.
     session = sessions.get(id);
-    if (session === undefined || session.closed) session = openSession(id, ctx, record.streamId);
-    else if (record.streamId !== undefined && session.standalone?.open !== true) {
+    if (session === undefined || session.closed) {
+      // Continued here: it counts against this process's cap like a session started here.
+      if (!roomForSession()) return sessionsFull(cors);
+      session = openSession(id, ctx, record.streamId);
+    } else if (record.streamId !== undefined && session.standalone?.open !== true) {
       // Another process may have opened the session's stream since: resume that one as its own.
       session.standaloneId = record.streamId;
     }
@@ -632,37 +796,35 @@ export function createStreamableHttpHandler(
   };
 
   const post = async (
-    request: Request,
+    incoming: StreamableIncoming,
     ctx: HttpContext,
     cors: readonly string[],
-  ): Promise<Response> => {
-    const text = await readBody(request, cfg.maxRequestBytes, cfg.bodyTimeout).catch(
-      () => undefined,
-    );
+  ): Promise<StreamableReply> => {
+    const text = await incoming.body(cfg.maxRequestBytes, cfg.bodyTimeout);
     if (text === undefined)
-      return json(400, errorBody(-32600, 'Request body could not be read'), cors);
-    if (text === TOO_LARGE) return json(413, cfg.tooLargeBody, cors);
-    if (text === TIMED_OUT) return json(408, BODY_TIMEOUT_BODY, cors);
-    const classified = classify(text, startMethod);
-    if (classified instanceof Response) {
-      for (let i = 0; i < cors.length; i += 2) classified.headers.append(cors[i]!, cors[i + 1]!);
-      return classified;
+      return reply(400, errorBody(-32600, 'Request body could not be read'), cors);
+    if (text === TOO_LARGE) {
+      return { kind: 'json', status: 413, body: cfg.tooLargeBody, headers: cors, early: true };
     }
+    if (text === TIMED_OUT) return reply(408, BODY_TIMEOUT_BODY, cors);
+    const classified = classify(text, startMethod);
+    if ('refused' in classified) return reply(400, classified.refused, cors);
     let session: Session;
     let headers = cors;
     if (!stateful) session = openSession(undefined, ctx);
-    else if (request.headers.get(sessionHeader) === null && classified.startsSession) {
+    else if (incoming.header(sessionHeader) === undefined && classified.startsSession) {
+      if (!roomForSession()) return sessionsFull(cors);
       const id = randomId();
       try {
         await sessionStore.create(id, {}, sessionTtl);
       } catch {
-        return json(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
+        return storeDown(cors);
       }
       session = openSession(id, ctx);
       headers = [...cors, sessionHeader, id];
     } else {
-      const found = await sessionOf(request, ctx, cors);
-      if (found instanceof Response) return found;
+      const found = await sessionOf(incoming, ctx, cors);
+      if (isReply(found)) return found;
       session = found;
       headers = [...cors, sessionHeader, found.id!];
     }
@@ -674,10 +836,10 @@ export function createStreamableHttpHandler(
     if (!classified.hasRequest) {
       deliver(session, text);
       if (session.id === undefined) void closeSession(session);
-      return new Response(null, { status: 202, headers: headersOf(headers) });
+      return { kind: 'empty', status: 202, headers };
     }
-    const streamable = mode !== 'json' && acceptsSse(request.headers.get('accept'));
-    return new Promise<Response>((resolve) => {
+    const streamable = mode !== 'json' && acceptsSse(incoming.header('accept'));
+    return new Promise<StreamableReply>((resolve) => {
       const exchange: Exchange = {
         pending: new Set(),
         tokens: new Set(),
@@ -689,54 +851,64 @@ export function createStreamableHttpHandler(
         respond: resolve,
         headers,
       };
+      for (const id of classified.ids) exchange.pending.add(id);
       for (const r of classified.requests) {
-        exchange.pending.add(JSON.stringify((r as { id: unknown }).id));
         const token = progressToken(r);
         if (token !== undefined) exchange.tokens.add(token);
       }
       session.exchanges.add(exchange);
       if (streamable && mode === 'sse') toStream(exchange, session);
-      request.signal.addEventListener(
-        'abort',
-        () => {
-          if (exchange.done) return;
-          // The client went away: without a store nothing can replay the answers.
-          if (store === undefined || session.id === undefined) {
-            exchange.done = true;
-            session.exchanges.delete(exchange);
-            exchange.stream?.end();
-            if (session.id === undefined) void closeSession(session);
-          }
-        },
-        { once: true },
-      );
+      incoming.onGone(() => {
+        if (exchange.done) return;
+        // The client went away: without a store nothing can replay the answers.
+        if (store === undefined || session.id === undefined) {
+          exchange.done = true;
+          session.exchanges.delete(exchange);
+          exchange.stream?.end();
+          if (session.id === undefined) void closeSession(session);
+        }
+      });
       deliver(session, text);
     });
   };
 
   const get = async (
-    request: Request,
+    incoming: StreamableIncoming,
     ctx: HttpContext,
     cors: readonly string[],
-  ): Promise<Response> => {
-    if (!acceptsSse(request.headers.get('accept'))) {
-      return json(
+  ): Promise<StreamableReply> => {
+    if (!acceptsSse(incoming.header('accept'))) {
+      return reply(
         406,
         errorBody(-32000, 'Not Acceptable: Client must accept text/event-stream'),
         cors,
       );
     }
-    const found = await sessionOf(request, ctx, cors);
-    if (found instanceof Response) return found;
+    const found = await sessionOf(incoming, ctx, cors);
+    if (isReply(found)) return found;
     const session = found;
     const headers = [...cors, sessionHeader, session.id!];
-    const last = request.headers.get('last-event-id');
-    if (last !== null && store !== undefined) {
+    const last = incoming.header('last-event-id');
+    if (last !== undefined && store !== undefined) {
       let backlog = '';
-      const streamId = await store.replayAfter(last, (id, message) => {
-        backlog += encodeSseEvent(message, id);
+      let resumed!: () => void;
+      const resuming = new Promise<void>((resolve) => {
+        resumed = resolve;
       });
-      if (streamId === undefined) return json(404, errorBody(-32001, 'Event not found'), cors);
+      session.resuming = resuming;
+      let streamId: string | undefined;
+      try {
+        streamId = await store.replayAfter(last, (id, message) => {
+          backlog += encodeSseEvent(message, id);
+        });
+      } finally {
+        // Push that waited goes out after the replay, on the stream put in place below.
+        queueMicrotask(() => {
+          if (session.resuming === resuming) session.resuming = undefined;
+          resumed();
+        });
+      }
+      if (streamId === undefined) return reply(404, errorBody(-32001, 'Event not found'), cors);
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
       for (const e of session.exchanges) if (e.stream?.streamId === streamId) exchange = e;
@@ -751,7 +923,7 @@ export function createStreamableHttpHandler(
       return sse(stream, headers);
     }
     if (session.standalone?.open === true) {
-      return json(
+      return reply(
         409,
         errorBody(-32000, 'Conflict: Only one SSE stream is allowed per session'),
         cors,
@@ -759,10 +931,12 @@ export function createStreamableHttpHandler(
     }
     const streamId = randomId();
     session.standaloneId = streamId;
-    session.standalone = open(streamId, session, undefined);
+    const stream = open(streamId, session, undefined);
+    session.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.
     void touchSession(session.id!, streamId);
-    return sse(session.standalone, headers);
+    for (const message of session.backlog.splice(0)) void stream.send(message);
+    return sse(stream, headers);
   };
 
   const open = (streamId: string, session: Session, prelude: string | undefined): SseStream =>
@@ -777,26 +951,44 @@ export function createStreamableHttpHandler(
       prelude,
     });
 
-  const handler = async function streamableHttpHandler(
-    request: Request,
-    info?: StreamableRequestInfo,
-  ): Promise<Response> {
-    const method = request.method;
-    const h = request.headers;
+  /** Runs the `authenticate` hook: the context with its `auth`, or the refusal. */
+  const admit = async (
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<HttpContext | StreamableReply> => {
+    const authenticate = cfg.authenticate;
+    if (authenticate === undefined) return ctx;
+    let auth: unknown;
+    try {
+      auth = await authenticate(ctx);
+    } catch (error) {
+      return rejection(error, cors);
+    }
+    if (auth instanceof HttpError) return rejection(auth, cors);
+    ctx.auth = auth;
+    return ctx;
+  };
+  const rejection = (error: unknown, cors: readonly string[]): StreamableReply => {
+    const r = rejectionOf(error, cfg.onError);
+    return reply(r.status, r.body, [...cors, ...r.headers]);
+  };
+
+  const handle = async (incoming: StreamableIncoming): Promise<StreamableReply> => {
+    const method = incoming.method;
     const decision = checkRequest(
       cfg,
       method,
-      (name) => h.get(name) ?? undefined,
+      incoming.header,
       methods,
       allow,
       guard,
-      info?.localAddress,
+      incoming.localAddress,
     );
-    if (decision.kind === 'answer') return policyResponse(decision, request);
+    if (decision.kind === 'answer') return { kind: 'policy', decision };
     const corsHeaders = decision.cors;
-    const version = h.get('mcp-protocol-version');
-    if (versions !== undefined && version !== null && !versions.includes(version)) {
-      return json(
+    const version = incoming.header('mcp-protocol-version');
+    if (versions !== undefined && version !== undefined && !versions.includes(version)) {
+      return reply(
         400,
         errorBody(
           -32000,
@@ -805,24 +997,28 @@ export function createStreamableHttpHandler(
         corsHeaders,
       );
     }
-    const ctx = await admit(cfg, request, info, corsHeaders);
-    if (ctx instanceof Response) return ctx;
-    if (method === 'POST') return post(request, ctx, corsHeaders);
-    if (method === 'GET') return get(request, ctx, corsHeaders);
-    const found = await sessionOf(request, ctx, corsHeaders);
-    if (found instanceof Response) return found;
+    const ctx = await admit(incoming.context(cfg.maxRequestBytes), corsHeaders);
+    if (!(ctx instanceof HttpContext)) return ctx;
+    if (method === 'POST') return post(incoming, ctx, corsHeaders);
+    if (method === 'GET') return get(incoming, ctx, corsHeaders);
+    const found = await sessionOf(incoming, ctx, corsHeaders);
+    if (isReply(found)) return found;
     await closeSession(found);
     await found.connection?.close();
-    return new Response(null, { status: 200, headers: headersOf(corsHeaders) });
-  } as StreamableHttpHandler;
-
-  Object.defineProperty(handler, 'sessions', { get: () => sessions.size });
-  (handler as { close: () => Promise<void> }).close = async () => {
-    if (sweeper !== undefined) clearInterval(sweeper);
-    sweeper = undefined;
-    const all = [...sessions.values()];
-    // A shared store keeps the sessions for the other processes.
-    await Promise.all(all.map((s) => closeSession(s, undefined, so.store === undefined)));
+    return { kind: 'empty', status: 200, headers: corsHeaders };
   };
-  return handler;
+
+  return {
+    handle,
+    get sessions() {
+      return sessions.size;
+    },
+    async close() {
+      if (sweeper !== undefined) clearInterval(sweeper);
+      sweeper = undefined;
+      const all = [...sessions.values()];
+      // A shared store keeps the sessions for the other processes.
+      await Promise.all(all.map((s) => closeSession(s, undefined, so.store === undefined)));
+    },
+  };
 }

@@ -4,12 +4,23 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { ConnectionHandler } from '@jsonrpc-kit/core';
-import type { NodeHttpHandler } from './node-handler.js';
+import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';
+import { HttpContext } from './http-context.js';
 import {
-  createStreamableHttpHandler,
+  headerOf,
+  type NodeHttpHandler,
+  parsedBody,
+  writeEarly,
+  writeEmpty,
+  writeJson,
+} from './node-handler.js';
+import {
+  createStreamableCore,
+  SSE_HEADERS,
   type StreamableHttpHandlerOptions,
+  type StreamableIncoming,
+  type StreamableReply,
 } from './streamable-handler.js';
 
 /** The node:http streaming handler, with its sessions. */
@@ -24,20 +35,87 @@ export interface StreamableNodeHttpHandler extends NodeHttpHandler {
   close(): Promise<void>;
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+/** Calls back once if the response closes before it finished (the client went away). */
+function onGone(res: ServerResponse, callback: () => void): void {
+  if (res.writableFinished) return;
+  if (res.destroyed) {
+    callback();
+    return;
   }
-  const host = req.headers.host ?? '127.0.0.1';
+  res.once('close', () => {
+    if (!res.writableFinished) callback();
+  });
+}
+
+/**
+ * Reads a request body straight from the socket, bounded by size and time: no web stream, one
+ * string at the end.
+ */
+function readNodeBody(
+  req: IncomingMessage,
+  max: number,
+  timeout: number,
+): Promise<string | BodyFailure | undefined> {
+  if (req.readableEnded) {
+    // A body parser ran first (Express, Koa): take what it kept.
+    const parsed = parsedBody((req as { body?: unknown }).body);
+    if (parsed !== undefined && Buffer.byteLength(parsed) > max) return Promise.resolve(TOO_LARGE);
+    return Promise.resolve(parsed);
+  }
+  return new Promise((resolve) => {
+    let first: Buffer | undefined;
+    let rest: Buffer[] | undefined;
+    let size = 0;
+    const done = (result: string | BodyFailure | undefined): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+      first = rest = undefined;
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > max) done(TOO_LARGE);
+      else if (first === undefined) first = chunk;
+      else if (rest === undefined) rest = [chunk];
+      else rest.push(chunk);
+    };
+    const onEnd = (): void => {
+      if (first === undefined) done('');
+      else if (rest === undefined) done(first.toString('utf8'));
+      else done(Buffer.concat([first, ...rest], size).toString('utf8'));
+    };
+    const onClose = (): void => done(undefined);
+    const timer = timeout > 0 ? setTimeout(() => done(TIMED_OUT), timeout) : undefined;
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+    req.on('error', onClose);
+  });
+}
+
+/** node:http's request as the streaming handler reads it: no `Request` object is made. */
+function nodeIncoming(req: IncomingMessage, res: ServerResponse): StreamableIncoming {
+  const headers = req.headers;
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (hasBody) {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-    init.duplex = 'half';
-  }
-  return new Request(`http://${host}${req.url ?? '/'}`, init);
+  return {
+    method,
+    header: (name) => headerOf(headers, name),
+    localAddress: req.socket.localAddress,
+    context: (maxRequestBytes) =>
+      new HttpContext(
+        headers,
+        req.socket.remoteAddress,
+        `http://${headers.host ?? '127.0.0.1'}${req.url ?? '/'}`,
+        method,
+        { watch: (disconnect) => onGone(res, disconnect) },
+        maxRequestBytes,
+      ),
+    body: (max, timeout) => readNodeBody(req, max, timeout),
+    onGone: (callback) => onGone(res, callback),
+  };
 }
 
 /** Resolves when the response drains or closes; removes both listeners either way. */
@@ -53,26 +131,13 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-async function write(response: Response, res: ServerResponse): Promise<void> {
-  const headers: string[] = [];
-  response.headers.forEach((value, name) => {
-    headers.push(name, value);
-  });
-  const body = response.body;
-  if (body === null) {
-    res.writeHead(response.status, headers);
-    res.end();
-    return;
-  }
-  if (response.headers.get('content-type') !== 'text/event-stream') {
-    // A whole answer: one write with its length.
-    const text = await response.text();
-    headers.push('content-length', String(Buffer.byteLength(text)));
-    res.writeHead(response.status, headers);
-    res.end(text);
-    return;
-  }
-  res.writeHead(response.status, headers);
+/** Writes an event stream as its events come, waiting for the socket to drain. */
+async function writeStream(
+  body: ReadableStream<Uint8Array>,
+  headers: readonly string[],
+  res: ServerResponse,
+): Promise<void> {
+  res.writeHead(200, [...headers, ...SSE_HEADERS]);
   res.flushHeaders();
   const reader = body.getReader();
   res.once('close', () => {
@@ -88,10 +153,39 @@ async function write(response: Response, res: ServerResponse): Promise<void> {
   res.end();
 }
 
+/** Writes a reply with node:http's own calls. */
+function write(
+  r: StreamableReply,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> | void {
+  switch (r.kind) {
+    case 'json':
+      // A body not read to its end (timed out) leaves the connection unusable: close it.
+      if (r.early === true) writeEarly(req, res, r.status, r.body, r.headers);
+      else writeJson(res, r.status, r.body, r.headers, !req.complete);
+      return;
+    case 'empty':
+      writeEmpty(res, r.status, r.headers);
+      return;
+    case 'sse':
+      return writeStream(r.stream.body, r.headers, res);
+    case 'policy': {
+      const d = r.decision;
+      if (d.body === undefined) writeEmpty(res, d.status, d.headers);
+      else if (d.early) writeEarly(req, res, d.status, d.body, d.headers);
+      else writeJson(res, d.status, d.body, d.headers, false);
+      return;
+    }
+  }
+}
+
 /**
  * Serves JSON-RPC over Streamable HTTP on node:http: the {@link createStreamableHttpHandler}
  * behaviour (sessions, event streams, resumption, DNS-rebinding protection for loopback binds),
- * as a `(req, res)` listener. A client that disconnects aborts the request's signal.
+ * as a `(req, res)` listener. It reads and answers node:http's request and response directly (no
+ * fetch `Request` or `Response` is made), so JSON answers cost about what `createHttpHandler`'s
+ * do. A client that disconnects aborts the request's signal.
  *
  * @param server - anything with `connect(transport, context)`, such as a `@jsonrpc-kit/server` Server
  * @param options - as {@link createStreamableHttpHandler}
@@ -115,22 +209,26 @@ export function createStreamableHttpNodeHandler(
   server: ConnectionHandler,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableNodeHttpHandler {
-  const fetchHandler = createStreamableHttpHandler(server, options);
+  const core = createStreamableCore(server, options);
+  const fail = (res: ServerResponse, error: unknown): void => {
+    options.onError?.(error);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  };
   const handler = function streamableNodeHandler(req: IncomingMessage, res: ServerResponse): void {
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('The HTTP client disconnected'));
-    });
-    const info = { remoteAddress: req.socket.remoteAddress, localAddress: req.socket.localAddress };
-    fetchHandler(toRequest(req, controller.signal), info)
-      .then((response) => write(response, res))
-      .catch((error: unknown) => {
-        options.onError?.(error);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
+    core.handle(nodeIncoming(req, res)).then(
+      (r) => {
+        try {
+          const writing = write(r, req, res);
+          if (writing !== undefined) writing.catch((error: unknown) => fail(res, error));
+        } catch (error) {
+          fail(res, error);
+        }
+      },
+      (error: unknown) => fail(res, error),
+    );
   } as StreamableNodeHttpHandler;
-  Object.defineProperty(handler, 'sessions', { get: () => fetchHandler.sessions });
-  (handler as { close: () => Promise<void> }).close = () => fetchHandler.close();
+  Object.defineProperty(handler, 'sessions', { get: () => core.sessions });
+  (handler as { close: () => Promise<void> }).close = () => core.close();
   return handler;
 }

@@ -148,6 +148,46 @@ describe('createStreamableHttpTransport against the kit handler', () => {
     ]);
   });
 
+  it('starts one session when several first requests go out at once', async () => {
+    const server = createServer();
+    server.method('add', ([a, b]: [number, number]) => a + b);
+    const handler = createStreamableHttpNodeHandler(server, { sessions: { startMethod: null } });
+    closers.push(() => handler.close());
+    const { url } = await serve(handler);
+    const transport = createStreamableHttpTransport({ url });
+    const client = createClient(transport);
+    closers.push(() => client.close());
+    const sums = await Promise.all([1, 2, 3, 4].map((n) => client.request('add', [n, n])));
+    expect(sums).toEqual([2, 4, 6, 8]);
+    expect(handler.sessions).toBe(1);
+    expect(transport.sessionId).toBeDefined();
+  });
+
+  it('backs off, then gives up, when the GET stream keeps ending at once', async () => {
+    const url = await start();
+    let gets = 0;
+    const ending = async (input: string, init: RequestInit): Promise<Response> => {
+      if (init.method !== 'GET') return fetch(input, init);
+      gets++;
+      return new Response('', { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const errors: Error[] = [];
+    const client = createClient(
+      createStreamableHttpTransport({
+        url,
+        fetch: ending,
+        stream: true,
+        reconnect: { initialDelay: 5, maxRetries: 3 },
+      }),
+      { onError: (error) => void errors.push(error) },
+    );
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    await until(() => errors.some((e) => e.message.includes('gave up')));
+    // The first attempt and three retries (5, 10, 20 ms apart), not a tight loop.
+    expect(gets).toBe(4);
+  });
+
   it('ends the session with DELETE', async () => {
     const url = await start();
     const transport = createStreamableHttpTransport({ url });

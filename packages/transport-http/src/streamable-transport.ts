@@ -58,8 +58,10 @@ export interface StreamableHttpTransportOptions {
    */
   readonly sessionHeader?: string;
   /**
-   * Open the session's GET stream (server push not tied to a request) once a session exists.
-   * A server that answers it 405 offers none; the transport then stops asking.
+   * Open the session's GET stream (server push not tied to a request) once a session exists,
+   * and keep it open. Without it, the stream is open while the client holds live subscriptions
+   * (`client.subscribe()`). A server that answers it 405 offers none; the transport then stops
+   * asking.
    *
    * @default false
    */
@@ -68,7 +70,9 @@ export interface StreamableHttpTransportOptions {
   readonly reconnect?: StreamableReconnectOptions;
   /**
    * Called when the server no longer knows the session (404): the session id is dropped, so the
-   * next message starts a new session (send `initialize` again here).
+   * next message starts a new session (send `initialize` again here; a returned promise is
+   * awaited). Then the owner is told the transport reconnected, so a client subscribes again
+   * (`onResubscribed`).
    */
   readonly onSessionExpired?: () => void;
 }
@@ -86,6 +90,8 @@ export interface StreamableHttpTransport extends Transport {
 }
 
 const MCP_VERSION_HEADER = 'mcp-protocol-version';
+/** Milliseconds an event stream must stay open to count as a success for reconnection. */
+const STREAM_LIVED = 1000;
 
 function lowerCase(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -156,9 +162,16 @@ export function createStreamableHttpTransport(
   let closed = false;
   let sessionId: string | undefined;
   let protocolVersion: string | undefined;
-  let getStream: 'off' | 'opening' | 'open' | 'unsupported' =
-    options.stream === true ? 'off' : 'unsupported';
+  let getStream: 'off' | 'opening' | 'unsupported' = 'off';
   let getLastEventId: string | undefined;
+  /** Aborts the GET stream that is open, when it is no longer wanted. */
+  let getAbort: AbortController | undefined;
+  let pushWanted = false;
+  const wanted = (): boolean => options.stream === true || pushWanted;
+  /** The server gave no session id: it has no sessions, so POSTs need not wait for one. */
+  let sessionless = false;
+  /** While the first POST without a session id is on its way, others wait for its id. */
+  let starting: Promise<void> | undefined;
 
   const report = (error: unknown): void => {
     handler?.onError?.(error instanceof Error ? error : new Error(String(error)));
@@ -189,7 +202,7 @@ export function createStreamableHttpTransport(
     const id = response.headers.get(sessionHeader);
     if (id !== null && id !== sessionId) {
       sessionId = id;
-      if (getStream === 'off') void openGetStream();
+      if (getStream === 'off' && wanted()) void openGetStream();
     }
   };
 
@@ -224,14 +237,15 @@ export function createStreamableHttpTransport(
   const resume = async (
     lastEventId: string | undefined,
     onId: (id: string) => void,
-    keepOpen: boolean,
+    keepOpen: AbortSignal | undefined,
   ): Promise<void> => {
     let attempt = 0;
     let last = lastEventId;
+    const signal =
+      keepOpen === undefined ? closer.signal : AbortSignal.any([closer.signal, keepOpen]);
     while (!closed && attempt <= maxRetries) {
-      if (attempt > 0)
-        await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), closer.signal);
-      if (closed || sessionId === undefined) return;
+      if (attempt > 0) await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), signal);
+      if (closed || sessionId === undefined || signal.aborted) return;
       attempt++;
       let response: Response;
       try {
@@ -240,10 +254,10 @@ export function createStreamableHttpTransport(
         response = await doFetch(url, {
           method: 'GET',
           headers: await headers(extra),
-          signal: closer.signal,
+          signal,
         });
       } catch (error) {
-        if (closed) return;
+        if (closed || signal.aborted) return;
         report(new TransportError('HTTP event stream failed', { cause: error }));
         continue;
       }
@@ -252,7 +266,11 @@ export function createStreamableHttpTransport(
         return;
       }
       if (response.status === 404) {
-        expire();
+        await response.body?.cancel();
+        lose(
+          new TransportError('HTTP 404 on the event stream: session expired', { status: 404 }),
+          true,
+        );
         return;
       }
       if (!response.ok || response.body === null) {
@@ -263,16 +281,22 @@ export function createStreamableHttpTransport(
         );
         continue;
       }
-      attempt = 0;
+      const opened = Date.now();
+      let received = false;
       const clean = await readEvents(
         response.body,
         (id) => {
+          received = true;
           last = id;
           onId(id);
         },
         deliver,
       );
-      if (clean && !keepOpen) return;
+      if ((clean && keepOpen === undefined) || signal.aborted) return;
+      // A stream that carried something, or stayed open a while, was a success: the next
+      // reconnection starts over. One that ended at once counts as a failed attempt, so a server
+      // that keeps ending it is not asked again in a tight loop.
+      if (received || Date.now() - opened >= STREAM_LIVED) attempt = 0;
     }
     if (!closed && attempt > maxRetries)
       report(new TransportError('HTTP event stream: gave up reconnecting'));
@@ -281,16 +305,39 @@ export function createStreamableHttpTransport(
   const openGetStream = async (): Promise<void> => {
     if (getStream !== 'off') return;
     getStream = 'opening';
-    await resume(getLastEventId, (id) => (getLastEventId = id), true);
-    if (getStream === 'opening') getStream = 'off';
+    const abort = new AbortController();
+    getAbort = abort;
+    await resume(getLastEventId, (id) => (getLastEventId = id), abort.signal);
+    if (getAbort === abort) getAbort = undefined;
+    if (getStream !== 'opening') return;
+    getStream = 'off';
+    // Closed as no longer wanted, then wanted again before it finished closing: open it anew.
+    if (abort.signal.aborted && !closed && wanted() && sessionId !== undefined) {
+      void openGetStream();
+    }
   };
 
   const expire = (): void => {
     sessionId = undefined;
     protocolVersion = undefined;
     getLastEventId = undefined;
-    if (getStream !== 'unsupported') getStream = 'off';
-    options.onSessionExpired?.();
+    getAbort?.abort();
+  };
+
+  /**
+   * The server no longer knows the session: calls in flight on it will not be answered, the
+   * application may start a new one (`onSessionExpired`), and the owner is told the transport
+   * reconnected, so a client subscribes again.
+   */
+  const lose = (error: Error, disconnect: boolean): void => {
+    expire();
+    if (disconnect) handler?.onDisconnect?.(error);
+    // The hook's type is `() => void`, which an async function fits: its promise is awaited.
+    void new Promise<unknown>((resolve) => resolve(options.onSessionExpired?.()))
+      .catch(report)
+      .then(() => {
+        if (!closed) handler?.onReconnect?.();
+      });
   };
 
   const watchInitialize = (sent: string, answer: string): void => {
@@ -305,6 +352,35 @@ export function createStreamableHttpTransport(
   };
 
   const exchange = async (text: string, signal: AbortSignal | undefined): Promise<void> => {
+    // One session at a time: while a POST without a session id is on its way, others wait for
+    // the id it brings (two at once would start two sessions).
+    while (sessionId === undefined && !sessionless && starting !== undefined) await starting;
+    let started: (() => void) | undefined;
+    if (sessionId === undefined && !sessionless) {
+      starting = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+    }
+    try {
+      return await post(text, signal, () => {
+        if (started === undefined) return;
+        starting = undefined;
+        started();
+        started = undefined;
+      });
+    } finally {
+      if (started !== undefined) {
+        starting = undefined;
+        started();
+      }
+    }
+  };
+
+  const post = async (
+    text: string,
+    signal: AbortSignal | undefined,
+    answered: () => void,
+  ): Promise<void> => {
     const sessionAtSend = sessionId;
     let response: Response;
     try {
@@ -325,10 +401,14 @@ export function createStreamableHttpTransport(
     }
     learnSession(response);
     const status = response.status;
+    if (sessionId === undefined && status >= 200 && status < 300) sessionless = true;
+    answered();
     if (status === 404 && sessionAtSend !== undefined) {
       const body = await response.text();
-      expire();
-      throw new TransportError('HTTP 404: session expired', { status, body });
+      const error = new TransportError('HTTP 404: session expired', { status, body });
+      // This call fails with the error; the owner is then told to subscribe again.
+      if (sessionId === sessionAtSend) lose(error, false);
+      throw error;
     }
     if (status < 200 || status > 299) {
       throw new TransportError(`HTTP ${status}`, { status, body: await response.text() });
@@ -347,7 +427,7 @@ export function createStreamableHttpTransport(
           },
         );
         // A stream that dropped before its end: resume it where it stopped.
-        if (!clean && !closed && last !== undefined) await resume(last, () => {}, false);
+        if (!clean && !closed && last !== undefined) await resume(last, () => {}, undefined);
       })();
       return;
     }
@@ -365,6 +445,12 @@ export function createStreamableHttpTransport(
   return {
     get sessionId() {
       return sessionId;
+    },
+    setPushWanted(value) {
+      pushWanted = value;
+      if (wanted()) {
+        if (getStream === 'off' && sessionId !== undefined && !closed) void openGetStream();
+      } else getAbort?.abort();
     },
     start(h) {
       if (handler !== undefined) return Promise.reject(new Error('Transport already started'));

@@ -1,0 +1,167 @@
+/**
+ * What the streaming handler reads from messages: the requests, cancellations and session start
+ * in a POST body, the ids a server's answer carries, and progress tokens, with ids kept as the
+ * JSON text they were sent with (exact beyond 2^53).
+ *
+ * @module
+ */
+import { parse, scanEnvelope, serializeError } from '@jsonrpc-kit/core';
+
+/**
+ * Cancellation notifications (MCP's, and the kit's and LSP's default): a cancelled request may
+ * get no answer at all (MCP), so the stream of the exchange that carried it must not wait for one.
+ */
+export const CANCEL_METHODS: ReadonlySet<string> = new Set([
+  'notifications/cancelled',
+  '$/cancelRequest',
+]);
+
+/** What a POST body holds. */
+export interface Classified {
+  readonly requests: unknown[];
+  /** The id of each request, as the JSON text it was sent with. */
+  readonly ids: string[];
+  /** Ids (as JSON text) a cancellation notification in the body names. */
+  readonly cancelled: string[];
+  readonly batch: boolean;
+  readonly hasRequest: boolean;
+  readonly startsSession: boolean;
+}
+
+/** The exact id texts of a body's members, by position (core's parse keeps them beyond 2^53). */
+function rawIdsOf(text: string): (string | undefined)[] {
+  const parsed = parse(text);
+  const members = parsed.kind === 'batch' ? parsed.messages : [parsed];
+  return members.map((m) => ('rawId' in m ? m.rawId : undefined));
+}
+
+/**
+ * A member's id as the JSON text it was sent with: exact also for numbers a JavaScript number
+ * cannot hold (their text is read from `text` once, only then), so that an answer echoing
+ * `9007199254740993` finds the request that sent it.
+ *
+ * @param id - the id as `JSON.parse` read it
+ * @param index - the member's position (0 for a single message)
+ * @param raws - the exact texts, read on first need
+ */
+function idText(
+  id: unknown,
+  index: number,
+  raws: { text: string; ids?: (string | undefined)[] },
+): string {
+  if (typeof id !== 'number' || Number.isSafeInteger(id)) return JSON.stringify(id);
+  raws.ids ??= rawIdsOf(raws.text);
+  return raws.ids[index] ?? JSON.stringify(id);
+}
+
+/**
+ * The id a cancellation names, as the JSON text it was sent with: for a number a JavaScript number
+ * cannot hold, the first number in `text` after a `requestId` or `id` key that reads as the same
+ * number (the rare path: one scan of the body).
+ *
+ * @param id - the id as `JSON.parse` read it
+ * @param text - the body
+ */
+function cancelledIdText(id: unknown, text: string): string {
+  if (typeof id !== 'number' || Number.isSafeInteger(id)) return JSON.stringify(id);
+  for (const match of text.matchAll(/"(?:requestId|id)"\s*:\s*(-?\d[\d.eE+-]*)/g)) {
+    if (Number(match[1]) === id) return match[1]!;
+  }
+  return JSON.stringify(id);
+}
+
+/** A body the handler refuses (400), with the JSON-RPC error to answer. */
+export interface Refused {
+  readonly refused: string;
+}
+
+function refuse(code: number, message: string): Refused {
+  return { refused: serializeError(null, { code, message }) };
+}
+
+/**
+ * Classifies a POST body: every member must be a JSON-RPC 2.0 object. One `JSON.parse`; the
+ * exact text of ids beyond 2^53 is read only when there are such ids.
+ *
+ * @param text - the body
+ * @param startMethod - the method that starts a session (`null`: any)
+ * @returns what it holds, or why it is refused
+ */
+export function classify(text: string, startMethod: string | null): Classified | Refused {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refuse(-32700, 'Parse error');
+  }
+  const batch = Array.isArray(value);
+  const members = batch ? (value as unknown[]) : [value];
+  if (members.length === 0) return refuse(-32600, 'Invalid Request: empty batch');
+  const requests: unknown[] = [];
+  const ids: string[] = [];
+  const raws = { text };
+  const cancelled: string[] = [];
+  let startsSession = startMethod === null;
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i];
+    if (typeof member !== 'object' || member === null || Array.isArray(member)) {
+      return refuse(-32600, 'Invalid Request');
+    }
+    const m = member as Record<string, unknown>;
+    if (typeof m.method === 'string') {
+      if ('id' in m) {
+        requests.push(m);
+        ids.push(idText(m.id, i, raws));
+      } else if (CANCEL_METHODS.has(m.method)) {
+        const params = m.params as { requestId?: unknown; id?: unknown } | undefined;
+        const id = params?.requestId ?? params?.id;
+        if (id !== undefined) cancelled.push(cancelledIdText(id, text));
+      }
+      if (m.method === startMethod) startsSession = true;
+    } else if (!('id' in m) || !('result' in m || 'error' in m)) {
+      return refuse(-32600, 'Invalid Request');
+    }
+  }
+  return { requests, ids, cancelled, batch, hasRequest: requests.length > 0, startsSession };
+}
+
+/** A request's progress token (MCP's `_meta.progressToken`, or `progressToken`), as JSON text. */
+export function progressToken(request: unknown): string | undefined {
+  const params = (request as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  const token =
+    typeof meta === 'object' && meta !== null
+      ? (meta as { progressToken?: unknown }).progressToken
+      : (params as { progressToken?: unknown }).progressToken;
+  return token === undefined ? undefined : JSON.stringify(token);
+}
+
+/** The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. */
+export function answeredIds(text: string): string[] | undefined {
+  const first = text.trimStart().charCodeAt(0);
+  if (first === 0x5b) {
+    const ids: string[] = [];
+    const members = JSON.parse(text) as Record<string, unknown>[];
+    const raws = { text };
+    for (let i = 0; i < members.length; i++) {
+      const member = members[i]!;
+      if (!('method' in member)) ids.push(idText(member.id ?? null, i, raws));
+    }
+    return ids;
+  }
+  const envelope = scanEnvelope(text);
+  if (envelope.kind !== 'response') return undefined;
+  return [envelope.rawId ?? JSON.stringify(envelope.id)];
+}
+
+/** The progress token a server's notification refers to, as JSON text. */
+export function tokenOf(text: string): string | undefined {
+  try {
+    const params = (JSON.parse(text) as { params?: { progressToken?: unknown } }).params;
+    const token = params?.progressToken;
+    return token === undefined ? undefined : JSON.stringify(token);
+  } catch {
+    return undefined;
+  }
+}
