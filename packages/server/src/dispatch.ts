@@ -9,19 +9,12 @@
 import {
   type AnswerOptions,
   answerResult,
-  ConnectionClosedError,
   type ErrorInfo as CoreErrorInfo,
   ErrorCode,
-  type ErrorKind,
-  type ErrorLevel,
   fromErrorObject,
   InvalidRequestError,
-  isJsonRpcError,
   isPromiseLike,
-  type JsonRpcErrorObject,
-  type JsonRpcId,
   jsonrpc1,
-  MethodNotFoundError,
   type ParsedInvalid,
   type ParsedMessage,
   type ParsedNotification,
@@ -39,6 +32,7 @@ import {
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { Call, type SignalSource } from './call.js';
 import type { ContextReader } from './call-context.js';
+import { createHandlerErrors, type ErrorHandler, type HandlerErrors } from './handler-errors.js';
 import type { Limiter } from './limiter.js';
 import type { Entry } from './registry.js';
 import { createRunner } from './run.js';
@@ -94,14 +88,8 @@ export interface Policies {
   readonly batches: boolean;
 }
 
-/** Maps a handler's failure to the error object to answer; `undefined` keeps the default -32603. */
-export type ErrorHandler = (
-  error: unknown,
-  call: { readonly method: string; readonly id: JsonRpcId },
-) => JsonRpcErrorObject | undefined;
-
-/** What the dispatcher offers the server. */
-export interface Dispatcher {
+/** What the dispatcher offers the server (with its failure handling). */
+export interface Dispatcher extends HandlerErrors {
   /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
   answer(parsed: ParseResult, scope: Scope): Answer;
   /**
@@ -113,16 +101,7 @@ export interface Dispatcher {
   parse(text: string): ParseResult;
   /** Runs one call through middleware, validation and the handler, within the scope's limits. */
   run(call: Call, scope: Scope): unknown;
-  /** The wire error for anything thrown by a request; unexpected failures are reported. */
-  errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject;
-  /** Reports a notification's failure (an unknown method at debug level). */
-  notificationFailed(method: string, error: unknown): void;
 }
-
-const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
-  code: ErrorCode.InternalError,
-  message: 'Internal error',
-});
 
 const BATCHES_REFUSED: string = serializeError(
   null,
@@ -136,87 +115,11 @@ const BATCHES_REFUSED: string = serializeError(
  * @returns the dispatcher
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
-  const { methods, exposeErrorDetails, report } = config;
-  const { write, errorHandler, paramsViolationCode } = config.policies;
+  const { methods, report } = config;
+  const { write, paramsViolationCode } = config.policies;
 
   const run = createRunner({ ...config, decode: config.policies.decode });
-
-  function errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject {
-    if (isJsonRpcError(error)) {
-      if (Number.isInteger(error.code)) return error.toErrorObject();
-      // A code the wire cannot carry: refused here, answered as an internal error.
-      report(
-        new TypeError(`A handler threw a JsonRpcError whose code ${error.code} is not an integer`, {
-          cause: error,
-        }),
-        {
-          kind: 'handler-failed',
-          level: 'error',
-          method,
-          id,
-          notification: false,
-        },
-      );
-      return INTERNAL_ERROR;
-    }
-    if (!(error instanceof ConnectionClosedError)) {
-      report(error, { kind: 'handler-failed', level: 'error', method, id, notification: false });
-    }
-    if (errorHandler !== undefined) {
-      const mapped = mapError(error, method, id);
-      if (mapped !== undefined) return mapped;
-    }
-    if (!exposeErrorDetails) return INTERNAL_ERROR;
-    const message =
-      error instanceof Error
-        ? error.message || 'Internal error'
-        : `Internal error: ${String(error)}`;
-    const stack = error instanceof Error ? error.stack : undefined;
-    return stack === undefined
-      ? { code: ErrorCode.InternalError, message }
-      : { code: ErrorCode.InternalError, message, data: { stack } };
-  }
-
-  /** The errorHandler's answer, when it gives a well-formed one; its throws are reported. */
-  function mapError(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject | undefined {
-    let mapped: JsonRpcErrorObject | undefined;
-    try {
-      mapped = errorHandler!(error, { method, id });
-    } catch (failure) {
-      report(failure, { kind: 'handler-failed', level: 'error', method, id, notification: false });
-      return undefined;
-    }
-    if (mapped === undefined) return undefined;
-    if (!Number.isInteger(mapped.code) || typeof mapped.message !== 'string') {
-      report(
-        new TypeError(
-          'errorHandler returned an error object without an integer code and a string message',
-        ),
-        {
-          kind: 'handler-failed',
-          level: 'error',
-          method,
-          id,
-          notification: false,
-        },
-      );
-      return undefined;
-    }
-    return mapped.data === undefined
-      ? { code: mapped.code, message: mapped.message }
-      : { code: mapped.code, message: mapped.message, data: mapped.data };
-  }
-
-  function notificationFailed(method: string, error: unknown): void {
-    if (error instanceof ConnectionClosedError) return;
-    let kind: ErrorKind = 'notification-failed';
-    let level: ErrorLevel = 'error';
-    if (error instanceof MethodNotFoundError) {
-      kind = 'unknown-notification';
-      level = 'debug';
-    } else if (isJsonRpcError(error)) level = 'warn';
-    report(error, { kind, level, method, notification: true });
-  }
+  const { errorObject, notificationFailed } = createHandlerErrors(config);
 
   const reportRequest = (error: Error, info: CoreErrorInfo): void =>
     report(error, { ...info, notification: false });
