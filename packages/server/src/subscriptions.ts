@@ -2,7 +2,9 @@
 /**
  * `createSubscriptions()`: server push as subscriptions. Serves a dialect's subscribe and
  * unsubscribe methods on a server, keeps a registry per connection, runs producers, fans items
- * out serialized once, and cleans up on unsubscribe, connection close and server close.
+ * out serialized once, and cleans up on unsubscribe, connection close and server close. A live
+ * subscription's run and end are in `subscription-run.ts`, the public types in
+ * `subscription-types.ts`.
  *
  * @module
  */
@@ -16,16 +18,13 @@ import {
   type JsonRpcParams,
   jsonWriterOf,
   type Peer,
-  type StandardSchemaV1,
   SubscriptionError,
-  serializeNotification,
   validate,
 } from '@jsonrpc-kit/core';
 import { fanoutTopics } from './subscription-fanout.js';
 import {
   type Declared,
   defaultValidateItems,
-  errorObject,
   isAsyncIterable,
   type Live,
   newId,
@@ -33,6 +32,7 @@ import {
   textSender,
 } from './subscription-live.js';
 import { createOutbox, OVERFLOW_POLICIES } from './subscription-outbox.js';
+import { createLiveRun } from './subscription-run.js';
 import {
   DEFAULT_SUBSCRIPTION_QUEUE,
   type Producer,
@@ -86,14 +86,15 @@ export function createSubscriptions(
     JSON.stringify(dialect.idKey) +
     ':';
   const headEnd = ',' + JSON.stringify(dialect.itemKey) + ':';
-
-  const report = (error: unknown, live: Live): void => {
-    try {
-      options.onError?.(error, { name: live.name, id: live.id });
-    } catch {
-      // the hook's own throws are ignored
-    }
-  };
+  const { itemText, end, endWith, deliver, iterate } = createLiveRun({
+    options,
+    dialect,
+    maxQueue,
+    validateItems,
+    write,
+    registries,
+    byName,
+  });
 
   const fanout =
     options.fanout === undefined
@@ -111,108 +112,6 @@ export function createSubscriptions(
             }
           },
         );
-
-  /** The item's JSON text, checked against the schema when validation is on. */
-  const itemText = (name: string, schema: StandardSchemaV1 | undefined, item: unknown): string => {
-    if (validateItems && schema !== undefined) {
-      const verdict = validate(schema, item);
-      if (!(verdict instanceof Promise) && verdict.issues !== undefined) {
-        const issues = formatIssues(verdict.issues)
-          .map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`))
-          .join('; ');
-        throw new TypeError(`Item of subscription "${name}" breaks its schema: ${issues}`);
-      }
-    }
-    const json = write(item);
-    return json === undefined ? 'null' : json;
-  };
-
-  /**
-   * Ends a live subscription: out of the registries, producer stopped and cleaned up. With
-   * `last`, what its outbox holds still goes out, followed by `last` (the end notice, or
-   * `undefined` for none); without, what waits is dropped (the subscriber left or unsubscribed).
-   */
-  const end = (
-    live: Live,
-    reason?: unknown,
-    last?: { readonly text: string | undefined },
-  ): void => {
-    if (live.ended) return;
-    live.ended = true;
-    live.registry.live.delete(live.id);
-    if (live.registry.live.size === 0) registries.delete(live.registry.peer);
-    const named = byName.get(live.name);
-    named?.delete(live);
-    if (named?.size === 0) byName.delete(live.name);
-    if (last === undefined) {
-      if (live.timer !== undefined) clearTimeout(live.timer);
-      live.timer = undefined;
-      live.outbox.clear();
-    } else {
-      // A pending timer still releases the outbox, after the subscribe answer.
-      live.outbox.finish(last.text);
-    }
-    live.controller.abort(reason ?? new SubscriptionError('SUBSCRIPTION_ENDED', 'Unsubscribed'));
-    const { cleanup, iterator } = live;
-    live.cleanup = undefined;
-    live.iterator = undefined;
-    try {
-      cleanup?.();
-    } catch (error) {
-      report(error, live);
-    }
-    iterator?.return?.().catch((error: unknown) => report(error, live));
-  };
-
-  /**
-   * Ends a live subscription from the server's side and tells the subscriber when the dialect
-   * can, after every item its queue kept.
-   */
-  const endWith = (live: Live, error: unknown): void => {
-    if (live.ended) return;
-    let text: string | undefined;
-    if (dialect.end !== undefined) {
-      const params: Record<string, unknown> = { [dialect.idKey]: live.id };
-      if (error !== undefined) params.error = errorObject(error);
-      text = serializeNotification(dialect.end, params as JsonRpcParams);
-    }
-    end(live, error, { text });
-  };
-
-  const deliver = (live: Live, json: string): void => {
-    if (live.ended) return;
-    if (live.outbox.push(live.head + json + '}}')) return;
-    const error = new SubscriptionError(
-      'SUBSCRIPTION_OVERFLOW',
-      `Subscription "${live.name}" closed: its subscriber fell ${maxQueue} items behind`,
-      { name: live.name },
-    );
-    report(error, live);
-    endWith(live, error);
-  };
-
-  const iterate = async (
-    live: Live,
-    iterable: AsyncIterable<unknown>,
-    schema: Declared['item'],
-  ) => {
-    const iterator = iterable[Symbol.asyncIterator]();
-    live.iterator = iterator;
-    try {
-      while (!live.ended) {
-        const step = await iterator.next();
-        if (step.done === true || live.ended) break;
-        deliver(live, itemText(live.name, schema, step.value));
-      }
-      live.iterator = undefined;
-      endWith(live, undefined);
-    } catch (error) {
-      live.iterator = undefined;
-      if (live.ended) return;
-      report(error, live);
-      endWith(live, error);
-    }
-  };
 
   /** Peers whose close is watched: once per connection, however often it subscribes. */
   const watched = new WeakSet<Peer>();
