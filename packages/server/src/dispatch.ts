@@ -2,23 +2,17 @@
  * The dispatcher: one parsed message in, the answer text out (batches are handed to
  * `answerBatch`, which calls back here per member). Synchronous all the way when the handler is:
  * a sync handler's answer is a string, not a promise, so `handle()` and connections pay no
- * promise per step.
+ * promise per step. One request or notification is run in `call-path.ts`; a handler's failure
+ * becomes its wire error in `handler-errors.ts`.
  *
  * @module
  */
 import {
-  type AnswerOptions,
-  answerResult,
-  type ErrorInfo as CoreErrorInfo,
   ErrorCode,
   fromErrorObject,
   InvalidRequestError,
-  isPromiseLike,
-  jsonrpc1,
   type ParsedInvalid,
   type ParsedMessage,
-  type ParsedNotification,
-  type ParsedRequest,
   type ParsedResponse,
   type ParseOptions,
   type ParseResult,
@@ -26,12 +20,12 @@ import {
   parse,
   type Session,
   serializeError,
-  serializeError1,
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
-import { Call, type SignalSource } from './call.js';
+import type { Call, SignalSource } from './call.js';
 import type { ContextReader } from './call-context.js';
+import { createCallPath } from './call-path.js';
 import { createHandlerErrors, type ErrorHandler, type HandlerErrors } from './handler-errors.js';
 import type { Limiter } from './limiter.js';
 import type { Entry } from './registry.js';
@@ -115,132 +109,13 @@ const BATCHES_REFUSED: string = serializeError(
  * @returns the dispatcher
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
-  const { methods, report } = config;
-  const { write, paramsViolationCode } = config.policies;
+  const { report } = config;
+  const { paramsViolationCode } = config.policies;
 
   const run = createRunner({ ...config, decode: config.policies.decode });
-  const { errorObject, notificationFailed } = createHandlerErrors(config);
-
-  const reportRequest = (error: Error, info: CoreErrorInfo): void =>
-    report(error, { ...info, notification: false });
-
-  const answerOptions: AnswerOptions | undefined = write === undefined ? undefined : { write };
-  const answerOptions1: AnswerOptions = { write, jsonrpc1 };
-
-  function success(parsed: ParsedRequest, result: unknown): string {
-    return answerResult(
-      parsed.message,
-      parsed.rawId,
-      result,
-      reportRequest,
-      parsed.jsonrpc1 === true ? answerOptions1 : answerOptions,
-    );
-  }
-
-  function failure(
-    parsed: ParsedRequest,
-    call: Call,
-    error: unknown,
-    session: Session | undefined,
-  ): string | undefined {
-    if (session?.incoming.unanswered(error)) return undefined;
-    return (parsed.jsonrpc1 === true ? serializeError1 : serializeError)(
-      parsed.message.id,
-      errorObject(error, call.method, parsed.message.id),
-      parsed.rawId,
-    );
-  }
-
-  function answerRequest(parsed: ParsedRequest, scope: Scope): Answer {
-    const message = parsed.message;
-    const call = new Call(
-      message.id,
-      message.method,
-      message.params,
-      scope.transport,
-      scope.peer,
-      scope.outer,
-      scope.session,
-    );
-    const session = scope.session;
-    let result: unknown;
-    try {
-      result = run(call, scope);
-    } catch (error) {
-      call.settled = true;
-      return failure(parsed, call, error, session);
-    }
-    if (!isPromiseLike(result)) {
-      call.settled = true;
-      return success(parsed, result);
-    }
-    if (session === undefined) {
-      return (result as Promise<unknown>).then(
-        (value) => success(parsed, value),
-        (error: unknown) => failure(parsed, call, error, undefined),
-      );
-    }
-    const incoming = session.incoming;
-    incoming.track(call);
-    return (result as Promise<unknown>).then(
-      (value) => {
-        call.settled = true;
-        incoming.untrack(call);
-        return success(parsed, value);
-      },
-      (error: unknown) => {
-        call.settled = true;
-        incoming.untrack(call);
-        return failure(parsed, call, error, session);
-      },
-    );
-  }
-
-  function runNotification(
-    parsed: ParsedNotification,
-    scope: Scope,
-  ): Promise<undefined> | undefined {
-    const message = parsed.message;
-    const method = message.method;
-    const session = scope.session;
-    if (session !== undefined) {
-      // The session's own notices (cancel, progress), as members of a batch.
-      if (session.consume(message)) return undefined;
-    } else if (method === config.cancelMethod && !methods.has(method)) {
-      // Over handle() there is nothing to cancel across exchanges.
-      return undefined;
-    }
-    const call = new Call(
-      undefined,
-      method,
-      message.params,
-      scope.transport,
-      scope.peer,
-      scope.outer,
-      undefined,
-    );
-    let result: unknown;
-    try {
-      result = run(call, scope);
-    } catch (error) {
-      notificationFailed(method, error);
-      return undefined;
-    }
-    if (!isPromiseLike(result)) return undefined;
-    const incoming = session?.incoming;
-    incoming?.track(call);
-    return (result as Promise<unknown>).then(
-      () => {
-        incoming?.untrack(call);
-        return undefined;
-      },
-      (error: unknown) => {
-        incoming?.untrack(call);
-        notificationFailed(method, error);
-        return undefined;
-      },
-    );
-  }
+  const errors = createHandlerErrors(config);
+  const { errorObject, notificationFailed } = errors;
+  const { answerRequest, runNotification } = createCallPath(config, run, errors);
 
   function answerInvalid(parsed: ParsedInvalid, scope: Scope): string | undefined {
     if (parsed.silent || (parsed.response && scope.session !== undefined)) {
