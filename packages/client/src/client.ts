@@ -8,7 +8,6 @@
 import {
   AbortError,
   asyncDisposeSymbol,
-  type CallInfo,
   ConnectionClosedError,
   type Contract,
   createHandlerDispatch,
@@ -16,25 +15,22 @@ import {
   createSession,
   defaultProfile,
   type ErrorInfo,
-  formatIssues,
   genericSubscriptions,
   hasCallContext,
-  isPromiseLike,
   type JsonRpcId,
   type JsonRpcParams,
   jsonWriterOf,
   type Middleware,
   type RequestOptions,
   runMiddleware,
-  type StandardSchemaResult,
   type StandardSchemaV1,
   serializeNotification,
   serializeRequest,
   type Transport,
-  validate,
 } from '@jsonrpc-kit/core';
 import { createAutoBatchQueue } from './auto-batch.js';
 import type { BatchBuilder, BatchEntry } from './batch.js';
+import { checkCall, checkedIds, checkResult, newCall } from './call-checks.js';
 import { createContractProxy, type UseOptions } from './contract-proxy.js';
 import {
   DEFAULT_BATCH_MAX_SIZE,
@@ -42,7 +38,6 @@ import {
   DEFAULT_LATE_ANSWER_MEMORY,
   DEFAULT_TIMEOUT,
 } from './defaults.js';
-import { ResultValidationError } from './errors.js';
 import { createExchanges } from './exchanges.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { readerOf } from './read.js';
@@ -56,34 +51,6 @@ function autoBatchOptions(option: ClientOptions<any>['batch']): AutoBatchOptions
 }
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
-
-/** Refuses locally what must not reach the wire: a blank method name, params that are not structured. */
-function checkCall(method: unknown, params: unknown): void {
-  if (typeof method !== 'string' || method.trim().length === 0) {
-    throw new TypeError(`A method name must be a non-blank string, got ${JSON.stringify(method)}`);
-  }
-  if (params !== undefined && (typeof params !== 'object' || params === null)) {
-    throw new TypeError(
-      `The params of "${method}" must be an array (by position) or an object (by name), got ${
-        params === null ? 'null' : typeof params
-      }`,
-    );
-  }
-}
-
-/** Wraps `generateId` so that an id that is not a string or a finite number is refused locally. */
-function checkedIds(generateId: (() => JsonRpcId) | undefined): (() => JsonRpcId) | undefined {
-  if (generateId === undefined) return undefined;
-  return () => {
-    const id = generateId();
-    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) {
-      throw new TypeError(
-        `generateId must return a string or a finite number, got ${id === null ? 'null' : typeof id}`,
-      );
-    }
-    return id;
-  };
-}
 
 /**
  * Creates a client over a transport and starts the transport.
@@ -330,38 +297,4 @@ export function createClient<V = unknown>(
     }),
   );
   return client;
-}
-
-function newCall(
-  kind: ClientCall['kind'],
-  method: string,
-  params: JsonRpcParams | undefined,
-  options: RequestOptions,
-): ClientCall {
-  let state: Map<string | symbol, unknown> | undefined;
-  return {
-    kind,
-    method,
-    params,
-    options,
-    get state() {
-      state ??= new Map();
-      return state;
-    },
-  };
-}
-
-function checkResult(
-  schema: StandardSchemaV1,
-  value: unknown,
-  call: CallInfo,
-): unknown | Promise<unknown> {
-  const finish = (result: StandardSchemaResult<unknown>): unknown => {
-    if (result.issues !== undefined) {
-      throw new ResultValidationError(formatIssues(result.issues), value, call);
-    }
-    return result.value;
-  };
-  const verdict = validate(schema, value);
-  return isPromiseLike(verdict) ? verdict.then(finish) : finish(verdict);
 }

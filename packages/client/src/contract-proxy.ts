@@ -17,7 +17,7 @@ import {
   type SubscriptionDefinition,
 } from '@jsonrpc-kit/core';
 import { namedParams, orderedParams, positionalParams } from './arguments.js';
-import type { SubscribeOptions, Subscription } from './subscriber.js';
+import type { SubscribeOptions, Subscription } from './subscription-handle.js';
 
 /** How a contract proxy puts params on the wire. */
 export type ParamsStyle = 'byName' | 'byPosition';

@@ -26,8 +26,8 @@ export { ResultValidationError } from './errors.js';
 export type { PromisifiedProxy, ProxyOptions } from './proxy.js';
 export type { RetryOptions } from './retry.js';
 export { retry } from './retry.js';
-export type { SubscribeOptions, Subscription } from './subscriber.js';
-export { DEFAULT_MAX_BUFFERED } from './subscriber.js';
+export type { SubscribeOptions, Subscription } from './subscription-handle.js';
+export { DEFAULT_MAX_BUFFERED } from './subscription-handle.js';
 export type {
   AutoBatchOptions,
   Client,

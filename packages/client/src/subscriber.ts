@@ -2,98 +2,25 @@
 /**
  * The client half of subscriptions: subscribe through a dialect, route pushed items to their
  * handles by subscription id, resubscribe after the transport reconnects (new server ids, same
- * handles), and unsubscribe on `unsubscribe()`, on abort and on `break` out of a `for await`.
+ * handles), and unsubscribe on `unsubscribe()`, on abort and on `break` out of a `for await`
+ * (each subscription's handle and public face are in `subscription-handle.ts`).
  *
  * @module
  */
 import {
-  asyncDisposeSymbol,
   ConnectionClosedError,
-  formatIssues,
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcParams,
-  type StandardSchemaV1,
   type SubscriptionDialect,
   SubscriptionError,
-  validate,
 } from '@jsonrpc-kit/core';
-import { ResultValidationError } from './errors.js';
-
-/**
- * Most items an async-iterator subscription holds for a slow `for await` loop before it drops
- * the oldest.
- * @default 1024
- * @example
- * ```ts
- * client.subscribe('ticks', undefined, { maxBuffered: DEFAULT_MAX_BUFFERED / 4 });
- * ```
- */
-export const DEFAULT_MAX_BUFFERED: number = 1024;
-
-/** Options of `client.subscribe()`. */
-export interface SubscribeOptions<I = unknown> {
-  /**
-   * Receives each item.
-   *
-   * @param item - the item (validated when `item` is given)
-   */
-  readonly onItem?: ((item: I) => void) | undefined;
-  /**
-   * Told once when the subscription fails: refused (at first or on resubscribe, a
-   * `SubscriptionError` with code `SUBSCRIPTION_REFUSED`), ended by the server
-   * (`SUBSCRIPTION_ENDED`), or the client closed (`ConnectionClosedError`). Also told of items
-   * that break the item schema (a `ResultValidationError`; the item is skipped).
-   *
-   * @param error - what failed
-   */
-  readonly onError?: ((error: Error) => void) | undefined;
-  /**
-   * Told after the subscription was re-established on a reconnected transport.
-   *
-   * @param id - the new server id
-   */
-  readonly onResubscribed?: ((id: string) => void) | undefined;
-  /** Aborting it unsubscribes. */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Whether to subscribe again, with the same params, after the transport reconnects. Off, the
-   * subscription fails with `SUBSCRIPTION_ENDED` when the connection drops.
-   * @default true
-   */
-  readonly resubscribe?: boolean | undefined;
-  /** Schema of each item: items are validated and typed by it. */
-  readonly item?: StandardSchemaV1 | undefined;
-  /**
-   * Most items held for the async-iterator form while the loop is busy (then the oldest is
-   * dropped).
-   * @default DEFAULT_MAX_BUFFERED (1024)
-   */
-  readonly maxBuffered?: number | undefined;
-}
-
-/**
- * A live subscription. Iterate it (`for await (const item of subscription)`) or pass `onItem`;
- * leaving the loop unsubscribes.
- */
-export interface Subscription<I = unknown> extends AsyncIterable<I> {
-  /** The subscription's name. */
-  readonly name: string;
-  /** The server's current id for it; `undefined` until subscribed and while resubscribing. */
-  readonly id: string | undefined;
-  /** Resolves with the first id; rejects when the server refuses the subscription. */
-  readonly ready: Promise<string>;
-  /** Whether it has ended (unsubscribed or failed). */
-  readonly ended: boolean;
-  /**
-   * Unsubscribes: tells the server, stops delivering, ends the iterator. Idempotent.
-   *
-   * @returns resolves once the server answered (or at once when the connection is gone)
-   */
-  unsubscribe(): Promise<void>;
-  /** `unsubscribe()`, for `await using`. */
-  [Symbol.asyncDispose](): Promise<void>;
-}
+import {
+  createHandle,
+  type Handle,
+  type SubscribeOptions,
+  type Subscription,
+} from './subscription-handle.js';
 
 /** What the subscriber needs from the client. Internal. */
 export interface SubscriberHost {
@@ -121,22 +48,6 @@ export interface Subscriber {
   closed(error?: unknown): void;
   /** Live subscriptions. */
   readonly size: number;
-}
-
-interface Handle {
-  readonly name: string;
-  readonly params: JsonRpcParams | undefined;
-  readonly options: SubscribeOptions<any> | undefined;
-  id: string | undefined;
-  ended: boolean;
-  /** How many times it was (re)subscribed: a late answer of an older attempt is dropped. */
-  attempt: number;
-  /** A subscribe of this handle waits for its answer. */
-  inFlight: boolean;
-  deliver(item: unknown): void;
-  fail(error: Error): void;
-  finish(): void;
-  settle(id: string): void;
 }
 
 function itemsOf(params: JsonRpcParams | undefined): Record<string, unknown> | undefined {
@@ -264,134 +175,11 @@ export function createSubscriber(host: SubscriberHost): Subscriber {
     params: JsonRpcParams | undefined,
     options?: SubscribeOptions<I>,
   ): Subscription<I> => {
-    const maxBuffered = options?.maxBuffered ?? DEFAULT_MAX_BUFFERED;
-    const buffered: I[] = [];
-    let waiter: { resolve(r: IteratorResult<I>): void; reject(e: unknown): void } | undefined;
-    let failure: Error | undefined;
-    let resolveReady!: (id: string) => void;
-    let rejectReady!: (error: unknown) => void;
-    const ready = new Promise<string>((resolve, reject) => {
-      resolveReady = resolve;
-      rejectReady = reject;
+    const { handle, subscription, onAbort } = createHandle(host, name, params, options, (ended) => {
+      if (handles.delete(ended) && handles.size === 0) host.onActive?.(false);
+      if (ended.id !== undefined) byId.delete(ended.id);
     });
-    ready.catch(() => undefined);
     const signal = options?.signal;
-    let subscribedOnce = false;
-
-    const detach = (): void => {
-      handle.ended = true;
-      if (handles.delete(handle) && handles.size === 0) host.onActive?.(false);
-      if (handle.id !== undefined) byId.delete(handle.id);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const wake = (): void => {
-      const w = waiter;
-      if (w === undefined) return;
-      waiter = undefined;
-      if (failure !== undefined) w.reject(failure);
-      else w.resolve({ done: true, value: undefined });
-    };
-
-    const handle: Handle = {
-      name,
-      params,
-      options,
-      id: undefined,
-      ended: false,
-      attempt: 0,
-      inFlight: false,
-      deliver(raw) {
-        if (handle.ended) return;
-        let item = raw;
-        const schema = options?.item;
-        if (schema !== undefined) {
-          const verdict = validate(schema, raw);
-          if (!(verdict instanceof Promise)) {
-            if (verdict.issues !== undefined) {
-              options?.onError?.(
-                new ResultValidationError(formatIssues(verdict.issues), raw, { method: name }),
-              );
-              return;
-            }
-            item = verdict.value;
-          }
-        }
-        options?.onItem?.(item as I);
-        if (waiter !== undefined) {
-          const w = waiter;
-          waiter = undefined;
-          w.resolve({ done: false, value: item as I });
-        } else if (iterated || options?.onItem === undefined) {
-          if (buffered.length >= maxBuffered) buffered.shift();
-          buffered.push(item as I);
-        }
-      },
-      fail(error) {
-        if (handle.ended) return;
-        detach();
-        failure = error;
-        rejectReady(error);
-        options?.onError?.(error);
-        wake();
-      },
-      finish() {
-        if (handle.ended) return;
-        detach();
-        rejectReady(new SubscriptionError('SUBSCRIPTION_ENDED', 'Unsubscribed', { name }));
-        wake();
-      },
-      settle(id) {
-        if (subscribedOnce) options?.onResubscribed?.(id);
-        else resolveReady(id);
-        subscribedOnce = true;
-      },
-    };
-
-    const unsubscribe = (): Promise<void> => {
-      if (handle.ended) return Promise.resolve();
-      const id = handle.id;
-      handle.finish();
-      if (id === undefined || host.isClosed()) return Promise.resolve();
-      return host.request(dialect.unsubscribe, dialect.toUnsubscribeParams(id)).then(
-        () => undefined,
-        () => undefined,
-      );
-    };
-    function onAbort(): void {
-      void unsubscribe();
-    }
-
-    let iterated = false;
-    const subscription: Subscription<I> = {
-      name,
-      get id() {
-        return handle.id;
-      },
-      ready,
-      get ended() {
-        return handle.ended;
-      },
-      unsubscribe,
-      [asyncDisposeSymbol]: unsubscribe,
-      [Symbol.asyncIterator](): AsyncIterator<I> {
-        iterated = true;
-        return {
-          next(): Promise<IteratorResult<I>> {
-            if (buffered.length > 0)
-              return Promise.resolve({ done: false, value: buffered.shift() as I });
-            if (failure !== undefined) return Promise.reject(failure);
-            if (handle.ended) return Promise.resolve({ done: true, value: undefined });
-            return new Promise((resolve, reject) => {
-              waiter = { resolve, reject };
-            });
-          },
-          return(): Promise<IteratorResult<I>> {
-            buffered.length = 0;
-            return unsubscribe().then(() => ({ done: true, value: undefined }));
-          },
-        };
-      },
-    };
 
     if (host.isClosed()) {
       handle.fail(new ConnectionClosedError(undefined, { method: dialect.subscribe }));

@@ -24,7 +24,7 @@ import type {
 import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
 import type { ContractProxy, UseOptions } from './contract-proxy.js';
 import type { PromisifiedProxy, ProxyOptions } from './proxy.js';
-import type { SubscribeOptions, Subscription } from './subscriber.js';
+import type { SubscribeOptions, Subscription } from './subscription-handle.js';
 
 /**
  * Options of auto-batching.

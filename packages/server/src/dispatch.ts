@@ -2,30 +2,17 @@
  * The dispatcher: one parsed message in, the answer text out (batches are handed to
  * `answerBatch`, which calls back here per member). Synchronous all the way when the handler is:
  * a sync handler's answer is a string, not a promise, so `handle()` and connections pay no
- * promise per step.
+ * promise per step. One request or notification is run in `call-path.ts`; a handler's failure
+ * becomes its wire error in `handler-errors.ts`.
  *
  * @module
  */
 import {
-  type AnswerOptions,
-  answerResult,
-  ConnectionClosedError,
-  type ErrorInfo as CoreErrorInfo,
   ErrorCode,
-  type ErrorKind,
-  type ErrorLevel,
   fromErrorObject,
   InvalidRequestError,
-  isJsonRpcError,
-  isPromiseLike,
-  type JsonRpcErrorObject,
-  type JsonRpcId,
-  jsonrpc1,
-  MethodNotFoundError,
   type ParsedInvalid,
   type ParsedMessage,
-  type ParsedNotification,
-  type ParsedRequest,
   type ParsedResponse,
   type ParseOptions,
   type ParseResult,
@@ -33,12 +20,13 @@ import {
   parse,
   type Session,
   serializeError,
-  serializeError1,
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
-import { Call, type SignalSource } from './call.js';
+import type { Call, SignalSource } from './call.js';
 import type { ContextReader } from './call-context.js';
+import { createCallPath } from './call-path.js';
+import { createHandlerErrors, type ErrorHandler, type HandlerErrors } from './handler-errors.js';
 import type { Limiter } from './limiter.js';
 import type { Entry } from './registry.js';
 import { createRunner } from './run.js';
@@ -94,14 +82,8 @@ export interface Policies {
   readonly batches: boolean;
 }
 
-/** Maps a handler's failure to the error object to answer; `undefined` keeps the default -32603. */
-export type ErrorHandler = (
-  error: unknown,
-  call: { readonly method: string; readonly id: JsonRpcId },
-) => JsonRpcErrorObject | undefined;
-
-/** What the dispatcher offers the server. */
-export interface Dispatcher {
+/** What the dispatcher offers the server (with its failure handling). */
+export interface Dispatcher extends HandlerErrors {
   /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
   answer(parsed: ParseResult, scope: Scope): Answer;
   /**
@@ -113,16 +95,7 @@ export interface Dispatcher {
   parse(text: string): ParseResult;
   /** Runs one call through middleware, validation and the handler, within the scope's limits. */
   run(call: Call, scope: Scope): unknown;
-  /** The wire error for anything thrown by a request; unexpected failures are reported. */
-  errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject;
-  /** Reports a notification's failure (an unknown method at debug level). */
-  notificationFailed(method: string, error: unknown): void;
 }
-
-const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
-  code: ErrorCode.InternalError,
-  message: 'Internal error',
-});
 
 const BATCHES_REFUSED: string = serializeError(
   null,
@@ -136,208 +109,13 @@ const BATCHES_REFUSED: string = serializeError(
  * @returns the dispatcher
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
-  const { methods, exposeErrorDetails, report } = config;
-  const { write, errorHandler, paramsViolationCode } = config.policies;
+  const { report } = config;
+  const { paramsViolationCode } = config.policies;
 
   const run = createRunner({ ...config, decode: config.policies.decode });
-
-  function errorObject(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject {
-    if (isJsonRpcError(error)) {
-      if (Number.isInteger(error.code)) return error.toErrorObject();
-      // A code the wire cannot carry: refused here, answered as an internal error.
-      report(
-        new TypeError(`A handler threw a JsonRpcError whose code ${error.code} is not an integer`, {
-          cause: error,
-        }),
-        {
-          kind: 'handler-failed',
-          level: 'error',
-          method,
-          id,
-          notification: false,
-        },
-      );
-      return INTERNAL_ERROR;
-    }
-    if (!(error instanceof ConnectionClosedError)) {
-      report(error, { kind: 'handler-failed', level: 'error', method, id, notification: false });
-    }
-    if (errorHandler !== undefined) {
-      const mapped = mapError(error, method, id);
-      if (mapped !== undefined) return mapped;
-    }
-    if (!exposeErrorDetails) return INTERNAL_ERROR;
-    const message =
-      error instanceof Error
-        ? error.message || 'Internal error'
-        : `Internal error: ${String(error)}`;
-    const stack = error instanceof Error ? error.stack : undefined;
-    return stack === undefined
-      ? { code: ErrorCode.InternalError, message }
-      : { code: ErrorCode.InternalError, message, data: { stack } };
-  }
-
-  /** The errorHandler's answer, when it gives a well-formed one; its throws are reported. */
-  function mapError(error: unknown, method: string, id: JsonRpcId): JsonRpcErrorObject | undefined {
-    let mapped: JsonRpcErrorObject | undefined;
-    try {
-      mapped = errorHandler!(error, { method, id });
-    } catch (failure) {
-      report(failure, { kind: 'handler-failed', level: 'error', method, id, notification: false });
-      return undefined;
-    }
-    if (mapped === undefined) return undefined;
-    if (!Number.isInteger(mapped.code) || typeof mapped.message !== 'string') {
-      report(
-        new TypeError(
-          'errorHandler returned an error object without an integer code and a string message',
-        ),
-        {
-          kind: 'handler-failed',
-          level: 'error',
-          method,
-          id,
-          notification: false,
-        },
-      );
-      return undefined;
-    }
-    return mapped.data === undefined
-      ? { code: mapped.code, message: mapped.message }
-      : { code: mapped.code, message: mapped.message, data: mapped.data };
-  }
-
-  function notificationFailed(method: string, error: unknown): void {
-    if (error instanceof ConnectionClosedError) return;
-    let kind: ErrorKind = 'notification-failed';
-    let level: ErrorLevel = 'error';
-    if (error instanceof MethodNotFoundError) {
-      kind = 'unknown-notification';
-      level = 'debug';
-    } else if (isJsonRpcError(error)) level = 'warn';
-    report(error, { kind, level, method, notification: true });
-  }
-
-  const reportRequest = (error: Error, info: CoreErrorInfo): void =>
-    report(error, { ...info, notification: false });
-
-  const answerOptions: AnswerOptions | undefined = write === undefined ? undefined : { write };
-  const answerOptions1: AnswerOptions = { write, jsonrpc1 };
-
-  function success(parsed: ParsedRequest, result: unknown): string {
-    return answerResult(
-      parsed.message,
-      parsed.rawId,
-      result,
-      reportRequest,
-      parsed.jsonrpc1 === true ? answerOptions1 : answerOptions,
-    );
-  }
-
-  function failure(
-    parsed: ParsedRequest,
-    call: Call,
-    error: unknown,
-    session: Session | undefined,
-  ): string | undefined {
-    if (session?.incoming.unanswered(error)) return undefined;
-    return (parsed.jsonrpc1 === true ? serializeError1 : serializeError)(
-      parsed.message.id,
-      errorObject(error, call.method, parsed.message.id),
-      parsed.rawId,
-    );
-  }
-
-  function answerRequest(parsed: ParsedRequest, scope: Scope): Answer {
-    const message = parsed.message;
-    const call = new Call(
-      message.id,
-      message.method,
-      message.params,
-      scope.transport,
-      scope.peer,
-      scope.outer,
-      scope.session,
-    );
-    const session = scope.session;
-    let result: unknown;
-    try {
-      result = run(call, scope);
-    } catch (error) {
-      call.settled = true;
-      return failure(parsed, call, error, session);
-    }
-    if (!isPromiseLike(result)) {
-      call.settled = true;
-      return success(parsed, result);
-    }
-    if (session === undefined) {
-      return (result as Promise<unknown>).then(
-        (value) => success(parsed, value),
-        (error: unknown) => failure(parsed, call, error, undefined),
-      );
-    }
-    const incoming = session.incoming;
-    incoming.track(call);
-    return (result as Promise<unknown>).then(
-      (value) => {
-        call.settled = true;
-        incoming.untrack(call);
-        return success(parsed, value);
-      },
-      (error: unknown) => {
-        call.settled = true;
-        incoming.untrack(call);
-        return failure(parsed, call, error, session);
-      },
-    );
-  }
-
-  function runNotification(
-    parsed: ParsedNotification,
-    scope: Scope,
-  ): Promise<undefined> | undefined {
-    const message = parsed.message;
-    const method = message.method;
-    const session = scope.session;
-    if (session !== undefined) {
-      // The session's own notices (cancel, progress), as members of a batch.
-      if (session.consume(message)) return undefined;
-    } else if (method === config.cancelMethod && !methods.has(method)) {
-      // Over handle() there is nothing to cancel across exchanges.
-      return undefined;
-    }
-    const call = new Call(
-      undefined,
-      method,
-      message.params,
-      scope.transport,
-      scope.peer,
-      scope.outer,
-      undefined,
-    );
-    let result: unknown;
-    try {
-      result = run(call, scope);
-    } catch (error) {
-      notificationFailed(method, error);
-      return undefined;
-    }
-    if (!isPromiseLike(result)) return undefined;
-    const incoming = session?.incoming;
-    incoming?.track(call);
-    return (result as Promise<unknown>).then(
-      () => {
-        incoming?.untrack(call);
-        return undefined;
-      },
-      (error: unknown) => {
-        incoming?.untrack(call);
-        notificationFailed(method, error);
-        return undefined;
-      },
-    );
-  }
+  const errors = createHandlerErrors(config);
+  const { errorObject, notificationFailed } = errors;
+  const { answerRequest, runNotification } = createCallPath(config, run, errors);
 
   function answerInvalid(parsed: ParsedInvalid, scope: Scope): string | undefined {
     if (parsed.silent || (parsed.response && scope.session !== undefined)) {

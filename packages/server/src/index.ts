@@ -18,8 +18,9 @@ export type {
   SubscriptionContext,
   Subscriptions,
   SubscriptionsOptions,
-} from './subscriptions.js';
-export { createSubscriptions, DEFAULT_SUBSCRIPTION_QUEUE } from './subscriptions.js';
+} from './subscription-types.js';
+export { DEFAULT_SUBSCRIPTION_QUEUE } from './subscription-types.js';
+export { createSubscriptions } from './subscriptions.js';
 export type {
   Connection,
   ContractHandler,

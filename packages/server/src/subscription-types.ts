@@ -1,0 +1,195 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+/**
+ * The public types of `createSubscriptions()`: the producer and its context, the options, the
+ * `Subscriptions` face, and the default queue bound.
+ *
+ * @module
+ */
+import type {
+  Contract,
+  ItemInput,
+  ParamsOutput,
+  Peer,
+  StandardSchemaV1,
+  SubscriptionDialect,
+  SubscriptionNames,
+  TransportContext,
+} from '@jsonrpc-kit/core';
+import type { SubscriptionFanout } from './subscription-fanout.js';
+import type { OverflowPolicy } from './subscription-outbox.js';
+
+export type { OverflowPolicy } from './subscription-outbox.js';
+
+/**
+ * Most items one subscription holds while its connection cannot take more.
+ * @default 1024
+ * @example
+ * ```ts
+ * createSubscriptions(server, { maxQueue: DEFAULT_SUBSCRIPTION_QUEUE / 4 });
+ * ```
+ */
+export const DEFAULT_SUBSCRIPTION_QUEUE: number = 1024;
+
+/** What a producer gets besides the params. */
+export interface SubscriptionContext<I = unknown> {
+  /** Aborted on unsubscribe, connection close, server close, or `subscriptions.close()`. */
+  readonly signal: AbortSignal;
+  /** The subscription id the subscriber was given. */
+  readonly id: string;
+  /** The subscription's name. */
+  readonly name: string;
+  /** The subscribing connection. */
+  readonly peer: Peer;
+  /** Facts about its transport. */
+  readonly transport: TransportContext;
+  /**
+   * Pushes one item to this subscriber (emitter style).
+   *
+   * @param item - the item
+   * @throws TypeError when item validation is on and the item breaks the item schema
+   */
+  emit(item: I): void;
+}
+
+/**
+ * Produces a subscription's items: return an async iterable (its items are pushed until it ends
+ * or the subscription is cancelled), or push with `ctx.emit` and return a cleanup function (or
+ * nothing and watch `ctx.signal`). Throw a `JsonRpcError` to refuse the subscription.
+ *
+ * @param params - the params, validated
+ * @param ctx - signal, id, peer and `emit`
+ * @returns an async iterable, a cleanup function, or nothing
+ * @example
+ * ```ts
+ * const ticks: Producer<[], number> = (_params, ctx) => {
+ *   let n = 0;
+ *   const timer = setInterval(() => ctx.emit(n++), 100);
+ *   return () => clearInterval(timer);
+ * };
+ * ```
+ */
+export type Producer<P = any, I = unknown> = (
+  params: P,
+  ctx: SubscriptionContext<I>,
+  // biome-ignore lint/suspicious/noConfusingVoidType: an emitter-style producer may return nothing
+) => AsyncIterable<I> | (() => void) | void | Promise<(() => void) | void>;
+
+/** Options of {@link Subscriptions.subscription}. */
+export interface ProducerOptions {
+  /** Schema of the params (issues refuse the subscription with -32602). */
+  readonly params?: StandardSchemaV1 | undefined;
+  /** Schema of each item (checked when item validation is on). */
+  readonly item?: StandardSchemaV1 | undefined;
+  /** Description for OpenRPC. */
+  readonly description?: string | undefined;
+}
+
+/** Options of {@link createSubscriptions}. */
+export interface SubscriptionsOptions {
+  /**
+   * The wire shape.
+   * @default genericSubscriptions (core)
+   */
+  readonly dialect?: SubscriptionDialect;
+  /**
+   * Most items one subscription holds while its connection's transport is over its high-water
+   * mark; then {@link SubscriptionsOptions.overflow} applies.
+   * @default DEFAULT_SUBSCRIPTION_QUEUE (1024)
+   */
+  readonly maxQueue?: number;
+  /**
+   * What a full subscription does: `"drop-oldest"`, `"drop-newest"`, or `"close"` (the
+   * subscription ends, `onError` hears a `SubscriptionError` with code `SUBSCRIPTION_OVERFLOW`,
+   * and a dialect with an `end` notification tells the subscriber).
+   * @default "drop-oldest"
+   */
+  readonly overflow?: OverflowPolicy;
+  /**
+   * Whether items are checked against the item schema (synchronous schemas only).
+   * @default true unless `NODE_ENV` is `"production"`
+   */
+  readonly validateItems?: boolean;
+  /**
+   * Told when a producer fails or a subscription is closed by the overflow policy.
+   *
+   * @param error - what failed
+   * @param info - the subscription's name and id
+   */
+  readonly onError?: (error: unknown, info: { readonly name: string; readonly id: string }) => void;
+  /**
+   * Carries publishes between processes (`createRedisFanout()` of `@jsonrpc-kit/redis`): then
+   * {@link Subscriptions.publish} in any process reaches the subscribers of every process. The
+   * topic is the subscription's name. An item is serialized once, where it is published; each
+   * process receives its text once and hands it to all its subscribers. A subscribe call is
+   * answered once this process hears the topic. A publish the fan-out refuses goes to `onError`
+   * (with an empty `id`).
+   *
+   * @default none: publishes stay in this process
+   */
+  readonly fanout?: SubscriptionFanout | undefined;
+}
+
+/** The producers a contract's subscriptions need: typed by their schemas. */
+export type ContractProducers<C extends Contract> = {
+  readonly [K in SubscriptionNames<C>]: Producer<ParamsOutput<C[K]>, ItemInput<C[K]>>;
+};
+
+/** Subscriptions served on a server. See {@link createSubscriptions}. */
+export interface Subscriptions {
+  /**
+   * Declares a subscription.
+   *
+   * @param name - the name subscribers ask for (`"newHeads"`)
+   * @param producer - makes its items; omit for a topic fed only by {@link Subscriptions.publish}
+   * @param options - params and item schemas
+   * @returns a function that removes it and ends its live subscriptions
+   * @throws TypeError when the name is empty or taken
+   */
+  subscription<P = any, I = unknown>(
+    name: string,
+    producer?: Producer<P, I>,
+    options?: ProducerOptions,
+  ): () => void;
+  /**
+   * Declares every subscription of a contract (its methods and notifications are left to
+   * `server.implement()`).
+   *
+   * @param contract - the contract
+   * @param producers - one producer per subscription
+   * @returns a function that removes them all
+   * @throws TypeError when a producer is missing or a name is taken
+   */
+  implement<C extends Contract>(contract: C, producers: ContractProducers<C>): () => void;
+  /**
+   * Pushes one item to every live subscription of `name` (those `filter` accepts), serialized
+   * once for all of them. Each subscriber has its own bounded queue: a slow one never blocks the
+   * others.
+   *
+   * @param name - the subscription's name
+   * @param item - the item
+   * @param filter - receives each subscription's params; `false` skips it (not with a fan-out:
+   *   a filter cannot cross processes)
+   * @returns how many subscriptions it was pushed to; with a fan-out, how many of this process's
+   *   will get it (through the fan-out, as every other process's)
+   * @throws TypeError when item validation is on and the item breaks the item schema, or when a
+   *   filter is given with a fan-out
+   */
+  publish(name: string, item: unknown, filter?: (params: any) => boolean): number;
+  /**
+   * How many subscriptions are live.
+   *
+   * @param name - count only this subscription's
+   * @returns the count
+   */
+  count(name?: string): number;
+  /** Connections that hold a registry now (one per connection with a live subscription). */
+  readonly connections: number;
+  /**
+   * Ends every subscription and removes the dialect's methods from the server.
+   *
+   * @returns resolves once done
+   */
+  close(): Promise<void>;
+  /** `close()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
