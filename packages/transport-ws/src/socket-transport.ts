@@ -147,7 +147,31 @@ export function createSocketTransport<S extends ServerSocketLike>(
     socket,
     options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
     options.answerInvalidFrames ?? true,
+    undefined,
   );
+}
+
+/** Told once when a socket's transport has closed, after its owner's `onClose` (internal). */
+export interface SocketCloseWatcher {
+  /** The socket closed. */
+  socketClosed(): void;
+}
+
+/**
+ * The transport of a socket the server accepted: as {@link createSocketTransport}, and tells
+ * `watcher` when it closes, so that the server keeps no promise and no closure per socket for it.
+ *
+ * @param socket - the accepted socket
+ * @param highWaterMark - the backpressure bound
+ * @param watcher - told when the socket closed
+ * @returns the transport
+ */
+export function createServedSocketTransport<S extends ServerSocketLike>(
+  socket: S,
+  highWaterMark: number,
+  watcher: SocketCloseWatcher,
+): SocketTransport<S> {
+  return new WsSocketTransport(socket, highWaterMark, true, watcher);
 }
 
 /**
@@ -177,9 +201,16 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
   #controller: AbortController | undefined;
   #closedPromise: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
+  readonly #watcher: SocketCloseWatcher | undefined;
 
-  constructor(socket: S, highWaterMark: number, answerInvalid: boolean) {
+  constructor(
+    socket: S,
+    highWaterMark: number,
+    answerInvalid: boolean,
+    watcher: SocketCloseWatcher | undefined,
+  ) {
     this.socket = socket;
+    this.#watcher = watcher;
     this.#highWaterMark = highWaterMark;
     this.#answerInvalid = answerInvalid;
     this.#raw = (socket as unknown as { _socket?: Socket })._socket;
@@ -362,6 +393,7 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     this.#notifyClose();
     this.#closeDone = true;
     this.#resolveClosed?.();
+    this.#watcher?.socketClosed();
   };
 
   #checkDrain(): void {
