@@ -376,7 +376,7 @@ class SessionImpl implements Session {
       carriesContext: this.#transport.carriesCallContext,
       onAnswered: options.onAnswered,
       onNullIdError: options.onNullIdError,
-      report: options.report,
+      report: (error, info) => options.report(error, info),
       send: (text, signal, callContext) => this.send(text, signal, callContext),
       sendDetached: (text) => this.sendDetached(text),
       isClosed: () => this.#closed,
@@ -546,7 +546,11 @@ class SessionImpl implements Session {
     this.#dispatch = dispatch;
     const options = this.#options;
     try {
-      const starting = this.#transport.start(new SessionHandler(this, options));
+      const handler =
+        options.onTooLarge === undefined
+          ? new SessionHandler(this, options)
+          : new LimitedSessionHandler(this, options);
+      const starting = this.#transport.start(handler);
       this.#startPromise = starting.then(
         () => {
           this.#started = true;
@@ -567,47 +571,51 @@ class SessionImpl implements Session {
 
 /**
  * What a session hands its transport: one object whose methods live on the prototype. The
- * optional `onTooLarge` and `maxMessageBytes` are own members only when the session has them,
- * so that a transport that checks for them behaves as before.
+ * optional `maxMessageBytes` is an own member only when the session has one, and `onTooLarge`
+ * exists only on the subclass used when the session has one, so that a transport that checks
+ * for them behaves as before.
  */
 class SessionHandler implements TransportHandler {
-  readonly #session: SessionImpl;
-  readonly #options: SessionOptions;
-  declare readonly onTooLarge?: (envelope: MessageEnvelope, error: Error) => void;
+  readonly session: SessionImpl;
+  readonly options: SessionOptions;
   declare readonly maxMessageBytes?: number;
 
   constructor(session: SessionImpl, options: SessionOptions) {
-    this.#session = session;
-    this.#options = options;
-    if (options.onTooLarge !== undefined) {
-      (this as { onTooLarge?: SessionOptions['onTooLarge'] }).onTooLarge = options.onTooLarge;
-    }
+    this.session = session;
+    this.options = options;
     if (options.maxMessageBytes !== undefined) {
       (this as { maxMessageBytes?: number }).maxMessageBytes = options.maxMessageBytes;
     }
   }
 
   onMessage(text: string): void {
-    this.#session.received(text);
+    this.session.received(text);
   }
 
   onClose(error?: Error): void {
-    this.#session.shutdown(error);
+    this.session.shutdown(error);
   }
 
   onError(error: Error): void {
-    this.#options.report(error, TRANSPORT_WARN);
+    this.options.report(error, TRANSPORT_WARN);
   }
 
   onDisconnect(error?: Error): void {
-    this.#session.disconnected(error);
+    this.session.disconnected(error);
   }
 
   onReconnect(): void {
-    this.#options.onReconnect?.();
+    this.options.onReconnect?.();
   }
 
   onEnd(): void {
-    this.#session.inputEnded();
+    this.session.inputEnded();
+  }
+}
+
+/** A {@link SessionHandler} that passes messages over the size limit to `onTooLarge`. */
+class LimitedSessionHandler extends SessionHandler {
+  onTooLarge(envelope: MessageEnvelope, error: Error): void {
+    this.options.onTooLarge!(envelope, error);
   }
 }
