@@ -36,6 +36,7 @@ import {
   RESOLVED,
   type SocketCloseWatcher,
   type SocketTransport,
+  watcherOf,
 } from './socket-transport.js';
 
 /**
@@ -261,7 +262,6 @@ class Entry<C> implements WatchedPeer, SocketCloseWatcher {
     const left = pool.perAddress.get(this.#key)! - 1;
     if (left === 0) pool.perAddress.delete(this.#key);
     else pool.perAddress.set(this.#key, left);
-    entryOf.delete(this.socket);
     if (this.idle !== undefined) clearTimeout(this.idle);
     const connection = this.connection;
     if (connection === undefined) return;
@@ -271,17 +271,14 @@ class Entry<C> implements WatchedPeer, SocketCloseWatcher {
   }
 }
 
-/** The entry of each served socket, for the listeners every socket shares. */
-const entryOf = new WeakMap<WebSocket, Entry<unknown>>();
-
 /** A socket's `pong` listener (`this` is the socket): its peer is alive. */
 function onPong(this: WebSocket): void {
-  entryOf.get(this)?.alive();
+  watcherOf<Entry<unknown>>(this)?.alive();
 }
 
 /** A socket's `message` listener when an idle timeout is set: the socket is not idle. */
 function onActivity(this: WebSocket): void {
-  entryOf.get(this)?.idle?.refresh();
+  watcherOf<Entry<unknown>>(this)?.idle?.refresh();
 }
 
 /** The idle timer of a socket ran out: close it, unless one of its calls is still running. */
@@ -424,7 +421,6 @@ export function createWebSocketServer<C extends ConnectionLike>(
     entries.set(connection, entry);
     connections.add(connection);
     if (heartbeat === undefined && idleTimeout <= 0) return;
-    entryOf.set(socket, entry);
     if (heartbeat !== undefined) {
       heartbeat.add(entry);
       socket.on('pong', onPong);

@@ -175,6 +175,16 @@ export function createServedSocketTransport<S extends ServerSocketLike>(
 }
 
 /**
+ * The watcher a served socket's transport was made with, for listeners that every socket shares.
+ *
+ * @param socket - a socket passed to {@link createServedSocketTransport}
+ * @returns its watcher, or `undefined` once it has closed (or for any other socket)
+ */
+export function watcherOf<W extends SocketCloseWatcher>(socket: object): W | undefined {
+  return WsSocketTransport.watcherOf(socket) as W | undefined;
+}
+
+/**
  * The transport of one socket. A class rather than closures because a server holds one per
  * socket: its methods live once on the prototype, and an idle socket holds no inbox, no
  * AbortController and no `closed` promise until someone asks for them.
@@ -202,6 +212,35 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
   #closedPromise: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
   readonly #watcher: SocketCloseWatcher | undefined;
+  /** The `message` listener, to remove it on close. */
+  readonly #messageListener: (data: SocketData, isBinary: boolean) => void;
+
+  /** The transport of each served socket, for the listeners every served socket shares. */
+  static readonly #served = new WeakMap<object, WsSocketTransport<ServerSocketLike>>();
+
+  /** See {@link watcherOf}. */
+  static watcherOf(socket: object): SocketCloseWatcher | undefined {
+    const transport = WsSocketTransport.#served.get(socket);
+    return transport === undefined ? undefined : transport.#watcher;
+  }
+
+  // Shared listeners of served sockets (`this` is the socket): no closure per socket. A socket
+  // the user hands to `createSocketTransport` may not call its listeners on itself, so it gets
+  // closures.
+  static #sharedMessage(this: object, data: SocketData, isBinary: boolean): void {
+    const transport = WsSocketTransport.#served.get(this);
+    if (transport !== undefined) transport.#onMessage(data, isBinary);
+  }
+
+  static #sharedError(this: object, error: Error): void {
+    const transport = WsSocketTransport.#served.get(this);
+    if (transport !== undefined) transport.#lastError = error;
+  }
+
+  static #sharedClose(this: object, code: number, reason: Buffer): void {
+    const transport = WsSocketTransport.#served.get(this);
+    if (transport !== undefined) transport.#onClose(code, reason);
+  }
 
   constructor(
     socket: S,
@@ -215,9 +254,24 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     this.#answerInvalid = answerInvalid;
     this.#raw = (socket as unknown as { _socket?: Socket })._socket;
     this.#closed = socket.readyState >= CLOSING;
-    socket.on('message', this.#onMessage);
-    socket.on('error', this.#onError);
-    socket.once('close', this.#onClose);
+    if (watcher === undefined) {
+      this.#messageListener = (data, isBinary) => this.#onMessage(data, isBinary);
+      socket.on('message', this.#messageListener);
+      socket.on('error', (error) => {
+        this.#lastError = error;
+      });
+      socket.once('close', (code, reason) => this.#onClose(code, reason));
+    } else {
+      WsSocketTransport.#served.set(socket, this);
+      this.#messageListener = WsSocketTransport.#sharedMessage;
+      socket.on('message', this.#messageListener);
+      socket.on('error', WsSocketTransport.#sharedError);
+      // `ws` emits `close` once; `on` spares the wrapper that `once` makes.
+      (socket as unknown as { on(event: 'close', listener: CloseListener): void }).on(
+        'close',
+        WsSocketTransport.#sharedClose,
+      );
+    }
     if (this.#closed) queueMicrotask(() => this.#onClose(CloseCode.Abnormal, Buffer.alloc(0)));
   }
 
@@ -344,7 +398,7 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     this.#handler.onClose(this.#closeError);
   }
 
-  #onMessage = (data: SocketData, isBinary: boolean): void => {
+  #onMessage(data: SocketData, isBinary: boolean): void {
     if (!isBinary) {
       // ws has already checked that a text frame is UTF-8.
       this.#deliver((data as Buffer).toString());
@@ -364,13 +418,9 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     if (this.#answerInvalid && this.socket.readyState === OPEN) {
       this.send(INVALID_UTF8_ANSWER).catch(noop);
     }
-  };
+  }
 
-  #onError = (error: Error): void => {
-    this.#lastError = error;
-  };
-
-  #onClose = (code: number, reason: Buffer): void => {
+  #onClose(code: number, reason: Buffer): void {
     if (this.#closeSeen) return;
     this.#closeSeen = true;
     this.#closed = true;
@@ -388,13 +438,16 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     }
     if (this.#drainReject !== undefined) this.#drainReject(new ConnectionClosedError());
     this.#drain = this.#drainResolve = this.#drainReject = undefined;
-    this.socket.off('message', this.#onMessage);
+    this.socket.off('message', this.#messageListener);
     this.#controller?.abort(this.#abortReason());
     this.#notifyClose();
     this.#closeDone = true;
     this.#resolveClosed?.();
-    this.#watcher?.socketClosed();
-  };
+    if (this.#watcher !== undefined) {
+      WsSocketTransport.#served.delete(this.socket);
+      this.#watcher.socketClosed();
+    }
+  }
 
   #checkDrain(): void {
     const resolve = this.#drainResolve;
@@ -428,6 +481,9 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     return this.#drain;
   }
 }
+
+/** A socket's `close` listener. */
+type CloseListener = (code: number, reason: Buffer) => void;
 
 /** Marks a refused frame in the pre-start inbox (never a valid message text). */
 const INVALID_FRAME = '\u0000invalid-frame';
