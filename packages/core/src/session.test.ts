@@ -139,7 +139,14 @@ describe('session sends', () => {
     const [a, b] = handlers as [TransportHandler, TransportHandler];
     // The handler's members are shared by every session, not closures of each.
     expect(a).not.toBe(b);
-    for (const name of ['onMessage', 'onClose', 'onError', 'onDisconnect', 'onReconnect', 'onEnd']) {
+    for (const name of [
+      'onMessage',
+      'onClose',
+      'onError',
+      'onDisconnect',
+      'onReconnect',
+      'onEnd',
+    ]) {
       expect(a[name as keyof TransportHandler]).toBe(b[name as keyof TransportHandler]);
     }
     expect('maxMessageBytes' in a).toBe(false);
