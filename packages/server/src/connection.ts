@@ -48,15 +48,18 @@ export interface ConnectionConfig {
  */
 class ServedConnection implements Connection {
   readonly context: TransportContext;
-  readonly closed: Promise<void>;
   readonly #session: Session;
   readonly #limiter: Limiter;
 
   constructor(context: TransportContext, session: Session, limiter: Limiter) {
     this.context = context;
-    this.closed = session.closed;
     this.#session = session;
     this.#limiter = limiter;
+  }
+
+  /** Resolves when the connection has closed; made on first read. */
+  get closed(): Promise<void> {
+    return this.#session.closed;
   }
 
   get inFlight(): number {
