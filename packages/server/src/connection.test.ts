@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import {
   ConnectionClosedError,
   createMemoryTransportPair,
@@ -6,7 +7,6 @@ import {
   type Transport,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { createHook } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from './server.js';
 import type { Connection, Server } from './types.js';
