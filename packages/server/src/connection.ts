@@ -47,12 +47,18 @@ export interface ConnectionConfig {
 class ServedConnection implements Connection {
   readonly context: TransportContext;
   readonly closed: Promise<void>;
+  /**
+   * The session's own send, not a method forwarding to it: a broadcast calls it once per
+   * subscriber, and one call less per delivery is what a hot loop over many connections feels.
+   */
+  readonly sendText: (text: string) => Promise<void>;
   readonly #session: Session;
   readonly #limiter: Limiter;
 
   constructor(context: TransportContext, session: Session, limiter: Limiter) {
     this.context = context;
     this.closed = session.closed;
+    this.sendText = session.send;
     this.#session = session;
     this.#limiter = limiter;
   }
@@ -63,10 +69,6 @@ class ServedConnection implements Connection {
 
   notify(method: string, params?: JsonRpcParams): Promise<void> {
     return this.#session.notify(method, params);
-  }
-
-  sendText(text: string): Promise<void> {
-    return this.#session.send(text);
   }
 
   request<T = unknown>(
