@@ -55,6 +55,7 @@ const wsTailImpls = [
 ];
 const broadcastImpls = [
   { name: 'raw', kind: RAW },
+  { name: 'raw-per-subscriber', kind: RAW },
   { name: 'kit', kind: KIT },
   { name: 'rpc-websockets', kind: PEER },
 ];

@@ -50,6 +50,35 @@ async function rawServer(http) {
   };
 }
 
+/**
+ * The raw loop with one text per subscriber, as a subscription dialect whose items carry each
+ * subscriber's own id needs (Ethereum's `eth_subscription`): the item is written once, then each
+ * socket gets its own envelope around it.
+ */
+async function rawPerSubscriberServer(http) {
+  const { WebSocketServer } = await import('ws');
+  const wss = new WebSocketServer({ server: http });
+  /** Each subscribed socket with its envelope head (its own subscription id). */
+  const heads = new Map();
+  let next = 0;
+  wss.on('connection', (ws) => {
+    ws.on('message', (data) => {
+      const m = JSON.parse(data.toString());
+      const id = `0x${(++next).toString(16).padStart(32, '0')}`;
+      heads.set(
+        ws,
+        `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":`,
+      );
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: id }));
+    });
+    ws.on('close', () => heads.delete(ws));
+  });
+  return (value) => {
+    const tail = `${JSON.stringify(value)}}}`;
+    for (const [ws, head] of heads) ws.send(head + tail);
+  };
+}
+
 async function kitServer(http) {
   const { createServer, createSubscriptions } = await kit(
     '@jsonrpc-kit/server',
@@ -77,7 +106,12 @@ async function rpcWebsocketsServer(http) {
   return (value) => server.emit('newHeads', value);
 }
 
-const factories = { raw: rawServer, kit: kitServer, 'rpc-websockets': rpcWebsocketsServer };
+const factories = {
+  raw: rawServer,
+  'raw-per-subscriber': rawPerSubscriberServer,
+  kit: kitServer,
+  'rpc-websockets': rpcWebsocketsServer,
+};
 
 await serverMain(async () => {
   let publish;

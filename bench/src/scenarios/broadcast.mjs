@@ -12,6 +12,7 @@ const SERVER_FILE = fileURLToPath(new URL('../children/broadcast-server.mjs', im
 /** How each implementation's subscribers subscribe. */
 const SUBSCRIBE = {
   raw: '{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}',
+  'raw-per-subscriber': '{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}',
   kit: '{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}',
   'rpc-websockets': '{"jsonrpc":"2.0","id":1,"method":"rpc.on","params":["newHeads"]}',
 };

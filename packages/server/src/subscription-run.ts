@@ -19,6 +19,17 @@ import {
 import { type Declared, errorObject, type Live, type Registry } from './subscription-live.js';
 import type { SubscriptionsOptions } from './subscription-types.js';
 
+/**
+ * The end of an item's notification after its JSON text: what a delivery appends to a
+ * subscription's envelope head. Made once per item, whatever the number of subscribers.
+ *
+ * @param json - the item's JSON text
+ * @returns the text every subscriber's envelope ends with
+ */
+export function itemTail(json: string): string {
+  return json + '}}';
+}
+
 /** What {@link createLiveRun} needs from `createSubscriptions()`. */
 export interface LiveRunConfig {
   /** The options, for their `onError` hook. */
@@ -47,8 +58,13 @@ export interface LiveRun {
   end(live: Live, reason?: unknown, last?: { readonly text: string | undefined }): void;
   /** Ends a live subscription from the server's side, telling the subscriber when it can. */
   endWith(live: Live, error: unknown): void;
-  /** Puts one item's JSON text into a live subscription's outbox. */
-  deliver(live: Live, json: string): void;
+  /**
+   * Puts one item into a live subscription's outbox: its text is the subscription's envelope head
+   * and `tail`, one concatenation per subscriber.
+   *
+   * @param tail - the item's JSON text followed by the envelope's end ({@link itemTail})
+   */
+  deliver(live: Live, tail: string): void;
   /** Pushes an iterable producer's items until it ends or the subscription does. */
   iterate(live: Live, iterable: AsyncIterable<unknown>, schema: Declared['item']): Promise<void>;
 }
@@ -137,9 +153,9 @@ export function createLiveRun(config: LiveRunConfig): LiveRun {
     end(live, error, { text });
   };
 
-  const deliver = (live: Live, json: string): void => {
+  const deliver = (live: Live, tail: string): void => {
     if (live.ended) return;
-    if (live.outbox.push(live.head + json + '}}')) return;
+    if (live.outbox.push(live.head + tail)) return;
     const error = new SubscriptionError(
       'SUBSCRIPTION_OVERFLOW',
       `Subscription "${live.name}" closed: its subscriber fell ${maxQueue} items behind`,
@@ -160,7 +176,7 @@ export function createLiveRun(config: LiveRunConfig): LiveRun {
       while (!live.ended) {
         const step = await iterator.next();
         if (step.done === true || live.ended) break;
-        deliver(live, itemText(live.name, schema, step.value));
+        deliver(live, itemTail(itemText(live.name, schema, step.value)));
       }
       live.iterator = undefined;
       endWith(live, undefined);

@@ -32,7 +32,7 @@ import {
   textSender,
 } from './subscription-live.js';
 import { createOutbox, OVERFLOW_POLICIES } from './subscription-outbox.js';
-import { createLiveRun } from './subscription-run.js';
+import { createLiveRun, itemTail } from './subscription-run.js';
 import {
   DEFAULT_SUBSCRIPTION_QUEUE,
   type Producer,
@@ -102,7 +102,10 @@ export function createSubscriptions(
       : fanoutTopics(
           options.fanout,
           (name, json) => {
-            for (const live of byName.get(name) ?? []) deliver(live, json);
+            const named = byName.get(name);
+            if (named === undefined) return;
+            const tail = itemTail(json);
+            for (const live of named) deliver(live, tail);
           },
           (error, name) => {
             try {
@@ -185,7 +188,7 @@ export function createSubscriptions(
       name: call.name,
       peer,
       transport: ctx.transport,
-      emit: (item) => deliver(live, itemText(call.name, entry.item, item)),
+      emit: (item) => deliver(live, itemTail(itemText(call.name, entry.item, item))),
     };
     let produced: unknown;
     try {
@@ -280,11 +283,11 @@ export function createSubscriptions(
       }
       const named = byName.get(name);
       if (named === undefined) return 0;
-      const json = itemText(name, declared.get(name)?.item, item);
+      const tail = itemTail(itemText(name, declared.get(name)?.item, item));
       let count = 0;
       for (const live of named) {
         if (filter !== undefined && !filter(live.params)) continue;
-        deliver(live, json);
+        deliver(live, tail);
         count++;
       }
       return count;

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createOutbox, outboxCounters } from './subscription-outbox.js';
+
+describe('createOutbox, sends that did not wait', () => {
+  it('costs no callback per item once the shared resolved promise is known', async () => {
+    const shared = Promise.resolve();
+    const sent: string[] = [];
+    const outbox = createOutbox(
+      (text) => {
+        sent.push(text);
+        return shared;
+      },
+      4,
+      'close',
+      () => {},
+    );
+    outbox.release();
+    const before = outboxCounters.waited;
+    outbox.push('first');
+    await shared; // the first send learns that the shared promise settles at once
+    await Promise.resolve();
+    for (let i = 0; i < 1000; i++) expect(outbox.push(`item ${i}`)).toBe(true);
+    expect(sent).toHaveLength(1001);
+    expect(outbox.size).toBe(0);
+    // Only the first send, before its promise was known, went through a callback.
+    expect(outboxCounters.waited - before).toBe(1);
+  });
+
+  it('still waits on a promise that has not settled', async () => {
+    let release!: () => void;
+    const pending = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sent: string[] = [];
+    const outbox = createOutbox(
+      (text) => {
+        sent.push(text);
+        return pending;
+      },
+      2,
+      'drop-newest',
+      () => {},
+    );
+    outbox.release();
+    const before = outboxCounters.waited;
+    for (let i = 0; i < 5; i++) outbox.push(`item ${i}`);
+    // Two in the transport's hands, two waiting here, one dropped.
+    expect(sent).toEqual(['item 0', 'item 1']);
+    expect(outbox.size).toBe(2);
+    expect(outbox.dropped).toBe(1);
+    expect(outboxCounters.waited - before).toBe(2);
+    release();
+    await pending;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual(['item 0', 'item 1', 'item 2', 'item 3']);
+  });
+});
