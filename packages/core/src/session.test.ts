@@ -1,8 +1,9 @@
+import { createHook } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError } from './errors.js';
 import { createMemoryTransportPair } from './memory-transport.js';
 import { createSession } from './session.js';
-import { SENT, type Transport } from './transport.js';
+import { SENT, type Transport, type TransportHandler } from './transport.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -108,5 +109,56 @@ describe('session sends', () => {
     await session.close();
     expect(session.signal.aborted).toBe(true);
     expect(session.signal.reason).toBe('gone');
+  });
+
+  it('makes one promise while idle (none for `closed` until read) and one handler object, no closures', async () => {
+    const handlers: TransportHandler[] = [];
+    const started = Promise.resolve();
+    const transport = (): Transport => ({
+      start(handler) {
+        handlers.push(handler);
+        return started;
+      },
+      send: () => SENT,
+      close: () => started,
+    });
+    let promises = 0;
+    const hook = createHook({
+      init(_id, type) {
+        if (type === 'PROMISE') promises++;
+      },
+    });
+    hook.enable();
+    const first = createSession(transport(), { report: () => {} });
+    first.start(() => undefined);
+    hook.disable();
+    // Counting work: the one promise is the start's continuation, dropped once it ran.
+    expect(promises).toBeLessThanOrEqual(1);
+    const second = createSession(transport(), { report: () => {}, maxMessageBytes: 10 });
+    second.start(() => undefined);
+    const [a, b] = handlers as [TransportHandler, TransportHandler];
+    // The handler's members are shared by every session, not closures of each.
+    expect(a).not.toBe(b);
+    for (const name of [
+      'onMessage',
+      'onClose',
+      'onError',
+      'onDisconnect',
+      'onReconnect',
+      'onEnd',
+    ]) {
+      expect(a[name as keyof TransportHandler]).toBe(b[name as keyof TransportHandler]);
+    }
+    expect('maxMessageBytes' in a).toBe(false);
+    expect(b.maxMessageBytes).toBe(10);
+    expect(a.onTooLarge).toBeUndefined();
+    // `closed` still works, read before or after the close.
+    const before = first.closed;
+    expect(first.closed).toBe(before);
+    await first.close();
+    await before;
+    await second.close();
+    await second.closed;
+    expect(second.isClosed).toBe(true);
   });
 });

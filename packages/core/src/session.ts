@@ -41,7 +41,7 @@ import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 import { sendError } from './send-error.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
-import { SENT, type Transport } from './transport.js';
+import { SENT, type Transport, type TransportHandler } from './transport.js';
 
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
@@ -235,96 +235,12 @@ export interface Session {
   close(reason?: unknown): Promise<void>;
 }
 
-/** What the face of a {@link Session} reads live, each through a function. */
-interface SessionReaders {
-  readonly outgoing: () => Outgoing;
-  readonly incoming: () => IncomingCalls;
-  readonly signal: () => AbortSignal;
-  readonly isClosed: () => boolean;
-}
-
-/** The members of a {@link Session} that are plain values. */
-type SessionMembers = Omit<
-  Session,
-  | 'pending'
-  | 'incoming'
-  | 'signal'
-  | 'isClosed'
-  | 'reject'
-  | 'gaveUp'
-  | 'nextId'
-  | 'onGiveUp'
-  | 'request'
->;
-
-/**
- * The session as its users see it. A class rather than an object literal: V8 keeps a literal
- * with getters and this many members in its slow dictionary form (about 850 bytes, once per
- * connection of a server); here the getters live once on the prototype.
- */
-class SessionFace implements Session {
-  declare readonly profile: Profile<any> | undefined;
-  declare readonly closed: Promise<void>;
-  declare readonly start: Session['start'];
-  declare readonly send: Session['send'];
-  declare readonly sendDetached: Session['sendDetached'];
-  declare readonly respond: Session['respond'];
-  declare readonly consume: Session['consume'];
-  declare readonly progressFor: Session['progressFor'];
-  declare readonly notify: Session['notify'];
-  declare readonly close: Session['close'];
-  readonly #read: SessionReaders;
-
-  constructor(members: SessionMembers, read: SessionReaders) {
-    this.#read = read;
-    Object.assign(this, members);
-  }
-
-  get pending(): PendingCalls {
-    return this.#read.outgoing().pending;
-  }
-
-  get incoming(): IncomingCalls {
-    return this.#read.incoming();
-  }
-
-  get signal(): AbortSignal {
-    return this.#read.signal();
-  }
-
-  get isClosed(): boolean {
-    return this.#read.isClosed();
-  }
-
-  reject(id: JsonRpcId, error: Error): void {
-    this.#read.outgoing().reject(id, error);
-  }
-
-  gaveUp(id: JsonRpcId): boolean {
-    return this.#read.outgoing().gaveUp(id);
-  }
-
-  nextId(): JsonRpcId {
-    return this.#read.outgoing().nextId();
-  }
-
-  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void {
-    this.#read.outgoing().onGiveUp(reason, id, method, notice);
-  }
-
-  request(
-    method: string,
-    params?: JsonRpcParams,
-    options?: RequestOptions,
-    id?: JsonRpcId,
-  ): Promise<unknown> {
-    return this.#read.outgoing().request(method, params, options, id);
-  }
-}
-
 const send = (kind: ErrorKind, level: ErrorLevel): ErrorInfo => ({ kind, level });
 const TRANSPORT_WARN: ErrorInfo = Object.freeze(send('transport-error', 'warn'));
 const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error'));
+
+/** The promise of a start that has resolved, and of a session closed before anyone asked. */
+const DONE: Promise<void> = Promise.resolve();
 
 /**
  * Creates a session over a transport (not started yet: see {@link Session.start}).
@@ -340,37 +256,78 @@ const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error
  * ```
  */
 export function createSession(transport: Transport, options: SessionOptions): Session {
-  const { report, profile, screen } = options;
-  const parseText = options.parse ?? parse;
-  // The tables, the signal and the outgoing half are made on first use: a server holds one
-  // session per connection, and most connections never call back or run a slow handler.
-  let incomingTable: IncomingCalls<IncomingCall> | undefined;
-  const incoming = (): IncomingCalls<IncomingCall> =>
-    (incomingTable ??= createIncomingCalls<IncomingCall>());
-  const cancellation = profile?.cancellation;
-  const progress = profile?.progress;
-  const cancelMethod = cancellation?.method;
-  const cancelAnswers = cancellation?.answer !== false;
-  let life: AbortController | undefined;
-  /** Why the session closed: the reason of its signal and of the calls still running here. */
-  let closeReason: unknown;
-  let closed = false;
-  let started = false;
-  let deferredSends = 0;
-  let startPromise: Promise<void> = Promise.resolve();
-  let resolveClosed!: () => void;
-  const closedPromise = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
-  });
+  return new SessionImpl(transport, options);
+}
 
-  const sendText = (
-    text: string,
-    signal?: AbortSignal,
-    callContext?: CallContext,
-  ): Promise<void> => {
+/**
+ * One session. A class rather than closures over a scope: a server holds one session per
+ * connection, and here its behaviour lives once on the prototype while each session holds only
+ * its fields. The tables, the signal, the `closed` promise and the outgoing half are made on
+ * first use: most connections never call back, run a slow handler, or are awaited.
+ */
+class SessionImpl implements Session {
+  readonly profile: Profile<any> | undefined;
+  readonly #transport: Transport;
+  readonly #options: SessionOptions;
+  #incomingTable: IncomingCalls<IncomingCall> | undefined;
+  #outgoingHalf: Outgoing | undefined;
+  #life: AbortController | undefined;
+  /** Why the session closed: the reason of its signal and of the calls still running here. */
+  #closeReason: unknown;
+  #closed = false;
+  #started = false;
+  #deferredSends = 0;
+  #startPromise: Promise<void> = DONE;
+  #closedPromise: Promise<void> | undefined;
+  #resolveClosed: (() => void) | undefined;
+  #dispatch: SessionDispatch | undefined;
+  /** Answers still being worked out. */
+  #running = 0;
+  /** The other side ended its input. */
+  #inputEnded = false;
+
+  constructor(transport: Transport, options: SessionOptions) {
+    this.#transport = transport;
+    this.#options = options;
+    this.profile = options.profile;
+  }
+
+  get pending(): PendingCalls {
+    return this.#outgoing().pending;
+  }
+
+  get incoming(): IncomingCalls<IncomingCall> {
+    return (this.#incomingTable ??= createIncomingCalls<IncomingCall>());
+  }
+
+  get signal(): AbortSignal {
+    if (this.#life === undefined) {
+      this.#life = new AbortController();
+      if (this.#closed) this.#life.abort(this.#closeReason);
+    }
+    return this.#life.signal;
+  }
+
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  get closed(): Promise<void> {
+    if (this.#closedPromise === undefined) {
+      this.#closedPromise = this.#closed
+        ? DONE
+        : new Promise<void>((resolve) => {
+            this.#resolveClosed = resolve;
+          });
+    }
+    return this.#closedPromise;
+  }
+
+  send(text: string, signal?: AbortSignal, callContext?: CallContext): Promise<void> {
+    const transport = this.#transport;
     const sendOptions =
       signal === undefined && callContext === undefined ? undefined : { signal, callContext };
-    if (started && deferredSends === 0) {
+    if (this.#started && this.#deferredSends === 0) {
       try {
         return transport.send(text, sendOptions);
       } catch (error) {
@@ -378,22 +335,22 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       }
     }
     // Before start has resolved: wait for it, keeping the order of every send made meanwhile.
-    deferredSends++;
-    return startPromise.then(() => {
-      deferredSends--;
-      return closed
+    this.#deferredSends++;
+    return this.#startPromise.then(() => {
+      this.#deferredSends--;
+      return this.#closed
         ? Promise.reject(new ConnectionClosedError())
         : transport.send(text, sendOptions);
     });
-  };
+  }
 
-  const sendDetached = (text: string, about?: { method: string; id?: JsonRpcId }): void => {
-    if (closed) return;
-    const sent = sendText(text);
+  sendDetached(text: string, about?: { readonly method: string; readonly id?: JsonRpcId }): void {
+    if (this.#closed) return;
+    const sent = this.send(text);
     if (sent === SENT) return;
     sent.then(undefined, (error: unknown) => {
       const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
-      report(
+      this.#options.report(
         toError(error),
         about === undefined
           ? { kind: 'send-failed', level }
@@ -402,12 +359,13 @@ export function createSession(transport: Transport, options: SessionOptions): Se
             : { kind: 'send-failed', level, method: about.method, id: about.id },
       );
     });
-  };
+  }
 
-  let outgoingHalf: Outgoing | undefined;
-  const outgoing = (): Outgoing =>
-    (outgoingHalf ??= createOutgoing({
-      profile,
+  #outgoing(): Outgoing {
+    if (this.#outgoingHalf !== undefined) return this.#outgoingHalf;
+    const options = this.#options;
+    this.#outgoingHalf = createOutgoing({
+      profile: this.profile,
       sendCancel: options.sendCancel === true,
       requestTimeout: options.requestTimeout ?? 0,
       fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
@@ -415,185 +373,249 @@ export function createSession(transport: Transport, options: SessionOptions): Se
       lateAnswerMemory: options.lateAnswerMemory,
       generateId: options.generateId,
       contextMember: options.contextMember,
-      carriesContext: transport.carriesCallContext,
+      carriesContext: this.#transport.carriesCallContext,
       onAnswered: options.onAnswered,
       onNullIdError: options.onNullIdError,
-      report,
-      send: sendText,
-      sendDetached,
-      isClosed: () => closed,
-    }));
-  const respond = (response: JsonRpcResponse, hint?: unknown): void =>
-    outgoing().respond(response, hint);
+      report: (error, info) => options.report(error, info),
+      send: (text, signal, callContext) => this.send(text, signal, callContext),
+      sendDetached: (text) => this.sendDetached(text),
+      isClosed: () => this.#closed,
+    });
+    return this.#outgoingHalf;
+  }
 
-  const cancelled = (id: JsonRpcId): Error =>
-    fromErrorObject({ code: cancellation!.code, message: 'Request cancelled' }, { id });
+  respond(response: JsonRpcResponse, hint?: unknown): void {
+    this.#outgoing().respond(response, hint);
+  }
 
-  const consume = (notification: JsonRpcNotification): boolean => {
-    if (notification.method !== cancelMethod) {
-      return outgoingHalf?.progress(notification) === true;
+  reject(id: JsonRpcId, error: Error): void {
+    this.#outgoing().reject(id, error);
+  }
+
+  gaveUp(id: JsonRpcId): boolean {
+    return this.#outgoing().gaveUp(id);
+  }
+
+  nextId(): JsonRpcId {
+    return this.#outgoing().nextId();
+  }
+
+  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void {
+    this.#outgoing().onGiveUp(reason, id, method, notice);
+  }
+
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    options?: RequestOptions,
+    id?: JsonRpcId,
+  ): Promise<unknown> {
+    return this.#outgoing().request(method, params, options, id);
+  }
+
+  consume(notification: JsonRpcNotification): boolean {
+    const cancellation = this.profile?.cancellation;
+    if (notification.method !== cancellation?.method) {
+      return this.#outgoingHalf?.progress(notification) === true;
     }
-    if (incomingTable === undefined || incomingTable.size === 0) return true;
+    const table = this.#incomingTable;
+    if (table === undefined || table.size === 0) return true;
     let id: JsonRpcId | undefined;
     try {
       id = cancellation!.fromParams(notification.params);
     } catch (error) {
-      report(toError(error), {
+      this.#options.report(toError(error), {
         kind: 'invalid-message',
         level: 'warn',
         method: notification.method,
       });
       return true;
     }
-    if (id !== undefined) incomingTable.cancel(id, cancelled(id), cancelAnswers);
+    if (id !== undefined) {
+      const cancelled = fromErrorObject(
+        { code: cancellation!.code, message: 'Request cancelled' },
+        { id },
+      );
+      table.cancel(id, cancelled, cancellation!.answer !== false);
+    }
     return true;
-  };
+  }
 
-  const progressFor = (params: unknown, open: () => boolean): ProgressReporter<any> | undefined => {
+  progressFor(params: unknown, open: () => boolean): ProgressReporter<any> | undefined {
+    const progress = this.profile?.progress;
     if (progress === undefined || params === undefined || params === null) return undefined;
     const token = progress.tokenOf(params);
     if (token === undefined) return undefined;
     return (value: unknown) =>
-      open() && !closed
-        ? session.notify(progress.method, progress.toParams(token, value))
+      open() && !this.#closed
+        ? this.notify(progress.method, progress.toParams(token, value))
         : Promise.resolve();
-  };
+  }
 
-  const notify = (method: string, params?: JsonRpcParams): Promise<void> => {
-    if (closed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
+  notify(method: string, params?: JsonRpcParams): Promise<void> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
     let text: string;
     try {
-      text = (options.serializeNotification ?? serializeNotification)(method, params);
+      text = (this.#options.serializeNotification ?? serializeNotification)(method, params);
     } catch (error) {
       return Promise.reject(error);
     }
-    return sendText(text).then(undefined, (error: unknown) => {
+    return this.send(text).then(undefined, (error: unknown) => {
       throw sendError(error, { method });
     });
-  };
+  }
 
-  const shutdown = (cause: unknown): void => {
-    if (closed) return;
-    closed = true;
-    outgoingHalf?.close(cause);
-    closeReason =
+  /** Closes the session for whatever reason (not the transport: the caller sees to that). */
+  shutdown(cause: unknown): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#outgoingHalf?.close(cause);
+    const options = this.#options;
+    const closeReason =
       options.closeReason !== undefined
         ? options.closeReason(cause)
         : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause });
-    life?.abort(closeReason);
-    incomingTable?.closeAll(closeReason);
+    this.#closeReason = closeReason;
+    this.#life?.abort(closeReason);
+    this.#incomingTable?.closeAll(closeReason);
     options.onClose?.(cause);
-    resolveClosed();
-  };
+    if (this.#resolveClosed !== undefined) this.#resolveClosed();
+    else this.#closedPromise ??= DONE;
+  }
 
-  const close = (reason?: unknown): Promise<void> => {
-    if (closed) return closedPromise;
-    shutdown(reason);
+  close(reason?: unknown): Promise<void> {
+    if (this.#closed) return this.closed;
+    this.shutdown(reason);
     let closing: Promise<void>;
     try {
-      closing = transport.close(reason);
+      closing = this.#transport.close(reason);
     } catch (error) {
       closing = Promise.reject(error);
     }
     return closing.then(
-      () => closedPromise,
+      () => this.closed,
       (error: unknown) => {
-        report(toError(error), TRANSPORT_WARN);
-        return closedPromise;
+        this.#options.report(toError(error), TRANSPORT_WARN);
+        return this.closed;
       },
     );
-  };
+  }
 
-  /** Answers still being worked out, and whether the other side ended its input. */
-  let running = 0;
-  let inputEnded = false;
-  const answered = (): void => {
-    if (--running === 0 && inputEnded) void close();
-  };
-  const onEnd = (): void => {
-    // Nothing more will arrive: calls waiting for answers cannot get them; calls running here
-    // still answer, and the session closes after the last one.
-    inputEnded = true;
-    outgoingHalf?.failAll('The other side ended its input', undefined);
-    if (running === 0) void close();
-  };
+  #answered(): void {
+    if (--this.#running === 0 && this.#inputEnded) void this.close();
+  }
 
-  const start = (dispatch: SessionDispatch): void => {
-    const onMessage = (text: string): void => {
-      if (closed) return;
-      if (screen?.(text)) return;
-      const parsed = parseText(text);
-      if (parsed.kind === 'response') {
-        respond(parsed.message);
-        return;
-      }
-      if (parsed.kind === 'notification' && consume(parsed.message)) return;
-      const out = dispatch(parsed, text);
-      if (out === undefined) return;
-      const about = parsed.kind === 'request' ? parsed.message : undefined;
-      if (typeof out === 'string') sendDetached(out, about);
-      else {
-        running++;
-        out.then((answer) => {
-          if (answer !== undefined) sendDetached(answer, about);
-          answered();
-        });
-      }
-    };
-    try {
-      startPromise = transport
-        .start({
-          onMessage,
-          ...(options.onTooLarge === undefined ? {} : { onTooLarge: options.onTooLarge }),
-          ...(options.maxMessageBytes === undefined
-            ? {}
-            : { maxMessageBytes: options.maxMessageBytes }),
-          onClose: (error?: Error) => shutdown(error),
-          onError: (error: Error) => report(error, TRANSPORT_WARN),
-          onDisconnect: (error?: Error) => outgoingHalf?.failAll('Connection lost', error),
-          onReconnect: () => options.onReconnect?.(),
-          onEnd,
-        })
-        .then(
-          () => {
-            started = true;
-          },
-          (error: unknown) => {
-            report(toError(error), TRANSPORT_FAILED);
-            shutdown(error);
-          },
-        );
-    } catch (error) {
-      report(toError(error), TRANSPORT_FAILED);
-      shutdown(error);
+  /** Nothing more will arrive: calls waiting for answers cannot get them; calls running here
+   * still answer, and the session closes after the last one. */
+  inputEnded(): void {
+    this.#inputEnded = true;
+    this.#outgoingHalf?.failAll('The other side ended its input', undefined);
+    if (this.#running === 0) void this.close();
+  }
+
+  /** The connection was lost (the transport may reconnect): calls waiting for answers fail. */
+  disconnected(error?: Error): void {
+    this.#outgoingHalf?.failAll('Connection lost', error);
+  }
+
+  /** Takes one inbound text. */
+  received(text: string): void {
+    if (this.#closed) return;
+    const options = this.#options;
+    if (options.screen?.(text)) return;
+    const parsed = (options.parse ?? parse)(text);
+    if (parsed.kind === 'response') {
+      this.respond(parsed.message);
+      return;
     }
-  };
+    if (parsed.kind === 'notification' && this.consume(parsed.message)) return;
+    const out = this.#dispatch!(parsed, text);
+    if (out === undefined) return;
+    const about = parsed.kind === 'request' ? parsed.message : undefined;
+    if (typeof out === 'string') this.sendDetached(out, about);
+    else {
+      this.#running++;
+      out.then((answer) => {
+        if (answer !== undefined) this.sendDetached(answer, about);
+        this.#answered();
+      });
+    }
+  }
 
-  const session: Session = new SessionFace(
-    {
-      profile,
-      closed: closedPromise,
-      start,
-      send: sendText,
-      sendDetached,
-      respond,
-      consume,
-      progressFor,
-      notify,
-      close,
-    },
-    {
-      outgoing,
-      incoming,
-      signal: () => {
-        if (life === undefined) {
-          life = new AbortController();
-          if (closed) life.abort(closeReason);
-        }
-        return life.signal;
-      },
-      isClosed: () => closed,
-    },
-  );
-  return session;
+  start(dispatch: SessionDispatch): void {
+    this.#dispatch = dispatch;
+    const options = this.#options;
+    try {
+      const handler =
+        options.onTooLarge === undefined
+          ? new SessionHandler(this, options)
+          : new LimitedSessionHandler(this, options);
+      const starting = this.#transport.start(handler);
+      this.#startPromise = starting.then(
+        () => {
+          this.#started = true;
+          // Sends go straight to the transport from now on: the promise is not needed.
+          this.#startPromise = DONE;
+        },
+        (error: unknown) => {
+          options.report(toError(error), TRANSPORT_FAILED);
+          this.shutdown(error);
+        },
+      );
+    } catch (error) {
+      options.report(toError(error), TRANSPORT_FAILED);
+      this.shutdown(error);
+    }
+  }
+}
+
+/**
+ * What a session hands its transport: one object whose methods live on the prototype. The
+ * optional `maxMessageBytes` is an own member only when the session has one, and `onTooLarge`
+ * exists only on the subclass used when the session has one, so that a transport that checks
+ * for them behaves as before.
+ */
+class SessionHandler implements TransportHandler {
+  readonly session: SessionImpl;
+  readonly options: SessionOptions;
+  declare readonly maxMessageBytes?: number;
+
+  constructor(session: SessionImpl, options: SessionOptions) {
+    this.session = session;
+    this.options = options;
+    if (options.maxMessageBytes !== undefined) {
+      (this as { maxMessageBytes?: number }).maxMessageBytes = options.maxMessageBytes;
+    }
+  }
+
+  onMessage(text: string): void {
+    this.session.received(text);
+  }
+
+  onClose(error?: Error): void {
+    this.session.shutdown(error);
+  }
+
+  onError(error: Error): void {
+    this.options.report(error, TRANSPORT_WARN);
+  }
+
+  onDisconnect(error?: Error): void {
+    this.session.disconnected(error);
+  }
+
+  onReconnect(): void {
+    this.options.onReconnect?.();
+  }
+
+  onEnd(): void {
+    this.session.inputEnded();
+  }
+}
+
+/** A {@link SessionHandler} that passes messages over the size limit to `onTooLarge`. */
+class LimitedSessionHandler extends SessionHandler {
+  onTooLarge(envelope: MessageEnvelope, error: Error): void {
+    this.options.onTooLarge!(envelope, error);
+  }
 }

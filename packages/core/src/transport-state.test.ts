@@ -55,4 +55,14 @@ describe('createTransportState', () => {
     state.deliver('next');
     expect(events).toEqual(['error owner failed', 'message next']);
   });
+
+  it('makes no closure per transport: every state shares its methods', () => {
+    const a = createTransportState();
+    const b = createTransportState();
+    // Counting objects: one per transport (and its inbox), the behaviour on the prototype.
+    for (const name of ['start', 'deliver', 'report', 'close'] as const) {
+      expect(a[name], name).toBe(b[name]);
+    }
+    expect(Object.getOwnPropertyNames(a)).toEqual([]);
+  });
 });

@@ -75,82 +75,95 @@ const REJECT_SECOND_START = (): Promise<void> =>
  * ```
  */
 export function createTransportState(): TransportState {
-  let handler: TransportHandler | undefined;
-  /** What waits for the owner: until `start()` and the microtask after it. */
-  let pending: Array<string | Error> | undefined = [];
-  let closed = false;
-  let closeError: Error | undefined;
-  let closeNotified = false;
+  return new ContractState();
+}
 
-  const report = (error: Error): void => {
+/**
+ * The state behind {@link createTransportState}. A class rather than closures over a scope: a
+ * server holds one transport per connection, and here the behaviour lives once on the prototype
+ * while each transport holds five fields.
+ */
+class ContractState implements TransportState {
+  #handler: TransportHandler | undefined;
+  /** What waits for the owner: until `start()` and the microtask after it. */
+  #pending: Array<string | Error> | undefined = [];
+  #closed = false;
+  #closeError: Error | undefined;
+  #closeNotified = false;
+
+  get handler(): TransportHandler | undefined {
+    return this.#handler;
+  }
+
+  get started(): boolean {
+    return this.#handler !== undefined;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  start(owner: TransportHandler): Promise<void> {
+    if (this.#handler !== undefined) return REJECT_SECOND_START();
+    this.#handler = owner;
+    // Nothing waiting and still open: deliver directly from now on (no turn in between).
+    if (this.#pending!.length === 0 && !this.#closed) this.#pending = undefined;
+    else queueMicrotask(() => this.#flush());
+    return Promise.resolve();
+  }
+
+  deliver(message: string): void {
+    if (this.#closed) return;
+    if (this.#pending !== undefined) this.#pending.push(message);
+    else this.#hand(message);
+  }
+
+  report(error: Error): void {
+    if (this.#closed) return;
+    if (this.#pending !== undefined) this.#pending.push(error);
+    else this.#report(error);
+  }
+
+  close(error?: Error): boolean {
+    if (this.#closed) return false;
+    this.#closed = true;
+    this.#closeError = error;
+    this.#notifyClose();
+    return true;
+  }
+
+  #report(error: Error): void {
     try {
-      handler?.onError?.(error);
+      this.#handler?.onError?.(error);
     } catch {
       // An owner's error hook must not break the transport.
     }
-  };
+  }
 
-  const hand = (item: string | Error): void => {
+  #hand(item: string | Error): void {
     if (typeof item !== 'string') {
-      report(item);
+      this.#report(item);
       return;
     }
     try {
-      handler!.onMessage(item);
+      this.#handler!.onMessage(item);
     } catch (error) {
-      report(toError(error));
+      this.#report(toError(error));
     }
-  };
+  }
 
-  const notifyClose = (): void => {
-    if (!closed || closeNotified || handler === undefined || pending !== undefined) return;
-    closeNotified = true;
-    handler.onClose(closeError);
-  };
+  #notifyClose(): void {
+    const handler = this.#handler;
+    if (!this.#closed || this.#closeNotified || handler === undefined) return;
+    if (this.#pending !== undefined) return;
+    this.#closeNotified = true;
+    handler.onClose(this.#closeError);
+  }
 
-  const flush = (): void => {
-    const queue = pending!;
-    pending = undefined;
-    for (let i = 0; i < queue.length; i++) hand(queue[i]!);
-    notifyClose();
-  };
-
-  let start = (owner: TransportHandler): Promise<void> => {
-    start = REJECT_SECOND_START;
-    handler = owner;
-    // Nothing waiting and still open: deliver directly from now on (no turn in between).
-    if (pending!.length === 0 && !closed) pending = undefined;
-    else queueMicrotask(flush);
-    return Promise.resolve();
-  };
-
-  return {
-    get handler() {
-      return handler;
-    },
-    get started() {
-      return handler !== undefined;
-    },
-    get closed() {
-      return closed;
-    },
-    start: (owner) => start(owner),
-    deliver(message) {
-      if (closed) return;
-      if (pending !== undefined) pending.push(message);
-      else hand(message);
-    },
-    report(error) {
-      if (closed) return;
-      if (pending !== undefined) pending.push(error);
-      else report(error);
-    },
-    close(error) {
-      if (closed) return false;
-      closed = true;
-      closeError = error;
-      notifyClose();
-      return true;
-    },
-  };
+  #flush(): void {
+    const queue = this.#pending!;
+    this.#pending = undefined;
+    for (let i = 0; i < queue.length; i++) this.#hand(queue[i]!);
+    this.#notifyClose();
+  }
 }

@@ -7,7 +7,11 @@
 import type { CallContext } from './call-context.js';
 import type { MessageEnvelope } from './envelope.js';
 
-/** Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport. */
+/**
+ * Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport.
+ * Call its members as methods (`handler.onMessage(text)`): the kit's owners keep them on a
+ * shared prototype, so a member taken off the object loses its `this`.
+ */
 export interface TransportHandler {
   /** One inbound message or batch, as text. */
   onMessage(message: string): void;

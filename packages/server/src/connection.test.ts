@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import {
   ConnectionClosedError,
   createMemoryTransportPair,
@@ -59,6 +60,35 @@ const req = (method: string, id: JsonRpcId, params: unknown = []): string =>
   JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 describe('connect()', () => {
+  it('makes one promise for an idle connection: none for `closed` until it is read', async () => {
+    const server = createServer();
+    const started = Promise.resolve();
+    let owner: TransportHandler | undefined;
+    const transport: Transport = {
+      start(handler) {
+        owner = handler;
+        return started;
+      },
+      send: () => started,
+      close: () => started,
+    };
+    let promises = 0;
+    const hook = createHook({
+      init(_id, type) {
+        if (type === 'PROMISE') promises++;
+      },
+    });
+    hook.enable();
+    const connection = server.connect(transport);
+    hook.disable();
+    // Counting work: the one promise is the start's continuation, dropped once it ran.
+    expect(promises).toBeLessThanOrEqual(1);
+    const closed = connection.closed;
+    expect(connection.closed).toBe(closed);
+    owner!.onClose();
+    await closed;
+  });
+
   it('answers requests, sync and async, in one send per message', async () => {
     const server = createServer();
     server.method('sync', () => 1);

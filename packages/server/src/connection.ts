@@ -11,10 +11,12 @@ import {
   createSession,
   type JsonRpcParams,
   type MessageEnvelope,
+  type ParseResult,
   type Profile,
   type RequestOptions,
   RequestTooLargeError,
   type Session,
+  type SessionOptions,
   scanEnvelope,
   type Transport,
   type TransportContext,
@@ -46,21 +48,18 @@ export interface ConnectionConfig {
  */
 class ServedConnection implements Connection {
   readonly context: TransportContext;
-  readonly closed: Promise<void>;
-  /**
-   * The session's own send, not a method forwarding to it: a broadcast calls it once per
-   * subscriber, and one call less per delivery is what a hot loop over many connections feels.
-   */
-  readonly sendText: (text: string) => Promise<void>;
   readonly #session: Session;
   readonly #limiter: Limiter;
 
   constructor(context: TransportContext, session: Session, limiter: Limiter) {
     this.context = context;
-    this.closed = session.closed;
-    this.sendText = session.send;
     this.#session = session;
     this.#limiter = limiter;
+  }
+
+  /** Resolves when the connection has closed; made on first read. */
+  get closed(): Promise<void> {
+    return this.#session.closed;
   }
 
   get inFlight(): number {
@@ -69,6 +68,10 @@ class ServedConnection implements Connection {
 
   notify(method: string, params?: JsonRpcParams): Promise<void> {
     return this.#session.notify(method, params);
+  }
+
+  sendText(text: string): Promise<void> {
+    return this.#session.send(text);
   }
 
   request<T = unknown>(
@@ -89,6 +92,63 @@ class ServedConnection implements Connection {
 }
 
 /**
+ * The session options of one connection. A class: the hooks the session calls (`screen`,
+ * `onTooLarge`, `report`, `onClose`) are methods on the prototype, called on this object, so a
+ * connection holds their fields instead of a closure each.
+ */
+class ConnectionHooks implements SessionOptions {
+  readonly profile: Profile<any> | undefined;
+  readonly sendCancel = true;
+  readonly requestTimeout: number;
+  readonly parse: (text: string) => ParseResult;
+  readonly maxMessageBytes: number | undefined;
+  readonly #config: ConnectionConfig;
+  readonly #limiter: Limiter;
+  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
+  maxRequestBytes: number;
+  session!: Session;
+  connection!: Connection;
+
+  constructor(config: ConnectionConfig, limiter: Limiter, maxRequestBytes: number) {
+    this.profile = config.profile;
+    this.requestTimeout = config.requestTimeout;
+    this.parse = config.dispatcher.parse;
+    this.maxMessageBytes = config.setRequestBytes;
+    this.#config = config;
+    this.#limiter = limiter;
+    this.maxRequestBytes = maxRequestBytes;
+  }
+
+  screen(text: string): boolean {
+    if (!exceedsUtf8Bytes(text, this.maxRequestBytes)) return false;
+    this.onTooLarge(
+      scanEnvelope(text),
+      new RequestTooLargeError(undefined, { maxRequestBytes: this.maxRequestBytes }),
+    );
+    return true;
+  }
+
+  /** A message too large to parse: answer a request with its own id, report every one. */
+  onTooLarge(envelope: MessageEnvelope, error: Error): void {
+    const session = this.session;
+    if (session.isClosed) return;
+    const answer = refuseTooLarge(envelope, this.maxRequestBytes, error, this.#config.report);
+    if (answer !== undefined) session.sendDetached(answer);
+    else if (envelope.kind === 'response') session.reject(envelope.id, error);
+  }
+
+  report(error: Error, info: CoreErrorInfo): void {
+    this.#config.report(error, { ...info, notification: info.kind === 'notification-failed' });
+  }
+
+  onClose(): void {
+    // Waiting calls were aborted: starting them only rejects them.
+    for (const start of this.#limiter.queue.splice(0)) start();
+    this.#config.onClosed(this.connection);
+  }
+}
+
+/**
  * Serves a transport.
  *
  * @param transport - the transport, not yet started
@@ -101,41 +161,17 @@ export function createConnection(
   context: TransportContext,
   config: ConnectionConfig,
 ): Connection {
-  const { dispatcher, report } = config;
-  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
-  let maxRequestBytes = context.maxRequestBytes ?? config.maxRequestBytes;
+  const { dispatcher } = config;
   const limiter = createLimiter(config.maxConcurrency, config.maxQueue);
-
-  /** A message too large to parse: answer a request with its own id, report every one. */
-  const refuse = (envelope: MessageEnvelope, error: Error): void => {
-    if (session.isClosed) return;
-    const answer = refuseTooLarge(envelope, maxRequestBytes, error, report);
-    if (answer !== undefined) session.sendDetached(answer);
-    else if (envelope.kind === 'response') session.reject(envelope.id, error);
-  };
-
-  const session = createSession(transport, {
-    profile: config.profile,
-    sendCancel: true,
-    requestTimeout: config.requestTimeout,
-    screen: (text) => {
-      if (!exceedsUtf8Bytes(text, maxRequestBytes)) return false;
-      refuse(scanEnvelope(text), new RequestTooLargeError(undefined, { maxRequestBytes }));
-      return true;
-    },
-    parse: dispatcher.parse,
-    onTooLarge: refuse,
-    maxMessageBytes: config.setRequestBytes,
-    report: (error: Error, info: CoreErrorInfo) =>
-      report(error, { ...info, notification: info.kind === 'notification-failed' }),
-    onClose: () => {
-      // Waiting calls were aborted: starting them only rejects them.
-      for (const start of limiter.queue.splice(0)) start();
-      config.onClosed(connection);
-    },
-  });
-
+  const hooks = new ConnectionHooks(
+    config,
+    limiter,
+    context.maxRequestBytes ?? config.maxRequestBytes,
+  );
+  const session = createSession(transport, hooks);
   const connection = new ServedConnection(context, session, limiter);
+  hooks.session = session;
+  hooks.connection = connection;
   const scope: Scope = {
     transport: context,
     peer: connection,
@@ -146,6 +182,6 @@ export function createConnection(
   };
   session.start((parsed) => dispatcher.answer(parsed, scope));
   // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
-  maxRequestBytes = transport.maxMessageBytes ?? maxRequestBytes;
+  hooks.maxRequestBytes = transport.maxMessageBytes ?? hooks.maxRequestBytes;
   return connection;
 }

@@ -1,7 +1,8 @@
 /**
- * The send-buffer wait shared by the server's socket transport and the client transport: once a
- * socket holds more than its high-water mark, `send()` waits until the buffer has drained. No
- * `node:` import, so the client entry can use it.
+ * The send-buffer wait of the client transport: once a socket holds more than its high-water mark,
+ * `send()` waits until the buffer has drained. (The server's socket transport keeps the same rule
+ * in fields of its own class, so that an idle socket holds no closure for it.) No `node:` import,
+ * so the client entry can use it.
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
- * Write coalescing shared by the server's socket transport and the client transport: frames sent
- * in one turn of the event loop reach the network in one write. No `node:` import, so the client
- * entry can use it.
+ * Write coalescing of the client transport: frames sent in one turn of the event loop reach the
+ * network in one write. (The server's socket transport keeps the same rule in fields of its own
+ * class, so that an idle socket holds no closure for it.) No `node:` import, so the client entry
+ * can use it.
  *
  * @module
  */

@@ -1,16 +1,19 @@
+import type { EventEmitter } from 'node:events';
 import type { ConnectionLike, Transport, TransportContext } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRaw, waitFor, wsUrl } from '../test/helpers.js';
 import { createWebSocketServer } from './server.js';
+import type { SocketTransport } from './socket-transport.js';
 
 interface Quiet extends ConnectionLike {
   readonly context: TransportContext;
 }
 
 /** A handler that starts each transport and never looks at anything else. */
-function quietHandler(connections: Quiet[]) {
+function quietHandler(connections: Quiet[], transports: SocketTransport[] = []) {
   return {
     connect(transport: Transport, context: TransportContext = {}): Quiet {
+      transports.push(transport as SocketTransport);
       let resolveClosed!: () => void;
       const closed = new Promise<void>((resolve) => {
         resolveClosed = resolve;
@@ -100,5 +103,34 @@ describe('an idle socket', () => {
     expect(second.context.signal!.aborted).toBe(true);
     expect(second.context.kind).toBe('ws');
     expect(second.context.remoteAddress).toBe('127.0.0.1');
+  });
+
+  it('has no listener of its own: every socket shares the same functions', async () => {
+    const connections: Quiet[] = [];
+    const transports: SocketTransport[] = [];
+    const wss = createWebSocketServer(quietHandler(connections, transports), {
+      port: 0,
+      host: '127.0.0.1',
+      idleTimeout: 60_000,
+    });
+    cleanups.push(() => wss.close({ timeout: 100 }));
+    await wss.ready;
+    const clients = [await openRaw(wsUrl(wss.port)), await openRaw(wsUrl(wss.port))];
+    for (const client of clients) cleanups.push(() => client.ws.terminate());
+    await waitFor(() => wss.connections.size === 2);
+    const [a, b] = transports.map((t) => t.socket as unknown as EventEmitter) as [
+      EventEmitter,
+      EventEmitter,
+    ];
+    // Counting objects: a socket adds no closure, no `once` wrapper, no promise for its close.
+    for (const event of ['message', 'error', 'close', 'pong']) {
+      const mine = a.listeners(event);
+      expect(mine.length, event).toBeGreaterThan(0);
+      expect(mine, event).toEqual(b.listeners(event));
+      expect(a.rawListeners(event), event).toEqual(mine);
+    }
+    // Still served: a pong marks the socket alive, a close is cleaned up.
+    clients[0]!.ws.close();
+    await waitFor(() => wss.connections.size === 1);
   });
 });

@@ -26,14 +26,17 @@ import {
   createHeartbeatSweeper,
   DEFAULT_HEARTBEAT,
   type HeartbeatOptions,
+  type HeartbeatSweeper,
   type WatchedPeer,
 } from './heartbeat.js';
 import { SocketContext } from './socket-context.js';
 import {
-  createSocketTransport,
+  createServedSocketTransport,
   DEFAULT_HIGH_WATER_MARK,
   RESOLVED,
+  type SocketCloseWatcher,
   type SocketTransport,
+  watcherOf,
 } from './socket-transport.js';
 
 /**
@@ -199,32 +202,89 @@ export interface JsonRpcWebSocketServer<C extends ConnectionLike = ConnectionLik
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+/** What every socket of one server shares: the bookkeeping an {@link Entry} updates on close. */
+interface Pool<C> {
+  readonly entries: Map<C, Entry<C>>;
+  readonly connections: Set<C>;
+  /** Open sockets per remote address. */
+  readonly perAddress: Map<string, number>;
+  readonly heartbeat: HeartbeatSweeper | undefined;
+  readonly heartbeatTimeout: number;
+  /** Open sockets. */
+  open: number;
+}
+
 /**
- * One served socket: what `close()` and `broadcast()` need, and its heartbeat fields. A class so
- * that a socket costs its fields, not a closure per heartbeat callback.
+ * One served socket: what `close()` and `broadcast()` need, its heartbeat fields, and what its
+ * close undoes. A class so that a socket costs its fields, not a closure per callback: the pong
+ * and idle listeners are shared by every socket and find their entry through the socket.
  */
-class Entry implements WatchedPeer {
-  readonly transport: SocketTransport;
+class Entry<C> implements WatchedPeer, SocketCloseWatcher {
   readonly socket: WebSocket;
-  readonly #heartbeatTimeout: number;
+  readonly #pool: Pool<C>;
+  readonly #key: string;
+  transport!: SocketTransport;
+  /** The connection serving the socket; `undefined` until made (or when making it failed). */
+  connection: C | undefined;
+  idle: ReturnType<typeof setTimeout> | undefined;
+  /** The socket closed. */
+  gone = false;
   lastSeen: number = Date.now();
   pingSentAt = 0;
 
-  constructor(transport: SocketTransport, socket: WebSocket, heartbeatTimeout: number) {
-    this.transport = transport;
+  constructor(socket: WebSocket, pool: Pool<C>, key: string) {
     this.socket = socket;
-    this.#heartbeatTimeout = heartbeatTimeout;
+    this.#pool = pool;
+    this.#key = key;
+    pool.open++;
+    pool.perAddress.set(key, (pool.perAddress.get(key) ?? 0) + 1);
   }
 
   ping(): void {
     this.socket.ping();
   }
 
+  /** A pong came: the peer is alive. */
+  alive(): void {
+    this.#pool.heartbeat?.alive(this);
+  }
+
   dead(): void {
     this.transport.terminate(
-      new TransportError(`Heartbeat: no pong within ${this.#heartbeatTimeout} ms`),
+      new TransportError(`Heartbeat: no pong within ${this.#pool.heartbeatTimeout} ms`),
     );
   }
+
+  socketClosed(): void {
+    this.gone = true;
+    const pool = this.#pool;
+    pool.open--;
+    const left = pool.perAddress.get(this.#key)! - 1;
+    if (left === 0) pool.perAddress.delete(this.#key);
+    else pool.perAddress.set(this.#key, left);
+    if (this.idle !== undefined) clearTimeout(this.idle);
+    const connection = this.connection;
+    if (connection === undefined) return;
+    pool.heartbeat?.remove(this);
+    pool.entries.delete(connection);
+    pool.connections.delete(connection);
+  }
+}
+
+/** A socket's `pong` listener (`this` is the socket): its peer is alive. */
+function onPong(this: WebSocket): void {
+  watcherOf<Entry<unknown>>(this)?.alive();
+}
+
+/** A socket's `message` listener when an idle timeout is set: the socket is not idle. */
+function onActivity(this: WebSocket): void {
+  watcherOf<Entry<unknown>>(this)?.idle?.refresh();
+}
+
+/** The idle timer of a socket ran out: close it, unless one of its calls is still running. */
+function expireIdle(entry: Entry<ConnectionLike>): void {
+  if (entry.connection !== undefined && inFlightOf(entry.connection) > 0) entry.idle!.refresh();
+  else if (entry.socket.readyState === 1) entry.socket.close(CloseCode.GoingAway, 'Idle timeout');
 }
 
 function pathOf(url: string | undefined): string {
@@ -319,7 +379,6 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const idleTimeout = options.idleTimeout ?? 0;
   /** Open sockets per remote address. */
   const perAddress = new Map<string, number>();
-  let open = 0;
   const heartbeatOptions = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
   const heartbeat =
     heartbeatOptions === false ? undefined : createHeartbeatSweeper(heartbeatOptions);
@@ -333,54 +392,43 @@ export function createWebSocketServer<C extends ConnectionLike>(
     // Read messages a little over the limit, so that they are refused with their own id.
     maxPayload: maxRequestBytes * 2,
   });
-  const entries = new Map<C, Entry>();
-  const connections = new Set<C>();
+  const pool: Pool<C> = {
+    entries: new Map<C, Entry<C>>(),
+    connections: new Set<C>(),
+    perAddress,
+    heartbeat,
+    heartbeatTimeout,
+    open: 0,
+  };
+  const { entries, connections } = pool;
   let closing: Promise<void> | undefined;
 
   const accept = (socket: WebSocket, request: IncomingMessage): void => {
-    const transport = createSocketTransport(socket, { highWaterMark });
-    const remoteAddress = request.socket.remoteAddress;
-    const key = remoteAddress ?? '';
-    open++;
-    perAddress.set(key, (perAddress.get(key) ?? 0) + 1);
-    const forget = (): void => {
-      open--;
-      const left = perAddress.get(key)! - 1;
-      if (left === 0) perAddress.delete(key);
-      else perAddress.set(key, left);
-    };
+    const entry = new Entry(socket, pool, request.socket.remoteAddress ?? '');
+    const transport = createServedSocketTransport(socket, highWaterMark, entry);
+    entry.transport = transport;
     const context = new SocketContext(request, transport, maxRequestBytes);
     let connection: C;
     try {
       connection = handler.connect(transport, context);
     } catch {
-      void transport.closed.then(forget);
       socket.close(1011, 'Server error');
       return;
     }
-    const entry = new Entry(transport, socket, heartbeatTimeout);
+    // Closed while being connected: its close has been counted, and nothing is left to watch.
+    if (entry.gone) return;
+    entry.connection = connection;
     entries.set(connection, entry);
     connections.add(connection);
+    if (heartbeat === undefined && idleTimeout <= 0) return;
     if (heartbeat !== undefined) {
       heartbeat.add(entry);
-      socket.on('pong', () => heartbeat.alive(entry));
+      socket.on('pong', onPong);
     }
-    let idle: ReturnType<typeof setTimeout> | undefined;
     if (idleTimeout > 0) {
-      const expire = (): void => {
-        if (inFlightOf(connection) > 0) idle!.refresh();
-        else if (socket.readyState === 1) socket.close(CloseCode.GoingAway, 'Idle timeout');
-      };
-      idle = setTimeout(expire, idleTimeout);
-      socket.on('message', () => idle!.refresh());
+      entry.idle = setTimeout(expireIdle, idleTimeout, entry);
+      socket.on('message', onActivity);
     }
-    void transport.closed.then(() => {
-      forget();
-      clearTimeout(idle);
-      heartbeat?.remove(entry);
-      entries.delete(connection);
-      connections.delete(connection);
-    });
   };
 
   /** The status to refuse an upgrade with, or 0 to accept it. */
@@ -394,7 +442,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
         return 403;
       }
     }
-    if (open >= maxConnections) return 503;
+    if (pool.open >= maxConnections) return 503;
     if ((perAddress.get(request.socket.remoteAddress ?? '') ?? 0) >= maxPerAddress) return 503;
     return 0;
   };
@@ -446,7 +494,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
     return value !== null && typeof value === 'object' ? value : null;
   };
 
-  const closeOne = async (connection: C, entry: Entry, deadline: number): Promise<void> => {
+  const closeOne = async (connection: C, entry: Entry<C>, deadline: number): Promise<void> => {
     let open = true;
     void entry.transport.closed.then(() => {
       open = false;

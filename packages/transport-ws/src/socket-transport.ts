@@ -147,7 +147,41 @@ export function createSocketTransport<S extends ServerSocketLike>(
     socket,
     options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
     options.answerInvalidFrames ?? true,
+    undefined,
   );
+}
+
+/** Told once when a socket's transport has closed, after its owner's `onClose` (internal). */
+export interface SocketCloseWatcher {
+  /** The socket closed. */
+  socketClosed(): void;
+}
+
+/**
+ * The transport of a socket the server accepted: as {@link createSocketTransport}, and tells
+ * `watcher` when it closes, so that the server keeps no promise and no closure per socket for it.
+ *
+ * @param socket - the accepted socket
+ * @param highWaterMark - the backpressure bound
+ * @param watcher - told when the socket closed
+ * @returns the transport
+ */
+export function createServedSocketTransport<S extends ServerSocketLike>(
+  socket: S,
+  highWaterMark: number,
+  watcher: SocketCloseWatcher,
+): SocketTransport<S> {
+  return new WsSocketTransport(socket, highWaterMark, true, watcher);
+}
+
+/**
+ * The watcher a served socket's transport was made with, for listeners that every socket shares.
+ *
+ * @param socket - a socket passed to {@link createServedSocketTransport}
+ * @returns its watcher, or `undefined` once it has closed (or for any other socket)
+ */
+export function watcherOf<W extends SocketCloseWatcher>(socket: object): W | undefined {
+  return WsSocketTransport.watcherOf(socket) as W | undefined;
 }
 
 /**
@@ -177,16 +211,67 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
   #controller: AbortController | undefined;
   #closedPromise: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
+  readonly #watcher: SocketCloseWatcher | undefined;
+  /** The `message` listener, to remove it on close. */
+  readonly #messageListener: (data: SocketData, isBinary: boolean) => void;
 
-  constructor(socket: S, highWaterMark: number, answerInvalid: boolean) {
+  /** The transport of each served socket, for the listeners every served socket shares. */
+  static readonly #served = new WeakMap<object, WsSocketTransport<ServerSocketLike>>();
+
+  /** See {@link watcherOf}. */
+  static watcherOf(socket: object): SocketCloseWatcher | undefined {
+    const transport = WsSocketTransport.#served.get(socket);
+    return transport === undefined ? undefined : transport.#watcher;
+  }
+
+  // Shared listeners of served sockets (`this` is the socket): no closure per socket. A socket
+  // the user hands to `createSocketTransport` may not call its listeners on itself, so it gets
+  // closures.
+  static #sharedMessage(this: object, data: SocketData, isBinary: boolean): void {
+    const transport = WsSocketTransport.#served.get(this);
+    if (transport !== undefined) transport.#onMessage(data, isBinary);
+  }
+
+  static #sharedError(this: object, error: Error): void {
+    const transport = WsSocketTransport.#served.get(this);
+    if (transport !== undefined) transport.#lastError = error;
+  }
+
+  static #sharedClose(this: object, code: number, reason: Buffer): void {
+    const transport = WsSocketTransport.#served.get(this);
+    if (transport !== undefined) transport.#onClose(code, reason);
+  }
+
+  constructor(
+    socket: S,
+    highWaterMark: number,
+    answerInvalid: boolean,
+    watcher: SocketCloseWatcher | undefined,
+  ) {
     this.socket = socket;
+    this.#watcher = watcher;
     this.#highWaterMark = highWaterMark;
     this.#answerInvalid = answerInvalid;
     this.#raw = (socket as unknown as { _socket?: Socket })._socket;
     this.#closed = socket.readyState >= CLOSING;
-    socket.on('message', this.#onMessage);
-    socket.on('error', this.#onError);
-    socket.once('close', this.#onClose);
+    if (watcher === undefined) {
+      this.#messageListener = (data, isBinary) => this.#onMessage(data, isBinary);
+      socket.on('message', this.#messageListener);
+      socket.on('error', (error) => {
+        this.#lastError = error;
+      });
+      socket.once('close', (code, reason) => this.#onClose(code, reason));
+    } else {
+      WsSocketTransport.#served.set(socket, this);
+      this.#messageListener = WsSocketTransport.#sharedMessage;
+      socket.on('message', this.#messageListener);
+      socket.on('error', WsSocketTransport.#sharedError);
+      // `ws` emits `close` once; `on` spares the wrapper that `once` makes.
+      (socket as unknown as { on(event: 'close', listener: CloseListener): void }).on(
+        'close',
+        WsSocketTransport.#sharedClose,
+      );
+    }
     if (this.#closed) queueMicrotask(() => this.#onClose(CloseCode.Abnormal, Buffer.alloc(0)));
   }
 
@@ -313,7 +398,7 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     this.#handler.onClose(this.#closeError);
   }
 
-  #onMessage = (data: SocketData, isBinary: boolean): void => {
+  #onMessage(data: SocketData, isBinary: boolean): void {
     if (!isBinary) {
       // ws has already checked that a text frame is UTF-8.
       this.#deliver((data as Buffer).toString());
@@ -333,13 +418,9 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     if (this.#answerInvalid && this.socket.readyState === OPEN) {
       this.send(INVALID_UTF8_ANSWER).catch(noop);
     }
-  };
+  }
 
-  #onError = (error: Error): void => {
-    this.#lastError = error;
-  };
-
-  #onClose = (code: number, reason: Buffer): void => {
+  #onClose(code: number, reason: Buffer): void {
     if (this.#closeSeen) return;
     this.#closeSeen = true;
     this.#closed = true;
@@ -357,12 +438,16 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     }
     if (this.#drainReject !== undefined) this.#drainReject(new ConnectionClosedError());
     this.#drain = this.#drainResolve = this.#drainReject = undefined;
-    this.socket.off('message', this.#onMessage);
+    this.socket.off('message', this.#messageListener);
     this.#controller?.abort(this.#abortReason());
     this.#notifyClose();
     this.#closeDone = true;
     this.#resolveClosed?.();
-  };
+    if (this.#watcher !== undefined) {
+      WsSocketTransport.#served.delete(this.socket);
+      this.#watcher.socketClosed();
+    }
+  }
 
   #checkDrain(): void {
     const resolve = this.#drainResolve;
@@ -396,6 +481,9 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     return this.#drain;
   }
 }
+
+/** A socket's `close` listener. */
+type CloseListener = (code: number, reason: Buffer) => void;
 
 /** Marks a refused frame in the pre-start inbox (never a valid message text). */
 const INVALID_FRAME = '\u0000invalid-frame';
