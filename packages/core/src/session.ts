@@ -546,11 +546,7 @@ class SessionImpl implements Session {
     this.#dispatch = dispatch;
     const options = this.#options;
     try {
-      const handler =
-        options.onTooLarge === undefined
-          ? new SessionHandler(this, options)
-          : new LimitedSessionHandler(this, options);
-      const starting = this.#transport.start(handler);
+      const starting = this.#transport.start(sessionHandler(this, options));
       this.#startPromise = starting.then(
         () => {
           this.#started = true;
@@ -570,52 +566,25 @@ class SessionImpl implements Session {
 }
 
 /**
- * What a session hands its transport: one object whose methods live on the prototype. The
- * optional `maxMessageBytes` is an own member only when the session has one, and `onTooLarge`
- * exists only on the subclass used when the session has one, so that a transport that checks
- * for them behaves as before.
+ * What a session hands its transport: a plain object whose members are its own, so that a
+ * transport (or a wrapper) may copy it (`{ ...handler, onMessage }`) or take a member off it.
+ * The optional `maxMessageBytes` and `onTooLarge` are members only when the session has them, so
+ * that a transport that checks for them behaves as before.
+ *
+ * @param session - the session
+ * @param options - its options
+ * @returns the handler
  */
-class SessionHandler implements TransportHandler {
-  readonly session: SessionImpl;
-  readonly options: SessionOptions;
-  declare readonly maxMessageBytes?: number;
-
-  constructor(session: SessionImpl, options: SessionOptions) {
-    this.session = session;
-    this.options = options;
-    if (options.maxMessageBytes !== undefined) {
-      (this as { maxMessageBytes?: number }).maxMessageBytes = options.maxMessageBytes;
-    }
-  }
-
-  onMessage(text: string): void {
-    this.session.received(text);
-  }
-
-  onClose(error?: Error): void {
-    this.session.shutdown(error);
-  }
-
-  onError(error: Error): void {
-    this.options.report(error, TRANSPORT_WARN);
-  }
-
-  onDisconnect(error?: Error): void {
-    this.session.disconnected(error);
-  }
-
-  onReconnect(): void {
-    this.options.onReconnect?.();
-  }
-
-  onEnd(): void {
-    this.session.inputEnded();
-  }
-}
-
-/** A {@link SessionHandler} that passes messages over the size limit to `onTooLarge`. */
-class LimitedSessionHandler extends SessionHandler {
-  onTooLarge(envelope: MessageEnvelope, error: Error): void {
-    this.options.onTooLarge!(envelope, error);
-  }
+function sessionHandler(session: SessionImpl, options: SessionOptions): TransportHandler {
+  const handler: { -readonly [K in keyof TransportHandler]: TransportHandler[K] } = {
+    onMessage: (text) => session.received(text),
+    onClose: (error) => session.shutdown(error),
+    onError: (error) => options.report(error, TRANSPORT_WARN),
+    onDisconnect: (error) => session.disconnected(error),
+    onReconnect: () => options.onReconnect?.(),
+    onEnd: () => session.inputEnded(),
+  };
+  if (options.onTooLarge !== undefined) handler.onTooLarge = options.onTooLarge;
+  if (options.maxMessageBytes !== undefined) handler.maxMessageBytes = options.maxMessageBytes;
+  return handler;
 }

@@ -9,8 +9,7 @@ import type { MessageEnvelope } from './envelope.js';
 
 /**
  * Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport.
- * Call its members as methods (`handler.onMessage(text)`): the kit's owners keep them on a
- * shared prototype, so a member taken off the object loses its `this`.
+ * The kit's owners pass a plain object: a wrapper may copy it (`{ ...handler, onMessage }`).
  */
 export interface TransportHandler {
   /** One inbound message or batch, as text. */
