@@ -584,7 +584,10 @@ function sessionHandler(session: SessionImpl, options: SessionOptions): Transpor
     onReconnect: () => options.onReconnect?.(),
     onEnd: () => session.inputEnded(),
   };
-  if (options.onTooLarge !== undefined) handler.onTooLarge = options.onTooLarge;
+  if (options.onTooLarge !== undefined) {
+    // Called on the options: the owner's hooks may be methods of one object.
+    handler.onTooLarge = (envelope, error) => options.onTooLarge!(envelope, error);
+  }
   if (options.maxMessageBytes !== undefined) handler.maxMessageBytes = options.maxMessageBytes;
   return handler;
 }
