@@ -111,10 +111,12 @@ describe('default timeout', () => {
     vi.useFakeTimers();
     const peer = rawPeer();
     const call = peer.client.request('slow').catch((e: unknown) => e);
+    // A safety net checked every 3 s, not a timer per call: the call fails 30 to 33 s later.
     await vi.advanceTimersByTimeAsync(29_999);
     expect(peer.client.pending).toBe(1);
-    await vi.advanceTimersByTimeAsync(1);
+    await vi.advanceTimersByTimeAsync(3_001);
     expect(await call).toBeInstanceOf(TimeoutError);
+    expect(await call).toMatchObject({ timeout: 30_000, method: 'slow' });
     await peer.client.close();
   });
 

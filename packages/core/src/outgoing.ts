@@ -108,7 +108,8 @@ export interface Outgoing {
 export function createOutgoing(options: OutgoingOptions): Outgoing {
   const { report, profile, send, sendDetached, isClosed, generateId, onAnswered, onNullIdError } =
     options;
-  const pending = createPendingCalls();
+  const { fallbackTimeout, serializeRequest: requestText } = options;
+  const pending = createPendingCalls({ fallbackTimeout });
   const cancellation = profile?.cancellation;
   const progress = profile?.progress;
   const progressMethod = progress?.method;
@@ -116,7 +117,6 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   const defaultTimeout = options.requestTimeout;
   const contextMember = options.contextMember ?? DEFAULT_CONTEXT_MEMBER;
   const carriesContext = options.carriesContext === true;
-  const { fallbackTimeout, serializeRequest: requestText } = options;
   const givenUp = new Set<JsonRpcId>();
   const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
   let counter = 1;
@@ -194,6 +194,9 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     }
     return true;
   };
+
+  /** How a call under the safety net waits: one options object for all of them. */
+  const netted = { fallback: true, onGiveUp } as const;
 
   const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
 
@@ -297,16 +300,13 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
     const sentContext = carriesContext ? context : undefined;
     // Without a timeout of its own, the fallback deadline (a safety net) fails the call but
-    // leaves its send alone: no send signal, no controller per call.
-    const deadline =
-      timed || callOptions?.timeout !== undefined || !(fallbackTimeout < Number.POSITIVE_INFINITY)
-        ? timeout
-        : fallbackTimeout;
-    if (signal === undefined && !(deadline > 0) && token === undefined) {
-      // The lean path: nothing can make this call give up on its own.
+    // leaves its send alone: no send signal, no controller, no timer per call.
+    const fallback = !timed && callOptions?.timeout === undefined && fallbackTimeout > 0;
+    if (signal === undefined && !timed && token === undefined) {
+      // The lean path: nothing but the safety net can make this call give up on its own.
       let promise: Promise<unknown>;
       try {
-        promise = pending.add(id, method);
+        promise = fallback ? pending.add(id, method, netted) : pending.add(id, method);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -319,10 +319,11 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     let promise: Promise<unknown>;
     try {
       promise =
-        signal === undefined && !(deadline > 0)
+        signal === undefined && !timed && !fallback
           ? pending.add(id, method)
           : pending.add(id, method, {
-              timeout: deadline,
+              timeout: timed ? timeout : undefined,
+              fallback,
               signal,
               onGiveUp: timed ? giveUpTimed : onGiveUp,
             });
