@@ -143,7 +143,8 @@ export interface ClientOptions<V = unknown> {
    * Speak JSON-RPC 1.0: pass core's `jsonrpc1` (`createClient(transport, { jsonrpc1 })`).
    * Requests go without `jsonrpc`, params by position only (params by name reject with a
    * TypeError), notifications as requests with `id: null`, and answers are read with `result`
-   * beside `error` (one `null`). Batches are still sent as 2.0 arrays. The 1.0 code comes with
+   * beside `error` (one `null`). JSON-RPC 1.0 has no batches: `batch()` rejects with a TypeError
+   * and the `batch` option throws a RangeError. Cancel notices go out as 1.0 notifications. The 1.0 code comes with
    * the value: a client without it ships none.
    * @default undefined (2.0)
    */

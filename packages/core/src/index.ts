@@ -18,6 +18,7 @@ export {
   jsonWriterOf,
   losslessNumbers,
   superjsonCodec,
+  withDecodedParams,
 } from './codec.js';
 export type {
   Contract,

@@ -32,7 +32,6 @@ import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pend
 import type { Profile, ProgressToken } from './protocols.js';
 import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
-import { serializeNotification } from './serialize.js';
 import { toError } from './to-error.js';
 import { SENT } from './transport.js';
 
@@ -52,6 +51,8 @@ export interface OutgoingOptions {
    * call but leaves its send alone; `0`: none.
    */
   readonly fallbackTimeout: number;
+  /** Writes a notification's message (the cancel notice). */
+  readonly serializeNotification: (method: string, params: JsonRpcParams | undefined) => string;
   /** Writes a call's message. */
   readonly serializeRequest: (
     id: JsonRpcId,
@@ -134,7 +135,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     if (!notice || !sendCancel || isClosed()) return;
     let text: string;
     try {
-      text = serializeNotification(
+      text = options.serializeNotification(
         cancellation!.method,
         cancellation!.toParams(id, reason === 'timeout' ? 'timeout' : 'aborted'),
       );

@@ -371,6 +371,7 @@ class SessionImpl implements Session {
       requestTimeout: options.requestTimeout ?? 0,
       fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
       serializeRequest: options.serializeRequest ?? serializeRequest,
+      serializeNotification: options.serializeNotification ?? serializeNotification,
       lateAnswerMemory: options.lateAnswerMemory,
       generateId: options.generateId,
       contextMember: options.contextMember,
