@@ -21,6 +21,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A superjson-shaped codec that knows Dates: `{ json, meta: 'Date' }` on the wire. */
+const dateCodec = superjsonCodec({
+  serialize: (value: unknown) =>
+    value instanceof Date ? { json: value.toISOString(), meta: 'Date' } : { json: value },
+  deserialize: (payload: { json: unknown; meta?: unknown }) =>
+    payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
+});
+
 describe('codec', () => {
   it('losslessNumbers: BigInt params go out as plain numbers, big results come back exact', async () => {
     const peer = rawPeer({ codec: losslessNumbers });
@@ -38,13 +46,7 @@ describe('codec', () => {
   });
 
   it('a contract validates the decoded result', async () => {
-    const codec = superjsonCodec({
-      serialize: (value: unknown) =>
-        value instanceof Date ? { json: value.toISOString(), meta: 'Date' } : { json: value },
-      deserialize: (payload: { json: unknown; meta?: unknown }) =>
-        payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
-    });
-    const peer = rawPeer({ codec });
+    const peer = rawPeer({ codec: dateCodec });
     const api = peer.client.contract(
       defineContract({ now: method({ params: v.tuple([]), result: v.date() }) }),
     );
@@ -77,14 +79,8 @@ describe("codec on the client's own handlers", () => {
   });
 
   it("answers with the codec's encode (superjson), and decodes params before onRequest", async () => {
-    const codec = superjsonCodec({
-      serialize: (value: unknown) =>
-        value instanceof Date ? { json: value.toISOString(), meta: 'Date' } : { json: value },
-      deserialize: (payload: { json: unknown; meta?: unknown }) =>
-        payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
-    });
     const peer = rawPeer({
-      codec,
+      codec: dateCodec,
       onRequest: (request) => ((request.params as number[])[0] === 1 ? new Date(0) : null),
     });
     await peer.reply('{"jsonrpc":"2.0","id":1,"method":"when","params":{"json":[1]}}');
@@ -267,7 +263,7 @@ describe('subscriptions', () => {
       deserialize: (payload: { json: unknown; meta?: unknown }) =>
         payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
     });
-    const peer = rawPeer({ codec });
+    const peer = rawPeer({ codec: dateCodec });
     const items: unknown[] = [];
     await subscribed(peer, items);
     await peer.reply(
