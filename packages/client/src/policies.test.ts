@@ -258,11 +258,6 @@ describe('subscriptions', () => {
   });
 
   it("items are decoded by the client's codec, before the item schema", async () => {
-    const codec = superjsonCodec({
-      serialize: (value: unknown) => ({ json: value }),
-      deserialize: (payload: { json: unknown; meta?: unknown }) =>
-        payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
-    });
     const peer = rawPeer({ codec: dateCodec });
     const items: unknown[] = [];
     await subscribed(peer, items);
