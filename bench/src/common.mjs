@@ -25,6 +25,17 @@ export const REQUEST_TEXT = JSON.stringify({
   method: METHOD,
   params: PARAMS,
 });
+/** An MCP `initialize` request (id 0), as text: what starts a Streamable HTTP session. */
+export const INITIALIZE_TEXT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'b', version: '1' },
+  },
+});
 /** A batch of 100 requests, as text. */
 export const BATCH_TEXT = JSON.stringify(
   Array.from({ length: 100 }, (_, i) => ({

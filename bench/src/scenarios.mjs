@@ -518,6 +518,8 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/redis-fanout.mjs')).run(impl, config),
   },
+  streamableIdleScenario('streamable-idle', '18a', false),
+  streamableIdleScenario('streamable-idle-stream', '18b', true),
 ];
 
 /** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
@@ -553,5 +555,41 @@ function redisQueueScenario(id, number, workers) {
     },
     measure: async (impl, config) =>
       (await import('./scenarios/redis-queue.mjs')).run(impl, config, workers),
+  };
+}
+
+/**
+ * The memory-per-idle-session row of Streamable HTTP, without or with each session's GET stream.
+ *
+ * @param {string} id - the scenario id
+ * @param {string} number - its number in the tables
+ * @param {boolean} streams - whether each session holds its GET event stream open
+ */
+function streamableIdleScenario(id, number, streams) {
+  return {
+    id,
+    title: `${number}. Memory per idle Streamable HTTP session${streams ? ' holding its GET event stream' : ' (initialize only)'} (server RSS and heap after GC)`,
+    unit: 'KiB RSS/session',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit', kind: KIT },
+      { name: 'mcp-sdk', kind: PEER },
+    ],
+    target: { raw: 1.3, peers: true },
+    // Opening 2,000 sessions on a busy machine can take a while.
+    timeoutMs: { quick: 60_000, full: 120_000 },
+    columns: [
+      ['heapKiB', 'heap KiB/session'],
+      ['sessions', 'sessions'],
+    ],
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { sessions: 2_000, settleMs: 500 },
+      full: { sessions: 2_000, settleMs: 1_000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/streamable-idle.mjs')).runIdle(impl, config, streams),
   };
 }

@@ -117,4 +117,26 @@ describe('new rows, run for real at a tiny size', () => {
     expect(cold!.rows[0].median).toBeGreaterThan(0);
     expect(big!.rows[0].extra.held).toBeGreaterThan(0);
   }, 60_000);
+
+  it('measures idle Streamable HTTP sessions, without and with their GET streams', async () => {
+    const results = await runSuite({
+      quick: true,
+      only: ['streamable-idle', 'streamable-idle-stream'],
+      impls: ['kit', 'mcp-sdk'],
+      reps: 1,
+      scale: 0.01,
+    });
+    expect(results.map((r) => r.scenario.id)).toEqual([
+      'streamable-idle',
+      'streamable-idle-stream',
+    ]);
+    for (const { rows } of results) {
+      expect(rows.map((row) => row.impl)).toEqual(['kit', 'mcp-sdk']);
+      for (const row of rows) {
+        expect(row.note).toBeUndefined();
+        expect(row.extra.sessions).toBe(20);
+        expect(Number.isFinite(row.extra.heapKiB)).toBe(true);
+      }
+    }
+  }, 60_000);
 });

@@ -10,18 +10,7 @@ import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Pool } from 'undici';
-import { kit, lanesFor } from '../common.mjs';
-
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'b', version: '1' },
-  },
-});
+import { INITIALIZE_TEXT as INIT, kit, lanesFor } from '../common.mjs';
 
 function listen(handler) {
   const http = createHttpServer(handler);
