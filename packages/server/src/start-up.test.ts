@@ -1,14 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inFreshProcess } from '../../../tests/support/fresh-process.js';
 
 /**
  * Runs `body` in a fresh Node process after a module hook that logs every module URL loaded,
  * with `loaded(part)` telling whether a loaded URL contains `part`. Resolves what it printed.
  */
-async function inFreshProcess(body: string): Promise<unknown> {
+async function withLoadLog(body: string): Promise<unknown> {
   const dir = await mkdtemp(join(tmpdir(), 'server-start-up-'));
   const log = join(dir, 'loaded.txt');
   const hooks = `import { appendFileSync } from 'node:fs';
@@ -25,16 +25,7 @@ async function inFreshProcess(body: string): Promise<unknown> {
     ${body}
   `;
   try {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(0);
-    return JSON.parse(out);
+    return await inFreshProcess(script);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -44,7 +35,7 @@ describe('start-up cost', () => {
   it('loads p-limit only when a batch goes async', async () => {
     // Counting work: the modules loaded, in a fresh process that imports the built package.
     const entry = new URL('../dist/index.js', import.meta.url).href;
-    const seen = await inFreshProcess(`
+    const seen = await withLoadLog(`
       const { createServer } = await import(${JSON.stringify(entry)});
       const afterImport = loaded('/p-limit/');
       const server = createServer();
@@ -69,7 +60,7 @@ describe('start-up cost', () => {
 
   it('reports no unhandled rejection when a member fails while p-limit loads', async () => {
     const batch = new URL('../dist/batch.js', import.meta.url).href;
-    const seen = await inFreshProcess(`
+    const seen = await withLoadLog(`
       const { answerBatch } = await import(${JSON.stringify(batch)});
       const unhandled = [];
       process.on('unhandledRejection', (reason) => unhandled.push(String(reason)));

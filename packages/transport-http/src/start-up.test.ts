@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { inFreshProcess } from '../../../tests/support/fresh-process.js';
 
 describe('start-up cost', () => {
   it('loads node:http only when listen() is called', async () => {
@@ -17,15 +17,6 @@ describe('start-up cost', () => {
       await listener.close();
       console.log(JSON.stringify([before, afterImport, afterListen]));
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual([false, false, true]);
+    expect(await inFreshProcess(script)).toEqual([false, false, true]);
   }, 15_000);
 });
