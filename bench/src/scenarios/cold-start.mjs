@@ -2,9 +2,9 @@
  * Scenario 11: cold start. Each start is a fresh server child (pinned to CPU 1) timed from
  * `spawn` to the first complete answer; the value is the median over `config.starts` starts.
  * Each implementation has its own child file that imports its library statically, as an
- * application does (a dynamic `import()` would add the cost of the dynamic-import machinery,
- * which the raw child does not pay). The child reports `readyMs`: `process.uptime()` when its own
- * code starts to run, its imports loaded; beside raw's, the difference is the import time.
+ * application does, with nothing else in it. The child reports `readyMs`: `process.uptime()` when
+ * its own code starts to run, its imports loaded; beside raw's, the difference is the import
+ * time.
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
