@@ -29,13 +29,14 @@ import {
   type HeartbeatSweeper,
   type WatchedPeer,
 } from './heartbeat.js';
+import { RESOLVED } from './send-flow.js';
 import { SocketContext } from './socket-context.js';
 import {
   createServedSocketTransport,
   DEFAULT_HIGH_WATER_MARK,
-  RESOLVED,
-  type SocketCloseWatcher,
+  type SocketSettings,
   type SocketTransport,
+  type SocketWatcher,
   watcherOf,
 } from './socket-transport.js';
 
@@ -219,7 +220,7 @@ interface Pool<C> {
  * close undoes. A class so that a socket costs its fields, not a closure per callback: the pong
  * and idle listeners are shared by every socket and find their entry through the socket.
  */
-class Entry<C> implements WatchedPeer, SocketCloseWatcher {
+class Entry<C> implements WatchedPeer, SocketWatcher {
   readonly socket: WebSocket;
   readonly #pool: Pool<C>;
   readonly #key: string;
@@ -373,7 +374,10 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const handler = server;
   const path = options.path;
   const checkOrigin = originCheck(options.allowedOrigins);
-  const highWaterMark = options.backpressure?.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  const settings: SocketSettings = {
+    highWaterMark: options.backpressure?.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+    answerInvalidFrames: true,
+  };
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const maxPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
   const idleTimeout = options.idleTimeout ?? 0;
@@ -405,7 +409,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
 
   const accept = (socket: WebSocket, request: IncomingMessage): void => {
     const entry = new Entry(socket, pool, request.socket.remoteAddress ?? '');
-    const transport = createServedSocketTransport(socket, highWaterMark, entry);
+    const transport = createServedSocketTransport(socket, settings, entry);
     entry.transport = transport;
     const context = new SocketContext(request, transport, maxRequestBytes);
     let connection: C;
