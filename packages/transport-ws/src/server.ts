@@ -110,9 +110,11 @@ export interface WebSocketServerOptions {
    */
   readonly maxConnectionsPerAddress?: number | undefined;
   /**
-   * Milliseconds a socket may stay without sending a message (while no call of it is running)
-   * before it is closed with 1001 "Idle timeout". Pings and pongs do not count: a peer that only
-   * answers pings is idle. `0` keeps idle sockets open.
+   * Milliseconds a socket may stay without a message in either direction (while no call of it is
+   * running) before it is closed with 1001 "Idle timeout". A message the server sends counts, as
+   * in uWebSockets, so a subscriber that only listens to pushes stays open while they come.
+   * Pings and pongs do not count: a peer that only answers pings is idle. `0` keeps idle sockets
+   * open.
    *
    * @default 0
    */
@@ -277,7 +279,10 @@ function onPong(this: WebSocket): void {
   watcherOf<Entry<unknown>>(this)?.alive();
 }
 
-/** A socket's `message` listener when an idle timeout is set: the socket is not idle. */
+/**
+ * A socket's `message` listener when an idle timeout is set: the socket is not idle. (A frame
+ * sent refreshes the timer too, in the socket's transport.)
+ */
 function onActivity(this: WebSocket): void {
   watcherOf<Entry<unknown>>(this)?.idle?.refresh();
 }

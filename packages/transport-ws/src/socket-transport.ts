@@ -356,6 +356,8 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     }
     beforeSend(this, this.#raw);
     socket.send(message);
+    // A frame sent is activity: a socket the server keeps pushing to is not idle.
+    this.#watcher?.idle?.refresh();
     return afterSend(this, this.#settings.highWaterMark);
   }
 
