@@ -344,7 +344,9 @@ function noop(): void {}
 
 /**
  * Serves JSON-RPC over WebSocket: every accepted socket becomes a core `Transport` handed to
- * `server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`. Where it
+ * `server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`, where
+ * `headers` are the upgrade request's without those only the handshake reads (`connection`,
+ * `upgrade`, `sec-websocket-key`, `sec-websocket-version`, `sec-websocket-extensions`). Where it
  * listens is one of `options.port`, `options.httpServer` (the `ws` package's `server` option) or
  * `options.noServer`.
  * Text frames carry messages; a binary frame is decoded as UTF-8 or refused with a -32700 answer.
