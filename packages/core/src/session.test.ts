@@ -141,6 +141,8 @@ describe('session sends', () => {
     expect('maxMessageBytes' in a).toBe(false);
     expect(b.maxMessageBytes).toBe(10);
     expect(a.onTooLarge).toBeUndefined();
+    // No owner here listens for reconnects: no member (no closure) for it.
+    expect('onReconnect' in a).toBe(false);
     // `closed` still works, read before or after the close.
     const before = first.closed;
     expect(first.closed).toBe(before);

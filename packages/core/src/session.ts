@@ -568,8 +568,8 @@ class SessionImpl implements Session {
 /**
  * What a session hands its transport: a plain object whose members are its own, so that a
  * transport (or a wrapper) may copy it (`{ ...handler, onMessage }`) or take a member off it.
- * The optional `maxMessageBytes` and `onTooLarge` are members only when the session has them, so
- * that a transport that checks for them behaves as before.
+ * The optional `maxMessageBytes`, `onTooLarge` and `onReconnect` are members only when the
+ * session has them, so that a transport that checks for them behaves as before.
  *
  * @param session - the session
  * @param options - its options
@@ -581,9 +581,10 @@ function sessionHandler(session: SessionImpl, options: SessionOptions): Transpor
     onClose: (error) => session.shutdown(error),
     onError: (error) => options.report(error, TRANSPORT_WARN),
     onDisconnect: (error) => session.disconnected(error),
-    onReconnect: () => options.onReconnect?.(),
     onEnd: () => session.inputEnded(),
   };
+  // A member (a closure) only for an owner that listens: a server's connection does not.
+  if (options.onReconnect !== undefined) handler.onReconnect = () => options.onReconnect!();
   if (options.onTooLarge !== undefined) {
     // Called on the options: the owner's hooks may be methods of one object.
     handler.onTooLarge = (envelope, error) => options.onTooLarge!(envelope, error);
