@@ -514,6 +514,10 @@ describe('connection memory', () => {
     expect(a.notify).toBe(b.notify);
     expect(a.request).toBe(b.request);
     expect(a.close).toBe(b.close);
+    // No call waits yet: the two limiters share one empty queue.
+    const queueOf = (c: Connection) =>
+      (c as unknown as { limiter: { queue: unknown } }).limiter.queue;
+    expect(queueOf(a)).toBe(queueOf(b));
     expect(made).not.toHaveBeenCalled();
     made.mockRestore();
     await remoteA.send(req('add', 1, [1, 2]));
