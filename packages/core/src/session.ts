@@ -46,8 +46,16 @@ import { SENT, type Transport, type TransportHandler } from './transport.js';
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
 
-/** Answers one parsed message (not a lone response, not a cancel or progress notice). */
-export type SessionDispatch = (parsed: ParseResult, text: string) => SessionAnswer;
+/**
+ * Answers one parsed message (not a lone response, not a cancel or progress notice). Called on
+ * the session's options (`this`), so that an owner whose options object is one per conversation
+ * (a server's connection) can pass one function shared by all of them instead of a closure each.
+ */
+export type SessionDispatch = (
+  this: SessionOptions,
+  parsed: ParseResult,
+  text: string,
+) => SessionAnswer;
 
 /** Options of {@link createSession}. */
 export interface SessionOptions {
@@ -529,7 +537,7 @@ class SessionImpl implements Session {
       return;
     }
     if (parsed.kind === 'notification' && this.consume(parsed.message)) return;
-    const out = this.#dispatch!(parsed, text);
+    const out = this.#dispatch!.call(this.#options, parsed, text);
     if (out === undefined) return;
     const about = parsed.kind === 'request' ? parsed.message : undefined;
     if (typeof out === 'string') this.sendDetached(out, about);

@@ -22,6 +22,7 @@ import {
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import type { Answer } from './batch.js';
 import type { Dispatcher, Scope } from './dispatch.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { refuseTooLarge } from './too-large.js';
@@ -140,7 +141,17 @@ class ServedConnection implements Connection, SessionOptions, Scope {
     return this.session.close();
   }
 
-  // The session's hooks.
+  // The session's dispatch and hooks.
+
+  /**
+   * Answers one message: the session's dispatch, called on this connection.
+   *
+   * @param parsed - the message
+   * @returns the answer
+   */
+  answer(parsed: ParseResult): Answer {
+    return this.#config.dispatcher.answer(parsed, this);
+  }
 
   screen(text: string): boolean {
     if (!exceedsUtf8Bytes(text, this.maxRequestBytes)) return false;
@@ -184,11 +195,11 @@ export function createConnection(
   context: TransportContext,
   config: ConnectionConfig,
 ): Connection {
-  const { dispatcher } = config;
   const connection = new ServedConnection(context, config);
   const session = createSession(transport, connection);
   connection.session = session;
-  session.start((parsed) => dispatcher.answer(parsed, connection));
+  // One function for every connection: the session calls it on its options, the connection.
+  session.start(ServedConnection.prototype.answer);
   // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
   connection.maxRequestBytes = transport.maxMessageBytes ?? connection.maxRequestBytes;
   return connection;
