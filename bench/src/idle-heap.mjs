@@ -1,7 +1,7 @@
 /**
  * Where the memory of idle WebSocket connections goes, by constructor: opens `--connections`
  * idle sockets (from a child process) to one server in this process, `raw` (bare `ws`) or `kit`
- * (`createWebSocketServer` with its defaults, as in the `ws-idle` row), and compares heap
+ * (the servers of the `ws-idle` row), and compares heap
  * snapshots taken before and after them. Prints the growth per connection of the heap in use and
  * of each heap space's physical size, then the constructors whose objects grew most, as bytes and
  * objects per connection (self sizes: an object's own bytes, not what it holds).
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import { add, kit, METHOD } from './common.mjs';
+import { wsConnsServers } from './ws-conns-servers.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -51,24 +51,6 @@ async function openClients(port) {
   process.once('message', () => {
     for (const ws of sockets) ws.terminate();
     process.exit(0);
-  });
-}
-
-async function serve(impl, http) {
-  if (impl === 'raw') {
-    const { WebSocketServer } = await import('ws');
-    const wss = new WebSocketServer({ server: http });
-    wss.on('connection', (ws) => ws.on('message', () => {}));
-    return;
-  }
-  const { createServer } = await kit('@jsonrpc-kit/server', 'createServer');
-  const { createWebSocketServer } = await kit('@jsonrpc-kit/transport-ws', 'createWebSocketServer');
-  const server = createServer({});
-  server.method(METHOD, add);
-  createWebSocketServer(server, {
-    httpServer: http,
-    maxConnections: Number.POSITIVE_INFINITY,
-    maxConnectionsPerAddress: Number.POSITIVE_INFINITY,
   });
 }
 
@@ -118,7 +100,7 @@ function byConstructor(file) {
 async function measure(impl, top) {
   if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
   const http = createHttpServer();
-  await serve(impl, http);
+  await wsConnsServers[impl](http);
   await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address();
   // One connection first, so that code and module state made on first use are not counted.
