@@ -477,10 +477,11 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     }
     failWait(this, new ConnectionClosedError());
     this.socket.off('message', rare?.messageListener ?? WsSocketTransport.#sharedMessage);
-    rare?.controller?.abort(this.#abortReason());
+    // Read afresh from here: the side object may be made meanwhile (the owner reads `closed`).
+    this.#rare?.controller?.abort(this.#abortReason());
     this.#notifyClose();
     this.#flags |= CLOSE_DONE;
-    rare?.resolveClosed?.();
+    this.#rare?.resolveClosed?.();
     if (this.#watcher !== undefined) {
       WsSocketTransport.#served.delete(this.socket);
       this.#watcher.socketClosed();
