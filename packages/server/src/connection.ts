@@ -12,6 +12,7 @@ import {
   type JsonRpcParams,
   type MessageEnvelope,
   type ParseResult,
+  type Peer,
   type Profile,
   type RequestOptions,
   RequestTooLargeError,
@@ -89,6 +90,23 @@ class ServedConnection implements Connection {
   [asyncDisposeSymbol](): Promise<void> {
     return this.#session.close();
   }
+
+  /** See {@link directTransportOf}. */
+  static directTransportOf(peer: Peer): Transport | undefined {
+    return #session in peer ? peer.#session.directTransport : undefined;
+  }
+}
+
+/**
+ * The transport of a server connection whose session sends straight to it, for a feature that
+ * sends many texts to one peer (a subscription's items): one call per text instead of three.
+ *
+ * @param peer - a handler context's peer
+ * @returns the transport, or `undefined` for another kind of peer or a session not sending
+ *   straight (not started yet, or closed)
+ */
+export function directTransportOf(peer: Peer): Transport | undefined {
+  return ServedConnection.directTransportOf(peer);
 }
 
 /**

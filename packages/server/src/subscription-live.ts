@@ -13,7 +13,7 @@ import {
   type StandardSchemaV1,
   SubscriptionError,
 } from '@jsonrpc-kit/core';
-import type { Outbox } from './subscription-outbox.js';
+import type { Outbox, TextTarget } from './subscription-outbox.js';
 import type { Producer } from './subscription-types.js';
 
 export interface Declared {
@@ -38,7 +38,8 @@ export interface Live {
 
 export interface Registry {
   readonly peer: Peer;
-  readonly send: (text: string) => Promise<void>;
+  /** Sends to the peer until a subscription's outbox learns its transport takes texts straight. */
+  readonly target: TextTarget;
   readonly live: Map<string, Live>;
 }
 
@@ -72,12 +73,13 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
  * How a subscription sends its serialized texts to a peer: as they are where the peer can
  * (`sendText`, a server connection), else parsed once more and sent with `notify`.
  */
-export function textSender(peer: Peer): (text: string) => Promise<void> {
-  const sendText = peer.sendText;
-  if (sendText !== undefined) return sendText.bind(peer);
-  return (text) => {
-    const message = JSON.parse(text) as { method: string; params?: JsonRpcParams };
-    return peer.notify(message.method, message.params);
+export function textTarget(peer: Peer): TextTarget {
+  if (peer.sendText !== undefined) return { send: (text) => peer.sendText!(text) };
+  return {
+    send(text) {
+      const message = JSON.parse(text) as { method: string; params?: JsonRpcParams };
+      return peer.notify(message.method, message.params);
+    },
   };
 }
 

@@ -21,6 +21,7 @@ import {
   SubscriptionError,
   validate,
 } from '@jsonrpc-kit/core';
+import { directTransportOf } from './connection.js';
 import { fanoutTopics } from './subscription-fanout.js';
 import {
   type Declared,
@@ -29,9 +30,9 @@ import {
   type Live,
   newId,
   type Registry,
-  textSender,
+  textTarget,
 } from './subscription-live.js';
-import { createOutbox, OVERFLOW_POLICIES } from './subscription-outbox.js';
+import { Outbox, OVERFLOW_POLICIES } from './subscription-outbox.js';
 import { createLiveRun, itemTail } from './subscription-run.js';
 import {
   DEFAULT_SUBSCRIPTION_QUEUE,
@@ -122,7 +123,7 @@ export function createSubscriptions(
   const registryOf = (peer: Peer): Registry => {
     let registry = registries.get(peer);
     if (registry === undefined) {
-      registry = { peer, send: textSender(peer), live: new Map() };
+      registry = { peer, target: textTarget(peer), live: new Map() };
       registries.set(peer, registry);
       const closed = (peer as { closed?: unknown }).closed;
       if (closed instanceof Promise && !watched.has(peer)) {
@@ -172,7 +173,7 @@ export function createSubscriptions(
       head: headStart + JSON.stringify(id) + headEnd,
       registry,
       controller,
-      outbox: createOutbox(registry.send, maxQueue, overflow, () => end(live)),
+      outbox: new Outbox(registry.target, maxQueue, overflow, () => end(live)),
       ended: false,
       cleanup: undefined,
       iterator: undefined,
@@ -200,10 +201,11 @@ export function createSubscriptions(
     }
     if (live.ended) throw new SubscriptionError('SUBSCRIPTION_ENDED', 'Subscription ended');
     if (typeof produced === 'function') live.cleanup = produced as () => void;
-    // Items wait until the answer carrying the id has gone out.
+    // Items wait until the answer carrying the id has gone out; then, on a server connection,
+    // they go straight to its transport.
     live.timer = setTimeout(() => {
       live.timer = undefined;
-      live.outbox.release();
+      live.outbox.release(directTransportOf(peer));
       if (!live.ended && isAsyncIterable(produced)) void iterate(live, produced, entry.item);
     }, 0);
     return id;
