@@ -13,7 +13,7 @@ import {
   type StandardSchemaV1,
   SubscriptionError,
 } from '@jsonrpc-kit/core';
-import type { Outbox, TextTarget } from './subscription-outbox.js';
+import { Outbox, type OverflowPolicy, type TextTarget } from './subscription-outbox.js';
 import type { Producer } from './subscription-types.js';
 
 export interface Declared {
@@ -22,18 +22,43 @@ export interface Declared {
   readonly item: StandardSchemaV1 | undefined;
 }
 
-export interface Live {
+/**
+ * One live subscription: what its end needs, and its outbox. A class that is its own outbox:
+ * the fan-out of an item reads one object per subscriber (its head, state and target) before
+ * the call to the transport.
+ */
+export class Live extends Outbox {
   readonly id: string;
   readonly name: string;
   readonly params: unknown;
+  /** The envelope of its items up to the item's text: made once, at subscribe. */
   readonly head: string;
   readonly registry: Registry;
-  readonly controller: AbortController;
-  readonly outbox: Outbox;
-  ended: boolean;
-  cleanup: (() => void) | undefined;
-  iterator: AsyncIterator<unknown> | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  readonly controller: AbortController = new AbortController();
+  ended = false;
+  cleanup: (() => void) | undefined = undefined;
+  iterator: AsyncIterator<unknown> | undefined = undefined;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+
+  /**
+   * @param init - its id, name, params, envelope head and connection's registry
+   * @param limit - the outbox bound (see {@link Outbox})
+   * @param policy - the overflow policy
+   * @param onFailed - told when a send rejects
+   */
+  constructor(
+    init: Pick<Live, 'id' | 'name' | 'params' | 'head' | 'registry'>,
+    limit: number,
+    policy: OverflowPolicy,
+    onFailed: (error: unknown) => void,
+  ) {
+    super(init.registry.target, limit, policy, onFailed);
+    this.id = init.id;
+    this.name = init.name;
+    this.params = init.params;
+    this.head = init.head;
+    this.registry = init.registry;
+  }
 }
 
 export interface Registry {

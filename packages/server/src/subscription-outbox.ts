@@ -68,6 +68,11 @@ export class Outbox {
   #finished = false;
   #outstanding = 0;
   #dropped = 0;
+  /**
+   * Not held, cleared or finished, nothing waiting, fewer than `limit` sends outstanding: a push
+   * sends at once. One field, so that a delivery that does not wait reads nothing else.
+   */
+  #flowing = false;
 
   /**
    * Up to `limit` texts may be handed to the target without its `send()` having resolved (they
@@ -109,11 +114,11 @@ export class Outbox {
    * @returns `false` when the outbox is full under the `close` policy (nothing was queued)
    */
   push(text: string): boolean {
-    if (this.#cleared || this.#finished) return true;
-    if (!this.#held && this.#outstanding < this.#limit && this.#queue.length === 0) {
+    if (this.#flowing) {
       this.#sendNow(text);
       return true;
     }
+    if (this.#cleared || this.#finished) return true;
     const queue = this.#queue;
     if (queue.length >= this.#limit) {
       if (this.#policy === 'close') return false;
@@ -146,6 +151,7 @@ export class Outbox {
   finish(text: string | undefined): void {
     if (this.#cleared || this.#finished) return;
     this.#finished = true;
+    this.#flowing = false;
     if (text === undefined) return;
     this.#queue.push(text);
     this.#pump();
@@ -154,6 +160,7 @@ export class Outbox {
   /** Drops everything waiting; later pushes are ignored. */
   clear(): void {
     this.#cleared = true;
+    this.#flowing = false;
     this.#queue.length = 0;
   }
 
@@ -165,7 +172,7 @@ export class Outbox {
       return;
     }
     outboxCounters.waited++;
-    this.#outstanding++;
+    if (++this.#outstanding >= this.#limit) this.#flowing = false;
     promise.then(
       () => {
         settled.add(promise);
@@ -181,6 +188,7 @@ export class Outbox {
     if (this.#cleared) return;
     // The connection went away: nothing waiting can be sent any more.
     this.#cleared = true;
+    this.#flowing = false;
     this.#queue.length = 0;
     this.#onFailed(error);
   }
@@ -190,5 +198,11 @@ export class Outbox {
     while (!this.#held && !this.#cleared && queue.length > 0 && this.#outstanding < this.#limit) {
       this.#sendNow(queue.shift() as string);
     }
+    this.#flowing =
+      !this.#held &&
+      !this.#cleared &&
+      !this.#finished &&
+      queue.length === 0 &&
+      this.#outstanding < this.#limit;
   }
 }

@@ -27,12 +27,12 @@ import {
   type Declared,
   defaultValidateItems,
   isAsyncIterable,
-  type Live,
+  Live,
   newId,
   type Registry,
   textTarget,
 } from './subscription-live.js';
-import { Outbox, OVERFLOW_POLICIES } from './subscription-outbox.js';
+import { OVERFLOW_POLICIES } from './subscription-outbox.js';
 import { createLiveRun, itemTail } from './subscription-run.js';
 import {
   DEFAULT_SUBSCRIPTION_QUEUE,
@@ -165,26 +165,18 @@ export function createSubscriptions(
     }
     const registry = registryOf(peer);
     const id = newId();
-    const controller = new AbortController();
-    const live: Live = {
-      id,
-      name: call.name,
-      params,
-      head: headStart + JSON.stringify(id) + headEnd,
-      registry,
-      controller,
-      outbox: new Outbox(registry.target, maxQueue, overflow, () => end(live)),
-      ended: false,
-      cleanup: undefined,
-      iterator: undefined,
-      timer: undefined,
-    };
+    const live: Live = new Live(
+      { id, name: call.name, params, head: headStart + JSON.stringify(id) + headEnd, registry },
+      maxQueue,
+      overflow,
+      () => end(live),
+    );
     registry.live.set(id, live);
     let named = byName.get(call.name);
     if (named === undefined) byName.set(call.name, (named = new Set()));
     named.add(live);
     const context: SubscriptionContext = {
-      signal: controller.signal,
+      signal: live.controller.signal,
       id,
       name: call.name,
       peer,
@@ -205,7 +197,7 @@ export function createSubscriptions(
     // they go straight to its transport.
     live.timer = setTimeout(() => {
       live.timer = undefined;
-      live.outbox.release(directTransportOf(peer));
+      live.release(directTransportOf(peer));
       if (!live.ended && isAsyncIterable(produced)) void iterate(live, produced, entry.item);
     }, 0);
     return id;
