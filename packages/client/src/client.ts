@@ -27,6 +27,7 @@ import {
   serializeNotification,
   serializeRequest,
   type Transport,
+  withDecodedParams,
 } from '@jsonrpc-kit/core';
 import { createAutoBatchQueue } from './auto-batch.js';
 import type { BatchBuilder, BatchEntry } from './batch.js';
@@ -44,6 +45,9 @@ import { readerOf } from './read.js';
 import { type CallWriters, sendBatch } from './send-batch.js';
 import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
+
+/** Why a client speaking JSON-RPC 1.0 sends no batch. */
+const NO_BATCHES_IN_1_0 = 'JSON-RPC 1.0 has no batches';
 
 function autoBatchOptions(option: ClientOptions<any>['batch']): AutoBatchOptions | undefined {
   if (option === undefined || option === false) return undefined;
@@ -101,6 +105,9 @@ export function createClient<V = unknown>(
   }
   if (auto !== undefined && !(batchWait >= 0)) {
     throw new RangeError(`batch.wait must not be negative, got ${batchWait}`);
+  }
+  if (auto !== undefined && jsonrpc1 !== undefined) {
+    throw new RangeError(NO_BATCHES_IN_1_0);
   }
   const writers: CallWriters = { request: requestText, notification: notificationText };
   const report = createReporter<Error, ErrorInfo>(options.onError, options.onErrorLevel);
@@ -257,15 +264,17 @@ export function createClient<V = unknown>(
       build: (b: BatchBuilder) => readonly BatchEntry<any>[],
       batchOptions?: RequestOptions,
     ) =>
-      sendBatch(
-        session,
-        exchanges,
-        writers,
-        () => queue?.flush(),
-        defaultTimeout,
-        build,
-        batchOptions,
-      )) as Client<V>['batch'],
+      jsonrpc1 !== undefined
+        ? Promise.reject(new TypeError(NO_BATCHES_IN_1_0))
+        : sendBatch(
+            session,
+            exchanges,
+            writers,
+            () => queue?.flush(),
+            defaultTimeout,
+            build,
+            batchOptions,
+          )) as Client<V>['batch'],
     use(mw: Middleware<ClientCall>): () => void {
       if (typeof mw !== 'function') throw new TypeError('A middleware must be a function');
       middleware = [...middleware, mw];
@@ -290,10 +299,14 @@ export function createClient<V = unknown>(
     createHandlerDispatch(session, {
       onRequest: options.onRequest,
       onNotification: (notification, ctx) =>
-        subscriber.route(notification) ? undefined : options.onNotification?.(notification, ctx),
+        subscriber.route(notification)
+          ? undefined
+          : options.onNotification?.(withDecodedParams(notification, options.codec?.decode), ctx),
       peer: client,
       report,
       batchHint: exchanges.hintOf,
+      decode: options.codec?.decode,
+      answer: write === undefined && jsonrpc1 === undefined ? undefined : { write, jsonrpc1 },
     }),
   );
   return client;

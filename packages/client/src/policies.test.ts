@@ -1,6 +1,8 @@
 import {
+  defaultProfile,
   defineContract,
   JsonRpcError,
+  type JsonRpcId,
   jsonrpc1,
   losslessNumbers,
   method,
@@ -17,6 +19,14 @@ import { DEFAULT_TIMEOUT } from './defaults.js';
 
 afterEach(() => {
   vi.useRealTimers();
+});
+
+/** A superjson-shaped codec that knows Dates: `{ json, meta: 'Date' }` on the wire. */
+const dateCodec = superjsonCodec({
+  serialize: (value: unknown) =>
+    value instanceof Date ? { json: value.toISOString(), meta: 'Date' } : { json: value },
+  deserialize: (payload: { json: unknown; meta?: unknown }) =>
+    payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
 });
 
 describe('codec', () => {
@@ -36,13 +46,7 @@ describe('codec', () => {
   });
 
   it('a contract validates the decoded result', async () => {
-    const codec = superjsonCodec({
-      serialize: (value: unknown) =>
-        value instanceof Date ? { json: value.toISOString(), meta: 'Date' } : { json: value },
-      deserialize: (payload: { json: unknown; meta?: unknown }) =>
-        payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
-    });
-    const peer = rawPeer({ codec });
+    const peer = rawPeer({ codec: dateCodec });
     const api = peer.client.contract(
       defineContract({ now: method({ params: v.tuple([]), result: v.date() }) }),
     );
@@ -52,6 +56,53 @@ describe('codec', () => {
       '{"jsonrpc":"2.0","id":1,"result":{"json":"2020-01-01T00:00:00.000Z","meta":"Date"}}',
     );
     expect(await now).toEqual(new Date('2020-01-01T00:00:00.000Z'));
+  });
+});
+
+describe("codec on the client's own handlers", () => {
+  it('decodes the params of incoming calls and notifications, and writes results with the codec', async () => {
+    const seen: unknown[] = [];
+    const peer = rawPeer({
+      codec: losslessNumbers,
+      onRequest: (request) => {
+        seen.push(request.params);
+        return [(request.params as bigint[])[0]! + 1n];
+      },
+      onNotification: (notification) => {
+        seen.push(notification.params);
+      },
+    });
+    await peer.reply('{"jsonrpc":"2.0","id":7,"method":"next","params":[18446744073709551616]}');
+    expect(await peer.next()).toBe('{"jsonrpc":"2.0","id":7,"result":[18446744073709551617]}');
+    await peer.reply('{"jsonrpc":"2.0","method":"seen","params":[18446744073709551616]}');
+    expect(seen).toEqual([[2n ** 64n], [2n ** 64n]]);
+  });
+
+  it("answers with the codec's encode (superjson), and decodes params before onRequest", async () => {
+    const peer = rawPeer({
+      codec: dateCodec,
+      onRequest: (request) => ((request.params as number[])[0] === 1 ? new Date(0) : null),
+    });
+    await peer.reply('{"jsonrpc":"2.0","id":1,"method":"when","params":{"json":[1]}}');
+    expect(await peer.next()).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"json":"1970-01-01T00:00:00.000Z","meta":"Date"}}',
+    );
+  });
+});
+
+describe("JSON-RPC 1.0 on the client's own handlers", () => {
+  it('answers a 1.0 request in 1.0 form, results and errors', async () => {
+    const peer = rawPeer({
+      jsonrpc1,
+      onRequest: (request) => {
+        if (request.method === 'fail') throw new JsonRpcError(5, 'no');
+        return 'pong';
+      },
+    });
+    await peer.reply('{"id":3,"method":"ping","params":[]}');
+    expect(await peer.next()).toBe('{"id":3,"result":"pong","error":null}');
+    await peer.reply('{"id":4,"method":"fail","params":[]}');
+    expect(await peer.next()).toBe('{"id":4,"result":null,"error":{"code":5,"message":"no"}}');
   });
 });
 
@@ -73,6 +124,47 @@ describe('JSON-RPC 1.0', () => {
   it('refuses params by name locally', async () => {
     const peer = rawPeer({ jsonrpc1 });
     await expect(peer.client.request('m', { a: 1 })).rejects.toThrow(/by position only/);
+  });
+
+  it('has no batches: batch() rejects and the batch option throws, nothing sent', async () => {
+    const peer = rawPeer({ jsonrpc1 });
+    await expect(peer.client.batch((b) => [b.request('a', [])])).rejects.toThrow(
+      /JSON-RPC 1.0 has no batches/,
+    );
+    expect(() => rawPeer({ jsonrpc1, batch: true })).toThrow(RangeError);
+    const next = peer.client.request('after', []);
+    expect(await peer.next()).toBe('{"id":1,"method":"after","params":[]}');
+    await peer.reply('{"id":1,"result":1,"error":null}');
+    expect(await next).toBe(1);
+  });
+
+  it('sends the cancel notice of a call that gave up as a 1.0 notification', async () => {
+    // 1.0 params go by position: a cancellation profile for a 1.0 peer puts the id in an array.
+    const cancellation = {
+      method: 'cancel',
+      code: -32800,
+      toParams: (id: JsonRpcId) => [id],
+      fromParams: (params: unknown) => (params as JsonRpcId[] | undefined)?.[0],
+    };
+    const peer = rawPeer({
+      jsonrpc1,
+      sendCancel: true,
+      profile: { ...defaultProfile, name: 'legacy', cancellation },
+    });
+    const controller = new AbortController();
+    const call = peer.client.request('slow', [], { signal: controller.signal });
+    expect(await peer.next()).toBe('{"id":1,"method":"slow","params":[]}');
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    expect(await peer.next()).toBe('{"id":null,"method":"cancel","params":[1]}');
+    // The default profile's notice has params by name: refused by the 1.0 writer, and reported.
+    const named = rawPeer({ jsonrpc1, sendCancel: true });
+    const stop = new AbortController();
+    const other = named.client.request('slow', [], { signal: stop.signal });
+    await named.next();
+    stop.abort();
+    await expect(other).rejects.toThrow();
+    expect(named.errors.map((e) => e.message)).toEqual([expect.stringMatching(/by position only/)]);
   });
 });
 
@@ -111,10 +203,12 @@ describe('default timeout', () => {
     vi.useFakeTimers();
     const peer = rawPeer();
     const call = peer.client.request('slow').catch((e: unknown) => e);
+    // A safety net checked every 3 s, not a timer per call: the call fails 30 to 33 s later.
     await vi.advanceTimersByTimeAsync(29_999);
     expect(peer.client.pending).toBe(1);
-    await vi.advanceTimersByTimeAsync(1);
+    await vi.advanceTimersByTimeAsync(3_001);
     expect(await call).toBeInstanceOf(TimeoutError);
+    expect(await call).toMatchObject({ timeout: 30_000, method: 'slow' });
     await peer.client.close();
   });
 
@@ -164,12 +258,7 @@ describe('subscriptions', () => {
   });
 
   it("items are decoded by the client's codec, before the item schema", async () => {
-    const codec = superjsonCodec({
-      serialize: (value: unknown) => ({ json: value }),
-      deserialize: (payload: { json: unknown; meta?: unknown }) =>
-        payload.meta === 'Date' ? new Date(payload.json as string) : payload.json,
-    });
-    const peer = rawPeer({ codec });
+    const peer = rawPeer({ codec: dateCodec });
     const items: unknown[] = [];
     await subscribed(peer, items);
     await peer.reply(

@@ -7,6 +7,7 @@
  * @module
  */
 import { parseJson, stringifyJson } from './json.js';
+import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest } from './messages.js';
 import type { ParsedMessage, ParseResult } from './parse.js';
 
 /**
@@ -142,6 +143,28 @@ export function jsonWriterOf(
   if (encode === undefined) return codec.write;
   const write = codec.write ?? JSON.stringify;
   return (value) => write(encode(value));
+}
+
+/**
+ * A request or notification with its params decoded by a codec's `decode`; the same message when
+ * there is no `decode` or no params.
+ *
+ * @param message - as read
+ * @param decode - the codec's `decode`, if any
+ * @returns the message the handler sees
+ * @example
+ * ```ts
+ * withDecodedParams({ jsonrpc: '2.0', method: 'm', params: { json: [1] } }, (v) => (v as { json: unknown }).json);
+ * // { jsonrpc: '2.0', method: 'm', params: [1] }
+ * ```
+ */
+export function withDecodedParams<M extends JsonRpcRequest | JsonRpcNotification>(
+  message: M,
+  decode: ((value: unknown) => unknown) | undefined,
+): M {
+  return decode === undefined || message.params === undefined
+    ? message
+    : { ...message, params: decode(message.params) as JsonRpcParams };
 }
 
 /**

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { withDecodedParams } from './codec.js';
 import type {
   IncomingContext,
   IncomingNotificationHandler,
@@ -123,6 +124,13 @@ export interface HandlerDispatchOptions {
    * id-null error in it belongs to; passed on to the session's `onNullIdError`.
    */
   readonly batchHint?: ((batch: ParsedBatch) => unknown) | undefined;
+  /**
+   * Decodes the params of incoming requests before `onRequest` sees them (a codec's `decode`;
+   * notifications are left to their handler). @default none
+   */
+  readonly decode?: ((value: unknown) => unknown) | undefined;
+  /** How answers are written: a codec's writer for results, JSON-RPC 1.0. @default plain 2.0 */
+  readonly answer?: AnswerOptions | undefined;
 }
 
 /**
@@ -142,7 +150,9 @@ export function createHandlerDispatch(
   session: Session,
   options: HandlerDispatchOptions,
 ): SessionDispatch {
-  const { onRequest, onNotification, peer, report } = options;
+  const { onRequest, onNotification, peer, report, decode, answer } = options;
+  const writeError = answer?.jsonrpc1?.serializeError ?? serializeError;
+
   const notificationContext: IncomingContext = Object.freeze({
     signal: session.signal,
     peer,
@@ -153,7 +163,7 @@ export function createHandlerDispatch(
   const errorAnswer = (message: JsonRpcRequest, rawId: string | undefined, error: unknown) => {
     // A code that is not an integer cannot go on the wire: answered -32603, reported.
     if (isJsonRpcError(error) && Number.isInteger(error.code)) {
-      return serializeError(message.id, error.toErrorObject(), rawId);
+      return writeError(message.id, error.toErrorObject(), rawId);
     }
     report(toError(error), {
       kind: 'handler-failed',
@@ -161,19 +171,19 @@ export function createHandlerDispatch(
       method: message.method,
       id: message.id,
     });
-    return serializeError(message.id, INTERNAL_ERROR, rawId);
+    return writeError(message.id, INTERNAL_ERROR, rawId);
   };
 
   const successAnswer = (message: JsonRpcRequest, rawId: string | undefined, result: unknown) =>
-    answerResult(message, rawId, result, report);
+    answerResult(message, rawId, result, report, answer);
 
   const request = (parsed: ParsedRequest): SessionAnswer => {
     const { message, rawId } = parsed;
-    if (onRequest === undefined) return serializeError(message.id, METHOD_NOT_FOUND, rawId);
+    if (onRequest === undefined) return writeError(message.id, METHOD_NOT_FOUND, rawId);
     const ctx = new RunningRequest(parsed, peer, session);
     let result: unknown;
     try {
-      result = onRequest(message, ctx);
+      result = onRequest(withDecodedParams(message, decode), ctx);
     } catch (error) {
       ctx.done = true;
       return errorAnswer(message, rawId, error);

@@ -20,6 +20,7 @@ export {
   jsonWriterOf,
   losslessNumbers,
   superjsonCodec,
+  withDecodedParams,
 } from './codec.js';
 export type {
   Contract,
@@ -162,7 +163,12 @@ export type {
   ParseResult,
 } from './parse.js';
 export { parse } from './parse.js';
-export type { GiveUpReason, PendingCallOptions, PendingCalls } from './pending.js';
+export type {
+  GiveUpReason,
+  PendingCallOptions,
+  PendingCalls,
+  PendingCallsOptions,
+} from './pending.js';
 export { createPendingCalls } from './pending.js';
 export type {
   CancellationProtocol,

@@ -32,7 +32,6 @@ import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pend
 import type { Profile, ProgressToken } from './protocols.js';
 import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
-import { serializeNotification } from './serialize.js';
 import { toError } from './to-error.js';
 import { SENT } from './transport.js';
 
@@ -52,6 +51,8 @@ export interface OutgoingOptions {
    * call but leaves its send alone; `0`: none.
    */
   readonly fallbackTimeout: number;
+  /** Writes a notification's message (the cancel notice). */
+  readonly serializeNotification: (method: string, params: JsonRpcParams | undefined) => string;
   /** Writes a call's message. */
   readonly serializeRequest: (
     id: JsonRpcId,
@@ -108,7 +109,8 @@ export interface Outgoing {
 export function createOutgoing(options: OutgoingOptions): Outgoing {
   const { report, profile, send, sendDetached, isClosed, generateId, onAnswered, onNullIdError } =
     options;
-  const pending = createPendingCalls();
+  const { fallbackTimeout, serializeRequest: requestText } = options;
+  const pending = createPendingCalls({ fallbackTimeout });
   const cancellation = profile?.cancellation;
   const progress = profile?.progress;
   const progressMethod = progress?.method;
@@ -116,7 +118,6 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   const defaultTimeout = options.requestTimeout;
   const contextMember = options.contextMember ?? DEFAULT_CONTEXT_MEMBER;
   const carriesContext = options.carriesContext === true;
-  const { fallbackTimeout, serializeRequest: requestText } = options;
   const givenUp = new Set<JsonRpcId>();
   const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
   let counter = 1;
@@ -134,7 +135,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     if (!notice || !sendCancel || isClosed()) return;
     let text: string;
     try {
-      text = serializeNotification(
+      text = options.serializeNotification(
         cancellation!.method,
         cancellation!.toParams(id, reason === 'timeout' ? 'timeout' : 'aborted'),
       );
@@ -194,6 +195,9 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     }
     return true;
   };
+
+  /** How a call under the safety net waits: one options object for all of them. */
+  const netted = { fallback: true, onGiveUp } as const;
 
   const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
 
@@ -297,16 +301,13 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     const timed = timeout > 0 && timeout < Number.POSITIVE_INFINITY;
     const sentContext = carriesContext ? context : undefined;
     // Without a timeout of its own, the fallback deadline (a safety net) fails the call but
-    // leaves its send alone: no send signal, no controller per call.
-    const deadline =
-      timed || callOptions?.timeout !== undefined || !(fallbackTimeout < Number.POSITIVE_INFINITY)
-        ? timeout
-        : fallbackTimeout;
-    if (signal === undefined && !(deadline > 0) && token === undefined) {
-      // The lean path: nothing can make this call give up on its own.
+    // leaves its send alone: no send signal, no controller, no timer per call.
+    const fallback = !timed && callOptions?.timeout === undefined && fallbackTimeout > 0;
+    if (signal === undefined && !timed && token === undefined) {
+      // The lean path: nothing but the safety net can make this call give up on its own.
       let promise: Promise<unknown>;
       try {
-        promise = pending.add(id, method);
+        promise = fallback ? pending.add(id, method, netted) : pending.add(id, method);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -319,10 +320,11 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     let promise: Promise<unknown>;
     try {
       promise =
-        signal === undefined && !(deadline > 0)
+        signal === undefined && !timed && !fallback
           ? pending.add(id, method)
           : pending.add(id, method, {
-              timeout: deadline,
+              timeout: timed ? timeout : undefined,
+              fallback,
               signal,
               onGiveUp: timed ? giveUpTimed : onGiveUp,
             });

@@ -35,6 +35,59 @@ describe('createPendingCalls', () => {
     armed.mockRestore();
   });
 
+  it('fails calls under the safety net 1 to 1.1 fallback timeouts after they started, with no timer per call', async () => {
+    vi.useFakeTimers();
+    const timeouts = vi.spyOn(globalThis, 'setTimeout');
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    const pending = createPendingCalls({ fallbackTimeout: 1_000 });
+    const gaveUp: unknown[] = [];
+    const net = { fallback: true, onGiveUp: (_: string, id: unknown) => gaveUp.push(id) };
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      calls.push(pending.add(i, 'slow', net).catch((e: unknown) => e));
+      if (i === 499) vi.advanceTimersByTime(150);
+    }
+    // Counting work: one sweep timer for the thousand calls, no timeout, no clock read per call.
+    expect(intervals).toHaveBeenCalledTimes(1);
+    expect(timeouts).not.toHaveBeenCalled();
+    expect(pending.refresh(0)).toBe(true); // at 150 ms: call 0 waits again from now
+    expect(pending.settle({ jsonrpc: '2.0', id: 1, result: 'in time' })).toBe(true);
+    vi.advanceTimersByTime(849); // 999 ms
+    expect(pending.size).toBe(999);
+    vi.advanceTimersByTime(101); // 1,100 ms: the calls started at 0 ms are due
+    expect(gaveUp).toHaveLength(498);
+    expect(gaveUp.slice(0, 2)).toEqual([2, 3]);
+    vi.advanceTimersByTime(150); // 1,250 ms: the calls started at 150 ms, and call 0
+    expect(pending.size).toBe(0);
+    expect(gaveUp.at(-1)).toBe(0);
+    const error = await calls[2];
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ timeout: 1_000, method: 'slow', id: 2 });
+    expect(await calls[1]).toBe('in time');
+    timeouts.mockRestore();
+    intervals.mockRestore();
+  });
+
+  it('does not hold the process open for the safety net, and stops sweeping when no call is under it', () => {
+    vi.useFakeTimers();
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    const cleared = vi.spyOn(globalThis, 'clearInterval');
+    const pending = createPendingCalls({ fallbackTimeout: 1_000 });
+    void pending.add(1, 'slow', { fallback: true });
+    void pending.add(2, 'slow', { timeout: 0, fallback: true }); // a timeout of its own: none
+    void pending.add(3, 'slow'); // not under the net
+    expect(intervals).toHaveBeenCalledTimes(1);
+    const sweeper = intervals.mock.results[0]!.value as NodeJS.Timeout;
+    expect(sweeper.hasRef()).toBe(false);
+    pending.settle({ jsonrpc: '2.0', id: 1, result: 1 });
+    vi.advanceTimersByTime(100);
+    expect(cleared).toHaveBeenCalledWith(sweeper);
+    vi.advanceTimersByTime(2_000);
+    expect(pending.size).toBe(2); // calls 2 and 3 wait on
+    intervals.mockRestore();
+    cleared.mockRestore();
+  });
+
   it('resolves and rejects by id, and forgets settled calls', async () => {
     const pending = createPendingCalls();
     const a = pending.add(1, 'sum');

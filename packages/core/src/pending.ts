@@ -16,8 +16,27 @@ export interface PendingCallOptions {
   readonly timeout?: number | undefined;
   /** Aborts the wait. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Without a `timeout`: wait at most the table's `fallbackTimeout` (see
+   * {@link PendingCallsOptions}), a safety net checked coarsely.
+   *
+   * @default false
+   */
+  readonly fallback?: boolean | undefined;
   /** Called when the call gives up (timeout or abort), to send a cancel notification. */
   readonly onGiveUp?: ((reason: GiveUpReason, id: JsonRpcId, method: string) => void) | undefined;
+}
+
+/** Options for {@link createPendingCalls}. */
+export interface PendingCallsOptions {
+  /**
+   * Milliseconds after which a call added with `fallback: true` fails with a
+   * {@link TimeoutError}: a safety net, not a deadline. It is checked by a sweep every tenth of
+   * it, so such a call fails between 1 and 1.1 times this after it started; a call costs no
+   * timer or clock read, and the sweep does not hold the process open. `0`, `undefined` or more
+   * than `setTimeout` holds (about 24.8 days): none.
+   */
+  readonly fallbackTimeout?: number | undefined;
 }
 
 /** A call waiting for its answer. */
@@ -82,9 +101,22 @@ interface Entry extends PendingCall {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Milliseconds of the call's timeout; `0` for none. */
   timeout: number;
+  /** Under the safety net: the sweeps done when the call started; `-1`: not under it. */
+  net: number;
   signal: AbortSignal | undefined;
   onGiveUp: PendingCallOptions['onGiveUp'];
 }
+
+/** A Node or Bun timer: it can stop holding the process open. */
+interface Holdable {
+  unref(): unknown;
+}
+
+/** Sweeps of the safety net per `fallbackTimeout`. */
+const SWEEPS = 10;
+
+/** The longest delay a timer holds. */
+const MAX_DELAY = 2_147_483_647;
 
 /**
  * The resolvers of the promise being made: one executor shared by every call, so that a call
@@ -106,6 +138,7 @@ interface SignalWatch {
 /**
  * Creates an empty pending map.
  *
+ * @param options - the safety net for calls without a timeout of their own
  * @returns the pending map
  * @example
  * ```ts
@@ -115,8 +148,10 @@ interface SignalWatch {
  * await result; // 3
  * ```
  */
-export function createPendingCalls(): PendingCalls {
+export function createPendingCalls(options?: PendingCallsOptions): PendingCalls {
   const entries = new Map<JsonRpcId, Entry>();
+  const fallbackTimeout = options?.fallbackTimeout ?? 0;
+  const netting = fallbackTimeout > 0 && fallbackTimeout <= MAX_DELAY;
   // One abort listener per signal, however many calls share it: removing listeners one by one
   // from a signal with many of them is quadratic.
   const watches = new WeakMap<AbortSignal, SignalWatch>();
@@ -148,19 +183,61 @@ export function createPendingCalls(): PendingCalls {
     }
   };
 
+  // The safety net: calls under it are in `entries` in the order they started (a refresh moves
+  // one to the end), each with the count of sweeps done when it started. A call started after
+  // sweep n is due at sweep n + SWEEPS + 1: between 1 and 1.1 fallback timeouts later.
+  let sweeps = 0;
+  let netted = 0;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+
+  function sweep(): void {
+    sweeps++;
+    const last = sweeps - SWEEPS - 1;
+    const due: Entry[] = [];
+    for (const entry of entries.values()) {
+      if (entry.net < 0) continue;
+      if (entry.net > last) break;
+      due.push(entry);
+    }
+    for (const entry of due) if (entries.get(entry.id) === entry) giveUp(entry, 'timeout');
+    if (netted === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  }
+
+  const net = (entry: Entry): void => {
+    entry.net = sweeps;
+    if (netted++ === 0 && sweeper === undefined) {
+      sweeper = setInterval(sweep, fallbackTimeout / SWEEPS);
+      // Node and Bun: the net does not hold the process open; elsewhere it stops when empty.
+      (sweeper as unknown as Partial<Holdable>).unref?.();
+    }
+  };
+
+  const unnet = (entry: Entry): void => {
+    entry.net = -1;
+    if (--netted === 0 && typeof (sweeper as unknown as Partial<Holdable>).unref !== 'function') {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+
   const remove = (entry: Entry): void => {
     entries.delete(entry.id);
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    if (entry.net >= 0) unnet(entry);
+    else if (entry.timer !== undefined) clearTimeout(entry.timer);
     if (entry.signal !== undefined) unwatch(entry.signal, entry);
   };
 
   /** Ends a call that stopped waiting on its own; no closure per call (timers pass the entry). */
   const giveUp = (entry: Entry, reason: GiveUpReason): void => {
+    const waited = entry.net >= 0 ? fallbackTimeout : entry.timeout;
     remove(entry);
     const { id, method } = entry;
     entry.reject(
       reason === 'timeout'
-        ? new TimeoutError(entry.timeout, { method, id })
+        ? new TimeoutError(waited, { method, id })
         : new AbortError({ method, id, cause: entry.signal!.reason }),
     );
     entry.onGiveUp?.(reason, id, method);
@@ -188,11 +265,13 @@ export function createPendingCalls(): PendingCalls {
         reject: nextReject!,
         timer: undefined,
         timeout: timed ? timeout : 0,
+        net: -1,
         signal,
         onGiveUp: options?.onGiveUp,
       };
       nextResolve = nextReject = undefined;
       if (timed) entry.timer = setTimeout(expire, timeout, entry);
+      else if (netting && options?.fallback === true && timeout === undefined) net(entry);
       if (signal !== undefined) watch(signal, entry);
       entries.set(id, entry);
       return promise;
@@ -223,7 +302,12 @@ export function createPendingCalls(): PendingCalls {
     refresh(id) {
       const entry = entries.get(id);
       if (entry === undefined) return false;
-      if (entry.timeout > 0) {
+      if (entry.net >= 0) {
+        // To the end, in the order calls started: its wait starts again.
+        entries.delete(id);
+        entries.set(id, entry);
+        entry.net = sweeps;
+      } else if (entry.timeout > 0) {
         clearTimeout(entry.timer);
         entry.timer = setTimeout(expire, entry.timeout, entry);
       }

@@ -62,7 +62,8 @@ export interface SessionOptions {
   readonly requestTimeout?: number | undefined;
   /**
    * When `requestTimeout` is not set: the deadline of a call with no timeout of its own, a safety
-   * net that fails the call but leaves its send alone (no send signal, no controller per call).
+   * net that fails the call but leaves its send alone (no send signal, no controller or timer per
+   * call): checked every tenth of it, so such a call fails 1 to 1.1 times this after it started.
    * @default 0 (none)
    */
   readonly fallbackTimeout?: number | undefined;
@@ -383,6 +384,7 @@ class SessionImpl implements Session {
       requestTimeout: options.requestTimeout ?? 0,
       fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
       serializeRequest: options.serializeRequest ?? serializeRequest,
+      serializeNotification: options.serializeNotification ?? serializeNotification,
       lateAnswerMemory: options.lateAnswerMemory,
       generateId: options.generateId,
       contextMember: options.contextMember,

@@ -7,7 +7,6 @@
 import {
   asyncDisposeSymbol,
   type Contract,
-  contractName,
   createReporter,
   defaultProfile,
   ErrorCode,
@@ -29,8 +28,9 @@ import { createContextReader } from './call-context.js';
 import { type ConnectionConfig, createConnection } from './connection.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
+import { contractEntries, MethodTable } from './method-table.js';
 import { fairLimits, resolveLimits } from './options.js';
-import { type Entry, type EntryOptions, makeEntry } from './registry.js';
+import { type EntryOptions, makeEntry } from './registry.js';
 import { refuseTooLarge } from './too-large.js';
 import type {
   Connection,
@@ -77,7 +77,7 @@ export function createServer(options: ServerOptions = {}): Server {
   const v1 = options.jsonrpc1 === true ? jsonrpc1 : options.jsonrpc1 || undefined;
   const parseOptions = read === undefined && v1 === undefined ? undefined : { read, jsonrpc1: v1 };
 
-  const methods = new Map<string, Entry>();
+  const table = new MethodTable();
   let middleware: readonly Middleware[] = [];
   const connections = new Set<Connection>();
   const globalLimiter = createLimiter(
@@ -87,7 +87,7 @@ export function createServer(options: ServerOptions = {}): Server {
   );
 
   const dispatcher = createDispatcher({
-    methods,
+    methods: table.entries,
     middleware: () => middleware,
     maxBatchSize,
     batchConcurrency,
@@ -131,22 +131,13 @@ export function createServer(options: ServerOptions = {}): Server {
     outer: undefined,
   };
 
-  const add = (entry: Entry): (() => void) => {
-    const name = entry.descriptor.name;
-    if (methods.has(name)) throw new TypeError(`Method "${name}" is already registered`);
-    methods.set(name, entry);
-    return () => {
-      if (methods.get(name) === entry) methods.delete(name);
-    };
-  };
-
   const register = (
     name: string,
     kind: 'method' | 'notification',
     handler: unknown,
     entryOptions: EntryOptions | undefined,
     system: boolean,
-  ): (() => void) => add(makeEntry(name, kind, handler, entryOptions, system));
+  ): (() => void) => table.add(makeEntry(name, kind, handler, entryOptions, system));
 
   const scopeOf = (context: TransportContext | undefined): Scope =>
     context === undefined || context === EMPTY_CONTEXT
@@ -189,48 +180,7 @@ export function createServer(options: ServerOptions = {}): Server {
       implementation: ContractImplementation<C>,
       implementOptions?: ImplementOptions,
     ): () => void {
-      let prefix = implementOptions?.prefix ?? '';
-      if (implementOptions?.naming === 'qualified') {
-        const service = contractName(contract);
-        if (service === undefined) {
-          throw new TypeError(
-            'naming "qualified" needs a named contract: defineContract(entries, { name })',
-          );
-        }
-        prefix += service + '.';
-      }
-      const handlers = implementation as Record<string, unknown>;
-      const entries: Entry[] = [];
-      for (const [key, definition] of Object.entries(contract)) {
-        if (definition.kind === 'subscription') continue; // served by createSubscriptions()
-        const handler = Object.hasOwn(handlers, key) ? handlers[key] : undefined;
-        if (typeof handler !== 'function') {
-          throw new TypeError(`The implementation has no handler for "${key}"`);
-        }
-        entries.push(
-          makeEntry(
-            prefix + key,
-            definition.kind,
-            handler,
-            {
-              params: definition.params,
-              result: definition.kind === 'method' ? definition.result : undefined,
-              paramNames: definition.paramNames,
-              description: definition.description,
-            },
-            false,
-          ),
-        );
-      }
-      for (const entry of entries) {
-        if (methods.has(entry.descriptor.name)) {
-          throw new TypeError(`Method "${entry.descriptor.name}" is already registered`);
-        }
-      }
-      const disposers = entries.map(add);
-      return () => {
-        for (const dispose of disposers) dispose();
-      };
+      return table.addAll(contractEntries(contract, implementation, implementOptions));
     },
     use(mw: Middleware): () => void {
       if (typeof mw !== 'function') throw new TypeError('A middleware must be a function');
@@ -242,10 +192,10 @@ export function createServer(options: ServerOptions = {}): Server {
     },
     registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
       const entry = makeEntry(name, 'method', handler, methodOptions, true);
-      return systemMethods ? add(entry) : () => {};
+      return systemMethods ? table.add(entry) : () => {};
     },
     methods(): readonly MethodDescriptor[] {
-      return Array.from(methods.values(), (entry) => entry.descriptor);
+      return table.descriptors();
     },
     maxRequestBytes: setRequestBytes,
     codec: options.codec,
@@ -319,10 +269,7 @@ export function createServer(options: ServerOptions = {}): Server {
   if (options.listMethods === true) {
     server.registerSystem(
       'rpc.listMethods',
-      () =>
-        Array.from(methods.values(), (entry) => entry.descriptor).flatMap((d) =>
-          d.kind === 'method' && !d.system ? [d.name] : [],
-        ),
+      () => table.descriptors().flatMap((d) => (d.kind === 'method' && !d.system ? [d.name] : [])),
       { description: 'The names of the methods this server serves.' },
     );
   }

@@ -1,20 +1,14 @@
-/// <reference lib="esnext.disposable" preserve="true" />
 /**
- * The public shapes of the server: options, the server and its connections, handlers, contexts,
- * middleware and the method registry's descriptors.
+ * The public shapes of the server's handlers: contexts, handlers, middleware and the method
+ * registry's descriptors (the server and its connections are in `server-types.ts`, the options
+ * in `options.ts`).
  *
  * @module
  */
 import type {
-  Codec,
-  ConnectionHandler,
-  ConnectionLike,
   Contract,
   Middleware as CoreMiddleware,
-  IncomingNotificationHandler,
-  IncomingRequestHandler,
   JsonRpcId,
-  MessageHandler,
   MethodDefinition,
   MethodNames,
   NotificationDefinition,
@@ -24,11 +18,11 @@ import type {
   ProgressReporter,
   ResultInput,
   StandardSchemaV1,
-  Transport,
   TransportContext,
 } from '@jsonrpc-kit/core';
 
 export type { ErrorInfo, ServerOptions } from './options.js';
+export type { Connection, Server } from './server-types.js';
 
 /** What a handler gets besides its params. */
 export interface HandlerContext {
@@ -200,151 +194,4 @@ export interface ImplementOptions {
    * @default "plain"
    */
   readonly naming?: 'plain' | 'qualified';
-}
-
-/** A served duplex connection: answers the peer's calls and can call the peer. */
-export interface Connection extends ConnectionLike {
-  /** Facts about the connection, as given to `connect()`. */
-  readonly context: TransportContext;
-  /** How many of the peer's calls are running now. */
-  readonly inFlight: number;
-  /**
-   * Sends a message that is already serialized, as it is (no parse, no second
-   * `JSON.stringify`), in order with the connection's other messages: for text made once and
-   * sent to many connections.
-   *
-   * @param text - one serialized JSON-RPC message or batch; the caller answers for its validity
-   * @returns resolves once the transport took it (after backpressure clears)
-   * @throws (rejects) `ConnectionClosedError` once the connection has closed
-   * @example
-   * ```ts
-   * const text = serializeNotification('tick', { n: 1 });
-   * await Promise.all([...server.connections].map((c) => c.sendText(text)));
-   * ```
-   */
-  sendText(text: string): Promise<void>;
-  /**
-   * `close()`, for `await using connection = server.connect(transport)`.
-   *
-   * @returns resolves once closed
-   */
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-/** A JSON-RPC server: a method registry plus dispatch, over `handle()` or `connect()`. */
-export interface Server extends MessageHandler, ConnectionHandler<Connection> {
-  /**
-   * The `maxRequestBytes` given to `createServer`, for transport adapters to adopt; `undefined`
-   * when none was given (the server then applies `DEFAULT_MAX_REQUEST_BYTES` itself, and each
-   * adapter its own default).
-   */
-  readonly maxRequestBytes: number | undefined;
-  /**
-   * The `codec` given to `createServer`, or `undefined`: `createSubscriptions` encodes items with
-   * it, as the server encodes results.
-   */
-  readonly codec: Codec | undefined;
-  /**
-   * Registers a method.
-   *
-   * @param name - the method name (not `rpc.*`)
-   * @param handler - the handler
-   * @param options - schemas, names, timeout, description
-   * @returns a function that removes the method
-   * @throws TypeError for an empty, duplicate or `rpc.`-prefixed name
-   */
-  method<P = any, R = unknown>(
-    name: string,
-    handler: Handler<P, R>,
-    options?: MethodOptions,
-  ): () => void;
-  /**
-   * Registers a notification handler.
-   *
-   * @param name - the notification name (not `rpc.*`)
-   * @param handler - the handler
-   * @param options - schema, names, description
-   * @returns a function that removes it
-   * @throws TypeError for an empty, duplicate or `rpc.`-prefixed name
-   */
-  notification<P = any>(
-    name: string,
-    handler: NotificationHandler<P>,
-    options?: NotificationMethodOptions,
-  ): () => void;
-  /**
-   * Registers every method and notification of a contract.
-   *
-   * @param contract - the contract
-   * @param implementation - one handler per entry
-   * @param options - a name prefix
-   * @returns a function that removes them all
-   * @throws TypeError when a handler is missing or a name is taken
-   */
-  implement<C extends Contract>(
-    contract: C,
-    implementation: ContractImplementation<C>,
-    options?: ImplementOptions,
-  ): () => void;
-  /**
-   * Adds a middleware.
-   *
-   * @param middleware - the middleware
-   * @returns a function that removes it
-   */
-  use(middleware: Middleware): () => void;
-  /**
-   * Registers a system method (`rpc.*`), for extensions such as `rpc.discover`.
-   *
-   * @param name - a name starting with `rpc.`
-   * @param handler - the handler
-   * @param options - as for {@link Server.method}
-   * @returns a function that removes it
-   * @throws TypeError when the name does not start with `rpc.` or is taken
-   */
-  registerSystem(name: string, handler: Handler, options?: MethodOptions): () => void;
-  /**
-   * The registry, in registration order.
-   *
-   * @returns one descriptor per registered method and notification
-   */
-  methods(): readonly MethodDescriptor[];
-  /**
-   * Answers one text (a message or a batch): the stateless exchange of HTTP and serverless.
-   *
-   * @param text - the request body
-   * @param context - facts about the exchange
-   * @returns the answer, or `undefined` when there is nothing to answer
-   */
-  handle(text: string, context?: TransportContext): Promise<string | undefined>;
-  /**
-   * Serves one duplex transport: starts it, answers its requests and correlates the answers to
-   * the connection's own requests.
-   *
-   * @param transport - a transport, not yet started
-   * @param context - facts about the connection
-   * @returns the connection
-   */
-  connect(transport: Transport, context?: TransportContext): Connection;
-  /**
-   * Runs the whole pipeline for one parsed request: resolves to the result or rejects with a
-   * `JsonRpcError`. Bound: pass it as a client's `onRequest` to serve calls from the other side.
-   */
-  readonly handleRequest: IncomingRequestHandler;
-  /** Runs the whole pipeline for one parsed notification. Bound: a client's `onNotification`. */
-  readonly handleNotification: IncomingNotificationHandler;
-  /** The open connections. */
-  readonly connections: ReadonlySet<Connection>;
-  /**
-   * Closes every connection.
-   *
-   * @returns when all are closed
-   */
-  close(): Promise<void>;
-  /**
-   * `close()`, for `await using server = createServer()`.
-   *
-   * @returns when all connections are closed
-   */
-  [Symbol.asyncDispose](): Promise<void>;
 }
