@@ -41,6 +41,19 @@ describe('session sends', () => {
     await session.close();
   });
 
+  it('offers its transport as direct only while sends go straight to it', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    await theirs.start({ onMessage() {}, onClose() {} });
+    const session = createSession(mine, { report: () => {} });
+    expect(session.directTransport).toBeUndefined(); // not started
+    session.start(() => undefined);
+    expect(session.directTransport).toBeUndefined(); // start not resolved: sends are deferred
+    await Promise.resolve();
+    expect(session.directTransport).toBe(mine);
+    await session.close();
+    expect(session.directTransport).toBeUndefined();
+  });
+
   it('still fails the call when a send returns its own promise and it rejects', async () => {
     const [mine] = createMemoryTransportPair();
     const failing: Transport = {

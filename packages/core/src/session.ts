@@ -153,6 +153,13 @@ export interface Session {
    */
   send(text: string, signal?: AbortSignal): Promise<void>;
   /**
+   * The transport itself once {@link Session.send} hands texts straight to it (started, nothing
+   * waiting for the start, not closed), else `undefined`. A sender of many texts to one
+   * connection (a subscription's items) calls its `send()` without the session's hop, in the same
+   * order as the session's own sends. Optional: a session that never sends straight leaves it out.
+   */
+  readonly directTransport?: Transport | undefined;
+  /**
    * Sends an answer or a notice nobody waits on; failures are reported.
    *
    * @param text - the text
@@ -330,6 +337,12 @@ class SessionImpl implements Session {
           });
     }
     return this.#closedPromise;
+  }
+
+  get directTransport(): Transport | undefined {
+    return this.#started && this.#deferredSends === 0 && !this.#closed
+      ? this.#transport
+      : undefined;
   }
 
   send(text: string, signal?: AbortSignal, callContext?: CallContext): Promise<void> {

@@ -183,6 +183,18 @@ class ServedConnection implements Connection, SessionOptions, Scope {
 }
 
 /**
+ * The transport of a server connection whose session sends straight to it, for a feature that
+ * sends many texts to one peer (a subscription's items): one call per text instead of three.
+ *
+ * @param peer - a handler context's peer
+ * @returns the transport, or `undefined` for another kind of peer or a session not sending
+ *   straight (not started yet, or closed)
+ */
+export function directTransportOf(peer: Peer): Transport | undefined {
+  return peer instanceof ServedConnection ? peer.session.directTransport : undefined;
+}
+
+/**
  * Serves a transport.
  *
  * @param transport - the transport, not yet started

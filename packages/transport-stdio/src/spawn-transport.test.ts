@@ -349,7 +349,14 @@ describe('spawnTransport with respawn', () => {
     expect(() => spawnTransport(process.execPath, [], { respawn: { delay: -1 } })).toThrow(
       RangeError,
     );
-    expect(DEFAULT_RESPAWN).toEqual({ delay: 100, maxDelay: 5000, maxAttempts: 5, maxQueue: 1000 });
+    expect(DEFAULT_RESPAWN).toEqual({
+      strategy: 'exponential',
+      delay: 100,
+      maxDelay: 5000,
+      jitter: 0,
+      maxAttempts: 5,
+      maxQueue: 1000,
+    });
   });
 });
 

@@ -5,8 +5,10 @@
  * @module
  */
 import {
+  backoffDelay,
   ConnectionClosedError,
   createTransportState,
+  resolveBackoff,
   type Transport,
   TransportError,
   toError,
@@ -15,8 +17,6 @@ import {
   DEFAULT_RECONNECT,
   type ReconnectOptions,
   type ResolvedReconnectOptions,
-  reconnectDelay,
-  resolveReconnect,
 } from './backoff.js';
 import { CloseCode, closeReasonText } from './close-codes.js';
 import {
@@ -266,7 +266,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       ? false
       : options.reconnect === undefined
         ? DEFAULT_RECONNECT
-        : resolveReconnect(options.reconnect);
+        : resolveBackoff(options.reconnect, DEFAULT_RECONNECT, 'reconnect');
   const heartbeat = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
   const queueEnabled = options.queue !== false;
   const maxQueue =
@@ -406,7 +406,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }
     attempts++;
     setState(everOpened ? 'reconnecting' : state);
-    reconnectTimer = setTimeout(() => void connect(), reconnectDelay(attempts, reconnect));
+    reconnectTimer = setTimeout(() => void connect(), backoffDelay(attempts, reconnect));
   };
 
   const onMessage = (event: { readonly data: unknown }): void => {
