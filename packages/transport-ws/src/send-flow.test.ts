@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
-import type { TransportHandler } from '@jsonrpc-kit/core';
+import { SENT, type TransportHandler } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { waitFor, withTimeout, wsUrl } from '../test/helpers.js';
@@ -81,6 +81,8 @@ describe('the send flow every WebSocket shares', () => {
     }
     // Under the mark, both ends hand back the one shared resolved promise.
     for (const promise of sent) expect(promise).toBe(RESOLVED);
+    // Core's SENT: the session then adds no failure watch to a send that is done.
+    expect(RESOLVED).toBe(SENT);
     await waitFor(() => atServer.length === 3 && atClient.length === 3);
     expect(atServer).toEqual(['{"c":1}', '{"c":2}', '{"c":3}']);
     expect(atClient).toEqual(['{"s":1}', '{"s":2}', '{"s":3}']);

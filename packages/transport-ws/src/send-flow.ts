@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { ConnectionClosedError, SENT } from '@jsonrpc-kit/core';
 
 /** The part of a Node `net.Socket` that holds writes back until `uncork()`. */
 export interface Corkable {
@@ -25,8 +25,11 @@ export interface Corkable {
 /** Whether the runtime has `process.nextTick` (Node, Deno, Bun), to end a turn after its microtasks. */
 const CAN_DEFER: boolean = typeof process !== 'undefined' && typeof process.nextTick === 'function';
 
-/** The shared promise of a `send()` that did not have to wait. */
-export const RESOLVED: Promise<void> = Promise.resolve();
+/**
+ * The shared promise of a `send()` that did not have to wait: core's `SENT`, so a session skips
+ * watching a send that is already done.
+ */
+export const RESOLVED: Promise<void> = SENT;
 
 /** An owner's turn: written once and not corked. */
 const WRITTEN = 1;
