@@ -120,6 +120,8 @@ const refuse = (): never => {
  *   to that downstream client (with cancellation and progress), and the two close together. A
  *   shared upstream answers the upstream server's calls as its own `onRequest` says.
  * - With `options.callContext`, the caller's deadline and metadata go upstream as call options.
+ * - Params and results are read and written again on the way: give the proxy and its upstream
+ *   client `codec: losslessNumbers` (from core) and big integers keep every digit both ways.
  *
  * Middleware added with `proxy.use()` runs before the forwarding (auth, logging, rate limits);
  * methods registered on the proxy are never reached: every call is forwarded.

@@ -2,6 +2,7 @@ import { createClient } from '@jsonrpc-kit/client';
 import {
   createMemoryTransportPair,
   type JsonRpcError,
+  losslessNumbers,
   JsonRpcError as WireError,
 } from '@jsonrpc-kit/core';
 import { createProxy, createServer, type UpstreamHandlers } from '@jsonrpc-kit/server';
@@ -188,5 +189,19 @@ describe('createProxy with a shared upstream (memory transports)', () => {
     expect(await proxy.handle('{"jsonrpc":"2.0","id":2,"method":"echo"}')).toBe(
       '{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Upstream unavailable"}}',
     );
+  });
+
+  it('keeps every digit of big integers, both ways, when the proxy and its upstream client read them losslessly', async () => {
+    const upstreamServer = createServer({ codec: losslessNumbers });
+    upstreamServer.method('echo', (params) => params);
+    const [a, b] = createMemoryTransportPair();
+    upstreamServer.connect(b);
+    const text = '{"jsonrpc":"2.0","id":1,"method":"echo","params":[18446744073709551617,1.5]}';
+    const exact = '{"jsonrpc":"2.0","id":1,"result":[18446744073709551617,1.5]}';
+    const upstream = createClient(a, { codec: losslessNumbers });
+    cleanups.push(() => upstream.close());
+    expect(await createProxy(upstream, { codec: losslessNumbers }).handle(text)).toBe(exact);
+    // Without the codec on the proxy, JSON.parse rounds the number on the way in.
+    expect(await createProxy(upstream).handle(text)).not.toBe(exact);
   });
 });
