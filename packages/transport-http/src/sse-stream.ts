@@ -12,6 +12,12 @@ const encoder = new TextEncoder();
 /** Events queued before `send` makes its caller wait for the reader (backpressure). */
 const SOFT_MARK = 64;
 
+/** Each event counts as one against the mark, whatever its size. Shared by every stream. */
+const STRATEGY: QueuingStrategy<Uint8Array> = Object.freeze({
+  highWaterMark: SOFT_MARK,
+  size: () => 1,
+});
+
 /** An open SSE stream. */
 export interface SseStream {
   /** The response body. */
@@ -32,119 +38,208 @@ export interface SseStream {
   end(): void;
 }
 
+/**
+ * One timer for the keep-alive comments of every open stream of a handler (instead of one timer
+ * per stream): each tick sends a comment on the streams that stayed silent since the one before,
+ * so a silent stream gets one after one to two intervals. The timer runs only while a stream is
+ * open.
+ */
+export interface KeepAlive {
+  /** The streams it watches (for tests: what is open). */
+  readonly size: number;
+  /** Watches a stream until it ends. */
+  add(stream: SseStreamImpl): void;
+  /** Stops watching a stream. */
+  delete(stream: SseStreamImpl): void;
+}
+
+/**
+ * The shared keep-alive timer of a handler.
+ *
+ * @param interval - milliseconds between ticks; 0: none
+ * @returns the timer, or `undefined` for none
+ */
+export function createKeepAlive(interval: number): KeepAlive | undefined {
+  if (!(interval > 0)) return undefined;
+  const streams = new Set<SseStreamImpl>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const tick = (): void => {
+    for (const stream of streams) stream.tick();
+  };
+  return {
+    get size() {
+      return streams.size;
+    },
+    add(stream) {
+      streams.add(stream);
+      if (timer !== undefined) return;
+      timer = setInterval(tick, interval);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    delete(stream) {
+      if (!streams.delete(stream) || streams.size > 0 || timer === undefined) return;
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
 /** Options of {@link openSseStream}. */
-export interface SseStreamOptions {
+export interface SseStreamOptions<O = unknown> {
   readonly streamId: string;
   readonly store: EventStore | undefined;
-  /** Milliseconds of silence before a keep-alive comment; 0: none. */
-  readonly keepAlive: number;
+  /** The shared keep-alive timer; `undefined`: none. */
+  readonly keepAlive: KeepAlive | undefined;
   /**
    * Events a slow reader may leave queued before the stream is ended (senders that await `send`
    * already wait past 64, so only senders that do not wait reach this).
    */
   readonly maxBufferedEvents: number;
-  /** The client went away, or the stream was ended for falling behind. */
-  readonly onGone: () => void;
+  /**
+   * The client went away, or the stream was ended for falling behind: called with `owner`, so
+   * one function serves every stream.
+   */
+  readonly onGone: (owner: O) => void;
+  /** Given to `onGone`. */
+  readonly owner: O;
   /** Something to send first (a priming event), already encoded. */
   readonly prelude?: string | undefined;
 }
 
+/** A waiter for the reader to pull again, made only once the queue is past its mark. */
+interface Deferred {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+}
+
 /**
- * Opens an SSE stream. Backpressure policy: past 64 queued events `send` resolves only when the
- * reader takes more (so `ctx.peer.notify` waits for a slow client); when senders that do not wait
- * let more than `maxBufferedEvents` events queue up, the stream is ended (the events stay in the store, so the client can come back
- * with `Last-Event-ID`) rather than buffering without bound.
- *
- * @param options - id, store, keep-alive, buffer bound, and the gone callback
- * @returns the stream
+ * The stream: its own underlying source (`start`, `pull`, `cancel` on the prototype), so an open
+ * stream costs one object, its `ReadableStream` and controller, and no closure or timer of its own.
  */
-export function openSseStream(options: SseStreamOptions): SseStream {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let open = true;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let idle = false;
-  // Resolved when the reader pulls again: senders wait for it once the queue is past its mark.
-  let drained: { promise: Promise<void>; resolve: () => void } | undefined;
-  const release = (): void => {
-    const d = drained;
-    drained = undefined;
+class SseStreamImpl implements SseStream {
+  readonly body: ReadableStream<Uint8Array>;
+  readonly streamId: string;
+  /** Nothing was written since the last keep-alive tick. */
+  idle = false;
+  #open = true;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined = undefined;
+  #drained: Deferred | undefined = undefined;
+  #prelude: string | undefined;
+  readonly #store: EventStore | undefined;
+  readonly #keepAlive: KeepAlive | undefined;
+  readonly #maxBuffered: number;
+  readonly #onGone: (owner: unknown) => void;
+  readonly #owner: unknown;
+
+  constructor(options: SseStreamOptions) {
+    this.streamId = options.streamId;
+    this.#store = options.store;
+    this.#keepAlive = options.keepAlive;
+    this.#maxBuffered = options.maxBufferedEvents;
+    this.#onGone = options.onGone;
+    this.#owner = options.owner;
+    this.#prelude = options.prelude;
+    this.body = new ReadableStream<Uint8Array>(this, STRATEGY);
+    this.#keepAlive?.add(this);
+  }
+
+  get open(): boolean {
+    return this.#open;
+  }
+
+  /** Underlying source: the stream starts. */
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#controller = controller;
+    const prelude = this.#prelude;
+    this.#prelude = undefined;
+    if (prelude) controller.enqueue(encoder.encode(prelude));
+  }
+
+  /** Underlying source: the reader wants more. */
+  pull(): void {
+    this.#release();
+  }
+
+  /** Underlying source: the reader went away. */
+  cancel(): void {
+    this.#stop();
+    this.#onGone(this.#owner);
+  }
+
+  /** A keep-alive tick: a comment if nothing went out since the last one. */
+  tick(): void {
+    if (this.idle) void this.#write(SSE_KEEP_ALIVE);
+    this.idle = true;
+  }
+
+  async send(message: string): Promise<void> {
+    const store = this.#store;
+    const id = store === undefined ? undefined : await store.append(this.streamId, message);
+    await this.#write(encodeSseEvent(message, id));
+  }
+
+  sendStored(eventId: string, message: string): void {
+    void this.#write(encodeSseEvent(message, eventId));
+  }
+
+  end(): void {
+    if (!this.#open) return;
+    this.#stop();
+    try {
+      this.#controller?.close();
+    } catch {
+      // already closed or errored by the reader
+    }
+  }
+
+  #release(): void {
+    const d = this.#drained;
+    this.#drained = undefined;
     d?.resolve();
-  };
-  const stop = (): void => {
-    if (!open) return;
-    open = false;
-    if (timer !== undefined) clearInterval(timer);
-    release();
-  };
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-        if (options.prelude) c.enqueue(encoder.encode(options.prelude));
-      },
-      pull() {
-        release();
-      },
-      cancel() {
-        stop();
-        options.onGone();
-      },
-    },
-    { highWaterMark: SOFT_MARK, size: () => 1 },
-  );
-  const write = (text: string): Promise<void> | undefined => {
-    if (!open) return undefined;
-    idle = false;
-    if ((controller.desiredSize ?? 0) <= SOFT_MARK - options.maxBufferedEvents) {
+  }
+
+  #stop(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#keepAlive?.delete(this);
+    this.#release();
+  }
+
+  #write(text: string): Promise<void> | undefined {
+    const controller = this.#controller;
+    if (!this.#open || controller === undefined) return undefined;
+    this.idle = false;
+    if ((controller.desiredSize ?? 0) <= SOFT_MARK - this.#maxBuffered) {
       // The reader fell too far behind: end the stream instead of buffering without bound.
-      stream.end();
-      options.onGone();
+      this.end();
+      this.#onGone(this.#owner);
       return undefined;
     }
     controller.enqueue(encoder.encode(text));
     if ((controller.desiredSize ?? 1) > 0) return undefined;
     // Past the mark: the sender waits until the reader takes more (backpressure).
-    if (drained === undefined) {
+    if (this.#drained === undefined) {
       let resolve!: () => void;
       const promise = new Promise<void>((r) => {
         resolve = r;
       });
-      drained = { promise, resolve };
+      this.#drained = { promise, resolve };
     }
-    return drained.promise;
-  };
-  if (options.keepAlive > 0) {
-    timer = setInterval(() => {
-      if (idle) void write(SSE_KEEP_ALIVE);
-      idle = true;
-    }, options.keepAlive);
-    (timer as { unref?: () => void }).unref?.();
+    return this.#drained.promise;
   }
-  const stream: SseStream = {
-    body,
-    streamId: options.streamId,
-    get open() {
-      return open;
-    },
-    async send(message) {
-      const id =
-        options.store === undefined
-          ? undefined
-          : await options.store.append(options.streamId, message);
-      await write(encodeSseEvent(message, id));
-    },
-    sendStored(eventId, message) {
-      void write(encodeSseEvent(message, eventId));
-    },
-    end() {
-      if (!open) return;
-      stop();
-      try {
-        controller.close();
-      } catch {
-        // already closed or errored by the reader
-      }
-    },
-  };
-  return stream;
+}
+
+export type { SseStreamImpl };
+
+/**
+ * Opens an SSE stream. Backpressure policy: past 64 queued events `send` resolves only when the
+ * reader takes more (so `ctx.peer.notify` waits for a slow client); when senders that do not wait
+ * let more than `maxBufferedEvents` events queue up, the stream is ended (the events stay in the
+ * store, so the client can come back with `Last-Event-ID`) rather than buffering without bound.
+ *
+ * @param options - id, store, shared keep-alive timer, buffer bound, and the gone callback
+ * @returns the stream
+ */
+export function openSseStream<O>(options: SseStreamOptions<O>): SseStream {
+  return new SseStreamImpl(options as SseStreamOptions);
 }

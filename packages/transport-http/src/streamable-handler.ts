@@ -15,7 +15,9 @@ import {
   scanEnvelope,
   serializeError,
   type Transport,
+  type TransportContext,
   type TransportHandler,
+  type TransportHeaders,
 } from '@jsonrpc-kit/core';
 import { batchMembers } from './batch-members.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
@@ -47,7 +49,7 @@ import {
 } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
-import { openSseStream, type SseStream } from './sse-stream.js';
+import { createKeepAlive, openSseStream, type SseStream } from './sse-stream.js';
 import { answeredIds, classify, progressToken, tokenOf } from './streamable-classify.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
@@ -386,22 +388,126 @@ interface Exchange {
   readonly headers: readonly string[];
 }
 
-interface Session {
+/** What a session needs of the handler that made it: one object shared by all its sessions. */
+interface SessionOwner {
+  /** Routes one message the server sends on a session. */
+  route(session: Session, text: string): Promise<void>;
+  /** Closes a session (and forgets it everywhere). */
+  closeSession(session: Session, reason?: unknown): Promise<void>;
+  readonly maxMessageBytes: number;
+}
+
+/**
+ * One session, and the duplex {@link Transport} `server.connect()` serves: its methods are on the
+ * prototype and its collections are made on first use, so an idle session is one object.
+ */
+class Session implements Transport {
   readonly id: string | undefined;
-  readonly transport: Transport;
-  handler: TransportHandler | undefined;
-  readonly inbox: string[];
-  readonly exchanges: Set<Exchange>;
-  standalone: SseStream | undefined;
+  readonly owner: SessionOwner;
+  handler: TransportHandler | undefined = undefined;
+  /** Messages that arrived before `start`. */
+  inbox: string[] | undefined = undefined;
+  /** The POSTs waiting for answers. */
+  exchanges: Set<Exchange> | undefined = undefined;
+  standalone: SseStream | undefined = undefined;
   /** The id of the session's own stream, kept across reconnections. */
   standaloneId: string | undefined;
   /** Push sent before the GET stream first opened (bounded), sent when it opens. */
-  readonly backlog: string[];
+  backlog: string[] | undefined = undefined;
   /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
-  resuming: Promise<void> | undefined;
-  connection: ConnectionLike | undefined;
+  resuming: Promise<void> | undefined = undefined;
+  connection: ConnectionLike | undefined = undefined;
   lastActive: number;
-  closed: boolean;
+  closed = false;
+
+  constructor(owner: SessionOwner, id: string | undefined, streamId: string | undefined) {
+    this.owner = owner;
+    this.id = id;
+    this.standaloneId = streamId;
+    this.lastActive = Date.now();
+  }
+
+  get maxMessageBytes(): number {
+    return this.owner.maxMessageBytes;
+  }
+
+  start(h: TransportHandler): Promise<void> {
+    if (this.handler !== undefined || this.closed) {
+      return Promise.reject(new Error('Transport already started'));
+    }
+    this.handler = h;
+    const inbox = this.inbox;
+    this.inbox = undefined;
+    if (inbox !== undefined) for (const message of inbox) h.onMessage(message);
+    return Promise.resolve();
+  }
+
+  send(message: string): Promise<void> {
+    if (this.closed) return Promise.reject(new ConnectionClosedError('HTTP session closed'));
+    return this.owner.route(this, message);
+  }
+
+  close(reason?: unknown): Promise<void> {
+    return this.owner.closeSession(this, reason);
+  }
+
+  /** Hands a message to the server, or keeps it until `start`. */
+  deliver(text: string): void {
+    if (this.handler !== undefined) this.handler.onMessage(text);
+    else (this.inbox ??= []).push(text);
+  }
+
+  /** Whether a POST of the session still waits for answers. */
+  get busy(): boolean {
+    return this.exchanges !== undefined && this.exchanges.size > 0;
+  }
+}
+
+/** The request headers that only framed the starting request: a session keeps none of them. */
+const REQUEST_ONLY_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-encoding',
+  'connection',
+  'content-length',
+  'content-type',
+  'expect',
+  'host',
+  'keep-alive',
+  'last-event-id',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+]);
+const NO_HEADERS: TransportHeaders = Object.freeze({});
+/** The record of a session that has no stream yet: one for all of them. */
+const NO_RECORD: SessionRecord = Object.freeze({});
+
+/**
+ * What a session keeps of the request that started it, for `ctx.transport` of its calls: the
+ * headers that say something about the caller (authorization, custom ones; not the starting
+ * request's framing: host, connection, content type and length, accept…), its address, URL,
+ * method, body limit and `auth`; not its signal. One shape for every session; with no header
+ * left, one shared empty object.
+ *
+ * @param ctx - the starting request's context
+ * @returns the session's facts
+ */
+function sessionFacts(ctx: HttpContext): TransportContext {
+  let headers: Record<string, string | readonly string[] | undefined> | undefined;
+  const all = ctx.headers;
+  for (const name in all) {
+    if (REQUEST_ONLY_HEADERS.has(name)) continue;
+    (headers ??= {})[name] = all[name];
+  }
+  return {
+    kind: 'http',
+    headers: headers ?? NO_HEADERS,
+    remoteAddress: ctx.remoteAddress,
+    url: ctx.url,
+    httpMethod: ctx.httpMethod,
+    maxRequestBytes: ctx.maxRequestBytes,
+    auth: ctx.auth,
+  } as TransportContext;
 }
 
 /**
@@ -501,7 +607,8 @@ export function createStreamableCore(
   const store =
     options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore());
   const mode = options.responseMode ?? 'auto';
-  const keepAlive = options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL;
+  /** One keep-alive timer for every open stream of this handler. */
+  const keepAlive = createKeepAlive(options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   const versions =
     options.protocolVersions === false
@@ -519,7 +626,7 @@ export function createStreamableCore(
   const sweep = (): void => {
     const now = Date.now();
     for (const session of sessions.values()) {
-      if (session.exchanges.size > 0 || session.standalone?.open === true) {
+      if (session.busy || session.standalone?.open === true) {
         if (session.id !== undefined) void touchSession(session.id);
         continue;
       }
@@ -542,7 +649,7 @@ export function createStreamableCore(
 
   const finishExchange = (session: Session, exchange: Exchange): void => {
     exchange.done = true;
-    session.exchanges.delete(exchange);
+    session.exchanges?.delete(exchange);
     session.lastActive = Date.now();
     if (exchange.stream !== undefined) exchange.stream.end();
     else if (exchange.answers.length === 0) {
@@ -558,6 +665,12 @@ export function createStreamableCore(
     if (session.id === undefined) void closeSession(session);
   };
 
+  /** An answer stream's client went away. */
+  const answerStreamGone = (session: Session): void => {
+    // Without a store, nothing could replay the answers: stop what the client started.
+    if (store === undefined && session.id === undefined) void closeSession(session);
+  };
+
   const toStream = (exchange: Exchange, session: Session): SseStream => {
     if (exchange.stream !== undefined) return exchange.stream;
     const stream = openSseStream({
@@ -565,10 +678,8 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
-      onGone: () => {
-        // Without a store, nothing could replay the answers: stop what the client started.
-        if (store === undefined && session.id === undefined) void closeSession(session);
-      },
+      onGone: answerStreamGone,
+      owner: session,
     });
     exchange.stream = stream;
     exchange.respond(sse(stream, exchange.headers));
@@ -584,7 +695,7 @@ export function createStreamableCore(
     } catch {
       ids = undefined;
     }
-    if (ids !== undefined) {
+    if (ids !== undefined && session.exchanges !== undefined) {
       for (const exchange of session.exchanges) {
         if (!ids.some((id) => exchange.pending.has(id))) continue;
         for (const id of ids) exchange.pending.delete(id);
@@ -599,8 +710,8 @@ export function createStreamableCore(
         if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
         return sent;
       }
-      return sendStandalone(session, text, false);
     }
+    if (ids !== undefined) return sendStandalone(session, text, false);
     // Push not tied to any request (a subscription item) goes on the session's own stream.
     if (pushMethods.size > 0) {
       const method = scanEnvelope(text).method;
@@ -611,7 +722,7 @@ export function createStreamableCore(
     // exchange still open, else the session's own stream.
     const token = text.includes('progressToken') ? tokenOf(text) : undefined;
     let target: Exchange | undefined;
-    for (const exchange of session.exchanges) {
+    for (const exchange of session.exchanges ?? []) {
       if (!exchange.streamable) continue;
       if (token !== undefined && exchange.tokens.has(token)) {
         target = exchange;
@@ -626,7 +737,7 @@ export function createStreamableCore(
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
   const forgetCancelled = (session: Session, ids: readonly string[]): void => {
     setTimeout(() => {
-      for (const exchange of [...session.exchanges]) {
+      for (const exchange of [...(session.exchanges ?? [])]) {
         let hit = false;
         for (const id of ids) hit = exchange.pending.delete(id) || hit;
         if (hit && exchange.pending.size === 0 && !exchange.done) finishExchange(session, exchange);
@@ -650,8 +761,9 @@ export function createStreamableCore(
     }
     if (!push) return;
     // Not opened yet: kept for the first GET, the oldest dropped past the bound.
-    if (session.backlog.length >= maxBuffered) session.backlog.shift();
-    session.backlog.push(text);
+    const backlog = (session.backlog ??= []);
+    if (backlog.length >= maxBuffered) backlog.shift();
+    backlog.push(text);
   };
 
   /** Closes a session here; `forget` also removes it from the store (it ends everywhere). */
@@ -663,64 +775,34 @@ export function createStreamableCore(
       if (forget) await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
     }
     session.standalone?.end();
-    for (const exchange of session.exchanges) {
+    const exchanges = session.exchanges;
+    session.exchanges = undefined;
+    for (const exchange of exchanges ?? []) {
       exchange.done = true;
       exchange.stream?.end();
       if (exchange.stream === undefined)
         exchange.respond({ kind: 'empty', status: 204, headers: [] });
     }
-    session.exchanges.clear();
     const handler = session.handler;
     session.handler = undefined;
     handler?.onClose(reason instanceof Error ? reason : undefined);
   };
+
+  const owner: SessionOwner = { route, closeSession, maxMessageBytes: cfg.maxRequestBytes };
 
   const openSession = (
     id: string | undefined,
     ctx: HttpContext,
     streamId?: string | undefined,
   ): Session => {
-    const session: Session = {
-      id,
-      transport: undefined as unknown as Transport,
-      handler: undefined,
-      inbox: [],
-      exchanges: new Set(),
-      standalone: undefined,
-      standaloneId: streamId,
-      backlog: [],
-      resuming: undefined,
-      connection: undefined,
-      lastActive: Date.now(),
-      closed: false,
-    };
-    const transport: Transport = {
-      start(h) {
-        if (session.handler !== undefined || session.closed) {
-          return Promise.reject(new Error('Transport already started'));
-        }
-        session.handler = h;
-        for (const message of session.inbox.splice(0)) h.onMessage(message);
-        return Promise.resolve();
-      },
-      send(message) {
-        if (session.closed) return Promise.reject(new ConnectionClosedError('HTTP session closed'));
-        return route(session, message);
-      },
-      close(reason) {
-        return closeSession(session, reason);
-      },
-      maxMessageBytes: cfg.maxRequestBytes,
-    };
-    (session as { transport: Transport }).transport = transport;
+    const session = new Session(owner, id, streamId);
     if (id !== undefined) {
       sessions.set(id, session);
       startSweeper();
     }
-    // The session outlives the POST that started it: its context keeps that request's facts
-    // (headers, address, auth) but not its signal.
-    const { signal: _signal, ...facts } = { ...ctx, signal: undefined };
-    session.connection = server.connect(transport, facts);
+    // The session outlives the POST that started it: its context keeps what its calls may read
+    // of that request (headers about the caller, address, auth), not its framing or signal.
+    session.connection = server.connect(session, sessionFacts(ctx));
     return session;
   };
 
@@ -746,11 +828,6 @@ export function createStreamableCore(
   /** The answer when the session store cannot be reached. */
   const storeDown = (cors: readonly string[]): StreamableReply =>
     reply(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
-
-  const deliver = (session: Session, text: string): void => {
-    if (session.handler === undefined) session.inbox.push(text);
-    else session.handler.onMessage(text);
-  };
 
   /** The session a request names: this process's, or one the store knows (continued here). */
   const sessionOf = async (
@@ -816,7 +893,7 @@ export function createStreamableCore(
       if (!roomForSession()) return sessionsFull(cors);
       const id = randomId();
       try {
-        await sessionStore.create(id, {}, sessionTtl);
+        await sessionStore.create(id, NO_RECORD, sessionTtl);
       } catch {
         return storeDown(cors);
       }
@@ -834,7 +911,7 @@ export function createStreamableCore(
       queueMicrotask(() => forgetCancelled(session, classified.cancelled));
     }
     if (!classified.hasRequest) {
-      deliver(session, text);
+      session.deliver(text);
       if (session.id === undefined) void closeSession(session);
       return { kind: 'empty', status: 202, headers };
     }
@@ -856,19 +933,19 @@ export function createStreamableCore(
         const token = progressToken(r);
         if (token !== undefined) exchange.tokens.add(token);
       }
-      session.exchanges.add(exchange);
+      (session.exchanges ??= new Set()).add(exchange);
       if (streamable && mode === 'sse') toStream(exchange, session);
       incoming.onGone(() => {
         if (exchange.done) return;
         // The client went away: without a store nothing can replay the answers.
         if (store === undefined || session.id === undefined) {
           exchange.done = true;
-          session.exchanges.delete(exchange);
+          session.exchanges?.delete(exchange);
           exchange.stream?.end();
           if (session.id === undefined) void closeSession(session);
         }
       });
-      deliver(session, text);
+      session.deliver(text);
     });
   };
 
@@ -911,7 +988,7 @@ export function createStreamableCore(
       if (streamId === undefined) return reply(404, errorBody(-32001, 'Event not found'), cors);
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
-      for (const e of session.exchanges) if (e.stream?.streamId === streamId) exchange = e;
+      for (const e of session.exchanges ?? []) if (e.stream?.streamId === streamId) exchange = e;
       if (exchange !== undefined) {
         // A request stream resumed while its requests still run: the rest goes here.
         exchange.stream!.end();
@@ -935,7 +1012,9 @@ export function createStreamableCore(
     session.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.
     void touchSession(session.id!, streamId);
-    for (const message of session.backlog.splice(0)) void stream.send(message);
+    const backlog = session.backlog;
+    session.backlog = undefined;
+    for (const message of backlog ?? []) void stream.send(message);
     return sse(stream, headers);
   };
 
@@ -945,11 +1024,15 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
-      onGone: () => {
-        session.lastActive = Date.now();
-      },
+      onGone: streamGone,
+      owner: session,
       prelude,
     });
+
+  /** A session's stream ended from the client's side: the session is idle from now on. */
+  const streamGone = (session: Session): void => {
+    session.lastActive = Date.now();
+  };
 
   /** Runs the `authenticate` hook: the context with its `auth`, or the refusal. */
   const admit = async (
