@@ -36,6 +36,26 @@ export interface SseStream {
   sendStored(eventId: string, message: string): void;
   /** Ends the stream. */
   end(): void;
+  /**
+   * Writes the stream straight to a sink (node:http's response) instead of its `body`: no
+   * `ReadableStream` is made for a `direct` stream written this way. What was sent before is
+   * written first; the sink closing ends the stream as the reader going away does.
+   *
+   * @param sink - where the bytes go
+   */
+  attach(sink: SseSink): void;
+}
+
+/** Where a `direct` stream writes: node:http's `ServerResponse` is one. */
+export interface SseSink {
+  /** Writes a chunk; `false` when the sink's buffer is full (wait for `drain`). */
+  write(chunk: Uint8Array): boolean;
+  /** Ends the output. */
+  end(): void;
+  /** Whether it is already closed. */
+  readonly destroyed: boolean;
+  /** Calls back once on `drain` (room again) or `close` (gone). */
+  once(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
 /**
@@ -104,6 +124,11 @@ export interface SseStreamOptions<O = unknown> {
   readonly owner: O;
   /** Something to send first (a priming event), already encoded. */
   readonly prelude?: string | undefined;
+  /**
+   * The stream will be written to a sink with `attach` (node:http): its `body` is made only if
+   * read. Until attached, what is sent waits in a list.
+   */
+  readonly direct?: boolean | undefined;
 }
 
 /** A waiter for the reader to pull again, made only once the queue is past its mark. */
@@ -117,14 +142,18 @@ interface Deferred {
  * stream costs one object, its `ReadableStream` and controller, and no closure or timer of its own.
  */
 class SseStreamImpl implements SseStream {
-  readonly body: ReadableStream<Uint8Array>;
   readonly streamId: string;
   /** Nothing was written since the last keep-alive tick. */
   idle = false;
   #open = true;
+  #body: ReadableStream<Uint8Array> | undefined = undefined;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined = undefined;
+  #sink: SseSink | undefined = undefined;
+  /** Events written to the sink since it said it was full. */
+  #full = 0;
+  /** What was sent before the body was made or a sink attached. */
+  #pending: Uint8Array[] | undefined = undefined;
   #drained: Deferred | undefined = undefined;
-  #prelude: string | undefined;
   readonly #store: EventStore | undefined;
   readonly #keepAlive: KeepAlive | undefined;
   readonly #maxBuffered: number;
@@ -138,9 +167,30 @@ class SseStreamImpl implements SseStream {
     this.#maxBuffered = options.maxBufferedEvents;
     this.#onGone = options.onGone;
     this.#owner = options.owner;
-    this.#prelude = options.prelude;
-    this.body = new ReadableStream<Uint8Array>(this, STRATEGY);
+    if (options.prelude) this.#pending = [encoder.encode(options.prelude)];
+    if (options.direct !== true) this.#body = new ReadableStream<Uint8Array>(this, STRATEGY);
     this.#keepAlive?.add(this);
+  }
+
+  get body(): ReadableStream<Uint8Array> {
+    this.#body ??= new ReadableStream<Uint8Array>(this, STRATEGY);
+    return this.#body;
+  }
+
+  attach(sink: SseSink): void {
+    this.#sink = sink;
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (sink.destroyed) {
+      this.#gone();
+      return;
+    }
+    sink.once('close', () => this.#gone());
+    let room = true;
+    if (pending !== undefined) for (const chunk of pending) room = sink.write(chunk);
+    if (!this.#open) sink.end();
+    else if (!room) this.#block(sink, pending!.length);
+    else this.#release();
   }
 
   get open(): boolean {
@@ -150,9 +200,10 @@ class SseStreamImpl implements SseStream {
   /** Underlying source: the stream starts. */
   start(controller: ReadableStreamDefaultController<Uint8Array>): void {
     this.#controller = controller;
-    const prelude = this.#prelude;
-    this.#prelude = undefined;
-    if (prelude) controller.enqueue(encoder.encode(prelude));
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending !== undefined) for (const chunk of pending) controller.enqueue(chunk);
+    if (!this.#open) controller.close();
   }
 
   /** Underlying source: the reader wants more. */
@@ -185,11 +236,28 @@ class SseStreamImpl implements SseStream {
   end(): void {
     if (!this.#open) return;
     this.#stop();
-    try {
-      this.#controller?.close();
-    } catch {
-      // already closed or errored by the reader
+    if (this.#sink !== undefined) this.#sink.end();
+    else {
+      try {
+        this.#controller?.close();
+      } catch {
+        // already closed or errored by the reader
+      }
     }
+  }
+
+  /** The sink closed: the client went away (unless the stream had ended). */
+  #gone(): void {
+    if (this.#open) this.cancel();
+  }
+
+  /** The sink is full: senders wait for its `drain`. */
+  #block(sink: SseSink, written: number): void {
+    this.#full = written;
+    sink.once('drain', () => {
+      this.#full = 0;
+      this.#release();
+    });
   }
 
   #release(): void {
@@ -206,17 +274,37 @@ class SseStreamImpl implements SseStream {
   }
 
   #write(text: string): Promise<void> | undefined {
-    const controller = this.#controller;
-    if (!this.#open || controller === undefined) return undefined;
+    if (!this.#open) return undefined;
     this.idle = false;
-    if ((controller.desiredSize ?? 0) <= SOFT_MARK - this.#maxBuffered) {
+    const controller = this.#controller;
+    const sink = this.#sink;
+    const queued =
+      controller !== undefined
+        ? SOFT_MARK - (controller.desiredSize ?? 0)
+        : sink !== undefined
+          ? this.#full
+          : (this.#pending?.length ?? 0);
+    if (queued >= this.#maxBuffered) {
       // The reader fell too far behind: end the stream instead of buffering without bound.
       this.end();
       this.#onGone(this.#owner);
       return undefined;
     }
-    controller.enqueue(encoder.encode(text));
-    if ((controller.desiredSize ?? 1) > 0) return undefined;
+    const chunk = encoder.encode(text);
+    if (controller !== undefined) {
+      controller.enqueue(chunk);
+      if ((controller.desiredSize ?? 1) > 0) return undefined;
+    } else if (sink !== undefined) {
+      if (this.#full > 0) {
+        sink.write(chunk);
+        this.#full++;
+      } else if (sink.write(chunk)) return undefined;
+      else this.#block(sink, 1);
+    } else {
+      const pending = (this.#pending ??= []);
+      pending.push(chunk);
+      if (pending.length < SOFT_MARK) return undefined;
+    }
     // Past the mark: the sender waits until the reader takes more (backpressure).
     if (this.#drained === undefined) {
       let resolve!: () => void;

@@ -571,11 +571,13 @@ export function createStreamableHttpHandler(
  *
  * @param server - anything with `connect(transport, context)`
  * @param options - as {@link createStreamableHttpHandler}
+ * @param direct - the runtime writes event streams with `attach` (node:http), not their `body`
  * @returns the core
  */
 export function createStreamableCore(
   server: ConnectionHandler,
   options: StreamableHttpHandlerOptions = {},
+  direct = false,
 ): StreamableCore {
   const sessionOption = options.sessions ?? true;
   const stateful = sessionOption !== false;
@@ -680,6 +682,7 @@ export function createStreamableCore(
       maxBufferedEvents: maxBuffered,
       onGone: answerStreamGone,
       owner: session,
+      direct,
     });
     exchange.stream = stream;
     exchange.respond(sse(stream, exchange.headers));
@@ -1027,6 +1030,7 @@ export function createStreamableCore(
       onGone: streamGone,
       owner: session,
       prelude,
+      direct,
     });
 
   /** A session's stream ended from the client's side: the session is idle from now on. */
