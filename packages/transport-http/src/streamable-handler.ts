@@ -457,6 +457,14 @@ class Session implements Transport {
     else (this.inbox ??= []).push(text);
   }
 
+  /** A POST no longer waits for answers; an idle session keeps no empty set. */
+  forget(exchange: Exchange): void {
+    const exchanges = this.exchanges;
+    if (exchanges === undefined) return;
+    exchanges.delete(exchange);
+    if (exchanges.size === 0) this.exchanges = undefined;
+  }
+
   /** Whether a POST of the session still waits for answers. */
   get busy(): boolean {
     return this.exchanges !== undefined && this.exchanges.size > 0;
@@ -651,7 +659,7 @@ export function createStreamableCore(
 
   const finishExchange = (session: Session, exchange: Exchange): void => {
     exchange.done = true;
-    session.exchanges?.delete(exchange);
+    session.forget(exchange);
     session.lastActive = Date.now();
     if (exchange.stream !== undefined) exchange.stream.end();
     else if (exchange.answers.length === 0) {
@@ -943,7 +951,7 @@ export function createStreamableCore(
         // The client went away: without a store nothing can replay the answers.
         if (store === undefined || session.id === undefined) {
           exchange.done = true;
-          session.exchanges?.delete(exchange);
+          session.forget(exchange);
           exchange.stream?.end();
           if (session.id === undefined) void closeSession(session);
         }
