@@ -42,11 +42,7 @@ import {
   resolveOriginGuard,
 } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
-import {
-  createMemorySessionStore,
-  type SessionRecord,
-  type SessionStore,
-} from './session-store.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
 import { createKeepAlive, openSseStream, type SseStream } from './sse-stream.js';
@@ -80,7 +76,8 @@ export interface StreamableSessionOptions {
    * did not start the session is served there. What runs (a handler, a server→client request, the
    * open GET stream) stays on its process: see the README on load balancing.
    *
-   * @default a {@link createMemorySessionStore} (this process only)
+   * @default this process's own table (as a `createMemorySessionStore()` would keep them, without
+   *   a second copy)
    */
   readonly store?: SessionStore;
   /**
@@ -612,7 +609,8 @@ export function createStreamableCore(
   const maxSessions = so.maxSessions ?? DEFAULT_MAX_SESSIONS;
   if (!(maxSessions >= 1)) throw new RangeError(`maxSessions must be >= 1, got ${maxSessions}`);
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
-  const sessionStore = so.store ?? createMemorySessionStore();
+  // Without a shared store, the table of this process is the record: no second copy of it.
+  const sessionStore = so.store;
   const sessionTtl = idleTimeout > 0 ? idleTimeout : Number.POSITIVE_INFINITY;
   const store =
     options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore());
@@ -633,6 +631,12 @@ export function createStreamableCore(
   /** When a full table was last swept for expired sessions (at most once a second). */
   let sweptWhenFull = 0;
 
+  /** Whether a session is past its idle timeout here (none of its requests or streams open). */
+  const expired = (session: Session, now: number): boolean =>
+    idleTimeout > 0 &&
+    now - session.lastActive > idleTimeout &&
+    !session.busy &&
+    session.standalone?.open !== true;
   const sweep = (): void => {
     const now = Date.now();
     for (const session of sessions.values()) {
@@ -641,10 +645,11 @@ export function createStreamableCore(
         continue;
       }
       // Idle here: this process lets go of it; the store expires it unless another serves it.
-      if (now - session.lastActive > idleTimeout) void closeSession(session, undefined, false);
+      if (expired(session, now)) void closeSession(session, undefined, false);
     }
   };
   const touchSession = async (id: string, streamId?: string): Promise<void> => {
+    if (sessionStore === undefined) return;
     try {
       await sessionStore.touch(id, sessionTtl, streamId === undefined ? undefined : { streamId });
     } catch {
@@ -783,7 +788,8 @@ export function createStreamableCore(
     session.closed = true;
     if (session.id !== undefined) {
       sessions.delete(session.id);
-      if (forget) await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
+      if (forget && sessionStore !== undefined)
+        await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
     }
     session.standalone?.end();
     const exchanges = session.exchanges;
@@ -836,6 +842,10 @@ export function createStreamableCore(
       String(SESSIONS_FULL_RETRY_AFTER),
     ]);
 
+  /** The answer for a session that is unknown, ended or expired. */
+  const notFound = (cors: readonly string[]): StreamableReply =>
+    reply(404, errorBody(-32001, 'Session not found'), cors);
+
   /** The answer when the session store cannot be reached. */
   const storeDown = (cors: readonly string[]): StreamableReply =>
     reply(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
@@ -855,6 +865,16 @@ export function createStreamableCore(
       );
     }
     let session = sessions.get(id);
+    if (sessionStore === undefined) {
+      // This process's sessions only: known and not past its idle timeout, or not found.
+      if (session === undefined || session.closed) return notFound(cors);
+      if (expired(session, Date.now())) {
+        void closeSession(session);
+        return notFound(cors);
+      }
+      session.lastActive = Date.now();
+      return session;
+    }
     const record: SessionRecord | undefined | null = await Promise.resolve(
       sessionStore.lookup(id, sessionTtl),
     ).catch(
@@ -867,7 +887,7 @@ export function createStreamableCore(
     if (record === undefined) {
       // Ended or expired (possibly on another process).
       if (session !== undefined) void closeSession(session, undefined, false);
-      return reply(404, errorBody(-32001, 'Session not found'), cors);
+      return notFound(cors);
     }
     // Another request of the session may have continued it here while this one looked it up.
     session = sessions.get(id);
@@ -904,7 +924,7 @@ export function createStreamableCore(
       if (!roomForSession()) return sessionsFull(cors);
       const id = randomId();
       try {
-        await sessionStore.create(id, NO_RECORD, sessionTtl);
+        if (sessionStore !== undefined) await sessionStore.create(id, NO_RECORD, sessionTtl);
       } catch {
         return storeDown(cors);
       }
