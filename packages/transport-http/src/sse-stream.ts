@@ -54,8 +54,10 @@ export interface SseSink {
   end(): void;
   /** Whether it is already closed. */
   readonly destroyed: boolean;
-  /** Calls back once on `drain` (room again) or `close` (gone). */
-  once(event: 'drain' | 'close', listener: () => void): unknown;
+  /** Calls back on `close` (gone). */
+  on(event: 'close', listener: () => void): unknown;
+  /** Calls back once on `drain` (room again). */
+  once(event: 'drain', listener: () => void): unknown;
 }
 
 /**
@@ -185,7 +187,8 @@ class SseStreamImpl implements SseStream {
       this.#gone();
       return;
     }
-    sink.once('close', () => this.#gone());
+    // `on`, not `once`: 'close' comes once, and `once` would add a wrapper and a bound function.
+    sink.on('close', () => this.#gone());
     let room = true;
     if (pending !== undefined) for (const chunk of pending) room = sink.write(chunk);
     if (!this.#open) sink.end();

@@ -488,6 +488,17 @@ const NO_HEADERS: TransportHeaders = Object.freeze({});
 const NO_RECORD: SessionRecord = Object.freeze({});
 
 /**
+ * A flat copy of a text: one string, where a text built by concatenation (the request URL) is a
+ * rope of its parts that the session would keep as such.
+ *
+ * @param text - any text
+ * @returns the same text, as one string
+ */
+function flat(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/**
  * What a session keeps of the request that started it, for `ctx.transport` of its calls: the
  * headers that say something about the caller (authorization, custom ones; not the starting
  * request's framing: host, connection, content type and length, accept…), its address, URL,
@@ -508,7 +519,7 @@ function sessionFacts(ctx: HttpContext): TransportContext {
     kind: 'http',
     headers: headers ?? NO_HEADERS,
     remoteAddress: ctx.remoteAddress,
-    url: ctx.url,
+    url: flat(ctx.url),
     httpMethod: ctx.httpMethod,
     maxRequestBytes: ctx.maxRequestBytes,
     auth: ctx.auth,
