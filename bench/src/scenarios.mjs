@@ -340,7 +340,7 @@ export const SCENARIOS = [
       { name: 'mcp-sdk', kind: PEER },
     ],
     target: { raw: 1.1, peers: true },
-    columns: [['importMs', 'import ms']],
+    columns: [['readyMs', 'ready ms']],
     reps: { quick: 1, full: 3 },
     config: { quick: { starts: 5 }, full: { starts: 15 } },
     measure: async (impl, config) =>
@@ -357,7 +357,7 @@ export const SCENARIOS = [
       { name: 'kit', kind: KIT },
     ],
     target: { raw: 1.1, peers: true },
-    columns: [['importMs', 'import ms']],
+    columns: [['readyMs', 'ready ms']],
     reps: { quick: 1, full: 3 },
     config: { quick: { starts: 5 }, full: { starts: 15 } },
     measure: async (impl, config) =>

@@ -1,7 +1,10 @@
 /**
  * Scenario 11: cold start. Each start is a fresh server child (pinned to CPU 1) timed from
  * `spawn` to the first complete answer; the value is the median over `config.starts` starts.
- * The child reports how long importing the library took (`importMs`).
+ * Each implementation has its own child file that imports its library statically, as an
+ * application does, with nothing else in it. The child reports `readyMs`: `process.uptime()` when
+ * its own code starts to run, its imports loaded; beside raw's, the difference is the import
+ * time.
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
@@ -9,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { kit, nodeCommand } from '../common.mjs';
 import { median } from '../harness.mjs';
 
-const STDIO_FILE = fileURLToPath(new URL('../children/cold-stdio.mjs', import.meta.url));
-const HTTP_FILE = fileURLToPath(new URL('../children/cold-http.mjs', import.meta.url));
+/** The child file of `impl` for `kind` (`cold-stdio`, `cold-http`). */
+const childFile = (kind, impl) =>
+  fileURLToPath(new URL(`../children/${kind}/${impl}.mjs`, import.meta.url));
 
 /** What each stdio implementation is sent, and how its answer is read off its stdout. */
 const STDIO = {
@@ -46,10 +50,10 @@ function checkAnswer(text, method) {
   if (!ok) throw new Error(`wrong answer: ${text}`);
 }
 
-/** Starts one stdio child, sends one request at once; resolves `{ ms, importMs }`. */
+/** Starts one stdio child, sends one request at once; resolves `{ ms, readyMs }`. */
 function startStdio(impl) {
   const { method, framing } = STDIO[impl];
-  const [cmd, args] = nodeCommand(STDIO_FILE, [impl], 1);
+  const [cmd, args] = nodeCommand(childFile('cold-stdio', impl), [], 1);
   const began = process.hrtime.bigint();
   const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const params = method === 'add' ? { a: 1, b: 2 } : undefined;
@@ -83,14 +87,14 @@ function startStdio(impl) {
       clearTimeout(timer);
       if (ms === undefined)
         return reject(new Error(`child exited: ${err.trim().split('\n').at(-1)}`));
-      resolve({ ms, importMs: Number(/^import ([\d.]+)/m.exec(err)?.[1]) });
+      resolve({ ms, readyMs: Number(/^ready ([\d.]+)/m.exec(err)?.[1]) });
     });
   });
 }
 
 /** Starts one HTTP child, POSTs one request as soon as it reports its port. */
 function startHttp(impl) {
-  const [cmd, args] = nodeCommand(HTTP_FILE, [impl], 1);
+  const [cmd, args] = nodeCommand(childFile('cold-http', impl), [], 1);
   const began = process.hrtime.bigint();
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
@@ -108,7 +112,7 @@ function startHttp(impl) {
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       line += chunk;
       if (!line.includes('\n')) return;
-      const { port, importMs } = JSON.parse(line);
+      const { port, readyMs } = JSON.parse(line);
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'add', params: { a: 1, b: 2 } });
       const req = request(
         {
@@ -124,7 +128,7 @@ function startHttp(impl) {
             const ms = Number(process.hrtime.bigint() - began) / 1e6;
             try {
               checkAnswer(text, 'add');
-              done(undefined, { ms, importMs });
+              done(undefined, { ms, readyMs });
             } catch (error) {
               done(error);
             }
@@ -144,7 +148,7 @@ async function measure(start, impl, config) {
   for (let i = 0; i < config.starts; i++) runs.push(await start(impl));
   return {
     value: median(runs.map((r) => r.ms)),
-    extra: { importMs: median(runs.map((r) => r.importMs)) },
+    extra: { readyMs: median(runs.map((r) => r.readyMs)) },
   };
 }
 

@@ -1,3 +1,5 @@
+export type { BackoffOptions, ResolvedBackoffOptions } from './backoff.js';
+export { backoffDelay, resolveBackoff } from './backoff.js';
 export type { CallContext } from './call-context.js';
 export {
   CONTEXT_TIMEOUT_KEY,

@@ -2,7 +2,8 @@ import { createHook } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError } from './errors.js';
 import { createMemoryTransportPair } from './memory-transport.js';
-import { createSession } from './session.js';
+import type { ParseResult } from './parse.js';
+import { createSession, type SessionOptions } from './session.js';
 import { SENT, type Transport, type TransportHandler } from './transport.js';
 
 afterEach(() => {
@@ -38,6 +39,19 @@ describe('session sends', () => {
     // Counting work: no failure handler per call on a send that cannot fail any more.
     expect(then).not.toHaveBeenCalled();
     await session.close();
+  });
+
+  it('offers its transport as direct only while sends go straight to it', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    await theirs.start({ onMessage() {}, onClose() {} });
+    const session = createSession(mine, { report: () => {} });
+    expect(session.directTransport).toBeUndefined(); // not started
+    session.start(() => undefined);
+    expect(session.directTransport).toBeUndefined(); // start not resolved: sends are deferred
+    await Promise.resolve();
+    expect(session.directTransport).toBe(mine);
+    await session.close();
+    expect(session.directTransport).toBeUndefined();
   });
 
   it('still fails the call when a send returns its own promise and it rejects', async () => {
@@ -141,6 +155,8 @@ describe('session sends', () => {
     expect('maxMessageBytes' in a).toBe(false);
     expect(b.maxMessageBytes).toBe(10);
     expect(a.onTooLarge).toBeUndefined();
+    // No owner here listens for reconnects: no member (no closure) for it.
+    expect('onReconnect' in a).toBe(false);
     // `closed` still works, read before or after the close.
     const before = first.closed;
     expect(first.closed).toBe(before);
@@ -149,6 +165,30 @@ describe('session sends', () => {
     await second.close();
     await second.closed;
     expect(second.isClosed).toBe(true);
+  });
+});
+
+describe('the dispatch of a session', () => {
+  it('is called on the session options, so one function can serve every session', async () => {
+    interface Owner extends SessionOptions {
+      readonly name: string;
+    }
+    const seen: string[] = [];
+    // One function for both sessions: no closure per session.
+    function dispatch(this: SessionOptions, parsed: ParseResult): undefined {
+      if (parsed.kind === 'notification')
+        seen.push(`${(this as Owner).name}:${parsed.message.method}`);
+      return undefined;
+    }
+    for (const name of ['a', 'b']) {
+      const [mine, theirs] = createMemoryTransportPair();
+      const owner: Owner = { name, report: () => {} };
+      createSession(mine, owner).start(dispatch);
+      await theirs.start({ onMessage() {}, onClose() {} });
+      await theirs.send('{"jsonrpc":"2.0","method":"hello"}');
+      await theirs.close();
+    }
+    expect(seen).toEqual(['a:hello', 'b:hello']);
   });
 });
 

@@ -46,8 +46,16 @@ import { SENT, type Transport, type TransportHandler } from './transport.js';
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
 
-/** Answers one parsed message (not a lone response, not a cancel or progress notice). */
-export type SessionDispatch = (parsed: ParseResult, text: string) => SessionAnswer;
+/**
+ * Answers one parsed message (not a lone response, not a cancel or progress notice). Called on
+ * the session's options (`this`), so that an owner whose options object is one per conversation
+ * (a server's connection) can pass one function shared by all of them instead of a closure each.
+ */
+export type SessionDispatch = (
+  this: SessionOptions,
+  parsed: ParseResult,
+  text: string,
+) => SessionAnswer;
 
 /** Options of {@link createSession}. */
 export interface SessionOptions {
@@ -144,6 +152,13 @@ export interface Session {
    * @returns resolves once the transport took it
    */
   send(text: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * The transport itself once {@link Session.send} hands texts straight to it (started, nothing
+   * waiting for the start, not closed), else `undefined`. A sender of many texts to one
+   * connection (a subscription's items) calls its `send()` without the session's hop, in the same
+   * order as the session's own sends. Optional: a session that never sends straight leaves it out.
+   */
+  readonly directTransport?: Transport | undefined;
   /**
    * Sends an answer or a notice nobody waits on; failures are reported.
    *
@@ -322,6 +337,12 @@ class SessionImpl implements Session {
           });
     }
     return this.#closedPromise;
+  }
+
+  get directTransport(): Transport | undefined {
+    return this.#started && this.#deferredSends === 0 && !this.#closed
+      ? this.#transport
+      : undefined;
   }
 
   send(text: string, signal?: AbortSignal, callContext?: CallContext): Promise<void> {
@@ -531,7 +552,7 @@ class SessionImpl implements Session {
       return;
     }
     if (parsed.kind === 'notification' && this.consume(parsed.message)) return;
-    const out = this.#dispatch!(parsed, text);
+    const out = this.#dispatch!.call(this.#options, parsed, text);
     if (out === undefined) return;
     const about = parsed.kind === 'request' ? parsed.message : undefined;
     if (typeof out === 'string') this.sendDetached(out, about);
@@ -570,8 +591,8 @@ class SessionImpl implements Session {
 /**
  * What a session hands its transport: a plain object whose members are its own, so that a
  * transport (or a wrapper) may copy it (`{ ...handler, onMessage }`) or take a member off it.
- * The optional `maxMessageBytes` and `onTooLarge` are members only when the session has them, so
- * that a transport that checks for them behaves as before.
+ * The optional `maxMessageBytes`, `onTooLarge` and `onReconnect` are members only when the
+ * session has them, so that a transport that checks for them behaves as before.
  *
  * @param session - the session
  * @param options - its options
@@ -583,9 +604,10 @@ function sessionHandler(session: SessionImpl, options: SessionOptions): Transpor
     onClose: (error) => session.shutdown(error),
     onError: (error) => options.report(error, TRANSPORT_WARN),
     onDisconnect: (error) => session.disconnected(error),
-    onReconnect: () => options.onReconnect?.(),
     onEnd: () => session.inputEnded(),
   };
+  // A member (a closure) only for an owner that listens: a server's connection does not.
+  if (options.onReconnect !== undefined) handler.onReconnect = () => options.onReconnect!();
   if (options.onTooLarge !== undefined) {
     // Called on the options: the owner's hooks may be methods of one object.
     handler.onTooLarge = (envelope, error) => options.onTooLarge!(envelope, error);

@@ -4,7 +4,11 @@
  *
  * @module
  */
-import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import {
+  backoffDelay,
+  ConnectionClosedError,
+  type ResolvedBackoffOptions,
+} from '@jsonrpc-kit/core';
 import { createClient, type RedisClientOptions } from '@redis/client';
 
 /** Where and how to reach Redis; shared by every factory of this package. */
@@ -51,9 +55,17 @@ export type RedisConnection = ReturnType<typeof createClient>;
  * @returns the delay in milliseconds
  */
 export function reconnectDelay(retries: number): number {
-  const base = Math.min(DEFAULT_MAX_RECONNECT_DELAY, 50 * 2 ** Math.min(retries, 10));
-  return Math.round(base / 2 + Math.random() * (base / 2));
+  return Math.round(backoffDelay(retries + 1, RECONNECT));
 }
+
+/** The reconnect backoff: 50 ms doubling to 2 s, up to half of it taken off at random. */
+const RECONNECT: ResolvedBackoffOptions = {
+  strategy: 'exponential',
+  delay: 50,
+  maxDelay: DEFAULT_MAX_RECONNECT_DELAY,
+  jitter: 0.5,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
 
 /**
  * Opens a connection that reconnects for ever with backoff and reports errors instead of throwing

@@ -1,11 +1,12 @@
 import pLimit from 'p-limit';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type Answer,
   answerBatch,
   BATCH_TOO_LARGE_TEXT,
   type BatchOptions,
   joinAnswers,
+  loadPLimit,
 } from './batch.js';
 
 // The real p-limit, wrapped in a spy so the tests can see whether a batch created one.
@@ -58,6 +59,12 @@ describe('joinAnswers', () => {
 });
 
 describe('answerBatch', () => {
+  // p-limit loads with the first batch that goes async (see 'loading p-limit' below); these
+  // tests are about the scheduling once it is there.
+  beforeAll(async () => {
+    await loadPLimit();
+  });
+
   it('answers a sync batch synchronously, without p-limit', () => {
     const members = [{ id: 0 }, { id: 1 }, { id: 2 }];
     const answer = answerBatch(members, undefined, options(plain));
@@ -207,5 +214,27 @@ describe('answerBatch', () => {
       },
     });
     expect([...seen]).toEqual([scope]);
+  });
+});
+
+describe('loading p-limit', () => {
+  it('loads p-limit with the first batch that goes async, then schedules the rest under it', async () => {
+    // A fresh copy of the module, as a fresh process has it: p-limit not loaded yet.
+    vi.resetModules();
+    const fresh = await import('./batch.js');
+    const seen: number[] = [];
+    const answer = fresh.answerBatch(
+      [{ id: 0 }, { id: 1, async: true }, { id: 2 }, { id: 3, async: true }],
+      undefined,
+      options((member) => {
+        seen.push(member.id);
+        return plain(member);
+      }, 1),
+    );
+    // Members up to the first async one ran at once; the rest wait for p-limit.
+    expect(seen).toEqual([0, 1]);
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toBe(`[${[0, 1, 2, 3].map(text).join(',')}]`);
+    expect(seen).toEqual([0, 1, 2, 3]);
   });
 });

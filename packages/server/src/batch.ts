@@ -2,15 +2,37 @@
  * Batch scheduling: answers the members of one batch and joins their answers into one array, in
  * request order. Members run synchronously until one goes async; only then does a per-batch
  * `p-limit` take over, so a batch of synchronous handlers is answered with a string and no
- * promise at all.
+ * promise at all. `p-limit` itself is loaded by the first batch that goes async, not when the
+ * server is imported: most servers never need it, and each module loaded costs start-up time.
  *
  * @module
  */
 import { BatchTooLargeError, joinAnswers, serializeError } from '@jsonrpc-kit/core';
+import type { LimitFunction } from 'p-limit';
 
 export { joinAnswers };
 
-import pLimit, { type LimitFunction } from 'p-limit';
+/** `p-limit`'s factory. */
+type PLimit = (concurrency: number) => LimitFunction;
+
+/** `p-limit` once loaded, and its loading. */
+let pLimit: PLimit | undefined;
+let loadingPLimit: Promise<PLimit> | undefined;
+
+/**
+ * Loads `p-limit` once.
+ *
+ * @returns its factory
+ */
+export function loadPLimit(): Promise<PLimit> {
+  loadingPLimit ??= import('p-limit').then((module) => {
+    pLimit = module.default;
+    return pLimit;
+  });
+  return loadingPLimit;
+}
+
+const ignore = (): void => {};
 
 /** One answer: the response text, `undefined` when there is nothing to send, or a promise of either. */
 export type Answer = string | undefined | Promise<string | undefined>;
@@ -34,8 +56,9 @@ export const BATCH_TOO_LARGE_TEXT: string = serializeError(
 /**
  * Answers one batch. Members are answered in order, synchronously, until one returns a promise;
  * from then on a `p-limit` of `options.concurrency` schedules the rest, counting the member
- * already running. Answers keep request order whatever order they settle in; members without an
- * answer get no entry.
+ * already running (the first such batch waits for `p-limit` to load before it starts the rest).
+ * Answers keep request order whatever order they settle in; members without an answer get no
+ * entry.
  *
  * @param members - the batch's members (not empty: the parser answers an empty batch itself)
  * @param scope - passed through to `options.answer`
@@ -55,34 +78,53 @@ export function answerBatch<M, S>(
 ): Answer {
   const length = members.length;
   if (length > options.maxBatchSize) return BATCH_TOO_LARGE_TEXT;
-  const answer = options.answer;
   const parts = new Array<string | undefined>(length);
-  let limit: LimitFunction | undefined;
-  let waits: Promise<void>[] | undefined;
   for (let i = 0; i < length; i++) {
-    const member = members[i]!;
-    if (limit === undefined) {
-      // Members run synchronously until one goes async; from then on, p-limit schedules the
-      // rest, counting the one already running.
-      const part = answer(member, scope);
-      if (part === undefined || typeof part === 'string') {
-        parts[i] = part;
-        continue;
-      }
-      limit = pLimit(options.concurrency);
-      waits = [
-        limit(() => part).then((text) => {
-          parts[i] = text;
-        }),
-      ];
-    } else {
-      waits!.push(
-        limit(() => answer(member, scope)).then((text) => {
-          parts[i] = text;
-        }),
-      );
+    const part = options.answer(members[i]!, scope);
+    if (part === undefined || typeof part === 'string') {
+      parts[i] = part;
+      continue;
     }
+    // The first member that went async: p-limit schedules it and the rest.
+    if (pLimit !== undefined) return answerRest(pLimit, members, i, part, parts, scope, options);
+    // Observed now, so that a rejection while p-limit loads is not reported as unhandled; the
+    // batch still sees it below.
+    part.then(undefined, ignore);
+    return loadPLimit().then((loaded) =>
+      answerRest(loaded, members, i, part, parts, scope, options),
+    );
   }
-  if (waits === undefined) return joinAnswers(parts);
+  return joinAnswers(parts);
+}
+
+/**
+ * Answers the members from `first` on under one `p-limit`, member `first` already running.
+ *
+ * @returns the joined answers, once all have settled
+ */
+function answerRest<M, S>(
+  makeLimit: PLimit,
+  members: readonly M[],
+  first: number,
+  running: Promise<string | undefined>,
+  parts: Array<string | undefined>,
+  scope: S,
+  options: BatchOptions<M, S>,
+): Promise<string | undefined> {
+  const limit = makeLimit(options.concurrency);
+  const answer = options.answer;
+  const waits = [
+    limit(() => running).then((text) => {
+      parts[first] = text;
+    }),
+  ];
+  for (let i = first + 1; i < members.length; i++) {
+    const member = members[i]!;
+    waits.push(
+      limit(() => answer(member, scope)).then((text) => {
+        parts[i] = text;
+      }),
+    );
+  }
   return Promise.all(waits).then(() => joinAnswers(parts));
 }

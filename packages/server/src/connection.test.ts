@@ -514,6 +514,10 @@ describe('connection memory', () => {
     expect(a.notify).toBe(b.notify);
     expect(a.request).toBe(b.request);
     expect(a.close).toBe(b.close);
+    // No call waits yet: the two limiters share one empty queue.
+    const queueOf = (c: Connection) =>
+      (c as unknown as { limiter: { queue: unknown } }).limiter.queue;
+    expect(queueOf(a)).toBe(queueOf(b));
     expect(made).not.toHaveBeenCalled();
     made.mockRestore();
     await remoteA.send(req('add', 1, [1, 2]));
@@ -521,5 +525,25 @@ describe('connection memory', () => {
     expect(a.inFlight).toBe(0);
     await Promise.all([a.close(), b.close()]);
     await expect(a.notify('late')).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('is one object: the options of its session and the dispatch scope of its calls', async () => {
+    const server = createServer();
+    let peer: unknown;
+    server.method('who', (_params: unknown, ctx) => {
+      peer = ctx.peer;
+      return ctx.transport.kind;
+    });
+    const [connection, remote] = await connect(server);
+    // Counting objects: four fields of its own; hooks, options and scope live on its prototype.
+    expect(Object.keys(connection).sort()).toEqual([
+      'context',
+      'limiter',
+      'maxRequestBytes',
+      'session',
+    ]);
+    await remote.send(req('who', 1));
+    expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"memory"}');
+    expect(peer).toBe(connection);
   });
 });

@@ -12,6 +12,7 @@ import {
   type JsonRpcParams,
   type MessageEnvelope,
   type ParseResult,
+  type Peer,
   type Profile,
   type RequestOptions,
   RequestTooLargeError,
@@ -21,6 +22,7 @@ import {
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import type { Answer } from './batch.js';
 import type { Dispatcher, Scope } from './dispatch.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { refuseTooLarge } from './too-large.js';
@@ -43,35 +45,84 @@ export interface ConnectionConfig {
 }
 
 /**
- * One served transport as the server's users see it. A class: its methods live once on the
- * prototype instead of as closures in every connection.
+ * One served transport, in one object: the connection its users see, the options and hooks its
+ * session calls (`screen`, `onTooLarge`, `report`, `onClose`; called on this object) and the
+ * dispatcher's scope of its calls. A class, so that a connection holds its fields and nothing
+ * else: the methods and the getters of what every connection of a server shares (its config)
+ * or what is fixed (`peer` is the connection itself) live once on the prototype.
  */
-class ServedConnection implements Connection {
+class ServedConnection implements Connection, SessionOptions, Scope {
   readonly context: TransportContext;
-  readonly #session: Session;
-  readonly #limiter: Limiter;
+  readonly limiter: Limiter;
+  readonly #config: ConnectionConfig;
+  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
+  maxRequestBytes: number;
+  session!: Session;
 
-  constructor(context: TransportContext, session: Session, limiter: Limiter) {
+  constructor(context: TransportContext, config: ConnectionConfig) {
     this.context = context;
-    this.#session = session;
-    this.#limiter = limiter;
+    this.#config = config;
+    this.limiter = createLimiter(config.maxConcurrency, config.maxQueue);
+    this.maxRequestBytes = context.maxRequestBytes ?? config.maxRequestBytes;
   }
+
+  // The dispatcher's scope.
+
+  get transport(): TransportContext {
+    return this.context;
+  }
+
+  get peer(): Peer {
+    return this;
+  }
+
+  get client(): undefined {
+    return undefined;
+  }
+
+  get outer(): undefined {
+    return undefined;
+  }
+
+  // The session's options.
+
+  get profile(): Profile<any> | undefined {
+    return this.#config.profile;
+  }
+
+  get sendCancel(): boolean {
+    return true;
+  }
+
+  get requestTimeout(): number {
+    return this.#config.requestTimeout;
+  }
+
+  get parse(): (text: string) => ParseResult {
+    return this.#config.dispatcher.parse;
+  }
+
+  get maxMessageBytes(): number | undefined {
+    return this.#config.setRequestBytes;
+  }
+
+  // The connection.
 
   /** Resolves when the connection has closed; made on first read. */
   get closed(): Promise<void> {
-    return this.#session.closed;
+    return this.session.closed;
   }
 
   get inFlight(): number {
-    return this.#limiter.active;
+    return this.limiter.active;
   }
 
   notify(method: string, params?: JsonRpcParams): Promise<void> {
-    return this.#session.notify(method, params);
+    return this.session.notify(method, params);
   }
 
   sendText(text: string): Promise<void> {
-    return this.#session.send(text);
+    return this.session.send(text);
   }
 
   request<T = unknown>(
@@ -79,44 +130,27 @@ class ServedConnection implements Connection {
     params?: JsonRpcParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#session.request(method, params, options) as Promise<T>;
+    return this.session.request(method, params, options) as Promise<T>;
   }
 
   close(reason?: unknown): Promise<void> {
-    return this.#session.close(reason);
+    return this.session.close(reason);
   }
 
   [asyncDisposeSymbol](): Promise<void> {
-    return this.#session.close();
+    return this.session.close();
   }
-}
 
-/**
- * The session options of one connection. A class: the hooks the session calls (`screen`,
- * `onTooLarge`, `report`, `onClose`) are methods on the prototype, called on this object, so a
- * connection holds their fields instead of a closure each.
- */
-class ConnectionHooks implements SessionOptions {
-  readonly profile: Profile<any> | undefined;
-  readonly sendCancel = true;
-  readonly requestTimeout: number;
-  readonly parse: (text: string) => ParseResult;
-  readonly maxMessageBytes: number | undefined;
-  readonly #config: ConnectionConfig;
-  readonly #limiter: Limiter;
-  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
-  maxRequestBytes: number;
-  session!: Session;
-  connection!: Connection;
+  // The session's dispatch and hooks.
 
-  constructor(config: ConnectionConfig, limiter: Limiter, maxRequestBytes: number) {
-    this.profile = config.profile;
-    this.requestTimeout = config.requestTimeout;
-    this.parse = config.dispatcher.parse;
-    this.maxMessageBytes = config.setRequestBytes;
-    this.#config = config;
-    this.#limiter = limiter;
-    this.maxRequestBytes = maxRequestBytes;
+  /**
+   * Answers one message: the session's dispatch, called on this connection.
+   *
+   * @param parsed - the message
+   * @returns the answer
+   */
+  answer(parsed: ParseResult): Answer {
+    return this.#config.dispatcher.answer(parsed, this);
   }
 
   screen(text: string): boolean {
@@ -143,9 +177,21 @@ class ConnectionHooks implements SessionOptions {
 
   onClose(): void {
     // Waiting calls were aborted: starting them only rejects them.
-    for (const start of this.#limiter.queue.splice(0)) start();
-    this.#config.onClosed(this.connection);
+    for (const start of this.limiter.queue.splice(0)) start();
+    this.#config.onClosed(this);
   }
+}
+
+/**
+ * The transport of a server connection whose session sends straight to it, for a feature that
+ * sends many texts to one peer (a subscription's items): one call per text instead of three.
+ *
+ * @param peer - a handler context's peer
+ * @returns the transport, or `undefined` for another kind of peer or a session not sending
+ *   straight (not started yet, or closed)
+ */
+export function directTransportOf(peer: Peer): Transport | undefined {
+  return peer instanceof ServedConnection ? peer.session.directTransport : undefined;
 }
 
 /**
@@ -161,27 +207,12 @@ export function createConnection(
   context: TransportContext,
   config: ConnectionConfig,
 ): Connection {
-  const { dispatcher } = config;
-  const limiter = createLimiter(config.maxConcurrency, config.maxQueue);
-  const hooks = new ConnectionHooks(
-    config,
-    limiter,
-    context.maxRequestBytes ?? config.maxRequestBytes,
-  );
-  const session = createSession(transport, hooks);
-  const connection = new ServedConnection(context, session, limiter);
-  hooks.session = session;
-  hooks.connection = connection;
-  const scope: Scope = {
-    transport: context,
-    peer: connection,
-    limiter,
-    client: undefined,
-    session,
-    outer: undefined,
-  };
-  session.start((parsed) => dispatcher.answer(parsed, scope));
+  const connection = new ServedConnection(context, config);
+  const session = createSession(transport, connection);
+  connection.session = session;
+  // One function for every connection: the session calls it on its options, the connection.
+  session.start(ServedConnection.prototype.answer);
   // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
-  hooks.maxRequestBytes = transport.maxMessageBytes ?? hooks.maxRequestBytes;
+  connection.maxRequestBytes = transport.maxMessageBytes ?? connection.maxRequestBytes;
   return connection;
 }

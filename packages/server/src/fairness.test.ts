@@ -1,5 +1,6 @@
 import type { TransportContext } from '@jsonrpc-kit/core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadPLimit } from './batch.js';
 import { defaultClientKey } from './defaults.js';
 import { createServer } from './server.js';
 
@@ -34,6 +35,12 @@ function gatedServer(options: Parameters<typeof createServer>[0]) {
     },
   };
 }
+
+// Batches that go async load p-limit the first time; these tests count turns, so it is loaded
+// before they start.
+beforeAll(async () => {
+  await loadPLimit();
+});
 
 describe('fair admission across handle() clients', () => {
   it('admits another client at once while one client floods slow batches', async () => {

@@ -36,8 +36,8 @@ export interface Limiter {
   readonly max: number;
   /** Most calls waiting. */
   readonly maxQueue: number;
-  /** Waiting starts without a lane, oldest first. */
-  readonly queue: Array<() => void>;
+  /** Waiting starts without a lane, oldest first; a shared empty array until the first waits. */
+  queue: Array<() => void>;
   /** Lanes by client key (fair limiters only). */
   readonly lanes: Map<string, Lane>;
   /** Lanes with waiting starts, in the order they get their next turn. */
@@ -51,6 +51,8 @@ export interface Limiter {
 /** The lanes and turns of every limiter that is not fair: never written (no lanes). */
 const NO_LANES: Map<string, Lane> = new Map();
 const NO_TURNS: Lane[] = [];
+/** The queue of every limiter until a call of it waits (then it gets its own): never written. */
+const NO_QUEUE: Array<() => void> = [];
 
 /**
  * Creates a limiter.
@@ -65,7 +67,8 @@ export function createLimiter(max: number, maxQueue: number, fair?: FairLimits):
     active: 0,
     max: Math.max(1, max),
     maxQueue: Math.max(0, maxQueue),
-    queue: [],
+    // Most limiters (one per connection) never queue: they share an empty queue until then.
+    queue: NO_QUEUE,
     // Only a fair limiter fills these: the others (one per connection) share two empty ones.
     lanes: fair === undefined ? NO_LANES : new Map(),
     turns: fair === undefined ? NO_TURNS : [],
@@ -131,6 +134,7 @@ export function canWait(limiter: Limiter, lane: Lane | undefined): boolean {
  */
 export function wait(limiter: Limiter, lane: Lane | undefined, start: () => void): void {
   if (lane === undefined) {
+    if (limiter.queue === NO_QUEUE) limiter.queue = [];
     limiter.queue.push(start);
     return;
   }

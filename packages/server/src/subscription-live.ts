@@ -13,7 +13,7 @@ import {
   type StandardSchemaV1,
   SubscriptionError,
 } from '@jsonrpc-kit/core';
-import type { Outbox } from './subscription-outbox.js';
+import { Outbox, type OverflowPolicy, type TextTarget } from './subscription-outbox.js';
 import type { Producer } from './subscription-types.js';
 
 export interface Declared {
@@ -22,23 +22,49 @@ export interface Declared {
   readonly item: StandardSchemaV1 | undefined;
 }
 
-export interface Live {
+/**
+ * One live subscription: what its end needs, and its outbox. A class that is its own outbox:
+ * the fan-out of an item reads one object per subscriber (its head, state and target) before
+ * the call to the transport.
+ */
+export class Live extends Outbox {
   readonly id: string;
   readonly name: string;
   readonly params: unknown;
+  /** The envelope of its items up to the item's text: made once, at subscribe. */
   readonly head: string;
   readonly registry: Registry;
-  readonly controller: AbortController;
-  readonly outbox: Outbox;
-  ended: boolean;
-  cleanup: (() => void) | undefined;
-  iterator: AsyncIterator<unknown> | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  readonly controller: AbortController = new AbortController();
+  ended = false;
+  cleanup: (() => void) | undefined = undefined;
+  iterator: AsyncIterator<unknown> | undefined = undefined;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+
+  /**
+   * @param init - its id, name, params, envelope head and connection's registry
+   * @param limit - the outbox bound (see {@link Outbox})
+   * @param policy - the overflow policy
+   * @param onFailed - told when a send rejects
+   */
+  constructor(
+    init: Pick<Live, 'id' | 'name' | 'params' | 'head' | 'registry'>,
+    limit: number,
+    policy: OverflowPolicy,
+    onFailed: (error: unknown) => void,
+  ) {
+    super(init.registry.target, limit, policy, onFailed);
+    this.id = init.id;
+    this.name = init.name;
+    this.params = init.params;
+    this.head = init.head;
+    this.registry = init.registry;
+  }
 }
 
 export interface Registry {
   readonly peer: Peer;
-  readonly send: (text: string) => Promise<void>;
+  /** Sends to the peer until a subscription's outbox learns its transport takes texts straight. */
+  readonly target: TextTarget;
   readonly live: Map<string, Live>;
 }
 
@@ -72,12 +98,13 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
  * How a subscription sends its serialized texts to a peer: as they are where the peer can
  * (`sendText`, a server connection), else parsed once more and sent with `notify`.
  */
-export function textSender(peer: Peer): (text: string) => Promise<void> {
-  const sendText = peer.sendText;
-  if (sendText !== undefined) return sendText.bind(peer);
-  return (text) => {
-    const message = JSON.parse(text) as { method: string; params?: JsonRpcParams };
-    return peer.notify(message.method, message.params);
+export function textTarget(peer: Peer): TextTarget {
+  if (peer.sendText !== undefined) return { send: (text) => peer.sendText!(text) };
+  return {
+    send(text) {
+      const message = JSON.parse(text) as { method: string; params?: JsonRpcParams };
+      return peer.notify(message.method, message.params);
+    },
   };
 }
 

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createOutbox, outboxCounters } from './subscription-outbox.js';
+import { Outbox, outboxCounters } from './subscription-outbox.js';
 
-describe('createOutbox, sends that did not wait', () => {
+describe('Outbox, sends that did not wait', () => {
   it('costs no callback per item once the shared resolved promise is known', async () => {
     const shared = Promise.resolve();
     const sent: string[] = [];
-    const outbox = createOutbox(
-      (text) => {
-        sent.push(text);
-        return shared;
+    const outbox = new Outbox(
+      {
+        send(text) {
+          sent.push(text);
+          return shared;
+        },
       },
       4,
       'close',
@@ -32,10 +34,12 @@ describe('createOutbox, sends that did not wait', () => {
       release = resolve;
     });
     const sent: string[] = [];
-    const outbox = createOutbox(
-      (text) => {
-        sent.push(text);
-        return pending;
+    const outbox = new Outbox(
+      {
+        send(text) {
+          sent.push(text);
+          return pending;
+        },
       },
       2,
       'drop-newest',

@@ -38,125 +38,171 @@ let lastSettled: Promise<void> | undefined;
  */
 export const outboxCounters: { waited: number } = { waited: 0 };
 
-/** One subscription's outbox. Internal. */
-export interface Outbox {
+/**
+ * Where an outbox sends its texts: a connection's transport (its `send()` called directly), or
+ * an adapter over the peer. Internal.
+ */
+export interface TextTarget {
+  /**
+   * Sends one text.
+   *
+   * @returns resolves once the transport can take more
+   */
+  send(text: string): Promise<void>;
+}
+
+/**
+ * One subscription's outbox. A class: a server holds one per subscription, and the delivery of
+ * an item that does not wait is a few reads of this object's own fields and one call to its
+ * target, with no closure or promise callback (the fan-out of one item to many subscribers
+ * touches as few objects per subscriber as it can). Internal.
+ */
+export class Outbox {
+  readonly #queue: string[] = [];
+  #target: TextTarget;
+  readonly #limit: number;
+  readonly #policy: OverflowPolicy;
+  readonly #onFailed: (error: unknown) => void;
+  #held = true; // until release()
+  #cleared = false;
+  #finished = false;
+  #outstanding = 0;
+  #dropped = 0;
+  /**
+   * Not held, cleared or finished, nothing waiting, fewer than `limit` sends outstanding: a push
+   * sends at once. One field, so that a delivery that does not wait reads nothing else.
+   */
+  #flowing = false;
+
+  /**
+   * Up to `limit` texts may be handed to the target without its `send()` having resolved (they
+   * sit in the transport's buffer); beyond that, texts wait here, up to `limit` more, and the
+   * overflow policy decides what a full outbox does. So a subscription holds at most
+   * `2 × limit` items, and a burst of up to `limit` items in one tick never overflows a
+   * subscriber that keeps up. Cost: O(1) per item, O(limit) per `drop-oldest` overflow.
+   *
+   * @param target - sends one text; its promise resolves once the transport can take more
+   * @param limit - most texts in the transport's hands, and most texts waiting here
+   * @param policy - what to do when full
+   * @param onFailed - told when a send rejects (the connection went away)
+   */
+  constructor(
+    target: TextTarget,
+    limit: number,
+    policy: OverflowPolicy,
+    onFailed: (error: unknown) => void,
+  ) {
+    this.#target = target;
+    this.#limit = limit;
+    this.#policy = policy;
+    this.#onFailed = onFailed;
+  }
+
+  /** Items dropped by the overflow policy so far. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Items waiting. */
+  get size(): number {
+    return this.#queue.length;
+  }
+
   /**
    * Sends a text, or queues it while a send waits for the transport (or while held).
    *
    * @returns `false` when the outbox is full under the `close` policy (nothing was queued)
    */
-  push(text: string): boolean;
-  /** Starts sending what was queued while held. */
-  release(): void;
+  push(text: string): boolean {
+    if (this.#flowing) {
+      this.#sendNow(text);
+      return true;
+    }
+    if (this.#cleared || this.#finished) return true;
+    const queue = this.#queue;
+    if (queue.length >= this.#limit) {
+      if (this.#policy === 'close') return false;
+      this.#dropped++;
+      if (this.#policy === 'drop-newest') return true;
+      queue.shift();
+    }
+    queue.push(text);
+    return true;
+  }
+
+  /**
+   * Starts sending what was queued while held.
+   *
+   * @param target - sends from now on instead of the target the outbox was made with (a
+   *   connection's transport, once known to take texts straight)
+   */
+  release(target?: TextTarget): void {
+    if (target !== undefined) this.#target = target;
+    this.#held = false;
+    this.#pump();
+  }
+
   /**
    * Queues a last text after everything waiting (whatever the bound), then takes no more: a
    * subscription's end goes out after the items the policy kept, never before them.
    *
    * @param text - the last text, or `undefined` to only stop taking more
    */
-  finish(text: string | undefined): void;
+  finish(text: string | undefined): void {
+    if (this.#cleared || this.#finished) return;
+    this.#finished = true;
+    this.#flowing = false;
+    if (text === undefined) return;
+    this.#queue.push(text);
+    this.#pump();
+  }
+
   /** Drops everything waiting; later pushes are ignored. */
-  clear(): void;
-  /** Items dropped by the overflow policy so far. */
-  readonly dropped: number;
-  /** Items waiting. */
-  readonly size: number;
-}
+  clear(): void {
+    this.#cleared = true;
+    this.#flowing = false;
+    this.#queue.length = 0;
+  }
 
-/**
- * Makes an outbox. Up to `limit` texts may be handed to the transport without its `send()`
- * having resolved (they sit in the transport's buffer); beyond that, texts wait here, up to
- * `limit` more, and the overflow policy decides what a full outbox does. So a subscription holds
- * at most `2 × limit` items, and a burst of up to `limit` items in one tick never overflows a
- * subscriber that keeps up. Cost: O(1) per item, O(limit) per `drop-oldest` overflow.
- *
- * @param send - sends one text; resolves once the transport can take more
- * @param limit - most texts in the transport's hands, and most texts waiting here
- * @param policy - what to do when full
- * @param onFailed - told when a send rejects (the connection went away)
- * @returns the outbox, held until {@link Outbox.release}
- */
-export function createOutbox(
-  send: (text: string) => Promise<void>,
-  limit: number,
-  policy: OverflowPolicy,
-  onFailed: (error: unknown) => void,
-): Outbox {
-  const queue: string[] = [];
-  let held = true; // until release()
-  let cleared = false;
-  let finished = false;
-  let outstanding = 0;
-  let dropped = 0;
-
-  const sent = (): void => {
-    outstanding--;
-    pump();
-  };
-  const fail = (error: unknown): void => {
-    outstanding--;
-    if (cleared) return;
-    // The connection went away: nothing waiting can be sent any more.
-    cleared = true;
-    queue.length = 0;
-    onFailed(error);
-  };
-  const sendNow = (text: string): void => {
-    const promise = send(text);
+  #sendNow(text: string): void {
+    const promise = this.#target.send(text);
     if (promise === lastSettled) return;
     if (settled.has(promise)) {
       lastSettled = promise;
       return;
     }
     outboxCounters.waited++;
-    outstanding++;
-    promise.then(() => {
-      settled.add(promise);
-      sent();
-    }, fail);
-  };
-  const pump = (): void => {
-    while (!held && !cleared && queue.length > 0 && outstanding < limit) {
-      sendNow(queue.shift() as string);
-    }
-  };
+    if (++this.#outstanding >= this.#limit) this.#flowing = false;
+    promise.then(
+      () => {
+        settled.add(promise);
+        this.#outstanding--;
+        this.#pump();
+      },
+      (error: unknown) => this.#fail(error),
+    );
+  }
 
-  return {
-    push(text: string): boolean {
-      if (cleared || finished) return true;
-      if (!held && outstanding < limit && queue.length === 0) {
-        sendNow(text);
-        return true;
-      }
-      if (queue.length >= limit) {
-        if (policy === 'close') return false;
-        dropped++;
-        if (policy === 'drop-newest') return true;
-        queue.shift();
-      }
-      queue.push(text);
-      return true;
-    },
-    release(): void {
-      held = false;
-      pump();
-    },
-    finish(text: string | undefined): void {
-      if (cleared || finished) return;
-      finished = true;
-      if (text === undefined) return;
-      queue.push(text);
-      pump();
-    },
-    clear(): void {
-      cleared = true;
-      queue.length = 0;
-    },
-    get dropped() {
-      return dropped;
-    },
-    get size() {
-      return queue.length;
-    },
-  };
+  #fail(error: unknown): void {
+    this.#outstanding--;
+    if (this.#cleared) return;
+    // The connection went away: nothing waiting can be sent any more.
+    this.#cleared = true;
+    this.#flowing = false;
+    this.#queue.length = 0;
+    this.#onFailed(error);
+  }
+
+  #pump(): void {
+    const queue = this.#queue;
+    while (!this.#held && !this.#cleared && queue.length > 0 && this.#outstanding < this.#limit) {
+      this.#sendNow(queue.shift() as string);
+    }
+    this.#flowing =
+      !this.#held &&
+      !this.#cleared &&
+      !this.#finished &&
+      queue.length === 0 &&
+      this.#outstanding < this.#limit;
+  }
 }

@@ -121,10 +121,10 @@ export function createLiveRun(config: LiveRunConfig): LiveRun {
     if (last === undefined) {
       if (live.timer !== undefined) clearTimeout(live.timer);
       live.timer = undefined;
-      live.outbox.clear();
+      live.clear();
     } else {
       // A pending timer still releases the outbox, after the subscribe answer.
-      live.outbox.finish(last.text);
+      live.finish(last.text);
     }
     live.controller.abort(reason ?? new SubscriptionError('SUBSCRIPTION_ENDED', 'Unsubscribed'));
     const { cleanup, iterator } = live;
@@ -155,7 +155,7 @@ export function createLiveRun(config: LiveRunConfig): LiveRun {
 
   const deliver = (live: Live, tail: string): void => {
     if (live.ended) return;
-    if (live.outbox.push(live.head + tail)) return;
+    if (live.push(live.head + tail)) return;
     const error = new SubscriptionError(
       'SUBSCRIPTION_OVERFLOW',
       `Subscription "${live.name}" closed: its subscriber fell ${maxQueue} items behind`,

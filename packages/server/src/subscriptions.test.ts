@@ -299,12 +299,13 @@ describe('createSubscriptions, generic dialect and producers', () => {
     }
   });
 
-  it('sends each item through the connection as text, never through notify', async () => {
+  it("sends each item straight to the connection's transport: no notify, no connection hop", async () => {
     const server = createServer();
     const subs = createSubscriptions(server);
     subs.subscription('t');
     const notified: string[] = [];
     let texts = 0;
+    let transportSends = 0;
     const connected = server.connect;
     server.connect = (transport, context) => {
       const connection = connected(transport, context);
@@ -320,17 +321,30 @@ describe('createSubscriptions, generic dialect and producers', () => {
       };
       return connection;
     };
-    const remote = await connect(server);
+    const remote = await connect(server, (inner) => ({
+      start: (handler) => inner.start(handler),
+      close: (reason) => inner.close(reason),
+      send(text) {
+        transportSends++;
+        return inner.send(text);
+      },
+    }));
     await remote.send('{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"name":"t"}}');
     await remote.until(1);
+    const answers = transportSends;
     subs.publish('t', { n: 1 });
+    await tick();
+    subs.publish('t', { n: 2 });
     await subs.close();
-    await remote.until(3);
-    expect(texts).toBe(2); // the item and the end
+    await remote.until(4);
+    // The two items and the end: one transport send each, none through the connection.
+    expect(transportSends - answers).toBe(3);
+    expect(texts).toBe(0);
     expect(notified).toEqual([]);
     const id = JSON.parse(remote.inbox[0]!).result as string;
     expect(remote.inbox.slice(1)).toEqual([
       `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"${id}","item":{"n":1}}}`,
+      `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"${id}","item":{"n":2}}}`,
       `{"jsonrpc":"2.0","method":"subscription.end","params":{"subscription":"${id}"}}`,
     ]);
   });

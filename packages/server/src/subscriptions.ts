@@ -21,17 +21,18 @@ import {
   SubscriptionError,
   validate,
 } from '@jsonrpc-kit/core';
+import { directTransportOf } from './connection.js';
 import { fanoutTopics } from './subscription-fanout.js';
 import {
   type Declared,
   defaultValidateItems,
   isAsyncIterable,
-  type Live,
+  Live,
   newId,
   type Registry,
-  textSender,
+  textTarget,
 } from './subscription-live.js';
-import { createOutbox, OVERFLOW_POLICIES } from './subscription-outbox.js';
+import { OVERFLOW_POLICIES } from './subscription-outbox.js';
 import { createLiveRun, itemTail } from './subscription-run.js';
 import {
   DEFAULT_SUBSCRIPTION_QUEUE,
@@ -122,7 +123,7 @@ export function createSubscriptions(
   const registryOf = (peer: Peer): Registry => {
     let registry = registries.get(peer);
     if (registry === undefined) {
-      registry = { peer, send: textSender(peer), live: new Map() };
+      registry = { peer, target: textTarget(peer), live: new Map() };
       registries.set(peer, registry);
       const closed = (peer as { closed?: unknown }).closed;
       if (closed instanceof Promise && !watched.has(peer)) {
@@ -164,26 +165,18 @@ export function createSubscriptions(
     }
     const registry = registryOf(peer);
     const id = newId();
-    const controller = new AbortController();
-    const live: Live = {
-      id,
-      name: call.name,
-      params,
-      head: headStart + JSON.stringify(id) + headEnd,
-      registry,
-      controller,
-      outbox: createOutbox(registry.send, maxQueue, overflow, () => end(live)),
-      ended: false,
-      cleanup: undefined,
-      iterator: undefined,
-      timer: undefined,
-    };
+    const live: Live = new Live(
+      { id, name: call.name, params, head: headStart + JSON.stringify(id) + headEnd, registry },
+      maxQueue,
+      overflow,
+      () => end(live),
+    );
     registry.live.set(id, live);
     let named = byName.get(call.name);
     if (named === undefined) byName.set(call.name, (named = new Set()));
     named.add(live);
     const context: SubscriptionContext = {
-      signal: controller.signal,
+      signal: live.controller.signal,
       id,
       name: call.name,
       peer,
@@ -200,10 +193,11 @@ export function createSubscriptions(
     }
     if (live.ended) throw new SubscriptionError('SUBSCRIPTION_ENDED', 'Subscription ended');
     if (typeof produced === 'function') live.cleanup = produced as () => void;
-    // Items wait until the answer carrying the id has gone out.
+    // Items wait until the answer carrying the id has gone out; then, on a server connection,
+    // they go straight to its transport.
     live.timer = setTimeout(() => {
       live.timer = undefined;
-      live.outbox.release();
+      live.release(directTransportOf(peer));
       if (!live.ended && isAsyncIterable(produced)) void iterate(live, produced, entry.item);
     }, 0);
     return id;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createServer, type Server, type ServerOptions } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import type { HttpHandlerOptions } from './handler-options.js';
@@ -156,46 +156,49 @@ function capConnections(
  */
 export function listen(server: MessageHandler, options: ListenOptions = {}): Promise<HttpListener> {
   const handler = createHttpHandler(server, options);
-  let admitted: (socket: Socket) => boolean = () => true;
-  const httpServer = createServer(
-    {
-      headersTimeout: DEFAULT_HEADERS_TIMEOUT,
-      requestTimeout: DEFAULT_REQUEST_TIMEOUT,
-      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
-      ...options.serverOptions,
-    },
-    (req, res) => {
-      if (admitted(req.socket)) handler(req, res);
-      else res.destroy();
-    },
-  );
-  admitted = capConnections(
-    httpServer,
-    options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-    options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
-  );
-  const host = options.host ?? DEFAULT_HOST;
-  return new Promise<HttpListener>((resolve, reject) => {
-    const onError = (error: Error): void => reject(error);
-    httpServer.once('error', onError);
-    httpServer.listen(options.port ?? DEFAULT_PORT, host, () => {
-      httpServer.off('error', onError);
-      const port = (httpServer.address() as AddressInfo).port;
-      const name = host.includes(':') ? `[${host}]` : host;
-      let closing: Promise<void> | undefined;
-      const close = (): Promise<void> => {
-        closing ??= new Promise<void>((done) => {
-          httpServer.close(() => done());
-          httpServer.closeIdleConnections();
+  // node:http loads here rather than with the package: a client of this package never needs it.
+  return import('node:http').then(({ createServer }) => {
+    let admitted: (socket: Socket) => boolean = () => true;
+    const httpServer = createServer(
+      {
+        headersTimeout: DEFAULT_HEADERS_TIMEOUT,
+        requestTimeout: DEFAULT_REQUEST_TIMEOUT,
+        connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
+        ...options.serverOptions,
+      },
+      (req, res) => {
+        if (admitted(req.socket)) handler(req, res);
+        else res.destroy();
+      },
+    );
+    admitted = capConnections(
+      httpServer,
+      options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+      options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    );
+    const host = options.host ?? DEFAULT_HOST;
+    return new Promise<HttpListener>((resolve, reject) => {
+      const onError = (error: Error): void => reject(error);
+      httpServer.once('error', onError);
+      httpServer.listen(options.port ?? DEFAULT_PORT, host, () => {
+        httpServer.off('error', onError);
+        const port = (httpServer.address() as AddressInfo).port;
+        const name = host.includes(':') ? `[${host}]` : host;
+        let closing: Promise<void> | undefined;
+        const close = (): Promise<void> => {
+          closing ??= new Promise<void>((done) => {
+            httpServer.close(() => done());
+            httpServer.closeIdleConnections();
+          });
+          return closing;
+        };
+        resolve({
+          url: `http://${name}:${port}/`,
+          port,
+          httpServer,
+          close,
+          [Symbol.asyncDispose]: close,
         });
-        return closing;
-      };
-      resolve({
-        url: `http://${name}:${port}/`,
-        port,
-        httpServer,
-        close,
-        [Symbol.asyncDispose]: close,
       });
     });
   });

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
+import { bodyText } from './body-text.js';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import { createDeadlines, type Deadline, type Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
@@ -46,7 +47,17 @@ function writeJsonHead(
   res.writeHead(status, headers);
 }
 
-/** Writes a JSON body with one `writeHead` and one `end`. */
+/**
+ * Bodies at least this long (UTF-16 units) are written after their head rather than with it:
+ * node:http joins the head and a string body into one new string when both go out in one write,
+ * a copy of the whole body that costs nothing for small answers and one more copy of a big one.
+ */
+const SEPARATE_HEAD_LENGTH = 64 * 1024;
+
+/**
+ * Writes a JSON body with one `writeHead` and one `end` (the head on its own first for a big
+ * body, so that the body is not copied to join it).
+ */
 export function writeJson(
   res: ServerResponse,
   status: number,
@@ -56,6 +67,7 @@ export function writeJson(
 ): void {
   if (res.destroyed || res.headersSent) return;
   writeJsonHead(res, status, body, extra, close);
+  if (body.length >= SEPARATE_HEAD_LENGTH) res.flushHeaders();
   res.end(body);
 }
 
@@ -267,12 +279,18 @@ function serve(
     if (state !== READING) return;
     req.removeListener('close', onClose);
     if (deadline !== undefined) deadlines!.delete(deadline);
-    let text: string;
-    if (first === undefined) text = '';
-    else if (rest === undefined) text = first.toString('utf8');
-    else text = Buffer.concat([first, ...rest], size).toString('utf8');
+    dispatch(takeText());
+  }
+
+  /**
+   * The body as text, letting go of the chunks. A frame of its own: `onEnd` stays on the stack
+   * while the server handles the text, and a chunk or the joined buffer left in its frame would
+   * keep a copy of a big body alive until the answer is written.
+   */
+  function takeText(): string {
+    const text = bodyText(first, rest, size);
     first = rest = undefined;
-    dispatch(text);
+    return text;
   }
 
   const startReading = (): void => {

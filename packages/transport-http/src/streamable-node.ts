@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectionHandler } from '@jsonrpc-kit/core';
+import { bodyText } from './body-text.js';
 import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';
 import { HttpContext } from './http-context.js';
 import {
@@ -83,11 +84,7 @@ function readNodeBody(
       else if (rest === undefined) rest = [chunk];
       else rest.push(chunk);
     };
-    const onEnd = (): void => {
-      if (first === undefined) done('');
-      else if (rest === undefined) done(first.toString('utf8'));
-      else done(Buffer.concat([first, ...rest], size).toString('utf8'));
-    };
+    const onEnd = (): void => done(bodyText(first, rest, size));
     const onClose = (): void => done(undefined);
     const timer = timeout > 0 ? setTimeout(() => done(TIMED_OUT), timeout) : undefined;
     req.on('data', onData);

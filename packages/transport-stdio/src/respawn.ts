@@ -8,16 +8,30 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import {
+  type BackoffOptions,
+  backoffDelay,
   ConnectionClosedError,
   createTransportState,
+  resolveBackoff,
   type Transport,
   type TransportHandler,
   toError,
 } from '@jsonrpc-kit/core';
 import type { ProcessExit, SpawnedTransport } from './spawn-transport.js';
 
-/** How {@link spawnTransport} starts a new child after one died. */
-export interface RespawnOptions {
+/**
+ * How {@link spawnTransport} starts a new child after one died: core's backoff shape
+ * ({@link BackoffOptions}), with this transport's defaults, and a queue for the sends made while
+ * no child runs.
+ */
+export interface RespawnOptions extends BackoffOptions {
+  /**
+   * `exponential`: each further attempt in a row waits twice as long, up to `maxDelay`;
+   * `fixed`: always `delay`.
+   *
+   * @default 'exponential'
+   */
+  readonly strategy?: 'fixed' | 'exponential' | undefined;
   /**
    * The delay before the first new child, in milliseconds; each further attempt in a row waits
    * twice as long, up to `maxDelay`.
@@ -31,6 +45,12 @@ export interface RespawnOptions {
    * @default 5000
    */
   readonly maxDelay?: number | undefined;
+  /**
+   * The share of each delay, from 0 to 1, taken off at random.
+   *
+   * @default 0
+   */
+  readonly jitter?: number | undefined;
   /**
    * How many new children may be started in a row without any of them sending a message; when
    * the last of them dies too, the transport closes with its `ProcessExitError`.
@@ -53,18 +73,20 @@ export type ResolvedRespawnOptions = {
 };
 
 /**
- * The respawn policy with every member set: 100 ms, doubling up to 5 s, five new children in a
- * row that die without a word, 1000 messages waiting.
+ * The respawn policy with every member set: 100 ms, doubling up to 5 s without jitter, five new
+ * children in a row that die without a word, 1000 messages waiting.
  *
- * @default { delay: 100, maxDelay: 5000, maxAttempts: 5, maxQueue: 1000 }
+ * @default { strategy: 'exponential', delay: 100, maxDelay: 5000, jitter: 0, maxAttempts: 5, maxQueue: 1000 }
  * @example
  * ```ts
  * spawnTransport('node', ['server.mjs'], { respawn: { ...DEFAULT_RESPAWN, maxAttempts: 10 } });
  * ```
  */
 export const DEFAULT_RESPAWN: ResolvedRespawnOptions = Object.freeze({
+  strategy: 'exponential',
   delay: 100,
   maxDelay: 5000,
+  jitter: 0,
   maxAttempts: 5,
   maxQueue: 1000,
 });
@@ -80,20 +102,14 @@ interface Queued {
  *
  * @param options - what the user gave
  * @returns every member set
- * @throws RangeError when a delay, `maxAttempts` or `maxQueue` is negative
+ * @throws RangeError when a delay, `maxAttempts` or `maxQueue` is negative, or `jitter` is
+ *   outside 0..1
  */
 function resolveRespawn(options: RespawnOptions | true): ResolvedRespawnOptions {
   const given = options === true ? {} : options;
-  const resolved: ResolvedRespawnOptions = {
-    delay: given.delay ?? DEFAULT_RESPAWN.delay,
-    maxDelay: given.maxDelay ?? Math.max(DEFAULT_RESPAWN.maxDelay, given.delay ?? 0),
-    maxAttempts: given.maxAttempts ?? DEFAULT_RESPAWN.maxAttempts,
-    maxQueue: given.maxQueue ?? DEFAULT_RESPAWN.maxQueue,
-  };
-  for (const [name, value] of Object.entries(resolved)) {
-    if (!(value >= 0)) throw new RangeError(`respawn: ${name} must be >= 0`);
-  }
-  return resolved;
+  const maxQueue = given.maxQueue ?? DEFAULT_RESPAWN.maxQueue;
+  if (!(maxQueue >= 0)) throw new RangeError('respawn: maxQueue must be >= 0');
+  return { ...resolveBackoff(given, DEFAULT_RESPAWN, 'respawn'), maxQueue };
 }
 
 /**
@@ -199,8 +215,7 @@ export function createRespawningTransport(
     } catch (hookError) {
       report(hookError);
     }
-    const wait = Math.min(policy.maxDelay, policy.delay * 2 ** (attempts - 1));
-    timer = setTimeout(respawn, wait);
+    timer = setTimeout(respawn, backoffDelay(attempts, policy));
   };
 
   const respawn = (): void => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inFreshProcess } from '../../../tests/support/fresh-process.js';
 import { call, fixture, type Recorder, recorder } from '../test/helpers.js';
 import { ProcessExitError } from './errors.js';
 import { DEFAULT_RESPAWN } from './respawn.js';
@@ -348,7 +349,14 @@ describe('spawnTransport with respawn', () => {
     expect(() => spawnTransport(process.execPath, [], { respawn: { delay: -1 } })).toThrow(
       RangeError,
     );
-    expect(DEFAULT_RESPAWN).toEqual({ delay: 100, maxDelay: 5000, maxAttempts: 5, maxQueue: 1000 });
+    expect(DEFAULT_RESPAWN).toEqual({
+      strategy: 'exponential',
+      delay: 100,
+      maxDelay: 5000,
+      jitter: 0,
+      maxAttempts: 5,
+      maxQueue: 1000,
+    });
   });
 });
 
@@ -365,15 +373,6 @@ describe('start-up cost', () => {
       await t.close();
       console.log(JSON.stringify([before, afterImport, afterSpawn]));
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual([false, false, true]);
+    expect(await inFreshProcess(script)).toEqual([false, false, true]);
   }, 15_000);
 });

@@ -5,8 +5,10 @@
  * @module
  */
 import {
+  backoffDelay,
   ConnectionClosedError,
   createTransportState,
+  resolveBackoff,
   type Transport,
   TransportError,
   toError,
@@ -15,18 +17,15 @@ import {
   DEFAULT_RECONNECT,
   type ReconnectOptions,
   type ResolvedReconnectOptions,
-  reconnectDelay,
-  resolveReconnect,
 } from './backoff.js';
-import { type BufferWait, createBufferWait } from './buffer-wait.js';
 import { CloseCode, closeReasonText } from './close-codes.js';
-import { type Corkable, createCorker, type Defer, nextTurn } from './cork.js';
 import {
   createHeartbeatMonitor,
   DEFAULT_HEARTBEAT,
   type HeartbeatMonitor,
   type HeartbeatOptions,
 } from './heartbeat.js';
+import { afterSend, beforeSend, type Corkable, failWait, type SendFlowOwner } from './send-flow.js';
 
 /** Where a client transport is in its life. */
 export type WebSocketTransportState = 'connecting' | 'open' | 'reconnecting' | 'closed';
@@ -227,9 +226,6 @@ function errorOf(event: unknown): Error | undefined {
 const decoder: TextDecoder | undefined =
   typeof TextDecoder === 'undefined' ? undefined : new TextDecoder('utf-8', { fatal: true });
 
-/** Sends a frame in a later turn of the loop; `process.nextTick` on Node. */
-const defer: Defer | undefined = nextTurn;
-
 /**
  * Creates a client transport over WebSocket that reconnects on its own. `start()` opens the
  * first connection and resolves once it is open (it rejects if the transport gives up first).
@@ -270,7 +266,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       ? false
       : options.reconnect === undefined
         ? DEFAULT_RECONNECT
-        : resolveReconnect(options.reconnect);
+        : resolveBackoff(options.reconnect, DEFAULT_RECONNECT, 'reconnect');
   const heartbeat = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
   const queueEnabled = options.queue !== false;
   const maxQueue =
@@ -290,7 +286,6 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let attempts = 0;
   let lastError: Error | undefined;
   let queue: Queued[] = [];
-  const cork = createCorker(defer);
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -324,9 +319,21 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     contract.report(toError(error));
   };
 
+  /** The send flow (coalescing, buffer wait) of whichever socket is open. */
+  const flow: SendFlowOwner = {
+    flowTurn: undefined,
+    flowWait: undefined,
+    flowBuffered: () => (socket === undefined ? 0 : buffered(socket)),
+    flowOpen: () => socket !== undefined && socket.readyState === OPEN,
+    // Browsers have no drain event: poll.
+    flowArm: (check) => setTimeout(check, BUFFER_POLL_MS),
+    flowPause: noop,
+    flowResume: noop,
+  };
+
   const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
-    // Bun's `ws` has a `_socket` that cannot cork: the corker writes straight through there.
-    cork(open._socket);
+    // Bun's `ws` has a `_socket` that cannot cork: the flow writes straight through there.
+    beforeSend(flow, open._socket);
     open.send(message);
   };
 
@@ -399,7 +406,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }
     attempts++;
     setState(everOpened ? 'reconnecting' : state);
-    reconnectTimer = setTimeout(() => void connect(), reconnectDelay(attempts, reconnect));
+    reconnectTimer = setTimeout(() => void connect(), backoffDelay(attempts, reconnect));
   };
 
   const onMessage = (event: { readonly data: unknown }): void => {
@@ -484,7 +491,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     current.onclose = (event) => {
       clearTimeout(connectTimer);
       stopHeartbeat();
-      if (socket === current) socket = undefined;
+      if (socket === current) {
+        socket = undefined;
+        failWait(flow, new ConnectionClosedError());
+      }
       current.onopen = current.onmessage = current.onerror = current.onclose = null;
       if (userClosed) {
         finish(undefined);
@@ -511,21 +521,6 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     };
   };
 
-  /** The send-buffer wait of the socket last written to. */
-  let flow: { readonly socket: WebSocketLike; readonly wait: BufferWait } | undefined;
-
-  const flowOf = (open: WebSocketLike): BufferWait => {
-    if (flow?.socket === open) return flow.wait;
-    const wait = createBufferWait({
-      highWaterMark,
-      buffered: () => buffered(open),
-      isOpen: () => socket === open && open.readyState === OPEN,
-      arm: (check) => setTimeout(check, BUFFER_POLL_MS),
-    });
-    flow = { socket: open, wait };
-    return wait;
-  };
-
   return {
     get state() {
       return state;
@@ -547,7 +542,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         } catch (error) {
           return Promise.reject(new TransportError('Send failed', { cause: error }));
         }
-        return flowOf(open).afterSend();
+        return afterSend(flow, highWaterMark);
       }
       if (everOpened && !queueEnabled) {
         return Promise.reject(new ConnectionClosedError('WebSocket is not open'));
@@ -578,7 +573,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
               return;
             }
             open.onopen = open.onmessage = open.onerror = open.onclose = null;
-            if (socket === open) socket = undefined;
+            if (socket === open) {
+              socket = undefined;
+              failWait(flow, new ConnectionClosedError());
+            }
             stopHeartbeat();
             finish(undefined);
           }, closeTimeout);
@@ -591,3 +589,5 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     },
   };
 }
+
+function noop(): void {}

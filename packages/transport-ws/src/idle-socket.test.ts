@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { ConnectionLike, Transport, TransportContext } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRaw, waitFor, wsUrl } from '../test/helpers.js';
+import { openRaw, waitFor, withTimeout, wsUrl } from '../test/helpers.js';
 import { createWebSocketServer } from './server.js';
 import type { SocketTransport } from './socket-transport.js';
 
@@ -103,6 +103,37 @@ describe('an idle socket', () => {
     expect(second.context.signal!.aborted).toBe(true);
     expect(second.context.kind).toBe('ws');
     expect(second.context.remoteAddress).toBe('127.0.0.1');
+  });
+
+  it('resolves a `closed` first read from the onClose of its owner', async () => {
+    let closedRead: Promise<void> | undefined;
+    const wss = createWebSocketServer(
+      {
+        connect(transport: Transport): ConnectionLike {
+          void transport.start({
+            onMessage() {},
+            onClose: () => {
+              // Read for the first time while the close is being handled.
+              closedRead = (transport as SocketTransport).closed;
+            },
+          });
+          return {
+            closed: new Promise<void>(() => {}),
+            notify: () => Promise.resolve(),
+            request: () => Promise.reject(new Error('not used')),
+            close: () => transport.close(),
+          };
+        },
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    cleanups.push(() => wss.close({ timeout: 100 }));
+    await wss.ready;
+    const client = await openRaw(wsUrl(wss.port));
+    await waitFor(() => wss.connections.size === 1);
+    client.ws.close();
+    await waitFor(() => closedRead !== undefined);
+    await withTimeout(closedRead!, 1000, 'closed');
   });
 
   it('has no listener of its own: every socket shares the same functions', async () => {

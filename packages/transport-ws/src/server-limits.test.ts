@@ -129,4 +129,28 @@ describe('idle timeout', () => {
     expect(talking.ws.readyState).toBe(1);
     await waitFor(() => wss.connections.size === 1);
   });
+
+  it('keeps a silent socket the server pushes to open: a send is activity too', async () => {
+    const { wss, handler, url } = await start({ idleTimeout: 300, heartbeat: false });
+    const subscriber = await openRaw(url);
+    await waitFor(() => handler.connections.length === 1);
+    const silent = await openRaw(url);
+    cleanups.push(
+      () => subscriber.ws.terminate(),
+      () => silent.ws.terminate(),
+    );
+    const silentClosed = closeCode(silent.ws);
+    const pushed = handler.connections[0]!;
+    // The server pushes every 100 ms for 1 s; the subscriber never sends a frame.
+    for (let i = 0; i < 10; i++) {
+      await pushed.notify('tick', [i]);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(subscriber.ws.readyState).toBe(1);
+    expect(subscriber.received).toHaveLength(10);
+    expect(JSON.parse(subscriber.received[9]!).params).toEqual([9]);
+    // The socket nobody pushes to was reaped meanwhile.
+    expect(await silentClosed).toBe(1001);
+    await waitFor(() => wss.connections.size === 1);
+  });
 });

@@ -86,6 +86,8 @@ describe('createWebSocketServer', () => {
     expect(connection!.context.kind).toBe('ws');
     expect(connection!.context.url).toBe('/rpc?token=1');
     expect(connection!.context.headers?.['x-test']).toBe('yes');
+    // The handshake's own headers are not kept; the others are.
+    expect(Object.keys(connection!.context.headers!).sort()).toEqual(['host', 'x-test']);
     expect(connection!.context.remoteAddress).toBe('127.0.0.1');
     expect(wss.connections.has(connection!)).toBe(true);
     expect(wss.address()?.port).toBe(wss.port);

@@ -29,13 +29,14 @@ import {
   type HeartbeatSweeper,
   type WatchedPeer,
 } from './heartbeat.js';
+import { RESOLVED } from './send-flow.js';
 import { SocketContext } from './socket-context.js';
 import {
   createServedSocketTransport,
   DEFAULT_HIGH_WATER_MARK,
-  RESOLVED,
-  type SocketCloseWatcher,
+  type SocketSettings,
   type SocketTransport,
+  type SocketWatcher,
   watcherOf,
 } from './socket-transport.js';
 
@@ -109,9 +110,11 @@ export interface WebSocketServerOptions {
    */
   readonly maxConnectionsPerAddress?: number | undefined;
   /**
-   * Milliseconds a socket may stay without sending a message (while no call of it is running)
-   * before it is closed with 1001 "Idle timeout". Pings and pongs do not count: a peer that only
-   * answers pings is idle. `0` keeps idle sockets open.
+   * Milliseconds a socket may stay without a message in either direction (while no call of it is
+   * running) before it is closed with 1001 "Idle timeout". A message the server sends counts, as
+   * in uWebSockets, so a subscriber that only listens to pushes stays open while they come.
+   * Pings and pongs do not count: a peer that only answers pings is idle. `0` keeps idle sockets
+   * open.
    *
    * @default 0
    */
@@ -219,7 +222,7 @@ interface Pool<C> {
  * close undoes. A class so that a socket costs its fields, not a closure per callback: the pong
  * and idle listeners are shared by every socket and find their entry through the socket.
  */
-class Entry<C> implements WatchedPeer, SocketCloseWatcher {
+class Entry<C> implements WatchedPeer, SocketWatcher {
   readonly socket: WebSocket;
   readonly #pool: Pool<C>;
   readonly #key: string;
@@ -276,7 +279,10 @@ function onPong(this: WebSocket): void {
   watcherOf<Entry<unknown>>(this)?.alive();
 }
 
-/** A socket's `message` listener when an idle timeout is set: the socket is not idle. */
+/**
+ * A socket's `message` listener when an idle timeout is set: the socket is not idle. (A frame
+ * sent refreshes the timer too, in the socket's transport.)
+ */
 function onActivity(this: WebSocket): void {
   watcherOf<Entry<unknown>>(this)?.idle?.refresh();
 }
@@ -338,7 +344,9 @@ function noop(): void {}
 
 /**
  * Serves JSON-RPC over WebSocket: every accepted socket becomes a core `Transport` handed to
- * `server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`. Where it
+ * `server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`, where
+ * `headers` are the upgrade request's without those only the handshake reads (`connection`,
+ * `upgrade`, `sec-websocket-key`, `sec-websocket-version`, `sec-websocket-extensions`). Where it
  * listens is one of `options.port`, `options.httpServer` (the `ws` package's `server` option) or
  * `options.noServer`.
  * Text frames carry messages; a binary frame is decoded as UTF-8 or refused with a -32700 answer.
@@ -373,7 +381,10 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const handler = server;
   const path = options.path;
   const checkOrigin = originCheck(options.allowedOrigins);
-  const highWaterMark = options.backpressure?.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  const settings: SocketSettings = {
+    highWaterMark: options.backpressure?.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+    answerInvalidFrames: true,
+  };
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const maxPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
   const idleTimeout = options.idleTimeout ?? 0;
@@ -405,7 +416,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
 
   const accept = (socket: WebSocket, request: IncomingMessage): void => {
     const entry = new Entry(socket, pool, request.socket.remoteAddress ?? '');
-    const transport = createServedSocketTransport(socket, highWaterMark, entry);
+    const transport = createServedSocketTransport(socket, settings, entry);
     entry.transport = transport;
     const context = new SocketContext(request, transport, maxRequestBytes);
     let connection: C;

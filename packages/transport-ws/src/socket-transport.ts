@@ -15,8 +15,18 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
+  toError,
 } from '@jsonrpc-kit/core';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
+import {
+  afterSend,
+  beforeSend,
+  type DrainWait,
+  type FlowTurn,
+  failWait,
+  RESOLVED,
+  type SendFlowOwner,
+} from './send-flow.js';
 
 /**
  * Bytes a socket may hold unsent before `send()` waits and the socket stops being read.
@@ -30,9 +40,6 @@ const DRAIN_POLL_MS = 5;
 
 const OPEN = 1;
 const CLOSING = 2;
-
-/** The shared promise of a `send()` that did not have to wait. */
-export const RESOLVED: Promise<void> = Promise.resolve();
 
 /** The answer to a binary frame that is not UTF-8: a -32700 with a null id. */
 const INVALID_UTF8_ANSWER: string = serializeError(null, {
@@ -107,16 +114,6 @@ export interface SocketTransport<S extends ServerSocketLike = ServerSocketLike> 
   terminate(error: Error): void;
 }
 
-/** Where a socket is in the current event-loop turn: not written, written once, corked. */
-type Turn = 0 | 1 | 2;
-const TURN_IDLE = 0;
-const TURN_WRITTEN = 1;
-const TURN_CORKED = 2;
-
-/** Yields in the same turn; `process.nextTick` flushes after the current microtasks settle. */
-type Defer = (callback: () => void) => void;
-const defer: Defer = process.nextTick;
-
 /**
  * Wraps an open `ws` socket as a core {@link Transport}. Text frames carry messages; a binary
  * frame is decoded as UTF-8, or refused (`onError`, and a -32700 answer) when it is not UTF-8.
@@ -145,15 +142,30 @@ export function createSocketTransport<S extends ServerSocketLike>(
 ): SocketTransport<S> {
   return new WsSocketTransport(
     socket,
-    options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
-    options.answerInvalidFrames ?? true,
+    {
+      highWaterMark: options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+      answerInvalidFrames: options.answerInvalidFrames ?? true,
+    },
     undefined,
   );
 }
 
-/** Told once when a socket's transport has closed, after its owner's `onClose` (internal). */
-export interface SocketCloseWatcher {
-  /** The socket closed. */
+/** The settings of socket transports, one object shared by every socket of a server (internal). */
+export interface SocketSettings {
+  /** Bytes a socket may buffer before a send waits. */
+  readonly highWaterMark: number;
+  /** Answer a binary frame that is not UTF-8 with a -32700. */
+  readonly answerInvalidFrames: boolean;
+}
+
+/** Told of a served socket's life, for the server's bookkeeping (internal). */
+export interface SocketWatcher {
+  /**
+   * The socket's idle timer, refreshed by every frame the transport sends: a socket the server
+   * keeps pushing to is not idle. `undefined` when the server has no idle timeout.
+   */
+  readonly idle: { refresh(): unknown } | undefined;
+  /** The socket closed: called once, after its owner's `onClose`. */
   socketClosed(): void;
 }
 
@@ -162,16 +174,16 @@ export interface SocketCloseWatcher {
  * `watcher` when it closes, so that the server keeps no promise and no closure per socket for it.
  *
  * @param socket - the accepted socket
- * @param highWaterMark - the backpressure bound
+ * @param settings - the server's settings, shared by its sockets
  * @param watcher - told when the socket closed
  * @returns the transport
  */
 export function createServedSocketTransport<S extends ServerSocketLike>(
   socket: S,
-  highWaterMark: number,
-  watcher: SocketCloseWatcher,
+  settings: SocketSettings,
+  watcher: SocketWatcher,
 ): SocketTransport<S> {
-  return new WsSocketTransport(socket, highWaterMark, true, watcher);
+  return new WsSocketTransport(socket, settings, watcher);
 }
 
 /**
@@ -180,46 +192,75 @@ export function createServedSocketTransport<S extends ServerSocketLike>(
  * @param socket - a socket passed to {@link createServedSocketTransport}
  * @returns its watcher, or `undefined` once it has closed (or for any other socket)
  */
-export function watcherOf<W extends SocketCloseWatcher>(socket: object): W | undefined {
+export function watcherOf<W extends SocketWatcher>(socket: object): W | undefined {
   return WsSocketTransport.watcherOf(socket) as W | undefined;
+}
+
+/** Facts of a transport's life, one bit each in `WsSocketTransport`'s flags. */
+const STARTED = 1;
+/** The socket is closing or closed: sends are refused. */
+const CLOSED = 2;
+/** `close()` was called. */
+const CLOSE_REQUESTED = 4;
+/** The socket's `close` event came. */
+const CLOSE_SEEN = 8;
+/** The owner's `onClose` was called. */
+const CLOSE_NOTIFIED = 16;
+/** The close has been handled to the end (`closed` resolves at once from here). */
+const CLOSE_DONE = 32;
+
+/**
+ * What a transport needs only in rare moments: messages before `start()`, the socket's error,
+ * the close's error, the signal and `closed` promise once someone reads them, and the listener of
+ * a socket the user wrapped. Made on first need, so an idle served socket holds none of it.
+ */
+interface Rare {
+  inbox: string[] | undefined;
+  lastError: Error | undefined;
+  closeError: Error | undefined;
+  controller: AbortController | undefined;
+  closedPromise: Promise<void> | undefined;
+  resolveClosed: (() => void) | undefined;
+  /** The `message` listener of a socket not served by `createWebSocketServer`. */
+  messageListener: ((data: SocketData, isBinary: boolean) => void) | undefined;
+}
+
+function newRare(): Rare {
+  return {
+    inbox: undefined,
+    lastError: undefined,
+    closeError: undefined,
+    controller: undefined,
+    closedPromise: undefined,
+    resolveClosed: undefined,
+    messageListener: undefined,
+  };
 }
 
 /**
  * The transport of one socket. A class rather than closures because a server holds one per
- * socket: its methods live once on the prototype, and an idle socket holds no inbox, no
- * AbortController and no `closed` promise until someone asks for them.
+ * socket: its methods live once on the prototype, its settings are shared, its life is one
+ * field of bits, and what only some sockets ever need (an inbox, an AbortController, a `closed`
+ * promise, errors) waits in a side object made on first need.
  */
-class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S> {
+class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S>, SendFlowOwner {
   readonly socket: S;
-  readonly #highWaterMark: number;
-  readonly #answerInvalid: boolean;
+  readonly #settings: SocketSettings;
+  /** The network socket under the WebSocket, corked by the send flow. */
   readonly #raw: Socket | undefined;
+  readonly #watcher: SocketWatcher | undefined;
   #handler: TransportHandler | undefined;
-  #inbox: string[] | undefined;
-  #started = false;
-  #closed: boolean;
-  #closeError: Error | undefined;
-  #closeNotified = false;
-  #closeSeen = false;
-  #closeRequested = false;
-  #closeDone = false;
-  #lastError: Error | undefined;
-  #turn: Turn = TURN_IDLE;
-  #drain: Promise<void> | undefined;
-  #drainResolve: (() => void) | undefined;
-  #drainReject: ((error: Error) => void) | undefined;
-  #controller: AbortController | undefined;
-  #closedPromise: Promise<void> | undefined;
-  #resolveClosed: (() => void) | undefined;
-  readonly #watcher: SocketCloseWatcher | undefined;
-  /** The `message` listener, to remove it on close. */
-  readonly #messageListener: (data: SocketData, isBinary: boolean) => void;
+  /** {@link STARTED}, {@link CLOSED}, … */
+  #flags = 0;
+  #rare: Rare | undefined;
+  flowTurn: FlowTurn;
+  flowWait: DrainWait | undefined;
 
   /** The transport of each served socket, for the listeners every served socket shares. */
   static readonly #served = new WeakMap<object, WsSocketTransport<ServerSocketLike>>();
 
   /** See {@link watcherOf}. */
-  static watcherOf(socket: object): SocketCloseWatcher | undefined {
+  static watcherOf(socket: object): SocketWatcher | undefined {
     const transport = WsSocketTransport.#served.get(socket);
     return transport === undefined ? undefined : transport.#watcher;
   }
@@ -234,7 +275,7 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
 
   static #sharedError(this: object, error: Error): void {
     const transport = WsSocketTransport.#served.get(this);
-    if (transport !== undefined) transport.#lastError = error;
+    if (transport !== undefined) transport.#rareState().lastError = error;
   }
 
   static #sharedClose(this: object, code: number, reason: Buffer): void {
@@ -242,29 +283,25 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     if (transport !== undefined) transport.#onClose(code, reason);
   }
 
-  constructor(
-    socket: S,
-    highWaterMark: number,
-    answerInvalid: boolean,
-    watcher: SocketCloseWatcher | undefined,
-  ) {
+  constructor(socket: S, settings: SocketSettings, watcher: SocketWatcher | undefined) {
     this.socket = socket;
+    this.#settings = settings;
     this.#watcher = watcher;
-    this.#highWaterMark = highWaterMark;
-    this.#answerInvalid = answerInvalid;
     this.#raw = (socket as unknown as { _socket?: Socket })._socket;
-    this.#closed = socket.readyState >= CLOSING;
+    this.flowTurn = undefined;
+    this.flowWait = undefined;
+    if (socket.readyState >= CLOSING) this.#flags = CLOSED;
     if (watcher === undefined) {
-      this.#messageListener = (data, isBinary) => this.#onMessage(data, isBinary);
-      socket.on('message', this.#messageListener);
+      const rare = this.#rareState();
+      rare.messageListener = (data, isBinary) => this.#onMessage(data, isBinary);
+      socket.on('message', rare.messageListener);
       socket.on('error', (error) => {
-        this.#lastError = error;
+        this.#rareState().lastError = error;
       });
       socket.once('close', (code, reason) => this.#onClose(code, reason));
     } else {
       WsSocketTransport.#served.set(socket, this);
-      this.#messageListener = WsSocketTransport.#sharedMessage;
-      socket.on('message', this.#messageListener);
+      socket.on('message', WsSocketTransport.#sharedMessage);
       socket.on('error', WsSocketTransport.#sharedError);
       // `ws` emits `close` once; `on` spares the wrapper that `once` makes.
       (socket as unknown as { on(event: 'close', listener: CloseListener): void }).on(
@@ -272,79 +309,67 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
         WsSocketTransport.#sharedClose,
       );
     }
-    if (this.#closed) queueMicrotask(() => this.#onClose(CloseCode.Abnormal, Buffer.alloc(0)));
+    if (this.#flags & CLOSED) {
+      queueMicrotask(() => this.#onClose(CloseCode.Abnormal, Buffer.alloc(0)));
+    }
   }
 
   get closed(): Promise<void> {
-    if (this.#closedPromise === undefined) {
-      this.#closedPromise = this.#closeDone
-        ? RESOLVED
-        : new Promise<void>((resolve) => {
-            this.#resolveClosed = resolve;
-          });
-    }
-    return this.#closedPromise;
+    if (this.#flags & CLOSE_DONE) return RESOLVED;
+    const rare = this.#rareState();
+    rare.closedPromise ??= new Promise<void>((resolve) => {
+      rare.resolveClosed = resolve;
+    });
+    return rare.closedPromise;
   }
 
   get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#closeSeen) this.#controller.abort(this.#abortReason());
+    const rare = this.#rareState();
+    if (rare.controller === undefined) {
+      rare.controller = new AbortController();
+      if (this.#flags & CLOSE_SEEN) rare.controller.abort(this.#abortReason());
     }
-    return this.#controller.signal;
+    return rare.controller.signal;
   }
 
   start(owner: TransportHandler): Promise<void> {
-    if (this.#started) return Promise.reject(new Error('Transport already started'));
-    this.#started = true;
+    if (this.#flags & STARTED) return Promise.reject(new Error('Transport already started'));
+    this.#flags |= STARTED;
     this.#handler = owner;
-    const buffered = this.#inbox ?? [];
-    this.#inbox = undefined;
-    for (const text of buffered) {
-      if (text === INVALID_FRAME)
-        this.#report(new TransportError('Binary frame is not valid UTF-8'));
-      else this.#deliver(text);
+    const buffered = this.#rare?.inbox;
+    if (buffered !== undefined) {
+      this.#rare!.inbox = undefined;
+      for (const text of buffered) {
+        if (text === INVALID_FRAME)
+          this.#report(new TransportError('Binary frame is not valid UTF-8'));
+        else this.#deliver(text);
+      }
     }
-    if (this.#closeSeen) this.#notifyClose();
+    if (this.#flags & CLOSE_SEEN) this.#notifyClose();
     return RESOLVED;
   }
 
   send(message: string): Promise<void> {
     const socket = this.socket;
-    if (this.#closed || socket.readyState !== OPEN) {
+    if (this.#flags & CLOSED || socket.readyState !== OPEN) {
       return Promise.reject(new ConnectionClosedError());
     }
-    const raw = this.#raw;
-    if (raw !== undefined) {
-      const turn = this.#turn;
-      if (turn === TURN_IDLE) {
-        // The turn's first frame is written through: a turn with one frame (a broadcast to many
-        // sockets sends one each) costs no cork.
-        this.#turn = TURN_WRITTEN;
-        const written = WsSocketTransport.#writtenThisTurn;
-        written.push(this);
-        if (written.length === 1) process.nextTick(WsSocketTransport.#endTurn);
-      } else if (turn === TURN_WRITTEN) {
-        // A second frame in the same turn: the rest of the turn leaves in one write.
-        this.#turn = TURN_CORKED;
-        raw.cork();
-      }
-    }
+    beforeSend(this, this.#raw);
     socket.send(message);
-    return this.#drain !== undefined || socket.bufferedAmount > this.#highWaterMark
-      ? this.#waitDrain()
-      : RESOLVED;
+    // A frame sent is activity: a socket the server keeps pushing to is not idle.
+    this.#watcher?.idle?.refresh();
+    return afterSend(this, this.#settings.highWaterMark);
   }
 
   terminate(error: Error): void {
-    if (this.#closeSeen) return;
-    this.#lastError = error;
+    if (this.#flags & CLOSE_SEEN) return;
+    this.#rareState().lastError = error;
     this.socket.terminate();
   }
 
   close(reason?: unknown): Promise<void> {
-    if (!this.#closed && !this.#closeRequested) {
-      this.#closeRequested = true;
+    if ((this.#flags & (CLOSED | CLOSE_REQUESTED)) === 0) {
+      this.#flags |= CLOSE_REQUESTED;
       const state = this.socket.readyState;
       if (state === OPEN || state === 0) {
         this.socket.close(CloseCode.Normal, closeReasonText(reason));
@@ -353,34 +378,48 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     return this.closed;
   }
 
-  #abortReason(): Error {
-    return this.#closeError ?? new ConnectionClosedError();
+  // The send flow's view of the socket (see `send-flow.ts`).
+
+  flowBuffered(): number {
+    return this.socket.bufferedAmount;
   }
 
-  /** The transports that wrote in this turn: one tick ends the turn for all of them. */
-  static #writtenThisTurn: WsSocketTransport<ServerSocketLike>[] = [];
+  flowOpen(): boolean {
+    return (this.#flags & CLOSED) === 0;
+  }
 
-  /** Writes what the turn corked, on every socket, and starts a new turn (on the next tick). */
-  static #endTurn(): void {
-    const written = WsSocketTransport.#writtenThisTurn;
-    WsSocketTransport.#writtenThisTurn = [];
-    for (let i = 0; i < written.length; i++) {
-      const transport = written[i]!;
-      if (transport.#turn === TURN_CORKED) transport.#raw!.uncork();
-      transport.#turn = TURN_IDLE;
-    }
+  flowArm(check: () => void): void {
+    if (this.#raw?.writableNeedDrain) this.#raw.once('drain', check);
+    else setTimeout(check, DRAIN_POLL_MS);
+  }
+
+  flowPause(): void {
+    this.socket.pause();
+  }
+
+  flowResume(): void {
+    this.socket.resume();
+  }
+
+  #rareState(): Rare {
+    this.#rare ??= newRare();
+    return this.#rare;
+  }
+
+  #abortReason(): Error {
+    return this.#rare?.closeError ?? new ConnectionClosedError();
   }
 
   #deliver(text: string): void {
     const handler = this.#handler;
     if (handler === undefined) {
-      (this.#inbox ??= []).push(text);
+      (this.#rareState().inbox ??= []).push(text);
       return;
     }
     try {
       handler.onMessage(text);
     } catch (error) {
-      this.#report(error instanceof Error ? error : new Error(String(error)));
+      this.#report(toError(error));
     }
   }
 
@@ -393,9 +432,9 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
   }
 
   #notifyClose(): void {
-    if (this.#closeNotified || this.#handler === undefined) return;
-    this.#closeNotified = true;
-    this.#handler.onClose(this.#closeError);
+    if (this.#flags & CLOSE_NOTIFIED || this.#handler === undefined) return;
+    this.#flags |= CLOSE_NOTIFIED;
+    this.#handler.onClose(this.#rare?.closeError);
   }
 
   #onMessage(data: SocketData, isBinary: boolean): void {
@@ -411,23 +450,23 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     }
     if (this.#handler === undefined) {
       // Keep the order of events: report once started.
-      (this.#inbox ??= []).push(INVALID_FRAME);
+      (this.#rareState().inbox ??= []).push(INVALID_FRAME);
     } else {
       this.#report(new TransportError('Binary frame is not valid UTF-8'));
     }
-    if (this.#answerInvalid && this.socket.readyState === OPEN) {
+    if (this.#settings.answerInvalidFrames && this.socket.readyState === OPEN) {
       this.send(INVALID_UTF8_ANSWER).catch(noop);
     }
   }
 
   #onClose(code: number, reason: Buffer): void {
-    if (this.#closeSeen) return;
-    this.#closeSeen = true;
-    this.#closed = true;
-    const lastError = this.#lastError;
-    if (!this.#closeRequested && (!isCleanClose(code) || lastError !== undefined)) {
+    if (this.#flags & CLOSE_SEEN) return;
+    this.#flags |= CLOSE_SEEN | CLOSED;
+    const rare = this.#rare;
+    const lastError = rare?.lastError;
+    if ((this.#flags & CLOSE_REQUESTED) === 0 && (!isCleanClose(code) || lastError !== undefined)) {
       const text = reason.length > 0 ? `: ${reason.toString()}` : '';
-      this.#closeError =
+      this.#rareState().closeError =
         lastError instanceof LocalError
           ? lastError
           : lastError === undefined
@@ -436,49 +475,17 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
                 cause: lastError,
               });
     }
-    if (this.#drainReject !== undefined) this.#drainReject(new ConnectionClosedError());
-    this.#drain = this.#drainResolve = this.#drainReject = undefined;
-    this.socket.off('message', this.#messageListener);
-    this.#controller?.abort(this.#abortReason());
+    failWait(this, new ConnectionClosedError());
+    this.socket.off('message', rare?.messageListener ?? WsSocketTransport.#sharedMessage);
+    // Read afresh from here: the side object may be made meanwhile (the owner reads `closed`).
+    this.#rare?.controller?.abort(this.#abortReason());
     this.#notifyClose();
-    this.#closeDone = true;
-    this.#resolveClosed?.();
+    this.#flags |= CLOSE_DONE;
+    this.#rare?.resolveClosed?.();
     if (this.#watcher !== undefined) {
       WsSocketTransport.#served.delete(this.socket);
       this.#watcher.socketClosed();
     }
-  }
-
-  #checkDrain(): void {
-    const resolve = this.#drainResolve;
-    if (resolve === undefined) return;
-    if (this.socket.bufferedAmount > this.#highWaterMark) {
-      this.#armDrain();
-      return;
-    }
-    this.#drain = this.#drainResolve = this.#drainReject = undefined;
-    this.socket.resume();
-    resolve();
-  }
-
-  // Closures for the drain wait are made only when a socket is over its bound.
-  #armDrain(): void {
-    const check = (): void => this.#checkDrain();
-    if (this.#raw?.writableNeedDrain) this.#raw.once('drain', check);
-    else setTimeout(check, DRAIN_POLL_MS);
-  }
-
-  #waitDrain(): Promise<void> {
-    if (this.#drain === undefined) {
-      this.#drain = new Promise<void>((resolve, reject) => {
-        this.#drainResolve = resolve;
-        this.#drainReject = reject;
-      });
-      this.socket.pause();
-      // Armed after this turn's corked writes reach the socket.
-      defer(() => this.#armDrain());
-    }
-    return this.#drain;
   }
 }
 

@@ -3,7 +3,7 @@
  * real WebSocket server that restarts under a live subscription.
  */
 import { createClient } from '@jsonrpc-kit/client';
-import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { ConnectionClosedError, ethereumSubscriptions } from '@jsonrpc-kit/core';
 import { createServer, createSubscriptions } from '@jsonrpc-kit/server';
 import { ProcessExitError, spawnTransport } from '@jsonrpc-kit/transport-stdio';
 import {
@@ -11,7 +11,7 @@ import {
   createWebSocketTransport,
   type JsonRpcWebSocketServer,
 } from '@jsonrpc-kit/transport-ws';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { stdioFixture } from './stdio-fixtures/fixture.js';
 
@@ -243,6 +243,58 @@ describe('subscriptions over WebSocket', () => {
     expect(second.slice(0, 3)).toEqual(['2:1', '2:2', '2:3']);
     expect(items.indexOf('2:1')).toBeGreaterThanOrEqual(before);
     await sub.unsubscribe();
+  });
+});
+
+describe('a publish to many subscribers over real WebSockets', () => {
+  it('is one socket send per subscriber, straight from the fan-out: no connection hop, no promise callback', async () => {
+    const server = createServer();
+    const subscriptions = createSubscriptions(server, { dialect: ethereumSubscriptions });
+    subscriptions.subscription('newHeads');
+    const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
+    await wss.ready;
+    cleanups.push(() => wss.close({ timeout: 50 }));
+    const SUBSCRIBERS = 20;
+    const ITEMS = 50;
+    let received = 0;
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const socket = new WebSocket(`ws://127.0.0.1:${wss.port}/`);
+      cleanups.push(() => socket.terminate());
+      await new Promise((resolve) => socket.once('open', resolve));
+      await new Promise((resolve) => {
+        socket.once('message', resolve); // the subscribe answer
+        socket.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}');
+      });
+      socket.on('message', () => received++);
+    }
+    // Once every subscription's items flow (the first item waits for the subscribe answer).
+    subscriptions.publish('newHeads', { number: '0x0' });
+    await until(() => received === SUBSCRIBERS);
+
+    let sendTexts = 0;
+    for (const connection of wss.connections) {
+      const sendText = connection.sendText;
+      connection.sendText = (text) => {
+        sendTexts++;
+        return sendText.call(connection, text);
+      };
+    }
+    const socketSends = vi.spyOn(WebSocket.prototype, 'send');
+    const thens = vi.spyOn(Promise.prototype, 'then');
+    for (let n = 1; n <= ITEMS; n++) {
+      expect(subscriptions.publish('newHeads', { number: `0x${n.toString(16)}` })).toBe(
+        SUBSCRIBERS,
+      );
+    }
+    const counted = {
+      socketSends: socketSends.mock.calls.length,
+      thens: thens.mock.calls.length,
+      sendTexts,
+    };
+    socketSends.mockRestore();
+    thens.mockRestore();
+    expect(counted).toEqual({ socketSends: SUBSCRIBERS * ITEMS, thens: 0, sendTexts: 0 });
+    await until(() => received === SUBSCRIBERS * (ITEMS + 1));
   });
 });
 
