@@ -12,8 +12,10 @@ import {
   type ConnectionLike,
   ethereumSubscriptions,
   genericSubscriptions,
+  META_HEADER,
   scanEnvelope,
   serializeError,
+  TIMEOUT_HEADER,
   type Transport,
   type TransportContext,
   type TransportHandler,
@@ -468,8 +470,14 @@ class Session implements Transport {
   }
 }
 
-/** The request headers that only framed the starting request: a session keeps none of them. */
+/**
+ * The request headers that only framed the starting request, or spoke of its calls alone (the
+ * caller's time left and metadata: kept, they would bound every later call of the session by the
+ * first one's deadline): a session keeps none of them.
+ */
 const REQUEST_ONLY_HEADERS: ReadonlySet<string> = new Set([
+  TIMEOUT_HEADER,
+  META_HEADER,
   'accept',
   'accept-encoding',
   'connection',

@@ -143,3 +143,21 @@ describe('Streamable HTTP on node:http: what an open GET stream costs (counted)'
     expect(intervals).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('Streamable HTTP: per-request headers stay with their request', () => {
+  it("does not apply the starting request's Jsonrpc-Timeout to the session's later calls", async () => {
+    const server = createServer({ callContext: true });
+    server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
+    server.method('ping', () => 'pong');
+    const handler = createStreamableHttpNodeHandler(server);
+    handlers.push(handler);
+    const { port } = await serve(handler);
+    const id = await initialize(port, { 'jsonrpc-timeout': '50', 'jsonrpc-meta': '{"a":1}' });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const answer = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'mcp-session-id': id }),
+    );
+    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 'pong' });
+  });
+});
