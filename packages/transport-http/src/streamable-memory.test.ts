@@ -99,7 +99,11 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
     expect(plain!.headers).toEqual({});
     expect(plain!.headers).toBe(other!.headers);
     expect(withCaller!.headers).toEqual({ authorization: 'Bearer s3cret', 'x-tenant': 'acme' });
-    expect(withCaller).toMatchObject({ kind: 'http', httpMethod: 'POST', url: 'http://127.0.0.1/' });
+    expect(withCaller).toMatchObject({
+      kind: 'http',
+      httpMethod: 'POST',
+      url: 'http://127.0.0.1/',
+    });
     expect(withCaller!.remoteAddress).toMatch(/127\.0\.0\.1/);
     expect('signal' in withCaller!).toBe(false);
 
@@ -129,7 +133,7 @@ describe('Streamable HTTP on node:http: what an open GET stream costs (counted)'
         webStreams++;
       }
     } as typeof ReadableStream;
-    const streams = [];
+    const streams: { text: () => string }[] = [];
     try {
       for (const id of ids) streams.push(await openGet(port, id));
     } finally {
