@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryEventStore } from './event-store.js';
-import { openSseStream } from './sse-stream.js';
+import { createKeepAlive, openSseStream } from './sse-stream.js';
 
 const decoder = new TextDecoder();
 
@@ -20,9 +20,10 @@ describe('openSseStream', () => {
     const stream = openSseStream({
       streamId: 's',
       store,
-      keepAlive: 0,
+      keepAlive: undefined,
       maxBufferedEvents: 10,
       onGone: () => {},
+      owner: undefined,
     });
     await stream.send('{"a":1}');
     await stream.send('{"a":2}');
@@ -39,9 +40,10 @@ describe('openSseStream', () => {
     const stream = openSseStream({
       streamId: 's',
       store,
-      keepAlive: 0,
+      keepAlive: undefined,
       maxBufferedEvents: 3,
       onGone: () => gone++,
+      owner: undefined,
     });
     for (let i = 1; i <= 6; i++) await stream.send(`{"n":${i}}`);
     expect(stream.open).toBe(false);
@@ -57,9 +59,10 @@ describe('openSseStream', () => {
     const stream = openSseStream({
       streamId: 's',
       store: undefined,
-      keepAlive: 0,
+      keepAlive: undefined,
       maxBufferedEvents: 1000,
       onGone: () => {},
+      owner: undefined,
     });
     let sent = 0;
     const sending = (async () => {
@@ -82,9 +85,10 @@ describe('openSseStream', () => {
     const stream = openSseStream({
       streamId: 's',
       store: undefined,
-      keepAlive: 10,
+      keepAlive: createKeepAlive(10),
       maxBufferedEvents: 10,
       onGone: () => {},
+      owner: undefined,
     });
     const reader = stream.body.getReader();
     const { value } = await reader.read();

@@ -12,6 +12,12 @@ const encoder = new TextEncoder();
 /** Events queued before `send` makes its caller wait for the reader (backpressure). */
 const SOFT_MARK = 64;
 
+/** Each event counts as one against the mark, whatever its size. Shared by every stream. */
+const STRATEGY: QueuingStrategy<Uint8Array> = Object.freeze({
+  highWaterMark: SOFT_MARK,
+  size: () => 1,
+});
+
 /** An open SSE stream. */
 export interface SseStream {
   /** The response body. */
@@ -30,121 +36,301 @@ export interface SseStream {
   sendStored(eventId: string, message: string): void;
   /** Ends the stream. */
   end(): void;
+  /**
+   * Writes the stream straight to a sink (node:http's response) instead of its `body`: no
+   * `ReadableStream` is made for a `direct` stream written this way. What was sent before is
+   * written first; the sink closing ends the stream as the reader going away does.
+   *
+   * @param sink - where the bytes go
+   */
+  attach(sink: SseSink): void;
+}
+
+/** Where a `direct` stream writes: node:http's `ServerResponse` is one. */
+export interface SseSink {
+  /** Writes a chunk; `false` when the sink's buffer is full (wait for `drain`). */
+  write(chunk: Uint8Array): boolean;
+  /** Ends the output. */
+  end(): void;
+  /** Whether it is already closed. */
+  readonly destroyed: boolean;
+  /** Calls back on `close` (gone). */
+  on(event: 'close', listener: () => void): unknown;
+  /** Calls back once on `drain` (room again). */
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+/**
+ * One timer for the keep-alive comments of every open stream of a handler (instead of one timer
+ * per stream): each tick sends a comment on the streams that stayed silent since the one before,
+ * so a silent stream gets one after one to two intervals. The timer runs only while a stream is
+ * open.
+ */
+export interface KeepAlive {
+  /** The streams it watches (for tests: what is open). */
+  readonly size: number;
+  /** Watches a stream until it ends. */
+  add(stream: SseStreamImpl): void;
+  /** Stops watching a stream. */
+  delete(stream: SseStreamImpl): void;
+}
+
+/**
+ * The shared keep-alive timer of a handler.
+ *
+ * @param interval - milliseconds between ticks; 0: none
+ * @returns the timer, or `undefined` for none
+ */
+export function createKeepAlive(interval: number): KeepAlive | undefined {
+  if (!(interval > 0)) return undefined;
+  const streams = new Set<SseStreamImpl>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const tick = (): void => {
+    for (const stream of streams) stream.tick();
+  };
+  return {
+    get size() {
+      return streams.size;
+    },
+    add(stream) {
+      streams.add(stream);
+      if (timer !== undefined) return;
+      timer = setInterval(tick, interval);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    delete(stream) {
+      if (!streams.delete(stream) || streams.size > 0 || timer === undefined) return;
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
 }
 
 /** Options of {@link openSseStream}. */
-export interface SseStreamOptions {
+export interface SseStreamOptions<O = unknown> {
   readonly streamId: string;
   readonly store: EventStore | undefined;
-  /** Milliseconds of silence before a keep-alive comment; 0: none. */
-  readonly keepAlive: number;
+  /** The shared keep-alive timer; `undefined`: none. */
+  readonly keepAlive: KeepAlive | undefined;
   /**
    * Events a slow reader may leave queued before the stream is ended (senders that await `send`
    * already wait past 64, so only senders that do not wait reach this).
    */
   readonly maxBufferedEvents: number;
-  /** The client went away, or the stream was ended for falling behind. */
-  readonly onGone: () => void;
+  /**
+   * The client went away, or the stream was ended for falling behind: called with `owner`, so
+   * one function serves every stream.
+   */
+  readonly onGone: (owner: O) => void;
+  /** Given to `onGone`. */
+  readonly owner: O;
   /** Something to send first (a priming event), already encoded. */
   readonly prelude?: string | undefined;
+  /**
+   * The stream will be written to a sink with `attach` (node:http): its `body` is made only if
+   * read. Until attached, what is sent waits in a list.
+   */
+  readonly direct?: boolean | undefined;
+}
+
+/** A waiter for the reader to pull again, made only once the queue is past its mark. */
+interface Deferred {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
 }
 
 /**
- * Opens an SSE stream. Backpressure policy: past 64 queued events `send` resolves only when the
- * reader takes more (so `ctx.peer.notify` waits for a slow client); when senders that do not wait
- * let more than `maxBufferedEvents` events queue up, the stream is ended (the events stay in the store, so the client can come back
- * with `Last-Event-ID`) rather than buffering without bound.
- *
- * @param options - id, store, keep-alive, buffer bound, and the gone callback
- * @returns the stream
+ * The stream: its own underlying source (`start`, `pull`, `cancel` on the prototype), so an open
+ * stream costs one object, its `ReadableStream` and controller, and no closure or timer of its own.
  */
-export function openSseStream(options: SseStreamOptions): SseStream {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let open = true;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let idle = false;
-  // Resolved when the reader pulls again: senders wait for it once the queue is past its mark.
-  let drained: { promise: Promise<void>; resolve: () => void } | undefined;
-  const release = (): void => {
-    const d = drained;
-    drained = undefined;
+class SseStreamImpl implements SseStream {
+  readonly streamId: string;
+  /** Nothing was written since the last keep-alive tick. */
+  idle = false;
+  #open = true;
+  #body: ReadableStream<Uint8Array> | undefined = undefined;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined = undefined;
+  #sink: SseSink | undefined = undefined;
+  /** Events written to the sink since it said it was full. */
+  #full = 0;
+  /** What was sent before the body was made or a sink attached. */
+  #pending: Uint8Array[] | undefined = undefined;
+  #drained: Deferred | undefined = undefined;
+  readonly #store: EventStore | undefined;
+  readonly #keepAlive: KeepAlive | undefined;
+  readonly #maxBuffered: number;
+  readonly #onGone: (owner: unknown) => void;
+  readonly #owner: unknown;
+
+  constructor(options: SseStreamOptions) {
+    this.streamId = options.streamId;
+    this.#store = options.store;
+    this.#keepAlive = options.keepAlive;
+    this.#maxBuffered = options.maxBufferedEvents;
+    this.#onGone = options.onGone;
+    this.#owner = options.owner;
+    if (options.prelude) this.#pending = [encoder.encode(options.prelude)];
+    if (options.direct !== true) this.#body = new ReadableStream<Uint8Array>(this, STRATEGY);
+    this.#keepAlive?.add(this);
+  }
+
+  get body(): ReadableStream<Uint8Array> {
+    this.#body ??= new ReadableStream<Uint8Array>(this, STRATEGY);
+    return this.#body;
+  }
+
+  attach(sink: SseSink): void {
+    this.#sink = sink;
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (sink.destroyed) {
+      this.#gone();
+      return;
+    }
+    // `on`, not `once`: 'close' comes once, and `once` would add a wrapper and a bound function.
+    sink.on('close', () => this.#gone());
+    let room = true;
+    if (pending !== undefined) for (const chunk of pending) room = sink.write(chunk);
+    if (!this.#open) sink.end();
+    else if (!room) this.#block(sink, pending!.length);
+    else this.#release();
+  }
+
+  get open(): boolean {
+    return this.#open;
+  }
+
+  /** Underlying source: the stream starts. */
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#controller = controller;
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending !== undefined) for (const chunk of pending) controller.enqueue(chunk);
+    if (!this.#open) controller.close();
+  }
+
+  /** Underlying source: the reader wants more. */
+  pull(): void {
+    this.#release();
+  }
+
+  /** Underlying source: the reader went away. */
+  cancel(): void {
+    this.#stop();
+    this.#onGone(this.#owner);
+  }
+
+  /** A keep-alive tick: a comment if nothing went out since the last one. */
+  tick(): void {
+    if (this.idle) void this.#write(SSE_KEEP_ALIVE);
+    this.idle = true;
+  }
+
+  async send(message: string): Promise<void> {
+    const store = this.#store;
+    const id = store === undefined ? undefined : await store.append(this.streamId, message);
+    await this.#write(encodeSseEvent(message, id));
+  }
+
+  sendStored(eventId: string, message: string): void {
+    void this.#write(encodeSseEvent(message, eventId));
+  }
+
+  end(): void {
+    if (!this.#open) return;
+    this.#stop();
+    if (this.#sink !== undefined) this.#sink.end();
+    else {
+      try {
+        this.#controller?.close();
+      } catch {
+        // already closed or errored by the reader
+      }
+    }
+  }
+
+  /** The sink closed: the client went away (unless the stream had ended). */
+  #gone(): void {
+    if (this.#open) this.cancel();
+  }
+
+  /** The sink is full: senders wait for its `drain`. */
+  #block(sink: SseSink, written: number): void {
+    this.#full = written;
+    sink.once('drain', () => {
+      this.#full = 0;
+      this.#release();
+    });
+  }
+
+  #release(): void {
+    const d = this.#drained;
+    this.#drained = undefined;
     d?.resolve();
-  };
-  const stop = (): void => {
-    if (!open) return;
-    open = false;
-    if (timer !== undefined) clearInterval(timer);
-    release();
-  };
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-        if (options.prelude) c.enqueue(encoder.encode(options.prelude));
-      },
-      pull() {
-        release();
-      },
-      cancel() {
-        stop();
-        options.onGone();
-      },
-    },
-    { highWaterMark: SOFT_MARK, size: () => 1 },
-  );
-  const write = (text: string): Promise<void> | undefined => {
-    if (!open) return undefined;
-    idle = false;
-    if ((controller.desiredSize ?? 0) <= SOFT_MARK - options.maxBufferedEvents) {
+  }
+
+  #stop(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#keepAlive?.delete(this);
+    this.#release();
+  }
+
+  #write(text: string): Promise<void> | undefined {
+    if (!this.#open) return undefined;
+    this.idle = false;
+    const controller = this.#controller;
+    const sink = this.#sink;
+    const queued =
+      controller !== undefined
+        ? SOFT_MARK - (controller.desiredSize ?? 0)
+        : sink !== undefined
+          ? this.#full
+          : (this.#pending?.length ?? 0);
+    if (queued >= this.#maxBuffered) {
       // The reader fell too far behind: end the stream instead of buffering without bound.
-      stream.end();
-      options.onGone();
+      this.end();
+      this.#onGone(this.#owner);
       return undefined;
     }
-    controller.enqueue(encoder.encode(text));
-    if ((controller.desiredSize ?? 1) > 0) return undefined;
+    const chunk = encoder.encode(text);
+    if (controller !== undefined) {
+      controller.enqueue(chunk);
+      if ((controller.desiredSize ?? 1) > 0) return undefined;
+    } else if (sink !== undefined) {
+      if (this.#full > 0) {
+        sink.write(chunk);
+        this.#full++;
+      } else if (sink.write(chunk)) return undefined;
+      else this.#block(sink, 1);
+    } else {
+      const pending = (this.#pending ??= []);
+      pending.push(chunk);
+      if (pending.length < SOFT_MARK) return undefined;
+    }
     // Past the mark: the sender waits until the reader takes more (backpressure).
-    if (drained === undefined) {
+    if (this.#drained === undefined) {
       let resolve!: () => void;
       const promise = new Promise<void>((r) => {
         resolve = r;
       });
-      drained = { promise, resolve };
+      this.#drained = { promise, resolve };
     }
-    return drained.promise;
-  };
-  if (options.keepAlive > 0) {
-    timer = setInterval(() => {
-      if (idle) void write(SSE_KEEP_ALIVE);
-      idle = true;
-    }, options.keepAlive);
-    (timer as { unref?: () => void }).unref?.();
+    return this.#drained.promise;
   }
-  const stream: SseStream = {
-    body,
-    streamId: options.streamId,
-    get open() {
-      return open;
-    },
-    async send(message) {
-      const id =
-        options.store === undefined
-          ? undefined
-          : await options.store.append(options.streamId, message);
-      await write(encodeSseEvent(message, id));
-    },
-    sendStored(eventId, message) {
-      void write(encodeSseEvent(message, eventId));
-    },
-    end() {
-      if (!open) return;
-      stop();
-      try {
-        controller.close();
-      } catch {
-        // already closed or errored by the reader
-      }
-    },
-  };
-  return stream;
+}
+
+export type { SseStreamImpl };
+
+/**
+ * Opens an SSE stream. Backpressure policy: past 64 queued events `send` resolves only when the
+ * reader takes more (so `ctx.peer.notify` waits for a slow client); when senders that do not wait
+ * let more than `maxBufferedEvents` events queue up, the stream is ended (the events stay in the
+ * store, so the client can come back with `Last-Event-ID`) rather than buffering without bound.
+ *
+ * @param options - id, store, shared keep-alive timer, buffer bound, and the gone callback
+ * @returns the stream
+ */
+export function openSseStream<O>(options: SseStreamOptions<O>): SseStream {
+  return new SseStreamImpl(options as SseStreamOptions);
 }

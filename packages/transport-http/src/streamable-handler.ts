@@ -12,10 +12,14 @@ import {
   type ConnectionLike,
   ethereumSubscriptions,
   genericSubscriptions,
+  META_HEADER,
   scanEnvelope,
   serializeError,
+  TIMEOUT_HEADER,
   type Transport,
+  type TransportContext,
   type TransportHandler,
+  type TransportHeaders,
 } from '@jsonrpc-kit/core';
 import { batchMembers } from './batch-members.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
@@ -40,14 +44,10 @@ import {
   resolveOriginGuard,
 } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
-import {
-  createMemorySessionStore,
-  type SessionRecord,
-  type SessionStore,
-} from './session-store.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
-import { openSseStream, type SseStream } from './sse-stream.js';
+import { createKeepAlive, openSseStream, type SseStream } from './sse-stream.js';
 import { answeredIds, classify, progressToken, tokenOf } from './streamable-classify.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
@@ -78,7 +78,8 @@ export interface StreamableSessionOptions {
    * did not start the session is served there. What runs (a handler, a server→client request, the
    * open GET stream) stays on its process: see the README on load balancing.
    *
-   * @default a {@link createMemorySessionStore} (this process only)
+   * @default this process's own table (as a `createMemorySessionStore()` would keep them, without
+   *   a second copy)
    */
   readonly store?: SessionStore;
   /**
@@ -386,22 +387,151 @@ interface Exchange {
   readonly headers: readonly string[];
 }
 
-interface Session {
+/** What a session needs of the handler that made it: one object shared by all its sessions. */
+interface SessionOwner {
+  /** Routes one message the server sends on a session. */
+  route(session: Session, text: string): Promise<void>;
+  /** Closes a session (and forgets it everywhere). */
+  closeSession(session: Session, reason?: unknown): Promise<void>;
+  readonly maxMessageBytes: number;
+}
+
+/**
+ * One session, and the duplex {@link Transport} `server.connect()` serves: its methods are on the
+ * prototype and its collections are made on first use, so an idle session is one object.
+ */
+class Session implements Transport {
   readonly id: string | undefined;
-  readonly transport: Transport;
-  handler: TransportHandler | undefined;
-  readonly inbox: string[];
-  readonly exchanges: Set<Exchange>;
-  standalone: SseStream | undefined;
+  readonly owner: SessionOwner;
+  handler: TransportHandler | undefined = undefined;
+  /** Messages that arrived before `start`. */
+  inbox: string[] | undefined = undefined;
+  /** The POSTs waiting for answers. */
+  exchanges: Set<Exchange> | undefined = undefined;
+  standalone: SseStream | undefined = undefined;
   /** The id of the session's own stream, kept across reconnections. */
   standaloneId: string | undefined;
   /** Push sent before the GET stream first opened (bounded), sent when it opens. */
-  readonly backlog: string[];
+  backlog: string[] | undefined = undefined;
   /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
-  resuming: Promise<void> | undefined;
-  connection: ConnectionLike | undefined;
+  resuming: Promise<void> | undefined = undefined;
+  connection: ConnectionLike | undefined = undefined;
   lastActive: number;
-  closed: boolean;
+  closed = false;
+
+  constructor(owner: SessionOwner, id: string | undefined, streamId: string | undefined) {
+    this.owner = owner;
+    this.id = id;
+    this.standaloneId = streamId;
+    this.lastActive = Date.now();
+  }
+
+  get maxMessageBytes(): number {
+    return this.owner.maxMessageBytes;
+  }
+
+  start(h: TransportHandler): Promise<void> {
+    if (this.handler !== undefined || this.closed) {
+      return Promise.reject(new Error('Transport already started'));
+    }
+    this.handler = h;
+    const inbox = this.inbox;
+    this.inbox = undefined;
+    if (inbox !== undefined) for (const message of inbox) h.onMessage(message);
+    return Promise.resolve();
+  }
+
+  send(message: string): Promise<void> {
+    if (this.closed) return Promise.reject(new ConnectionClosedError('HTTP session closed'));
+    return this.owner.route(this, message);
+  }
+
+  close(reason?: unknown): Promise<void> {
+    return this.owner.closeSession(this, reason);
+  }
+
+  /** Hands a message to the server, or keeps it until `start`. */
+  deliver(text: string): void {
+    if (this.handler !== undefined) this.handler.onMessage(text);
+    else (this.inbox ??= []).push(text);
+  }
+
+  /** A POST no longer waits for answers; an idle session keeps no empty set. */
+  forget(exchange: Exchange): void {
+    const exchanges = this.exchanges;
+    if (exchanges === undefined) return;
+    exchanges.delete(exchange);
+    if (exchanges.size === 0) this.exchanges = undefined;
+  }
+
+  /** Whether a POST of the session still waits for answers. */
+  get busy(): boolean {
+    return this.exchanges !== undefined && this.exchanges.size > 0;
+  }
+}
+
+/**
+ * The request headers that only framed the starting request, or spoke of its calls alone (the
+ * caller's time left and metadata: kept, they would bound every later call of the session by the
+ * first one's deadline): a session keeps none of them.
+ */
+const REQUEST_ONLY_HEADERS: ReadonlySet<string> = new Set([
+  TIMEOUT_HEADER,
+  META_HEADER,
+  'accept',
+  'accept-encoding',
+  'connection',
+  'content-length',
+  'content-type',
+  'expect',
+  'host',
+  'keep-alive',
+  'last-event-id',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+]);
+const NO_HEADERS: TransportHeaders = Object.freeze({});
+/** The record of a session that has no stream yet: one for all of them. */
+const NO_RECORD: SessionRecord = Object.freeze({});
+
+/**
+ * A flat copy of a text: one string, where a text built by concatenation (the request URL) is a
+ * rope of its parts that the session would keep as such.
+ *
+ * @param text - any text
+ * @returns the same text, as one string
+ */
+function flat(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/**
+ * What a session keeps of the request that started it, for `ctx.transport` of its calls: the
+ * headers that say something about the caller (authorization, custom ones; not the starting
+ * request's framing: host, connection, content type and length, accept…), its address, URL,
+ * method, body limit and `auth`; not its signal. One shape for every session; with no header
+ * left, one shared empty object.
+ *
+ * @param ctx - the starting request's context
+ * @returns the session's facts
+ */
+function sessionFacts(ctx: HttpContext): TransportContext {
+  let headers: Record<string, string | readonly string[] | undefined> | undefined;
+  const all = ctx.headers;
+  for (const name in all) {
+    if (REQUEST_ONLY_HEADERS.has(name)) continue;
+    (headers ??= {})[name] = all[name];
+  }
+  return {
+    kind: 'http',
+    headers: headers ?? NO_HEADERS,
+    remoteAddress: ctx.remoteAddress,
+    url: flat(ctx.url),
+    httpMethod: ctx.httpMethod,
+    maxRequestBytes: ctx.maxRequestBytes,
+    auth: ctx.auth,
+  } as TransportContext;
 }
 
 /**
@@ -465,11 +595,13 @@ export function createStreamableHttpHandler(
  *
  * @param server - anything with `connect(transport, context)`
  * @param options - as {@link createStreamableHttpHandler}
+ * @param direct - the runtime writes event streams with `attach` (node:http), not their `body`
  * @returns the core
  */
 export function createStreamableCore(
   server: ConnectionHandler,
   options: StreamableHttpHandlerOptions = {},
+  direct = false,
 ): StreamableCore {
   const sessionOption = options.sessions ?? true;
   const stateful = sessionOption !== false;
@@ -496,12 +628,14 @@ export function createStreamableCore(
   const maxSessions = so.maxSessions ?? DEFAULT_MAX_SESSIONS;
   if (!(maxSessions >= 1)) throw new RangeError(`maxSessions must be >= 1, got ${maxSessions}`);
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
-  const sessionStore = so.store ?? createMemorySessionStore();
+  // Without a shared store, the table of this process is the record: no second copy of it.
+  const sessionStore = so.store;
   const sessionTtl = idleTimeout > 0 ? idleTimeout : Number.POSITIVE_INFINITY;
   const store =
     options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore());
   const mode = options.responseMode ?? 'auto';
-  const keepAlive = options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL;
+  /** One keep-alive timer for every open stream of this handler. */
+  const keepAlive = createKeepAlive(options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   const versions =
     options.protocolVersions === false
@@ -516,18 +650,25 @@ export function createStreamableCore(
   /** When a full table was last swept for expired sessions (at most once a second). */
   let sweptWhenFull = 0;
 
+  /** Whether a session is past its idle timeout here (none of its requests or streams open). */
+  const expired = (session: Session, now: number): boolean =>
+    idleTimeout > 0 &&
+    now - session.lastActive > idleTimeout &&
+    !session.busy &&
+    session.standalone?.open !== true;
   const sweep = (): void => {
     const now = Date.now();
     for (const session of sessions.values()) {
-      if (session.exchanges.size > 0 || session.standalone?.open === true) {
+      if (session.busy || session.standalone?.open === true) {
         if (session.id !== undefined) void touchSession(session.id);
         continue;
       }
       // Idle here: this process lets go of it; the store expires it unless another serves it.
-      if (now - session.lastActive > idleTimeout) void closeSession(session, undefined, false);
+      if (expired(session, now)) void closeSession(session, undefined, false);
     }
   };
   const touchSession = async (id: string, streamId?: string): Promise<void> => {
+    if (sessionStore === undefined) return;
     try {
       await sessionStore.touch(id, sessionTtl, streamId === undefined ? undefined : { streamId });
     } catch {
@@ -542,7 +683,7 @@ export function createStreamableCore(
 
   const finishExchange = (session: Session, exchange: Exchange): void => {
     exchange.done = true;
-    session.exchanges.delete(exchange);
+    session.forget(exchange);
     session.lastActive = Date.now();
     if (exchange.stream !== undefined) exchange.stream.end();
     else if (exchange.answers.length === 0) {
@@ -558,6 +699,12 @@ export function createStreamableCore(
     if (session.id === undefined) void closeSession(session);
   };
 
+  /** An answer stream's client went away. */
+  const answerStreamGone = (session: Session): void => {
+    // Without a store, nothing could replay the answers: stop what the client started.
+    if (store === undefined && session.id === undefined) void closeSession(session);
+  };
+
   const toStream = (exchange: Exchange, session: Session): SseStream => {
     if (exchange.stream !== undefined) return exchange.stream;
     const stream = openSseStream({
@@ -565,10 +712,9 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
-      onGone: () => {
-        // Without a store, nothing could replay the answers: stop what the client started.
-        if (store === undefined && session.id === undefined) void closeSession(session);
-      },
+      onGone: answerStreamGone,
+      owner: session,
+      direct,
     });
     exchange.stream = stream;
     exchange.respond(sse(stream, exchange.headers));
@@ -584,7 +730,7 @@ export function createStreamableCore(
     } catch {
       ids = undefined;
     }
-    if (ids !== undefined) {
+    if (ids !== undefined && session.exchanges !== undefined) {
       for (const exchange of session.exchanges) {
         if (!ids.some((id) => exchange.pending.has(id))) continue;
         for (const id of ids) exchange.pending.delete(id);
@@ -599,8 +745,8 @@ export function createStreamableCore(
         if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
         return sent;
       }
-      return sendStandalone(session, text, false);
     }
+    if (ids !== undefined) return sendStandalone(session, text, false);
     // Push not tied to any request (a subscription item) goes on the session's own stream.
     if (pushMethods.size > 0) {
       const method = scanEnvelope(text).method;
@@ -611,7 +757,7 @@ export function createStreamableCore(
     // exchange still open, else the session's own stream.
     const token = text.includes('progressToken') ? tokenOf(text) : undefined;
     let target: Exchange | undefined;
-    for (const exchange of session.exchanges) {
+    for (const exchange of session.exchanges ?? []) {
       if (!exchange.streamable) continue;
       if (token !== undefined && exchange.tokens.has(token)) {
         target = exchange;
@@ -626,7 +772,7 @@ export function createStreamableCore(
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
   const forgetCancelled = (session: Session, ids: readonly string[]): void => {
     setTimeout(() => {
-      for (const exchange of [...session.exchanges]) {
+      for (const exchange of [...(session.exchanges ?? [])]) {
         let hit = false;
         for (const id of ids) hit = exchange.pending.delete(id) || hit;
         if (hit && exchange.pending.size === 0 && !exchange.done) finishExchange(session, exchange);
@@ -650,8 +796,9 @@ export function createStreamableCore(
     }
     if (!push) return;
     // Not opened yet: kept for the first GET, the oldest dropped past the bound.
-    if (session.backlog.length >= maxBuffered) session.backlog.shift();
-    session.backlog.push(text);
+    const backlog = (session.backlog ??= []);
+    if (backlog.length >= maxBuffered) backlog.shift();
+    backlog.push(text);
   };
 
   /** Closes a session here; `forget` also removes it from the store (it ends everywhere). */
@@ -660,67 +807,38 @@ export function createStreamableCore(
     session.closed = true;
     if (session.id !== undefined) {
       sessions.delete(session.id);
-      if (forget) await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
+      if (forget && sessionStore !== undefined)
+        await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
     }
     session.standalone?.end();
-    for (const exchange of session.exchanges) {
+    const exchanges = session.exchanges;
+    session.exchanges = undefined;
+    for (const exchange of exchanges ?? []) {
       exchange.done = true;
       exchange.stream?.end();
       if (exchange.stream === undefined)
         exchange.respond({ kind: 'empty', status: 204, headers: [] });
     }
-    session.exchanges.clear();
     const handler = session.handler;
     session.handler = undefined;
     handler?.onClose(reason instanceof Error ? reason : undefined);
   };
+
+  const owner: SessionOwner = { route, closeSession, maxMessageBytes: cfg.maxRequestBytes };
 
   const openSession = (
     id: string | undefined,
     ctx: HttpContext,
     streamId?: string | undefined,
   ): Session => {
-    const session: Session = {
-      id,
-      transport: undefined as unknown as Transport,
-      handler: undefined,
-      inbox: [],
-      exchanges: new Set(),
-      standalone: undefined,
-      standaloneId: streamId,
-      backlog: [],
-      resuming: undefined,
-      connection: undefined,
-      lastActive: Date.now(),
-      closed: false,
-    };
-    const transport: Transport = {
-      start(h) {
-        if (session.handler !== undefined || session.closed) {
-          return Promise.reject(new Error('Transport already started'));
-        }
-        session.handler = h;
-        for (const message of session.inbox.splice(0)) h.onMessage(message);
-        return Promise.resolve();
-      },
-      send(message) {
-        if (session.closed) return Promise.reject(new ConnectionClosedError('HTTP session closed'));
-        return route(session, message);
-      },
-      close(reason) {
-        return closeSession(session, reason);
-      },
-      maxMessageBytes: cfg.maxRequestBytes,
-    };
-    (session as { transport: Transport }).transport = transport;
+    const session = new Session(owner, id, streamId);
     if (id !== undefined) {
       sessions.set(id, session);
       startSweeper();
     }
-    // The session outlives the POST that started it: its context keeps that request's facts
-    // (headers, address, auth) but not its signal.
-    const { signal: _signal, ...facts } = { ...ctx, signal: undefined };
-    session.connection = server.connect(transport, facts);
+    // The session outlives the POST that started it: its context keeps what its calls may read
+    // of that request (headers about the caller, address, auth), not its framing or signal.
+    session.connection = server.connect(session, sessionFacts(ctx));
     return session;
   };
 
@@ -743,14 +861,13 @@ export function createStreamableCore(
       String(SESSIONS_FULL_RETRY_AFTER),
     ]);
 
+  /** The answer for a session that is unknown, ended or expired. */
+  const notFound = (cors: readonly string[]): StreamableReply =>
+    reply(404, errorBody(-32001, 'Session not found'), cors);
+
   /** The answer when the session store cannot be reached. */
   const storeDown = (cors: readonly string[]): StreamableReply =>
     reply(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
-
-  const deliver = (session: Session, text: string): void => {
-    if (session.handler === undefined) session.inbox.push(text);
-    else session.handler.onMessage(text);
-  };
 
   /** The session a request names: this process's, or one the store knows (continued here). */
   const sessionOf = async (
@@ -767,6 +884,16 @@ export function createStreamableCore(
       );
     }
     let session = sessions.get(id);
+    if (sessionStore === undefined) {
+      // This process's sessions only: known and not past its idle timeout, or not found.
+      if (session === undefined || session.closed) return notFound(cors);
+      if (expired(session, Date.now())) {
+        void closeSession(session);
+        return notFound(cors);
+      }
+      session.lastActive = Date.now();
+      return session;
+    }
     const record: SessionRecord | undefined | null = await Promise.resolve(
       sessionStore.lookup(id, sessionTtl),
     ).catch(
@@ -779,7 +906,7 @@ export function createStreamableCore(
     if (record === undefined) {
       // Ended or expired (possibly on another process).
       if (session !== undefined) void closeSession(session, undefined, false);
-      return reply(404, errorBody(-32001, 'Session not found'), cors);
+      return notFound(cors);
     }
     // Another request of the session may have continued it here while this one looked it up.
     session = sessions.get(id);
@@ -816,7 +943,7 @@ export function createStreamableCore(
       if (!roomForSession()) return sessionsFull(cors);
       const id = randomId();
       try {
-        await sessionStore.create(id, {}, sessionTtl);
+        if (sessionStore !== undefined) await sessionStore.create(id, NO_RECORD, sessionTtl);
       } catch {
         return storeDown(cors);
       }
@@ -834,7 +961,7 @@ export function createStreamableCore(
       queueMicrotask(() => forgetCancelled(session, classified.cancelled));
     }
     if (!classified.hasRequest) {
-      deliver(session, text);
+      session.deliver(text);
       if (session.id === undefined) void closeSession(session);
       return { kind: 'empty', status: 202, headers };
     }
@@ -856,19 +983,19 @@ export function createStreamableCore(
         const token = progressToken(r);
         if (token !== undefined) exchange.tokens.add(token);
       }
-      session.exchanges.add(exchange);
+      (session.exchanges ??= new Set()).add(exchange);
       if (streamable && mode === 'sse') toStream(exchange, session);
       incoming.onGone(() => {
         if (exchange.done) return;
         // The client went away: without a store nothing can replay the answers.
         if (store === undefined || session.id === undefined) {
           exchange.done = true;
-          session.exchanges.delete(exchange);
+          session.forget(exchange);
           exchange.stream?.end();
           if (session.id === undefined) void closeSession(session);
         }
       });
-      deliver(session, text);
+      session.deliver(text);
     });
   };
 
@@ -911,7 +1038,7 @@ export function createStreamableCore(
       if (streamId === undefined) return reply(404, errorBody(-32001, 'Event not found'), cors);
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
-      for (const e of session.exchanges) if (e.stream?.streamId === streamId) exchange = e;
+      for (const e of session.exchanges ?? []) if (e.stream?.streamId === streamId) exchange = e;
       if (exchange !== undefined) {
         // A request stream resumed while its requests still run: the rest goes here.
         exchange.stream!.end();
@@ -935,7 +1062,9 @@ export function createStreamableCore(
     session.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.
     void touchSession(session.id!, streamId);
-    for (const message of session.backlog.splice(0)) void stream.send(message);
+    const backlog = session.backlog;
+    session.backlog = undefined;
+    for (const message of backlog ?? []) void stream.send(message);
     return sse(stream, headers);
   };
 
@@ -945,11 +1074,16 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
-      onGone: () => {
-        session.lastActive = Date.now();
-      },
+      onGone: streamGone,
+      owner: session,
       prelude,
+      direct,
     });
+
+  /** A session's stream ended from the client's side: the session is idle from now on. */
+  const streamGone = (session: Session): void => {
+    session.lastActive = Date.now();
+  };
 
   /** Runs the `authenticate` hook: the context with its `auth`, or the refusal. */
   const admit = async (

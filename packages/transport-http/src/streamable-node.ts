@@ -16,6 +16,7 @@ import {
   writeEmpty,
   writeJson,
 } from './node-handler.js';
+import type { SseStream } from './sse-stream.js';
 import {
   createStreamableCore,
   SSE_HEADERS,
@@ -115,39 +116,14 @@ function nodeIncoming(req: IncomingMessage, res: ServerResponse): StreamableInco
   };
 }
 
-/** Resolves when the response drains or closes; removes both listeners either way. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
-/** Writes an event stream as its events come, waiting for the socket to drain. */
-async function writeStream(
-  body: ReadableStream<Uint8Array>,
-  headers: readonly string[],
-  res: ServerResponse,
-): Promise<void> {
+/**
+ * Starts an event-stream answer: the stream then writes to the response itself (no web stream,
+ * no task waiting on a reader), and waits for `drain` when the socket is full.
+ */
+function writeStream(stream: SseStream, headers: readonly string[], res: ServerResponse): void {
   res.writeHead(200, [...headers, ...SSE_HEADERS]);
   res.flushHeaders();
-  const reader = body.getReader();
-  res.once('close', () => {
-    reader.cancel().catch(() => {});
-  });
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    // Backpressure: wait for the socket to drain; the stream's own bound applies meanwhile.
-    if (!res.write(value)) await drained(res);
-    if (res.destroyed) return;
-  }
-  res.end();
+  stream.attach(res);
 }
 
 /** Writes a reply with node:http's own calls. */
@@ -166,7 +142,8 @@ function write(
       writeEmpty(res, r.status, r.headers);
       return;
     case 'sse':
-      return writeStream(r.stream.body, r.headers, res);
+      writeStream(r.stream, r.headers, res);
+      return;
     case 'policy': {
       const d = r.decision;
       if (d.body === undefined) writeEmpty(res, d.status, d.headers);
@@ -206,7 +183,7 @@ export function createStreamableHttpNodeHandler(
   server: ConnectionHandler,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableNodeHttpHandler {
-  const core = createStreamableCore(server, options);
+  const core = createStreamableCore(server, options, true);
   const fail = (res: ServerResponse, error: unknown): void => {
     options.onError?.(error);
     if (!res.headersSent) res.writeHead(500);

@@ -1,0 +1,167 @@
+import type { Transport, TransportContext } from '@jsonrpc-kit/core';
+import { createServer } from '@jsonrpc-kit/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
+import type { StreamableHttpHandlerOptions } from './streamable-handler.js';
+import { createStreamableHttpNodeHandler } from './streamable-node.js';
+
+const handlers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(handlers.splice(0).map((h) => h.close()));
+  await closeAll();
+});
+
+const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
+
+/** A real server, with what each `connect` received recorded. */
+async function start(options: StreamableHttpHandlerOptions = {}): Promise<{
+  port: number;
+  connected: { transport: Transport; context: TransportContext | undefined }[];
+}> {
+  const server = createServer();
+  server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
+  server.method('whoami', (_params: unknown, ctx) => ({
+    authorization: ctx.transport.headers?.authorization,
+    tenant: ctx.transport.headers?.['x-tenant'],
+  }));
+  const connected: { transport: Transport; context: TransportContext | undefined }[] = [];
+  const handler = createStreamableHttpNodeHandler(
+    {
+      maxRequestBytes: server.maxRequestBytes,
+      connect(transport, context) {
+        connected.push({ transport, context });
+        return server.connect(transport, context);
+      },
+    },
+    options,
+  );
+  handlers.push(handler);
+  const { port } = await serve(handler);
+  return { port, connected };
+}
+
+function post(body: string, headers: Record<string, string> = {}): string {
+  return rawPost(body, {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...headers,
+  });
+}
+
+async function initialize(port: number, headers: Record<string, string> = {}): Promise<string> {
+  const answer = await rawExchange(port, post(init, headers));
+  expect(answer.status).toBe(200);
+  return answer.headers['mcp-session-id']!;
+}
+
+/** Opens a session's GET stream on a raw socket; `text()` is what has arrived so far. */
+async function openGet(port: number, session: string): Promise<{ text: () => string }> {
+  const socket = await rawConnect(port);
+  let got = '';
+  socket.on('data', (chunk: Buffer) => {
+    got += chunk.toString('utf8');
+  });
+  socket.write(
+    `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${session}\r\n\r\n`,
+  );
+  await until(() => got.includes('\r\n\r\n'));
+  expect(got.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+  return { text: () => got };
+}
+
+describe('Streamable HTTP: what an idle session costs (counted)', () => {
+  it('makes each session one transport with shared methods and no collection until one is used', async () => {
+    const { port, connected } = await start();
+    for (let i = 0; i < 3; i++) await initialize(port);
+    expect(connected).toHaveLength(3);
+    for (const { transport } of connected) {
+      const own = Object.values(transport);
+      // No closure per session: start, send and close come from the prototype.
+      expect(own.filter((value) => typeof value === 'function')).toEqual([]);
+      // No set or array kept by an idle session (its answered POST left none behind).
+      expect(own.filter((value) => value instanceof Set || Array.isArray(value))).toEqual([]);
+    }
+    const [a, b] = connected;
+    expect(a!.transport.send).toBe(b!.transport.send);
+    expect(a!.transport.start).toBe(b!.transport.start);
+    expect(a!.transport.close).toBe(b!.transport.close);
+  });
+
+  it("keeps only the starting request's caller headers for the session, and its calls still see them", async () => {
+    const { port, connected } = await start();
+    await initialize(port);
+    await initialize(port);
+    const id = await initialize(port, { authorization: 'Bearer s3cret', 'x-tenant': 'acme' });
+    const [plain, other, withCaller] = connected.map((c) => c.context!);
+    // The starting request's framing (host, content type and length, accept) is not kept; with
+    // nothing else, every session shares one empty headers object.
+    expect(plain!.headers).toEqual({});
+    expect(plain!.headers).toBe(other!.headers);
+    expect(withCaller!.headers).toEqual({ authorization: 'Bearer s3cret', 'x-tenant': 'acme' });
+    expect(withCaller).toMatchObject({
+      kind: 'http',
+      httpMethod: 'POST',
+      url: 'http://127.0.0.1/',
+    });
+    expect(withCaller!.remoteAddress).toMatch(/127\.0\.0\.1/);
+    expect('signal' in withCaller!).toBe(false);
+
+    const answer = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"whoami"}', { 'mcp-session-id': id }),
+    );
+    expect(JSON.parse(answer.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { authorization: 'Bearer s3cret', tenant: 'acme' },
+    });
+  });
+});
+
+describe('Streamable HTTP on node:http: what an open GET stream costs (counted)', () => {
+  it('shares one keep-alive timer between streams and makes no web stream for them', async () => {
+    const { port } = await start({ keepAliveInterval: 30 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await initialize(port));
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    const Native = globalThis.ReadableStream;
+    let webStreams = 0;
+    globalThis.ReadableStream = class extends Native<unknown> {
+      constructor(...args: ConstructorParameters<typeof ReadableStream>) {
+        super(...args);
+        webStreams++;
+      }
+    } as typeof ReadableStream;
+    const streams: { text: () => string }[] = [];
+    try {
+      for (const id of ids) streams.push(await openGet(port, id));
+    } finally {
+      globalThis.ReadableStream = Native;
+    }
+    // One timer for the five streams (the first one starts it), none per stream.
+    expect(intervals).toHaveBeenCalledTimes(1);
+    expect(webStreams).toBe(0);
+    // Every stream still gets its keep-alive comments from the shared timer.
+    await until(() => streams.every((s) => s.text().includes(': keep-alive\n\n')));
+    expect(intervals).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Streamable HTTP: per-request headers stay with their request', () => {
+  it("does not apply the starting request's Jsonrpc-Timeout to the session's later calls", async () => {
+    const server = createServer({ callContext: true });
+    server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
+    server.method('ping', () => 'pong');
+    const handler = createStreamableHttpNodeHandler(server);
+    handlers.push(handler);
+    const { port } = await serve(handler);
+    const id = await initialize(port, { 'jsonrpc-timeout': '50', 'jsonrpc-meta': '{"a":1}' });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const answer = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'mcp-session-id': id }),
+    );
+    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 'pong' });
+  });
+});
