@@ -107,6 +107,17 @@ export interface Transport {
    */
   send(message: string, options?: SendOptions): Promise<void>;
   /**
+   * Sends one serialized message given as UTF-8 bytes, in one or two parts (`head`, then
+   * `tail`): the same as `send()` of its text. Offered by transports that write bytes anyway
+   * (the WebSocket server's sockets), so that a text encoded once goes to many peers without
+   * being encoded again for each: a published subscription item is each subscriber's own
+   * envelope head and the item's shared tail. Optional: senders fall back to `send()`.
+   *
+   * @param head - the message's first bytes (or all of them)
+   * @param tail - the bytes after `head`; the caller changes neither afterwards
+   */
+  sendBytes?(head: Uint8Array, tail?: Uint8Array): Promise<void>;
+  /**
    * Closes the transport. Idempotent.
    *
    * @param reason - why, passed on to the other side where the transport can

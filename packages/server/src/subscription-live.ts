@@ -15,6 +15,28 @@ import {
 } from '@jsonrpc-kit/core';
 import { Outbox, type OverflowPolicy, type TextTarget } from './subscription-outbox.js';
 import type { Producer } from './subscription-types.js';
+import { utf8Bytes } from './utf8.js';
+
+/**
+ * The tail of an item delivered to many subscriptions (a publish): its text, and its UTF-8
+ * bytes made once, on the first subscription whose transport takes bytes. Then each such
+ * subscriber's transport gets its head and this tail as they are, not an encoding of its whole
+ * notification.
+ */
+export class SharedTail {
+  readonly text: string;
+  #bytes: Uint8Array | undefined = undefined;
+
+  /** @param text - the item's JSON text followed by the envelope's end */
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** The text's UTF-8 bytes. */
+  get bytes(): Uint8Array {
+    return (this.#bytes ??= utf8Bytes(this.text));
+  }
+}
 
 export interface Declared {
   readonly producer: Producer | undefined;
@@ -39,6 +61,7 @@ export class Live extends Outbox {
   cleanup: (() => void) | undefined = undefined;
   iterator: AsyncIterator<unknown> | undefined = undefined;
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  #headBytes: Uint8Array | undefined = undefined;
 
   /**
    * @param init - its id, name, params, envelope head and connection's registry
@@ -58,6 +81,18 @@ export class Live extends Outbox {
     this.params = init.params;
     this.head = init.head;
     this.registry = init.registry;
+  }
+
+  /**
+   * Pushes this subscription's notification of a shared item: as bytes where its transport
+   * takes them (the head encoded once per subscription, the tail once per item), else as text.
+   *
+   * @param tail - the item's tail
+   * @returns as {@link Outbox.push}
+   */
+  pushShared(tail: SharedTail): boolean {
+    if (!this.takesBytes) return this.push(this.head + tail.text);
+    return this.pushBytes((this.#headBytes ??= utf8Bytes(this.head)), tail.bytes);
   }
 }
 

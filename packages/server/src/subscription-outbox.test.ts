@@ -1,3 +1,4 @@
+import { SENT } from '@jsonrpc-kit/core';
 import { describe, expect, it } from 'vitest';
 import { Outbox, outboxCounters } from './subscription-outbox.js';
 
@@ -57,5 +58,48 @@ describe('Outbox, sends that did not wait', () => {
     await pending;
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(sent).toEqual(['item 0', 'item 1', 'item 2', 'item 3']);
+  });
+});
+
+describe('Outbox, a target that takes bytes', () => {
+  it('hands both parts over as they are when nothing waits, and queues them joined while held', () => {
+    const calls: { head: string; tail: string | undefined }[] = [];
+    const texts: string[] = [];
+    const decoder = new TextDecoder();
+    const outbox = new Outbox(
+      {
+        send(text) {
+          texts.push(text);
+          return SENT;
+        },
+        sendBytes(head, tail) {
+          calls.push({
+            head: decoder.decode(head),
+            tail: tail === undefined ? undefined : decoder.decode(tail),
+          });
+          return SENT;
+        },
+      },
+      4,
+      'close',
+      () => {},
+    );
+    expect(outbox.takesBytes).toBe(true);
+    const encode = (text: string) => new TextEncoder().encode(text);
+    outbox.pushBytes(encode('{"a":'), encode('1}')); // held: joined, queued
+    outbox.push('{"end":true}');
+    expect(calls).toEqual([]);
+    outbox.release();
+    outbox.pushBytes(encode('{"b":'), encode('"é"}'));
+    expect(calls).toEqual([
+      { head: '{"a":1}', tail: undefined },
+      { head: '{"b":', tail: '"é"}' },
+    ]);
+    expect(texts).toEqual(['{"end":true}']);
+  });
+
+  it('a target without sendBytes does not take bytes', () => {
+    const outbox = new Outbox({ send: () => SENT }, 4, 'close', () => {});
+    expect(outbox.takesBytes).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { joinBytes } from './utf8.js';
+
 /**
  * The bounded outbox of one subscription: items wait here while the connection's transport is
  * over its high-water mark, so a slow subscriber never blocks the others and never grows memory
@@ -49,7 +51,17 @@ export interface TextTarget {
    * @returns resolves once the transport can take more
    */
   send(text: string): Promise<void>;
+  /**
+   * Sends one text given as its UTF-8 bytes, in one or two parts, where the transport takes
+   * bytes (see core's `Transport.sendBytes`).
+   *
+   * @returns resolves once the transport can take more
+   */
+  sendBytes?(head: Uint8Array, tail?: Uint8Array): Promise<void>;
 }
+
+/** What an outbox sends: a text, or its UTF-8 bytes when the target takes bytes. */
+export type OutboxMessage = string | Uint8Array;
 
 /**
  * One subscription's outbox. A class: a server holds one per subscription, and the delivery of
@@ -58,8 +70,9 @@ export interface TextTarget {
  * touches as few objects per subscriber as it can). Internal.
  */
 export class Outbox {
-  readonly #queue: string[] = [];
+  readonly #queue: OutboxMessage[] = [];
   #target: TextTarget;
+  #takesBytes: boolean;
   readonly #limit: number;
   readonly #policy: OverflowPolicy;
   readonly #onFailed: (error: unknown) => void;
@@ -93,6 +106,7 @@ export class Outbox {
     onFailed: (error: unknown) => void,
   ) {
     this.#target = target;
+    this.#takesBytes = typeof target.sendBytes === 'function';
     this.#limit = limit;
     this.#policy = policy;
     this.#onFailed = onFailed;
@@ -108,14 +122,20 @@ export class Outbox {
     return this.#queue.length;
   }
 
+  /** Whether the target takes bytes: then a text sent to many outboxes is encoded once. */
+  get takesBytes(): boolean {
+    return this.#takesBytes;
+  }
+
   /**
-   * Sends a text, or queues it while a send waits for the transport (or while held).
+   * Sends a message, or queues it while a send waits for the transport (or while held). Give
+   * bytes only when {@link Outbox.takesBytes}.
    *
    * @returns `false` when the outbox is full under the `close` policy (nothing was queued)
    */
-  push(text: string): boolean {
+  push(message: OutboxMessage): boolean {
     if (this.#flowing) {
-      this.#sendNow(text);
+      this.#sendNow(message);
       return true;
     }
     if (this.#cleared || this.#finished) return true;
@@ -126,7 +146,7 @@ export class Outbox {
       if (this.#policy === 'drop-newest') return true;
       queue.shift();
     }
-    queue.push(text);
+    queue.push(message);
     return true;
   }
 
@@ -137,7 +157,10 @@ export class Outbox {
    *   connection's transport, once known to take texts straight)
    */
   release(target?: TextTarget): void {
-    if (target !== undefined) this.#target = target;
+    if (target !== undefined) {
+      this.#target = target;
+      this.#takesBytes = typeof target.sendBytes === 'function';
+    }
     this.#held = false;
     this.#pump();
   }
@@ -164,8 +187,28 @@ export class Outbox {
     this.#queue.length = 0;
   }
 
-  #sendNow(text: string): void {
-    const promise = this.#target.send(text);
+  /**
+   * Sends a message of two parts of bytes (each subscriber's head, an item's shared tail), as
+   * they are when nothing waits, else joined and queued. Only when {@link Outbox.takesBytes}.
+   *
+   * @returns as {@link Outbox.push}
+   */
+  pushBytes(head: Uint8Array, tail: Uint8Array): boolean {
+    if (this.#flowing) {
+      this.#watch(this.#target.sendBytes!(head, tail));
+      return true;
+    }
+    return this.push(joinBytes(head, tail));
+  }
+
+  #sendNow(message: OutboxMessage): void {
+    this.#watch(
+      typeof message === 'string' ? this.#target.send(message) : this.#target.sendBytes!(message),
+    );
+  }
+
+  /** Follows a send's promise, unless it is known to have settled. */
+  #watch(promise: Promise<void>): void {
     if (promise === lastSettled) return;
     if (settled.has(promise)) {
       lastSettled = promise;
@@ -196,7 +239,7 @@ export class Outbox {
   #pump(): void {
     const queue = this.#queue;
     while (!this.#held && !this.#cleared && queue.length > 0 && this.#outstanding < this.#limit) {
-      this.#sendNow(queue.shift() as string);
+      this.#sendNow(queue.shift() as OutboxMessage);
     }
     this.#flowing =
       !this.#held &&

@@ -16,7 +16,13 @@ import {
   serializeNotification,
   validate,
 } from '@jsonrpc-kit/core';
-import { type Declared, errorObject, type Live, type Registry } from './subscription-live.js';
+import {
+  type Declared,
+  errorObject,
+  type Live,
+  type Registry,
+  type SharedTail,
+} from './subscription-live.js';
 import type { SubscriptionsOptions } from './subscription-types.js';
 
 /**
@@ -59,12 +65,14 @@ export interface LiveRun {
   /** Ends a live subscription from the server's side, telling the subscriber when it can. */
   endWith(live: Live, error: unknown): void;
   /**
-   * Puts one item into a live subscription's outbox: its text is the subscription's envelope head
-   * and `tail`, one concatenation per subscriber.
+   * Puts one item into a live subscription's outbox: its notification is the subscription's
+   * envelope head and `tail`, one concatenation per subscriber (none for a shared tail and a
+   * transport that takes bytes: it gets both parts).
    *
-   * @param tail - the item's JSON text followed by the envelope's end ({@link itemTail})
+   * @param tail - the item's JSON text followed by the envelope's end ({@link itemTail}); a
+   *   {@link SharedTail} when the item goes to many subscriptions
    */
-  deliver(live: Live, tail: string): void;
+  deliver(live: Live, tail: string | SharedTail): void;
   /** Pushes an iterable producer's items until it ends or the subscription does. */
   iterate(live: Live, iterable: AsyncIterable<unknown>, schema: Declared['item']): Promise<void>;
 }
@@ -153,9 +161,9 @@ export function createLiveRun(config: LiveRunConfig): LiveRun {
     end(live, error, { text });
   };
 
-  const deliver = (live: Live, tail: string): void => {
+  const deliver = (live: Live, tail: string | SharedTail): void => {
     if (live.ended) return;
-    if (live.push(live.head + tail)) return;
+    if (typeof tail === 'string' ? live.push(live.head + tail) : live.pushShared(tail)) return;
     const error = new SubscriptionError(
       'SUBSCRIPTION_OVERFLOW',
       `Subscription "${live.name}" closed: its subscriber fell ${maxQueue} items behind`,

@@ -30,6 +30,7 @@ import {
   Live,
   newId,
   type Registry,
+  SharedTail,
   textTarget,
 } from './subscription-live.js';
 import { OVERFLOW_POLICIES } from './subscription-outbox.js';
@@ -105,7 +106,7 @@ export function createSubscriptions(
           (name, json) => {
             const named = byName.get(name);
             if (named === undefined) return;
-            const tail = itemTail(json);
+            const tail = new SharedTail(itemTail(json));
             for (const live of named) deliver(live, tail);
           },
           (error, name) => {
@@ -277,7 +278,7 @@ export function createSubscriptions(
       }
       const named = byName.get(name);
       if (named === undefined) return 0;
-      const tail = itemTail(itemText(name, declared.get(name)?.item, item));
+      const tail = new SharedTail(itemTail(itemText(name, declared.get(name)?.item, item)));
       let count = 0;
       for (const live of named) {
         if (filter !== undefined && !filter(live.params)) continue;

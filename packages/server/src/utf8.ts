@@ -1,8 +1,43 @@
 /**
- * UTF-8 size checks without `Buffer` (the server runs in browsers and edge runtimes too).
+ * UTF-8 size checks without `Buffer` (the server runs in browsers and edge runtimes too), and
+ * encoding that uses Node's pooled `Buffer` where there is one.
  *
  * @module
  */
+
+/** The part of Node's `Buffer` used here: pooled allocation of small byte arrays. */
+interface PooledBuffer {
+  from(text: string): Uint8Array;
+  allocUnsafe(size: number): Uint8Array;
+}
+
+const pooled = (globalThis as { Buffer?: PooledBuffer }).Buffer;
+const encoder: TextEncoder | undefined = pooled === undefined ? new TextEncoder() : undefined;
+
+/**
+ * The UTF-8 bytes of a text. Internal.
+ *
+ * @param text - the text
+ * @returns its bytes (a `Buffer` on Node, Bun and Deno)
+ */
+export function utf8Bytes(text: string): Uint8Array {
+  return pooled !== undefined ? pooled.from(text) : (encoder as TextEncoder).encode(text);
+}
+
+/**
+ * Two byte arrays, one after the other, in a new one. Internal.
+ *
+ * @param head - the first bytes
+ * @param tail - the bytes after them
+ * @returns `head` then `tail`
+ */
+export function joinBytes(head: Uint8Array, tail: Uint8Array): Uint8Array {
+  const size = head.length + tail.length;
+  const joined = pooled !== undefined ? pooled.allocUnsafe(size) : new Uint8Array(size);
+  joined.set(head, 0);
+  joined.set(tail, head.length);
+  return joined;
+}
 
 /**
  * Whether `text` takes more than `max` bytes in UTF-8. Cheap bounds first: a UTF-16 code unit

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, request as httpRequest, type Server }
 import { connect as netConnect, type Socket } from 'node:net';
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EchoConnection } from '../test/echo-handler.js';
 import { createEchoHandler, type EchoHandler } from '../test/echo-handler.js';
@@ -295,9 +295,16 @@ describe('createWebSocketServer', () => {
     const { wss } = await start();
     const clients = await Promise.all([raw(wsUrl(wss.port)), raw(wsUrl(wss.port))]);
     await waitFor(() => wss.connections.size === 2);
-    await wss.broadcast('tick', { n: 1 });
+    const encodings = vi.spyOn(Buffer, 'from');
+    const sent = wss.broadcast('tick', { n: 1, s: 'é' });
+    const encoded = encodings.mock.calls.length;
+    encodings.mockRestore();
+    await sent;
+    expect(encoded).toBe(1); // once for every socket
     for (const client of clients) {
-      expect(await client.next()).toBe('{"jsonrpc":"2.0","method":"tick","params":{"n":1}}');
+      expect(await client.next()).toBe(
+        '{"jsonrpc":"2.0","method":"tick","params":{"n":1,"s":"é"}}',
+      );
     }
     expect(() => wss.broadcast('bad', [10n as unknown as number])).toThrow(TypeError);
   });

@@ -565,10 +565,11 @@ export function createWebSocketServer<C extends ConnectionLike>(
     },
     address,
     broadcast(method, params) {
-      const text = serializeNotification(method, params);
+      // Encoded once: every socket is handed the same bytes (see `sendBytes`).
+      const bytes = Buffer.from(serializeNotification(method, params));
       let waits: Promise<void>[] | undefined;
       for (const entry of entries.values()) {
-        const sent = entry.transport.send(text);
+        const sent = entry.transport.sendBytes(bytes);
         if (sent !== RESOLVED) (waits ??= []).push(sent.catch(noop));
       }
       return waits === undefined ? RESOLVED : Promise.all(waits).then(noop);

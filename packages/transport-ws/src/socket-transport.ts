@@ -27,6 +27,7 @@ import {
   RESOLVED,
   type SendFlowOwner,
 } from './send-flow.js';
+import { plainFrameTarget, writeTextFrame } from './text-frame.js';
 
 /**
  * Bytes a socket may hold unsent before `send()` waits and the socket stops being read.
@@ -34,6 +35,9 @@ import {
  * @default 1048576 (1 MiB)
  */
 export const DEFAULT_HIGH_WATER_MARK: number = 1024 * 1024;
+
+/** `ws` send options that make a frame of bytes a text frame. */
+const TEXT_FRAME = { binary: false } as const;
 
 /** How often a waiting `send()` re-checks a send buffer that emits no `drain` event, in ms. */
 const DRAIN_POLL_MS = 5;
@@ -80,6 +84,10 @@ export interface ServerSocketLike {
   readonly bufferedAmount: number;
   /** Sends one text frame. */
   send(data: string): void;
+  /** Sends one frame of bytes: a text frame with `{ binary: false }`. */
+  send(data: Uint8Array, options: { binary?: boolean }): void;
+  /** The extensions negotiated (`ws`): `''` when none. */
+  readonly extensions?: string;
   /** Starts the closing handshake. */
   close(code?: number, reason?: string): void;
   /** Destroys the connection at once. */
@@ -106,6 +114,16 @@ export interface SocketTransport<S extends ServerSocketLike = ServerSocketLike> 
   readonly closed: Promise<void>;
   /** Aborted when the socket closes, before the owner's `onClose` runs. */
   readonly signal: AbortSignal;
+  /**
+   * Sends one message as UTF-8 bytes, in one or two parts, as a text frame (core's
+   * `Transport.sendBytes`): what a publish or `broadcast()` encoded once for every socket.
+   * Where `ws` would write the frame as it is (a server socket, no compression negotiated),
+   * the transport writes it itself, in one buffer and one write.
+   *
+   * @param head - the message's first bytes (or all of them)
+   * @param tail - the bytes after `head`
+   */
+  sendBytes(head: Uint8Array, tail?: Uint8Array): Promise<void>;
   /**
    * Drops the socket at once (no close handshake); `onClose` gets `error`.
    *
@@ -208,6 +226,8 @@ const CLOSE_SEEN = 8;
 const CLOSE_NOTIFIED = 16;
 /** The close has been handled to the end (`closed` resolves at once from here). */
 const CLOSE_DONE = 32;
+/** Text frames of bytes may be written to the network socket directly (see `text-frame.ts`). */
+const PLAIN_FRAMES = 64;
 
 /**
  * What a transport needs only in rare moments: messages before `start()`, the socket's error,
@@ -291,6 +311,7 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     this.flowTurn = undefined;
     this.flowWait = undefined;
     if (socket.readyState >= CLOSING) this.#flags = CLOSED;
+    else if (plainFrameTarget(socket) !== undefined) this.#flags = PLAIN_FRAMES;
     if (watcher === undefined) {
       const rare = this.#rareState();
       rare.messageListener = (data, isBinary) => this.#onMessage(data, isBinary);
@@ -350,12 +371,24 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
   }
 
   send(message: string): Promise<void> {
+    return this.#send(message, undefined);
+  }
+
+  sendBytes(head: Uint8Array, tail?: Uint8Array): Promise<void> {
+    return this.#send(head, tail);
+  }
+
+  #send(message: string | Uint8Array, tail: Uint8Array | undefined): Promise<void> {
     const socket = this.socket;
     if (this.#flags & CLOSED || socket.readyState !== OPEN) {
       return Promise.reject(new ConnectionClosedError());
     }
     beforeSend(this, this.#raw);
-    socket.send(message);
+    if (typeof message === 'string') socket.send(message);
+    else if (this.#flags & PLAIN_FRAMES) writeTextFrame(this.#raw!, message, tail);
+    else {
+      socket.send(tail === undefined ? message : Buffer.concat([message, tail]), TEXT_FRAME);
+    }
     // A frame sent is activity: a socket the server keeps pushing to is not idle.
     this.#watcher?.idle?.refresh();
     return afterSend(this, this.#settings.highWaterMark);

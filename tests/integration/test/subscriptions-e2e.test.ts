@@ -2,6 +2,8 @@
  * Subscriptions end to end: the kit's client and server over stdio (both framings) and over a
  * real WebSocket server that restarts under a live subscription.
  */
+
+import { Socket as NetSocket } from 'node:net';
 import { createClient } from '@jsonrpc-kit/client';
 import { ConnectionClosedError, ethereumSubscriptions } from '@jsonrpc-kit/core';
 import { createServer, createSubscriptions } from '@jsonrpc-kit/server';
@@ -247,29 +249,50 @@ describe('subscriptions over WebSocket', () => {
 });
 
 describe('a publish to many subscribers over real WebSockets', () => {
-  it('is one socket send per subscriber, straight from the fan-out: no connection hop, no promise callback', async () => {
+  /** Frames a subscriber received after its subscribe answer. */
+  interface Frame {
+    readonly text: string;
+    readonly isBinary: boolean;
+  }
+
+  /** Items every subscriber gets before a test's own. */
+  const WARM_UP = 2;
+
+  /** A server with `count` raw subscribers of `newHeads`, each past its first items. */
+  async function subscribed(count: number) {
     const server = createServer();
     const subscriptions = createSubscriptions(server, { dialect: ethereumSubscriptions });
     subscriptions.subscription('newHeads');
     const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
     await wss.ready;
     cleanups.push(() => wss.close({ timeout: 50 }));
-    const SUBSCRIBERS = 20;
-    const ITEMS = 50;
-    let received = 0;
-    for (let i = 0; i < SUBSCRIBERS; i++) {
+    const subscribers: { readonly id: string; readonly frames: Frame[] }[] = [];
+    for (let i = 0; i < count; i++) {
       const socket = new WebSocket(`ws://127.0.0.1:${wss.port}/`);
       cleanups.push(() => socket.terminate());
       await new Promise((resolve) => socket.once('open', resolve));
-      await new Promise((resolve) => {
-        socket.once('message', resolve); // the subscribe answer
+      const answer = await new Promise<string>((resolve) => {
+        socket.once('message', (data) => resolve(String(data))); // the subscribe answer
         socket.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}');
       });
-      socket.on('message', () => received++);
+      const frames: Frame[] = [];
+      socket.on('message', (data, isBinary) => frames.push({ text: String(data), isBinary }));
+      subscribers.push({ id: (JSON.parse(answer) as { result: string }).result, frames });
     }
-    // Once every subscription's items flow (the first item waits for the subscribe answer).
-    subscriptions.publish('newHeads', { number: '0x0' });
-    await until(() => received === SUBSCRIBERS);
+    const received = () => subscribers.reduce((sum, s) => sum + s.frames.length, 0);
+    // Once every subscription's items flow (an item published before the subscribe answer went
+    // out waits, as text, and the subscription's head is encoded at its first item after that).
+    for (let warm = 1; warm <= WARM_UP; warm++) {
+      subscriptions.publish('newHeads', { number: '0x0' });
+      await until(() => received() === count * warm);
+    }
+    return { subscriptions, wss, subscribers, received };
+  }
+
+  it('is one socket send per subscriber, straight from the fan-out: no connection hop, no promise callback', async () => {
+    const SUBSCRIBERS = 20;
+    const ITEMS = 50;
+    const { subscriptions, wss, received } = await subscribed(SUBSCRIBERS);
 
     let sendTexts = 0;
     for (const connection of wss.connections) {
@@ -279,7 +302,7 @@ describe('a publish to many subscribers over real WebSockets', () => {
         return sendText.call(connection, text);
       };
     }
-    const socketSends = vi.spyOn(WebSocket.prototype, 'send');
+    const writes = vi.spyOn(NetSocket.prototype, 'write');
     const thens = vi.spyOn(Promise.prototype, 'then');
     for (let n = 1; n <= ITEMS; n++) {
       expect(subscriptions.publish('newHeads', { number: `0x${n.toString(16)}` })).toBe(
@@ -287,14 +310,39 @@ describe('a publish to many subscribers over real WebSockets', () => {
       );
     }
     const counted = {
-      socketSends: socketSends.mock.calls.length,
+      writes: writes.mock.calls.length,
       thens: thens.mock.calls.length,
       sendTexts,
     };
-    socketSends.mockRestore();
+    writes.mockRestore();
     thens.mockRestore();
-    expect(counted).toEqual({ socketSends: SUBSCRIBERS * ITEMS, thens: 0, sendTexts: 0 });
-    await until(() => received === SUBSCRIBERS * (ITEMS + 1));
+    // One network write per subscriber and item: the transport writes each frame itself.
+    expect(counted).toEqual({ writes: SUBSCRIBERS * ITEMS, thens: 0, sendTexts: 0 });
+    await until(() => received() === SUBSCRIBERS * (ITEMS + WARM_UP));
+  });
+
+  it('encodes each item once: every subscriber gets a text frame of its own notification', async () => {
+    const SUBSCRIBERS = 5;
+    const ITEMS = 4;
+    const { subscriptions, subscribers, received } = await subscribed(SUBSCRIBERS);
+    const wsSends = vi.spyOn(WebSocket.prototype, 'send');
+    const encodings = vi.spyOn(Buffer, 'from');
+    for (let n = 1; n <= ITEMS; n++)
+      subscriptions.publish('newHeads', { number: `0x${n}`, x: 'é' });
+    const counted = { wsSends: wsSends.mock.calls.length, encodings: encodings.mock.calls.length };
+    wsSends.mockRestore();
+    encodings.mockRestore();
+    // Each item was encoded once, and the transport wrote the frames itself (no compression).
+    expect(counted).toEqual({ wsSends: 0, encodings: ITEMS });
+    await until(() => received() === SUBSCRIBERS * (ITEMS + WARM_UP));
+    for (const { id, frames } of subscribers) {
+      expect(frames.slice(WARM_UP)).toEqual(
+        Array.from({ length: ITEMS }, (_, i) => ({
+          text: `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":{"number":"0x${i + 1}","x":"é"}}}`,
+          isBinary: false,
+        })),
+      );
+    }
   });
 });
 
