@@ -1,5 +1,3 @@
-import { joinBytes } from './utf8.js';
-
 /**
  * The bounded outbox of one subscription: items wait here while the connection's transport is
  * over its high-water mark, so a slow subscriber never blocks the others and never grows memory
@@ -7,6 +5,7 @@ import { joinBytes } from './utf8.js';
  *
  * @module
  */
+import { joinBytes } from './utf8.js';
 
 /**
  * What happens when a subscription's outbox is full: drop the oldest waiting item, drop the new
