@@ -649,6 +649,11 @@ export function createStreamableCore(
   let sweeper: ReturnType<typeof setInterval> | undefined;
   /** When a full table was last swept for expired sessions (at most once a second). */
   let sweptWhenFull = 0;
+  /**
+   * Sessions past their room check and not open yet (a shared store's `create` is awaited in
+   * between): they count against the cap, so that concurrent starts cannot pass it.
+   */
+  let starting = 0;
 
   /** Whether a session is past its idle timeout here (none of its requests or streams open). */
   const expired = (session: Session, now: number): boolean =>
@@ -844,13 +849,13 @@ export function createStreamableCore(
 
   /** Whether a session may start: when full, sessions past their idle timeout go first. */
   const roomForSession = (): boolean => {
-    if (sessions.size < maxSessions) return true;
+    if (sessions.size + starting < maxSessions) return true;
     const now = Date.now();
     if (now - sweptWhenFull >= 1000) {
       sweptWhenFull = now;
       sweep();
     }
-    return sessions.size < maxSessions;
+    return sessions.size + starting < maxSessions;
   };
 
   /** The answer when this process has no room for another session. */
@@ -942,10 +947,13 @@ export function createStreamableCore(
     else if (incoming.header(sessionHeader) === undefined && classified.startsSession) {
       if (!roomForSession()) return sessionsFull(cors);
       const id = randomId();
+      starting++;
       try {
         if (sessionStore !== undefined) await sessionStore.create(id, NO_RECORD, sessionTtl);
       } catch {
         return storeDown(cors);
+      } finally {
+        starting--;
       }
       session = openSession(id, ctx);
       headers = [...cors, sessionHeader, id];

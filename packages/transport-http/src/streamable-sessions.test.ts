@@ -145,6 +145,33 @@ describe('Streamable HTTP handler on raw bytes: the session cap', () => {
     expect(JSON.parse(continued.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 'here' });
   });
 
+  it('holds under concurrent starts while a shared store creates their records', async () => {
+    const shared = createMemorySessionStore();
+    // A store that takes a while to create a record: every start waits in between.
+    const store: typeof shared = {
+      ...shared,
+      create: async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return shared.create(...args);
+      },
+    };
+    const { port } = await start({ sessions: { maxSessions: 2, store } });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => rawExchange(port, post(init))),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 503, 503, 503]);
+    // The two sessions opened work; the refused starts left no session behind.
+    for (const opened of answers.filter((a) => a.status === 200)) {
+      const call = await rawExchange(
+        port,
+        post('{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":0,"say":"ok"}}', {
+          'mcp-session-id': opened.headers['mcp-session-id']!,
+        }),
+      );
+      expect(JSON.parse(call.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 'ok' });
+    }
+  });
+
   it('refuses a bound below 1', () => {
     const server = createServer();
     expect(() => createStreamableHttpNodeHandler(server, { sessions: { maxSessions: 0 } })).toThrow(
