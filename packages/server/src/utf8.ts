@@ -18,7 +18,7 @@ const encoder: TextEncoder | undefined = pooled === undefined ? new TextEncoder(
  * The UTF-8 bytes of a text. Internal.
  *
  * @param text - the text
- * @returns its bytes (a `Buffer` on Node, Bun and Deno)
+ * @returns its bytes (a `Buffer` where the runtime has one)
  */
 export function utf8Bytes(text: string): Uint8Array {
   return pooled !== undefined ? pooled.from(text) : (encoder as TextEncoder).encode(text);
