@@ -1,7 +1,7 @@
 import type { Transport, TransportContext } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
+import { closeAll, openGetStream, rawExchange, rawPost, serve, until } from '../test/helpers.js';
 import type { StreamableHttpHandlerOptions } from './streamable-handler.js';
 import { createStreamableHttpNodeHandler } from './streamable-node.js';
 
@@ -55,19 +55,12 @@ async function initialize(port: number, headers: Record<string, string> = {}): P
   return answer.headers['mcp-session-id']!;
 }
 
-/** Opens a session's GET stream on a raw socket; `text()` is what has arrived so far. */
+/** Opens a session's GET stream and waits for its head: 200 OK. */
 async function openGet(port: number, session: string): Promise<{ text: () => string }> {
-  const socket = await rawConnect(port);
-  let got = '';
-  socket.on('data', (chunk: Buffer) => {
-    got += chunk.toString('utf8');
-  });
-  socket.write(
-    `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${session}\r\n\r\n`,
-  );
-  await until(() => got.includes('\r\n\r\n'));
-  expect(got.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
-  return { text: () => got };
+  const stream = await openGetStream(port, session);
+  await until(() => stream.text().includes('\r\n\r\n'));
+  expect(stream.text().startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+  return stream;
 }
 
 describe('Streamable HTTP: what an idle session costs (counted)', () => {

@@ -1,7 +1,7 @@
 import { mcpProfile } from '@jsonrpc-kit/core';
 import { createServer, createSubscriptions, type Subscriptions } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
+import { closeAll, openGetStream, rawExchange, rawPost, serve, until } from '../test/helpers.js';
 import { createMemorySessionStore } from './session-store.js';
 import { createSseParser, type SseEvent } from './sse.js';
 import {
@@ -43,19 +43,6 @@ async function start(
 
 function post(body: string, headers: Record<string, string> = {}): string {
   return rawPost(body, { 'content-type': 'application/json', accept: JSON_AND_SSE, ...headers });
-}
-
-/** Opens the session's GET stream on a raw socket; `text()` is what has arrived so far. */
-async function openGet(port: number, session: string): Promise<{ text: () => string }> {
-  const socket = await rawConnect(port);
-  let got = '';
-  socket.on('data', (chunk: Buffer) => {
-    got += chunk.toString('utf8');
-  });
-  socket.write(
-    `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${session}\r\n\r\n`,
-  );
-  return { text: () => got };
 }
 
 function events(body: string): SseEvent[] {
@@ -302,7 +289,7 @@ describe('Streamable HTTP handler on raw bytes: subscription items', () => {
         'mcp-session-id': id,
       }),
     );
-    const stream = await openGet(port, id);
+    const stream = await openGetStream(port, id);
     await until(() => stream.text().includes('early'));
     subscriptions.publish('news', 'late');
     await until(() => stream.text().includes('late'));
@@ -338,7 +325,7 @@ describe('Streamable HTTP handler on raw bytes: before the GET stream first open
     subscriptions.publish('news', 'kept');
     // The server's own notification goes out with no request in flight and no stream open.
     await new Promise((resolve) => setTimeout(resolve, 60));
-    const stream = await openGet(port, id);
+    const stream = await openGetStream(port, id);
     await until(() => stream.text().includes('kept'));
     subscriptions.publish('news', 'live');
     await until(() => stream.text().includes('live'));

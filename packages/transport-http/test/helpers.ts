@@ -102,6 +102,26 @@ export function rawConnect(port: number): Promise<Socket> {
 }
 
 /**
+ * Opens a streaming-HTTP session's GET event stream on a raw socket.
+ *
+ * @returns `text()`: what has arrived so far, head included
+ */
+export async function openGetStream(
+  port: number,
+  session: string,
+): Promise<{ text: () => string }> {
+  const socket = await rawConnect(port);
+  let got = '';
+  socket.on('data', (chunk: Buffer) => {
+    got += chunk.toString('utf8');
+  });
+  socket.write(
+    `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${session}\r\n\r\n`,
+  );
+  return { text: () => got };
+}
+
+/**
  * Reads one response from a socket (Content-Length or close delimited), with a time bound.
  */
 export function readResponse(socket: Socket, timeoutMs = 3000): Promise<RawResponse> {
