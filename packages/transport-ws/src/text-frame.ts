@@ -41,26 +41,21 @@ export function plainFrameTarget(socket: object): Socket | undefined {
 }
 
 /**
- * The header of an unmasked final text frame of `size` bytes (RFC 6455, section 5.2), written at
- * the start of `target`.
- *
- * @returns the header's length
+ * Writes the header of an unmasked final text frame of `size` bytes (RFC 6455, section 5.2) at
+ * the start of `target` ({@link headerSize} bytes).
  */
-function writeHeader(target: Buffer, size: number): number {
+function writeHeader(target: Buffer, size: number): void {
   target[0] = 0x81; // FIN, text
   if (size < 126) {
     target[1] = size;
-    return 2;
-  }
-  if (size < 65_536) {
+  } else if (size < 65_536) {
     target[1] = 126;
     target.writeUInt16BE(size, 2);
-    return 4;
+  } else {
+    target[1] = 127;
+    target.writeUInt32BE(Math.floor(size / 2 ** 32), 2);
+    target.writeUInt32BE(size >>> 0, 6);
   }
-  target[1] = 127;
-  target.writeUInt32BE(Math.floor(size / 2 ** 32), 2);
-  target.writeUInt32BE(size >>> 0, 6);
-  return 10;
 }
 
 /** Bytes of the header of a frame of `size` bytes. */
