@@ -150,6 +150,20 @@ export interface MessageHandler {
    * @returns the answer text, or `undefined` when there is nothing to answer
    */
   handle(text: string, context?: TransportContext): Promise<string | undefined>;
+  /**
+   * Answers one text as {@link MessageHandler.handle} does, but at once when it can: the answer
+   * text (or `undefined`) itself when every handler it ran answered synchronously, a promise only
+   * when one did not. Adapters prefer it when present, to write a synchronous answer in the same
+   * turn, without a promise and a microtask per exchange.
+   *
+   * @param text - the request body
+   * @param context - facts about the exchange
+   * @returns the answer text, `undefined` when there is nothing to answer, or a promise of either
+   */
+  answer?(
+    text: string,
+    context?: TransportContext,
+  ): string | undefined | PromiseLike<string | undefined>;
 }
 
 /** A served duplex connection, as a transport adapter sees it. */

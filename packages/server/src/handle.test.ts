@@ -546,3 +546,21 @@ describe('a batch of slow calls under one outer signal (an HTTP exchange)', () =
     expect(aborted.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i));
   });
 });
+
+describe('answer(): the same answers as handle(), at once when they can be', () => {
+  it('returns the text itself for synchronous handlers and a promise for the others', async () => {
+    const server = createServer({ maxRequestBytes: 200 });
+    server.method('add', ([a, b]: [number, number]) => a + b);
+    server.method('later', async () => 'done');
+    server.notification('note', () => {});
+    const add = req('add', [1, 2]);
+    expect(server.answer(add)).toBe('{"jsonrpc":"2.0","id":1,"result":3}');
+    expect(server.answer(add)).toBe(await server.handle(add));
+    expect(server.answer('{"jsonrpc":"2.0","method":"note"}')).toBeUndefined();
+    expect(server.answer('{not json')).toBe(await server.handle('{not json'));
+    expect(server.answer(req('echo', ['x'.repeat(300)]))).toContain('-32004');
+    const later = server.answer(req('later'));
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe('{"jsonrpc":"2.0","id":1,"result":"done"}');
+  });
+});

@@ -142,6 +142,25 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    */
   handle(text: string, context?: TransportContext): Promise<string | undefined>;
   /**
+   * Answers one text as {@link Server.handle} does, but at once when every handler it ran answered
+   * synchronously (a promise only when one did not). The HTTP adapters use it to answer in the
+   * same turn.
+   *
+   * @param text - the request body
+   * @param context - facts about the exchange
+   * @returns the answer, `undefined` when there is nothing to answer, or a promise of either
+   * @example
+   * ```ts
+   * server.method('add', ([a, b]: [number, number]) => a + b);
+   * server.answer('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}');
+   * // '{"jsonrpc":"2.0","id":1,"result":3}'
+   * ```
+   */
+  answer(
+    text: string,
+    context?: TransportContext,
+  ): string | undefined | Promise<string | undefined>;
+  /**
    * Serves one duplex transport: starts it, answers its requests and correlates the answers to
    * the connection's own requests.
    *

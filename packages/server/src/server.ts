@@ -151,6 +151,18 @@ export function createServer(options: ServerOptions = {}): Server {
           outer: 'signal' in context ? context : undefined,
         };
 
+  const answerText = (
+    text: string,
+    context: TransportContext | undefined,
+  ): string | undefined | Promise<string | undefined> => {
+    const limit = context?.maxRequestBytes ?? maxRequestBytes;
+    if (exceedsUtf8Bytes(text, limit)) {
+      const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
+      return refuseTooLarge(scanEnvelope(text), limit, error, report);
+    }
+    return dispatcher.answerText(text, scopeOf(context));
+  };
+
   const incomingScope = (ctx: IncomingContext): Scope => ({
     transport: ctx.transport,
     peer: ctx.peer,
@@ -200,14 +212,10 @@ export function createServer(options: ServerOptions = {}): Server {
     maxRequestBytes: setRequestBytes,
     codec: options.codec,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
-      const limit = context?.maxRequestBytes ?? maxRequestBytes;
-      if (exceedsUtf8Bytes(text, limit)) {
-        const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
-        return Promise.resolve(refuseTooLarge(scanEnvelope(text), limit, error, report));
-      }
-      const out = dispatcher.answerText(text, scopeOf(context));
+      const out = answerText(text, context);
       return typeof out === 'object' ? out : Promise.resolve(out);
     },
+    answer: answerText,
     connect(transport: Transport, context?: TransportContext): Connection {
       const connection = createConnection(transport, context ?? EMPTY_CONTEXT, connectionConfig);
       connections.add(connection);

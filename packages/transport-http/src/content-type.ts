@@ -25,6 +25,7 @@ const accepted: ReadonlySet<string> = new Set([
  * ```
  */
 export function isJsonContentType(value: string): boolean {
+  if (value === 'application/json') return true;
   const semi = value.indexOf(';');
   if (semi === -1) return accepted.has(value.trim().toLowerCase());
   if (!accepted.has(value.slice(0, semi).trim().toLowerCase())) return false;

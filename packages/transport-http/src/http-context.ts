@@ -5,6 +5,16 @@
  */
 import type { TransportContext, TransportHeaders } from '@jsonrpc-kit/core';
 
+/**
+ * Where an {@link HttpContext}'s signal comes from: a signal to use as is (the fetch `Request`'s),
+ * or `watch`, called once (as a method of this object) when the signal is first read, to start
+ * watching for the client going away, so exchanges whose handlers never look pay nothing for it.
+ */
+export interface HttpContextSource {
+  readonly signal?: AbortSignal;
+  watch?(disconnect: () => void): void;
+}
+
 /** A TransportContext whose `signal` is made on first use and aborted when the client leaves. */
 export class HttpContext implements TransportContext {
   readonly kind: 'http' = 'http';
@@ -17,17 +27,14 @@ export class HttpContext implements TransportContext {
   auth?: unknown;
   #controller: AbortController | undefined = undefined;
   #gone = false;
-  #external: AbortSignal | undefined;
-  #watch: ((disconnect: () => void) => void) | undefined;
+  readonly #source: HttpContextSource | undefined;
 
   /**
    * @param headers - lower-case request headers
    * @param remoteAddress - the peer's address, when known
    * @param url - the request URL
    * @param httpMethod - the HTTP method
-   * @param source - a signal to use as is (the fetch `Request`'s), or `watch`: called once, when
-   *   the signal is first read, to start watching for the client going away (so exchanges whose
-   *   handlers never look pay nothing for it)
+   * @param source - where the signal comes from
    * @param maxRequestBytes - the handler's body limit, for the server to apply
    */
   constructor(
@@ -35,10 +42,7 @@ export class HttpContext implements TransportContext {
     remoteAddress: string | undefined,
     url: string,
     httpMethod: string,
-    source?: {
-      readonly signal?: AbortSignal;
-      readonly watch?: (disconnect: () => void) => void;
-    },
+    source?: HttpContextSource,
     maxRequestBytes?: number,
   ) {
     this.headers = headers;
@@ -48,17 +52,17 @@ export class HttpContext implements TransportContext {
     (this as { remoteAddress?: string | undefined }).remoteAddress = remoteAddress;
     this.url = url;
     this.httpMethod = httpMethod;
-    this.#external = source?.signal;
-    this.#watch = source?.watch;
+    this.#source = source;
   }
 
   /** Aborted when the client disconnects before the answer. */
   get signal(): AbortSignal {
-    if (this.#external !== undefined) return this.#external;
+    const external = this.#source?.signal;
+    if (external !== undefined) return external;
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#gone) this.#controller.abort(new Error('The HTTP client disconnected'));
-      else this.#watch?.(() => this.disconnect());
+      else this.#source?.watch?.(() => this.disconnect());
     }
     return this.#controller.signal;
   }

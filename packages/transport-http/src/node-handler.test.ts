@@ -186,6 +186,42 @@ describe('createHttpHandler: status policy on raw bytes', () => {
     expect((await rawExchange(port, rawPost(ping))).status).toBe(500);
   });
 
+  it('prefers answer() and writes a synchronous answer in the same turn as the body', async () => {
+    const handler = createHttpHandler({
+      handle: () => Promise.reject(new Error('handle() should not be called')),
+      answer: (text) => (text.includes('"later"') ? Promise.resolve(pong) : pong),
+    });
+    const endedWithBody: boolean[] = [];
+    const { port } = await serve((req, res) => {
+      handler(req, res);
+      // Registered after the handler's own 'end' listener: runs right after it, same turn.
+      req.on('end', () => endedWithBody.push(res.writableEnded));
+    });
+    const now = await rawExchange(port, rawPost(ping));
+    const later = await rawExchange(port, rawPost('{"jsonrpc":"2.0","id":1,"method":"later"}'));
+    expect([now.status, now.body, later.status, later.body]).toEqual([200, pong, 200, pong]);
+    expect(endedWithBody).toEqual([true, false]);
+  });
+
+  it('answers 500 when answer() throws or rejects', async () => {
+    const onError = vi.fn();
+    const handler = createHttpHandler(
+      {
+        handle: () => Promise.resolve(pong),
+        answer: (text) => {
+          if (text.includes('"throw"')) throw new Error('sync');
+          return Promise.reject(new Error('async'));
+        },
+      },
+      { onError },
+    );
+    const { port } = await serve(handler);
+    const thrown = await rawExchange(port, rawPost('{"jsonrpc":"2.0","id":1,"method":"throw"}'));
+    const rejected = await rawExchange(port, rawPost(ping));
+    expect([thrown.status, rejected.status]).toEqual([500, 500]);
+    expect(onError).toHaveBeenCalledTimes(2);
+  });
+
   it('serves several requests on one keep-alive connection', async () => {
     const { port } = await serve(createHttpHandler(echoServer()));
     const socket = await rawConnect(port);

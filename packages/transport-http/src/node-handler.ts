@@ -8,9 +8,9 @@ import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
 import { bodyText } from './body-text.js';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
-import { createDeadlines, type Deadline, type Deadlines } from './deadlines.js';
+import { type Deadline, Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
-import { HttpContext } from './http-context.js';
+import { HttpContext, type HttpContextSource } from './http-context.js';
 import { HttpError } from './http-error.js';
 import { checkRequest, POST_ONLY } from './request-policy.js';
 import {
@@ -171,115 +171,135 @@ const READING = 0;
 const DISPATCHED = 1;
 const DONE = 2;
 
-function serve(
-  server: MessageHandler,
-  cfg: ResolvedHandlerOptions,
-  deadlines: Deadlines | undefined,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cors: readonly string[],
-  parsed: string | undefined,
-): void {
-  // The context watches for a disconnect only once a handler reads its signal.
-  const ctx = new HttpContext(
-    req.headers,
-    req.socket.remoteAddress,
-    req.url ?? '/',
-    'POST',
-    { watch: (disconnect) => watchDisconnect(res, disconnect) },
-    cfg.maxRequestBytes,
-  );
-  const max = cfg.maxRequestBytes;
-  let state = READING;
-  let first: Buffer | undefined;
-  let rest: Buffer[] | undefined;
-  let size = 0;
-  let deadline: Deadline | undefined;
+/** What every exchange of one handler shares. */
+interface Served {
+  readonly server: MessageHandler;
+  readonly cfg: ResolvedHandlerOptions;
+  /** The body deadlines, when there is a body timeout. */
+  readonly deadlines: Deadlines | undefined;
+}
 
-  const finish = (status: number, body: string, extra: readonly string[]): void => {
-    if (state === DONE) return;
-    const reading = state === READING;
-    state = DONE;
-    if (deadline !== undefined) deadlines!.delete(deadline);
-    const headers = extra.length === 0 ? cors : [...cors, ...extra];
-    if (reading) {
-      // Stop buffering; what still arrives is dropped and the connection closes after the answer.
-      release();
-      if (status !== 408) {
-        writeEarly(req, res, status, body, headers);
-        return;
-      }
-    }
-    writeJson(res, status, body, headers, reading);
-  };
-
-  const onAnswer = (answer: string | undefined): void => {
-    if (state === DONE) return;
-    state = DONE;
-    let status: number;
-    try {
-      status = cfg.status(answer);
-    } catch (error) {
-      cfg.onError(error);
-      writeJson(res, 500, INTERNAL_ERROR_BODY, cors, false);
+/**
+ * One POST being served: its body as it arrives, its body deadline (it is its own list entry) and
+ * its answer. A class, so that what every request needs lives in one object and its methods are
+ * shared; only the three body listeners are closures.
+ */
+class Exchange implements Deadline, HttpContextSource {
+  due = -1;
+  prev: Deadline | undefined = undefined;
+  next: Deadline | undefined = undefined;
+  state = READING;
+  first: Buffer | undefined = undefined;
+  rest: Buffer[] | undefined = undefined;
+  size = 0;
+  readonly ctx: HttpContext;
+  readonly onData = (chunk: Buffer): void => {
+    const size = (this.size += chunk.length);
+    if (size > this.served.cfg.maxRequestBytes) {
+      this.finish(413, this.served.cfg.tooLargeBody, none);
       return;
     }
-    if (answer === undefined || !statusHasBody(status)) writeEmpty(res, status, cors);
-    else writeJson(res, status, answer, cors, false);
+    if (this.first === undefined) this.first = chunk;
+    else if (this.rest === undefined) this.rest = [chunk];
+    else this.rest.push(chunk);
   };
-
-  const onFailure = (error: unknown): void => {
-    cfg.onError(error);
-    if (state === DONE) return;
-    state = DONE;
-    writeJson(res, 500, INTERNAL_ERROR_BODY, cors, false);
+  readonly onEnd = (): void => {
+    if (this.state !== READING) return;
+    this.req.removeListener('close', this.onClose);
+    this.dispatch(this.takeText());
   };
-
-  const dispatch = (text: string): void => {
-    state = DISPATCHED;
-    let answer: Promise<string | undefined>;
-    try {
-      answer = server.handle(text, ctx);
-    } catch (error) {
-      onFailure(error);
-      return;
-    }
-    answer.then(onAnswer, onFailure);
-  };
-
-  function onData(chunk: Buffer): void {
-    size += chunk.length;
-    if (size > max) {
-      finish(413, cfg.tooLargeBody, none);
-      return;
-    }
-    if (first === undefined) first = chunk;
-    else if (rest === undefined) rest = [chunk];
-    else rest.push(chunk);
-  }
-
-  /** Lets go of the body: listeners, chunks, and the deadline that holds them. */
-  function release(): void {
-    req.removeListener('data', onData);
-    req.removeListener('end', onEnd);
-    req.removeListener('close', onClose);
-    first = rest = undefined;
-    if (deadline !== undefined) deadlines!.delete(deadline);
-    deadline = undefined;
-  }
-
   /** The client went away before the body ended: nothing will be answered; free everything. */
-  function onClose(): void {
-    if (state !== READING) return;
-    state = DONE;
-    release();
+  readonly onClose = (): void => {
+    if (this.state !== READING) return;
+    this.state = DONE;
+    this.release();
+  };
+
+  readonly served: Served;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly cors: readonly string[];
+  /** The body a body parser already read, as text. */
+  readonly parsed: string | undefined;
+
+  constructor(
+    served: Served,
+    req: IncomingMessage,
+    res: ServerResponse,
+    cors: readonly string[],
+    parsed: string | undefined,
+  ) {
+    this.served = served;
+    this.req = req;
+    this.res = res;
+    this.cors = cors;
+    this.parsed = parsed;
+    // The context watches for a disconnect only once a handler reads its signal.
+    this.ctx = new HttpContext(
+      req.headers,
+      req.socket.remoteAddress,
+      req.url ?? '/',
+      'POST',
+      this,
+      served.cfg.maxRequestBytes,
+    );
   }
 
-  function onEnd(): void {
-    if (state !== READING) return;
-    req.removeListener('close', onClose);
-    if (deadline !== undefined) deadlines!.delete(deadline);
-    dispatch(takeText());
+  /** Starts serving: the body deadline, authentication, then the body. */
+  start(): void {
+    // Also while authentication runs: a client gone before its body ended is released at once.
+    this.req.on('close', this.onClose);
+    this.served.deadlines?.add(this);
+    const authenticate = this.served.cfg.authenticate;
+    if (authenticate === undefined) {
+      this.startReading();
+      return;
+    }
+    let auth: unknown;
+    try {
+      auth = authenticate(this.ctx);
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    if (!isPromiseLike(auth)) this.authenticated(auth);
+    else
+      auth.then(
+        (value) => this.authenticated(value),
+        (error: unknown) => this.reject(error),
+      );
+  }
+
+  watch(disconnect: () => void): void {
+    watchDisconnect(this.res, disconnect);
+  }
+
+  expire(): void {
+    this.finish(408, BODY_TIMEOUT_BODY, none);
+  }
+
+  authenticated(auth: unknown): void {
+    if (auth instanceof HttpError) {
+      this.reject(auth);
+      return;
+    }
+    this.ctx.auth = auth;
+    this.startReading();
+  }
+
+  reject(error: unknown): void {
+    const r = rejectionOf(error, this.served.cfg.onError);
+    this.finish(r.status, r.body, r.headers);
+  }
+
+  startReading(): void {
+    if (this.state !== READING) return;
+    if (this.parsed !== undefined) {
+      this.dispatch(this.parsed);
+      return;
+    }
+    this.req.on('data', this.onData);
+    this.req.on('end', this.onEnd);
   }
 
   /**
@@ -287,71 +307,81 @@ function serve(
    * while the server handles the text, and a chunk or the joined buffer left in its frame would
    * keep a copy of a big body alive until the answer is written.
    */
-  function takeText(): string {
-    const text = bodyText(first, rest, size);
-    first = rest = undefined;
+  takeText(): string {
+    const text = bodyText(this.first, this.rest, this.size);
+    this.first = this.rest = undefined;
     return text;
   }
 
-  const startReading = (): void => {
-    if (state !== READING) return;
-    if (parsed !== undefined) {
-      if (deadline !== undefined) deadlines!.delete(deadline);
-      dispatch(parsed);
+  dispatch(text: string): void {
+    this.state = DISPATCHED;
+    this.served.deadlines?.delete(this);
+    const server = this.served.server;
+    let answer: string | undefined | PromiseLike<string | undefined>;
+    try {
+      answer =
+        server.answer === undefined ? server.handle(text, this.ctx) : server.answer(text, this.ctx);
+    } catch (error) {
+      this.failed(error);
       return;
     }
-    req.on('data', onData);
-    req.on('end', onEnd);
-  };
-  // Also while authentication runs: a client gone before its body ended is released at once.
-  req.on('close', onClose);
-
-  if (deadlines !== undefined) {
-    deadline = {
-      at: Date.now() + cfg.bodyTimeout,
-      expire: () => finish(408, BODY_TIMEOUT_BODY, none),
-    };
-    deadlines.add(deadline);
+    if (!isPromiseLike(answer)) this.answered(answer);
+    else
+      answer.then(
+        (text) => this.answered(text),
+        (error: unknown) => this.failed(error),
+      );
   }
 
-  const authenticate = cfg.authenticate;
-  if (authenticate === undefined) {
-    startReading();
-    return;
-  }
-  let auth: unknown;
-  try {
-    auth = authenticate(ctx);
-  } catch (error) {
-    const r = rejectionOf(error, cfg.onError);
-    finish(r.status, r.body, r.headers);
-    return;
-  }
-  if (!isPromiseLike(auth)) {
-    if (auth instanceof HttpError) {
-      const r = rejectionOf(auth, cfg.onError);
-      finish(r.status, r.body, r.headers);
+  answered(answer: string | undefined): void {
+    if (this.state === DONE) return;
+    this.state = DONE;
+    const { cfg } = this.served;
+    let status: number;
+    try {
+      status = cfg.status(answer);
+    } catch (error) {
+      cfg.onError(error);
+      writeJson(this.res, 500, INTERNAL_ERROR_BODY, this.cors, false);
       return;
     }
-    ctx.auth = auth;
-    startReading();
-    return;
+    if (answer === undefined || !statusHasBody(status)) writeEmpty(this.res, status, this.cors);
+    else writeJson(this.res, status, answer, this.cors, false);
   }
-  auth.then(
-    (value) => {
-      if (value instanceof HttpError) {
-        const r = rejectionOf(value, cfg.onError);
-        finish(r.status, r.body, r.headers);
+
+  failed(error: unknown): void {
+    this.served.cfg.onError(error);
+    if (this.state === DONE) return;
+    this.state = DONE;
+    writeJson(this.res, 500, INTERNAL_ERROR_BODY, this.cors, false);
+  }
+
+  /** Answers before the server did: a refusal, a body too large or too late. */
+  finish(status: number, body: string, extra: readonly string[]): void {
+    if (this.state === DONE) return;
+    const reading = this.state === READING;
+    this.state = DONE;
+    this.served.deadlines?.delete(this);
+    const headers = extra.length === 0 ? this.cors : [...this.cors, ...extra];
+    if (reading) {
+      // Stop buffering; what still arrives is dropped and the connection closes after the answer.
+      this.release();
+      if (status !== 408) {
+        writeEarly(this.req, this.res, status, body, headers);
         return;
       }
-      ctx.auth = value;
-      startReading();
-    },
-    (error: unknown) => {
-      const r = rejectionOf(error, cfg.onError);
-      finish(r.status, r.body, r.headers);
-    },
-  );
+    }
+    writeJson(this.res, status, body, headers, reading);
+  }
+
+  /** Lets go of the body: listeners, chunks, and the deadline that holds them. */
+  release(): void {
+    this.req.removeListener('data', this.onData);
+    this.req.removeListener('end', this.onEnd);
+    this.req.removeListener('close', this.onClose);
+    this.first = this.rest = undefined;
+    this.served.deadlines?.delete(this);
+  }
 }
 
 /**
@@ -386,7 +416,8 @@ export function createHttpHandler(
   options: HttpHandlerOptions = {},
 ): NodeHttpHandler {
   const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
-  const deadlines = cfg.bodyTimeout > 0 ? createDeadlines(cfg.bodyTimeout) : undefined;
+  const deadlines = cfg.bodyTimeout > 0 ? new Deadlines(cfg.bodyTimeout) : undefined;
+  const served: Served = { server, cfg, deadlines };
   const allow = ['allow', cfg.allow];
   const handler = function jsonRpcHttpHandler(req: IncomingMessage, res: ServerResponse): void {
     const headers = req.headers;
@@ -418,7 +449,7 @@ export function createHttpHandler(
         return;
       }
     }
-    serve(server, cfg, deadlines, req, res, cors, parsed);
+    new Exchange(served, req, res, cors, parsed).start();
   };
   if (deadlines !== undefined) handlerDeadlines.set(handler, deadlines);
   return handler;

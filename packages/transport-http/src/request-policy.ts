@@ -28,6 +28,8 @@ export type PolicyDecision =
     };
 
 const none: readonly string[] = [];
+/** The decision of most requests (no CORS headers to add), made once. */
+const PROCEED: PolicyDecision = { kind: 'proceed', cors: none };
 
 /** The methods of the plain JSON-RPC handlers. */
 export const POST_ONLY: ReadonlySet<string> = new Set(['POST']);
@@ -212,7 +214,8 @@ export function checkRequest(
       early: false,
     };
   }
-  if (method !== 'POST') return { kind: 'proceed', cors };
+  const proceed: PolicyDecision = cors === none ? PROCEED : { kind: 'proceed', cors };
+  if (method !== 'POST') return proceed;
   const type = header('content-type');
   if (type === undefined ? cfg.requireJsonContentType : !isJsonContentType(type)) {
     return {
@@ -227,5 +230,5 @@ export function checkRequest(
   if (length !== undefined && Number(length) > cfg.maxRequestBytes) {
     return { kind: 'answer', status: 413, body: cfg.tooLargeBody, headers: cors, early: true };
   }
-  return { kind: 'proceed', cors };
+  return proceed;
 }
