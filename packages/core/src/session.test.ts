@@ -193,6 +193,44 @@ describe('the dispatch of a session', () => {
 });
 
 describe('the handler a session gives its transport', () => {
+  it('is one object with methods for a transport that calls them as methods', async () => {
+    const handlers: TransportHandler[] = [];
+    const linked = (): Transport => ({
+      callsHandlerMethods: true,
+      start(handler) {
+        handlers.push(handler);
+        return Promise.resolve();
+      },
+      send: () => SENT,
+      close: () => Promise.resolve(),
+    });
+    const tooLarge: unknown[] = [];
+    const errors: Error[] = [];
+    const plain = createSession(linked(), { report: (error) => errors.push(error) });
+    const options: SessionOptions = {
+      report: () => {},
+      // Called on the options, as a method of the owner.
+      onTooLarge(envelope) {
+        tooLarge.push([this === options, envelope.kind]);
+      },
+    };
+    const big = createSession(linked(), options);
+    plain.start(() => undefined);
+    big.start(() => undefined);
+    const [a, b] = handlers as [TransportHandler, TransportHandler];
+    // Behaviour on the prototype: no member of its own but what the owner has.
+    expect(Object.keys(a)).not.toContain('onMessage');
+    expect([a.onTooLarge, a.onReconnect, b.onReconnect]).toEqual([undefined, undefined, undefined]);
+    expect(typeof b.onTooLarge).toBe('function');
+    b.onTooLarge!({ kind: 'notification', id: undefined, method: 'x' }, new Error('big'));
+    expect(tooLarge).toEqual([[true, 'notification']]);
+    a.onError!(new TransportError('bad frame'));
+    expect(errors.map((error) => error.message)).toEqual(['bad frame']);
+    a.onClose(undefined);
+    await plain.closed;
+    expect(plain.isClosed).toBe(true);
+  });
+
   it('survives a wrapper that copies it with a spread (its members are its own)', async () => {
     const [a, b] = createMemoryTransportPair();
     const start = a.start.bind(a);

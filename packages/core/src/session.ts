@@ -569,7 +569,8 @@ class SessionImpl implements Session {
     this.#dispatch = dispatch;
     const options = this.#options;
     try {
-      const starting = this.#transport.start(sessionHandler(this, options));
+      const transport = this.#transport;
+      const starting = transport.start(sessionHandler(this, options, transport));
       this.#startPromise = starting.then(
         () => {
           this.#started = true;
@@ -590,28 +591,79 @@ class SessionImpl implements Session {
 
 /**
  * What a session hands its transport: a plain object whose members are its own, so that a
- * transport (or a wrapper) may copy it (`{ ...handler, onMessage }`) or take a member off it.
- * The optional `maxMessageBytes`, `onTooLarge` and `onReconnect` are members only when the
- * session has them, so that a transport that checks for them behaves as before.
+ * transport (or a wrapper) may copy it (`{ ...handler, onMessage }`) or take a member off it; or,
+ * for a transport that calls its members only as methods ({@link Transport.callsHandlerMethods}),
+ * a {@link SessionLink}, one small object whose behaviour is on its prototype (a server holds one
+ * per connection). The optional `maxMessageBytes`, `onTooLarge` and `onReconnect` are members only
+ * when the session has them, so that a transport that checks for them behaves as before.
  *
  * @param session - the session
  * @param options - its options
+ * @param transport - its transport
  * @returns the handler
  */
-function sessionHandler(session: SessionImpl, options: SessionOptions): TransportHandler {
-  const handler: { -readonly [K in keyof TransportHandler]: TransportHandler[K] } = {
-    onMessage: (text) => session.received(text),
-    onClose: (error) => session.shutdown(error),
-    onError: (error) => options.report(error, TRANSPORT_WARN),
-    onDisconnect: (error) => session.disconnected(error),
-    onEnd: () => session.inputEnded(),
-  };
+function sessionHandler(
+  session: SessionImpl,
+  options: SessionOptions,
+  transport: Transport,
+): TransportHandler {
+  const linked = transport.callsHandlerMethods === true;
+  const handler: { -readonly [K in keyof TransportHandler]: TransportHandler[K] } = linked
+    ? options.onTooLarge === undefined
+      ? new SessionLink(session, options)
+      : new SessionLinkTooLarge(session, options)
+    : {
+        onMessage: (text) => session.received(text),
+        onClose: (error) => session.shutdown(error),
+        onError: (error) => options.report(error, TRANSPORT_WARN),
+        onDisconnect: (error) => session.disconnected(error),
+        onEnd: () => session.inputEnded(),
+      };
   // A member (a closure) only for an owner that listens: a server's connection does not.
   if (options.onReconnect !== undefined) handler.onReconnect = () => options.onReconnect!();
-  if (options.onTooLarge !== undefined) {
+  if (options.onTooLarge !== undefined && !linked) {
     // Called on the options: the owner's hooks may be methods of one object.
     handler.onTooLarge = (envelope, error) => options.onTooLarge!(envelope, error);
   }
   if (options.maxMessageBytes !== undefined) handler.maxMessageBytes = options.maxMessageBytes;
   return handler;
+}
+
+/** The handler of a transport that calls its members as methods: see {@link sessionHandler}. */
+class SessionLink implements TransportHandler {
+  readonly session: SessionImpl;
+  readonly options: SessionOptions;
+
+  constructor(session: SessionImpl, options: SessionOptions) {
+    this.session = session;
+    this.options = options;
+  }
+
+  onMessage(text: string): void {
+    this.session.received(text);
+  }
+
+  onClose(error?: Error): void {
+    this.session.shutdown(error);
+  }
+
+  onError(error: Error): void {
+    this.options.report(error, TRANSPORT_WARN);
+  }
+
+  onDisconnect(error?: Error): void {
+    this.session.disconnected(error);
+  }
+
+  onEnd(): void {
+    this.session.inputEnded();
+  }
+}
+
+/** A {@link SessionLink} of a session whose owner takes messages over the size limit. */
+class SessionLinkTooLarge extends SessionLink {
+  onTooLarge(envelope: MessageEnvelope, error: Error): void {
+    // Called on the options: the owner's hooks may be methods of one object.
+    this.options.onTooLarge!(envelope, error);
+  }
 }

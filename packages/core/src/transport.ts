@@ -9,7 +9,8 @@ import type { MessageEnvelope } from './envelope.js';
 
 /**
  * Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport.
- * The kit's owners pass a plain object: a wrapper may copy it (`{ ...handler, onMessage }`).
+ * The kit's owners pass a plain object: a wrapper may copy it (`{ ...handler, onMessage }`), unless
+ * the transport declares {@link Transport.callsHandlerMethods}.
  */
 export interface TransportHandler {
   /** One inbound message or batch, as text. */
@@ -135,6 +136,15 @@ export interface Transport {
    * Otherwise the context goes into the params (`params._meta`).
    */
   readonly carriesCallContext?: boolean | undefined;
+  /**
+   * `true` when `start()` keeps the handler it is given and calls its members only as methods of
+   * it (`handler.onMessage(text)`, `handler.onError?.(error)`): it never copies the handler, lists
+   * its members, or takes one off it to call alone. An owner may then pass an object whose
+   * members live on its prototype instead of a plain object of closures, which costs less memory
+   * per connection (the kit's session does). Optional members are still present only when the
+   * owner has them. Wrappers that copy the handler leave this out.
+   */
+  readonly callsHandlerMethods?: boolean | undefined;
   /**
    * The owner tells whether it now expects messages the peer sends unprompted (it holds live
    * subscriptions). A transport that must open a channel for them (Streamable HTTP's GET stream)

@@ -344,6 +344,11 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     return rare.closedPromise;
   }
 
+  /** The handler's members are called as its methods, never copied (see core's `Transport`). */
+  get callsHandlerMethods(): true {
+    return true;
+  }
+
   get signal(): AbortSignal {
     const rare = this.#rareState();
     if (rare.controller === undefined) {
