@@ -527,7 +527,7 @@ describe('connection memory', () => {
     await expect(a.notify('late')).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
-  it('is one object: the options of its session and the dispatch scope of its calls', async () => {
+  it('is one object: the options of its session, the scope of its calls and their limiter', async () => {
     const server = createServer();
     let peer: unknown;
     server.method('who', (_params: unknown, ctx) => {
@@ -535,11 +535,14 @@ describe('connection memory', () => {
       return ctx.transport.kind;
     });
     const [connection, remote] = await connect(server);
-    // Counting objects: four fields of its own; hooks, options and scope live on its prototype.
+    // Counting objects: its fields and the limiter's three counters; hooks, options, scope and the
+    // limiter's bounds live on its prototype.
     expect(Object.keys(connection).sort()).toEqual([
+      'active',
       'context',
-      'limiter',
       'maxRequestBytes',
+      'queue',
+      'queued',
       'session',
     ]);
     await remote.send(req('who', 1));

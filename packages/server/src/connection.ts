@@ -24,7 +24,7 @@ import {
 } from '@jsonrpc-kit/core';
 import type { Answer } from './batch.js';
 import type { Dispatcher, Scope } from './dispatch.js';
-import { createLimiter, type Limiter } from './limiter.js';
+import { type Lane, type Limiter, NO_LANES, NO_QUEUE, NO_TURNS } from './limiter.js';
 import { refuseTooLarge } from './too-large.js';
 import type { Connection, ErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
@@ -36,7 +36,9 @@ export interface ConnectionConfig {
   readonly maxRequestBytes: number;
   /** The limit the user set on the server, offered to the transport; `undefined` when none. */
   readonly setRequestBytes: number | undefined;
+  /** Most calls of one connection running at once (at least 1). */
   readonly maxConcurrency: number;
+  /** Most calls of one connection waiting (at least 0). */
   readonly maxQueue: number;
   readonly requestTimeout: number;
   readonly profile: Profile<any> | undefined;
@@ -46,15 +48,19 @@ export interface ConnectionConfig {
 
 /**
  * One served transport, in one object: the connection its users see, the options and hooks its
- * session calls (`screen`, `onTooLarge`, `report`, `onClose`; called on this object) and the
- * dispatcher's scope of its calls. A class, so that a connection holds its fields and nothing
- * else: the methods and the getters of what every connection of a server shares (its config)
- * or what is fixed (`peer` is the connection itself) live once on the prototype.
+ * session calls (`screen`, `onTooLarge`, `report`, `onClose`; called on this object), the
+ * dispatcher's scope of its calls and the limiter of those calls. A class, so that a connection
+ * holds its fields and nothing else: the methods and the getters of what every connection of a
+ * server shares (its config) or what is fixed (`peer` is the connection itself) live once on the
+ * prototype.
  */
-class ServedConnection implements Connection, SessionOptions, Scope {
+class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   readonly context: TransportContext;
-  readonly limiter: Limiter;
   readonly #config: ConnectionConfig;
+  // The limiter's state (a connection's limiter is never fair: no lanes, nothing queued in them).
+  active = 0;
+  queue: Array<() => void> = NO_QUEUE;
+  queued = 0;
   /** The connection's size limit: the transport's own when it enforces one, else the server's. */
   maxRequestBytes: number;
   session!: Session;
@@ -62,7 +68,6 @@ class ServedConnection implements Connection, SessionOptions, Scope {
   constructor(context: TransportContext, config: ConnectionConfig) {
     this.context = context;
     this.#config = config;
-    this.limiter = createLimiter(config.maxConcurrency, config.maxQueue);
     this.maxRequestBytes = context.maxRequestBytes ?? config.maxRequestBytes;
   }
 
@@ -70,6 +75,10 @@ class ServedConnection implements Connection, SessionOptions, Scope {
 
   get transport(): TransportContext {
     return this.context;
+  }
+
+  get limiter(): Limiter {
+    return this;
   }
 
   get peer(): Peer {
@@ -81,6 +90,28 @@ class ServedConnection implements Connection, SessionOptions, Scope {
   }
 
   get outer(): undefined {
+    return undefined;
+  }
+
+  // The limiter.
+
+  get max(): number {
+    return this.#config.maxConcurrency;
+  }
+
+  get maxQueue(): number {
+    return this.#config.maxQueue;
+  }
+
+  get lanes(): Map<string, Lane> {
+    return NO_LANES;
+  }
+
+  get turns(): Lane[] {
+    return NO_TURNS;
+  }
+
+  get fair(): undefined {
     return undefined;
   }
 
@@ -114,7 +145,7 @@ class ServedConnection implements Connection, SessionOptions, Scope {
   }
 
   get inFlight(): number {
-    return this.limiter.active;
+    return this.active;
   }
 
   notify(method: string, params?: JsonRpcParams): Promise<void> {
@@ -177,7 +208,7 @@ class ServedConnection implements Connection, SessionOptions, Scope {
 
   onClose(): void {
     // Waiting calls were aborted: starting them only rejects them.
-    for (const start of this.limiter.queue.splice(0)) start();
+    for (const start of this.queue.splice(0)) start();
     this.#config.onClosed(this);
   }
 }

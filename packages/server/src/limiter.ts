@@ -48,11 +48,12 @@ export interface Limiter {
   readonly fair: FairLimits | undefined;
 }
 
-/** The lanes and turns of every limiter that is not fair: never written (no lanes). */
-const NO_LANES: Map<string, Lane> = new Map();
-const NO_TURNS: Lane[] = [];
+/** The lanes of every limiter that is not fair: never written (no lanes). */
+export const NO_LANES: Map<string, Lane> = new Map();
+/** The turns of every limiter that is not fair: never written. */
+export const NO_TURNS: Lane[] = [];
 /** The queue of every limiter until a call of it waits (then it gets its own): never written. */
-const NO_QUEUE: Array<() => void> = [];
+export const NO_QUEUE: Array<() => void> = [];
 
 /**
  * Creates a limiter.

@@ -114,8 +114,9 @@ export function createServer(options: ServerOptions = {}): Server {
     dispatcher,
     maxRequestBytes,
     setRequestBytes,
-    maxConcurrency,
-    maxQueue,
+    // As a limiter of its own would hold them (each connection is its calls' limiter).
+    maxConcurrency: Math.max(1, maxConcurrency),
+    maxQueue: Math.max(0, maxQueue),
     requestTimeout,
     profile,
     report,
