@@ -275,6 +275,24 @@ export function createSession(transport: Transport, options: SessionOptions): Se
   return new SessionImpl(transport, options);
 }
 
+/** The session has closed. */
+const CLOSED = 1;
+/** The transport's start resolved: sends go straight to it. */
+const STARTED = 2;
+/** The other side ended its input. */
+const INPUT_ENDED = 4;
+
+/** A session's state that most sessions need only once they close (or never). */
+interface RareSessionState {
+  /** The session's signal, once read. */
+  life?: AbortController;
+  /** Why the session closed: the reason of its signal and of the calls still running here. */
+  closeReason?: unknown;
+  /** `closed`, once read before the session closed. */
+  closedPromise?: Promise<void>;
+  resolveClosed?: () => void;
+}
+
 /**
  * One session. A class rather than closures over a scope: a server holds one session per
  * connection, and here its behaviour lives once on the prototype while each session holds only
@@ -282,30 +300,31 @@ export function createSession(transport: Transport, options: SessionOptions): Se
  * first use: most connections never call back, run a slow handler, or are awaited.
  */
 class SessionImpl implements Session {
-  readonly profile: Profile<any> | undefined;
   readonly #transport: Transport;
   readonly #options: SessionOptions;
   #incomingTable: IncomingCalls<IncomingCall> | undefined;
   #outgoingHalf: Outgoing | undefined;
-  #life: AbortController | undefined;
-  /** Why the session closed: the reason of its signal and of the calls still running here. */
-  #closeReason: unknown;
-  #closed = false;
-  #started = false;
+  /** {@link CLOSED}, {@link STARTED}, {@link INPUT_ENDED}. */
+  #flags = 0;
   #deferredSends = 0;
   #startPromise: Promise<void> = DONE;
-  #closedPromise: Promise<void> | undefined;
-  #resolveClosed: (() => void) | undefined;
   #dispatch: SessionDispatch | undefined;
   /** Answers still being worked out. */
   #running = 0;
-  /** The other side ended its input. */
-  #inputEnded = false;
+  /** What most sessions never need until they close: made on first use. */
+  #rare: RareSessionState | undefined;
 
   constructor(transport: Transport, options: SessionOptions) {
     this.#transport = transport;
     this.#options = options;
-    this.profile = options.profile;
+  }
+
+  get profile(): Profile<any> | undefined {
+    return this.#options.profile;
+  }
+
+  get #closed(): boolean {
+    return (this.#flags & CLOSED) !== 0;
   }
 
   get pending(): PendingCalls {
@@ -317,11 +336,12 @@ class SessionImpl implements Session {
   }
 
   get signal(): AbortSignal {
-    if (this.#life === undefined) {
-      this.#life = new AbortController();
-      if (this.#closed) this.#life.abort(this.#closeReason);
+    const rare = (this.#rare ??= {});
+    if (rare.life === undefined) {
+      rare.life = new AbortController();
+      if (this.#closed) rare.life.abort(rare.closeReason);
     }
-    return this.#life.signal;
+    return rare.life.signal;
   }
 
   get isClosed(): boolean {
@@ -329,18 +349,16 @@ class SessionImpl implements Session {
   }
 
   get closed(): Promise<void> {
-    if (this.#closedPromise === undefined) {
-      this.#closedPromise = this.#closed
-        ? DONE
-        : new Promise<void>((resolve) => {
-            this.#resolveClosed = resolve;
-          });
-    }
-    return this.#closedPromise;
+    if (this.#closed) return DONE;
+    const rare = (this.#rare ??= {});
+    rare.closedPromise ??= new Promise<void>((resolve) => {
+      rare.resolveClosed = resolve;
+    });
+    return rare.closedPromise;
   }
 
   get directTransport(): Transport | undefined {
-    return this.#started && this.#deferredSends === 0 && !this.#closed
+    return (this.#flags & (STARTED | CLOSED)) === STARTED && this.#deferredSends === 0
       ? this.#transport
       : undefined;
   }
@@ -349,7 +367,7 @@ class SessionImpl implements Session {
     const transport = this.#transport;
     const sendOptions =
       signal === undefined && callContext === undefined ? undefined : { signal, callContext };
-    if (this.#started && this.#deferredSends === 0) {
+    if (this.#flags & STARTED && this.#deferredSends === 0) {
       try {
         return transport.send(text, sendOptions);
       } catch (error) {
@@ -491,19 +509,19 @@ class SessionImpl implements Session {
   /** Closes the session for whatever reason (not the transport: the caller sees to that). */
   shutdown(cause: unknown): void {
     if (this.#closed) return;
-    this.#closed = true;
+    this.#flags |= CLOSED;
     this.#outgoingHalf?.close(cause);
     const options = this.#options;
     const closeReason =
       options.closeReason !== undefined
         ? options.closeReason(cause)
         : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause });
-    this.#closeReason = closeReason;
-    this.#life?.abort(closeReason);
+    const rare = (this.#rare ??= {});
+    rare.closeReason = closeReason;
+    rare.life?.abort(closeReason);
     this.#incomingTable?.closeAll(closeReason);
     options.onClose?.(cause);
-    if (this.#resolveClosed !== undefined) this.#resolveClosed();
-    else this.#closedPromise ??= DONE;
+    rare.resolveClosed?.();
   }
 
   close(reason?: unknown): Promise<void> {
@@ -525,13 +543,13 @@ class SessionImpl implements Session {
   }
 
   #answered(): void {
-    if (--this.#running === 0 && this.#inputEnded) void this.close();
+    if (--this.#running === 0 && this.#flags & INPUT_ENDED) void this.close();
   }
 
   /** Nothing more will arrive: calls waiting for answers cannot get them; calls running here
    * still answer, and the session closes after the last one. */
   inputEnded(): void {
-    this.#inputEnded = true;
+    this.#flags |= INPUT_ENDED;
     this.#outgoingHalf?.failAll('The other side ended its input', undefined);
     if (this.#running === 0) void this.close();
   }
@@ -573,7 +591,7 @@ class SessionImpl implements Session {
       const starting = transport.start(sessionHandler(this, options, transport));
       this.#startPromise = starting.then(
         () => {
-          this.#started = true;
+          this.#flags |= STARTED;
           // Sends go straight to the transport from now on: the promise is not needed.
           this.#startPromise = DONE;
         },

@@ -430,6 +430,11 @@ class Session implements Transport {
     return this.owner.maxMessageBytes;
   }
 
+  /** The handler's members are called as its methods, never copied (see core's `Transport`). */
+  get callsHandlerMethods(): true {
+    return true;
+  }
+
   start(h: TransportHandler): Promise<void> {
     if (this.handler !== undefined || this.closed) {
       return Promise.reject(new Error('Transport already started'));
