@@ -56,6 +56,32 @@ describe('createSocketTransport', () => {
     expect(DEFAULT_HIGH_WATER_MARK).toBe(1024 * 1024);
   });
 
+  it('calls its handler members as methods, so a handler may keep them on its prototype', async () => {
+    class Owner implements TransportHandler {
+      readonly seen: string[] = [];
+      onMessage(text: string): void {
+        this.seen.push(`message ${text}`);
+      }
+      onClose(): void {
+        this.seen.push('close');
+      }
+      onError(error: Error): void {
+        this.seen.push(`error ${error.message}`);
+      }
+    }
+    const { client, socket } = await pair();
+    const transport = createSocketTransport(socket, { answerInvalidFrames: false });
+    expect(transport.callsHandlerMethods).toBe(true);
+    const owner = new Owner();
+    await transport.start(owner);
+    client.ws.send('one');
+    client.ws.send(Buffer.from([0xc3, 0x28]));
+    await waitFor(() => owner.seen.length === 2);
+    client.ws.close();
+    await transport.closed;
+    expect(owner.seen).toEqual(['message one', 'error Binary frame is not valid UTF-8', 'close']);
+  });
+
   it('closes once with 1000 and a cut reason, then rejects sends', async () => {
     const { client, socket } = await pair();
     const transport = createSocketTransport(socket);
