@@ -222,7 +222,10 @@ describe('the handler a session gives its transport', () => {
     expect(Object.keys(a)).not.toContain('onMessage');
     expect([a.onTooLarge, a.onReconnect, b.onReconnect]).toEqual([undefined, undefined, undefined]);
     expect(typeof b.onTooLarge).toBe('function');
-    b.onTooLarge!({ kind: 'notification', id: undefined, method: 'x' }, new Error('big'));
+    b.onTooLarge!(
+      { kind: 'notification', id: null, rawId: undefined, method: 'x' },
+      new Error('big'),
+    );
     expect(tooLarge).toEqual([[true, 'notification']]);
     a.onError!(new TransportError('bad frame'));
     expect(errors.map((error) => error.message)).toEqual(['bad frame']);
