@@ -6,11 +6,11 @@
  * object is made only while a socket is over its mark (the wait). No `node:` import, so the
  * client entry can use it.
  *
- * Coalescing: the first frame of a turn is written through (a broadcast, one frame per socket,
- * costs no cork); a second frame in the same turn corks the network socket, and one
- * `process.nextTick` for every socket written in the turn uncorks them, so the rest of the turn
- * leaves in one write. Where there is no `process.nextTick` (browsers) or nothing to cork, frames
- * are written through.
+ * Coalescing: the first frame of a turn corks the network socket, and one `process.nextTick` for
+ * every socket written in the turn uncorks them, so each socket's turn leaves in one write, as
+ * late as the turn's microtasks allow (the answers a read produced go out together, and the
+ * peer reads them together). Where there is no `process.nextTick` (browsers) or nothing to cork,
+ * frames are written through.
  *
  * @module
  */
@@ -31,12 +31,12 @@ const CAN_DEFER: boolean = typeof process !== 'undefined' && typeof process.next
  */
 export const RESOLVED: Promise<void> = SENT;
 
-/** An owner's turn: written once and not corked. */
+/** An owner's turn: written to a socket that cannot cork. */
 const WRITTEN = 1;
 
 /**
- * Where an owner is in the current turn: `undefined` not written yet, `1` written once, or the
- * socket it corked (uncorked when the turn ends).
+ * Where an owner is in the current turn: `undefined` not written yet, `1` written (through, to a
+ * socket that cannot cork), or the socket it corked (uncorked when the turn ends).
  */
 export type FlowTurn = undefined | typeof WRITTEN | Partial<Corkable>;
 
@@ -90,8 +90,8 @@ function endTurn(): void {
 }
 
 /**
- * Call before writing a frame: the turn's first frame goes through, a second one corks
- * `target`. Cost: O(1); one `process.nextTick` per turn for every socket written in it.
+ * Call before writing a frame: the turn's first frame corks `target` until the turn ends. Cost:
+ * O(1); one `process.nextTick` per turn for every socket written in it.
  *
  * @param owner - the socket's owner
  * @param target - the network socket under the WebSocket (`ws`'s `_socket`); one that cannot
@@ -101,13 +101,12 @@ export function beforeSend(owner: SendFlowOwner, target: Partial<Corkable> | und
   const turn = owner.flowTurn;
   if (turn === undefined) {
     if (!CAN_DEFER) return;
-    owner.flowTurn = WRITTEN;
+    if (typeof target?.cork === 'function') {
+      owner.flowTurn = target;
+      target.cork();
+    } else owner.flowTurn = WRITTEN;
     writtenThisTurn.push(owner);
     if (writtenThisTurn.length === 1) process.nextTick(endTurn);
-  } else if (turn === WRITTEN && typeof target?.cork === 'function') {
-    // A second frame in the same turn: the rest of the turn leaves in one write.
-    owner.flowTurn = target;
-    target.cork();
   }
 }
 

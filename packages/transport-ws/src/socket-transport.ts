@@ -135,8 +135,8 @@ export interface SocketTransport<S extends ServerSocketLike = ServerSocketLike> 
 /**
  * Wraps an open `ws` socket as a core {@link Transport}. Text frames carry messages; a binary
  * frame is decoded as UTF-8, or refused (`onError`, and a -32700 answer) when it is not UTF-8.
- * The first frame of an event-loop turn is written at once; the turn's further frames are
- * written to the network together, after it. `send()` resolves at
+ * The frames of one event-loop turn are written to the network together, in one write, when the
+ * turn's microtasks have run. `send()` resolves at
  * once unless the socket's `bufferedAmount` passed `highWaterMark`: then the socket stops being
  * read and `send()` resolves when the buffer has drained.
  *
