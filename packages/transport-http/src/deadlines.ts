@@ -37,8 +37,9 @@ export class Deadlines {
   #interval: ReturnType<typeof setInterval> | undefined = undefined;
 
   /**
-   * @param timeout - the timeout of every deadline, in milliseconds; they expire within
-   *   `timeout / 4` (at least 10 ms) after it
+   * @param timeout - the timeout of every deadline, in milliseconds; they expire within one sweep
+   *   step (`timeout / 4` rounded down, at least 10 ms) after it, two when the timeout is not a
+   *   multiple of the step
    */
   constructor(timeout: number) {
     this.#step = Math.max(10, Math.floor(timeout / 4));
