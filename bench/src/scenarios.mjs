@@ -336,6 +336,7 @@ export const SCENARIOS = [
     impls: [
       { name: 'raw', kind: RAW },
       { name: 'kit', kind: KIT },
+      { name: 'kit (app bundled)', kind: KIT },
       { name: 'vscode-jsonrpc', kind: PEER },
       { name: 'mcp-sdk', kind: PEER },
     ],
@@ -355,6 +356,7 @@ export const SCENARIOS = [
     impls: [
       { name: 'raw', kind: RAW },
       { name: 'kit', kind: KIT },
+      { name: 'kit (app bundled)', kind: KIT },
     ],
     target: { raw: 1.1, peers: true },
     columns: [['readyMs', 'ready ms']],

@@ -5,16 +5,51 @@
  * application does, with nothing else in it. The child reports `readyMs`: `process.uptime()` when
  * its own code starts to run, its imports loaded; beside raw's, the difference is the import
  * time.
+ *
+ * `kit (app bundled)` runs the same kit child bundled into one file first (esbuild, as a
+ * spawn-per-session LSP or MCP server is often shipped): no package resolution at start and only
+ * the code the server uses, so the difference from `kit` is what loading the packages costs.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { kit, nodeCommand } from '../common.mjs';
 import { median } from '../harness.mjs';
 
+/** The implementation that runs the kit child bundled into one file. */
+const BUNDLED = 'kit (app bundled)';
+
 /** The child file of `impl` for `kind` (`cold-stdio`, `cold-http`). */
 const childFile = (kind, impl) =>
-  fileURLToPath(new URL(`../children/${kind}/${impl}.mjs`, import.meta.url));
+  fileURLToPath(
+    new URL(`../children/${kind}/${impl === BUNDLED ? 'kit' : impl}.mjs`, import.meta.url),
+  );
+
+/** `kind`'s bundled kit child, made once per process in a temporary folder. */
+const bundles = new Map();
+async function bundledChild(kind) {
+  if (!bundles.has(kind)) {
+    // esbuild is a development dependency of the repository's root.
+    const root = fileURLToPath(new URL('../../../package.json', import.meta.url));
+    const { build } = await import(pathToFileURL(createRequire(root).resolve('esbuild')).href);
+    const outfile = join(mkdtempSync(join(tmpdir(), 'jsonrpc-kit-cold-')), `${kind}.mjs`);
+    await build({
+      entryPoints: [childFile(kind, 'kit')],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    bundles.set(kind, outfile);
+  }
+  return bundles.get(kind);
+}
 
 /** What each stdio implementation is sent, and how its answer is read off its stdout. */
 const STDIO = {
@@ -51,9 +86,9 @@ function checkAnswer(text, method) {
 }
 
 /** Starts one stdio child, sends one request at once; resolves `{ ms, readyMs }`. */
-function startStdio(impl) {
-  const { method, framing } = STDIO[impl];
-  const [cmd, args] = nodeCommand(childFile('cold-stdio', impl), [], 1);
+function startStdio(file, impl) {
+  const { method, framing } = STDIO[impl === BUNDLED ? 'kit' : impl];
+  const [cmd, args] = nodeCommand(file, [], 1);
   const began = process.hrtime.bigint();
   const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const params = method === 'add' ? { a: 1, b: 2 } : undefined;
@@ -93,8 +128,8 @@ function startStdio(impl) {
 }
 
 /** Starts one HTTP child, POSTs one request as soon as it reports its port. */
-function startHttp(impl) {
-  const [cmd, args] = nodeCommand(childFile('cold-http', impl), [], 1);
+function startHttp(file) {
+  const [cmd, args] = nodeCommand(file, [], 1);
   const began = process.hrtime.bigint();
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
@@ -141,11 +176,19 @@ function startHttp(impl) {
   });
 }
 
-async function measure(start, impl, config) {
+async function measure(start, kind, impl, config) {
+  if (impl === 'kit' || impl === BUNDLED) {
+    const pkg = kind === 'cold-stdio' ? 'transport-stdio' : 'transport-http';
+    await kit(
+      `@jsonrpc-kit/${pkg}`,
+      kind === 'cold-stdio' ? 'createStdioTransport' : 'createHttpHandler',
+    );
+  }
+  const file = impl === BUNDLED ? await bundledChild(kind) : childFile(kind, impl);
   const runs = [];
   // The first start warms the file system cache; it is not counted.
-  await start(impl);
-  for (let i = 0; i < config.starts; i++) runs.push(await start(impl));
+  await start(file, impl);
+  for (let i = 0; i < config.starts; i++) runs.push(await start(file, impl));
   return {
     value: median(runs.map((r) => r.ms)),
     extra: { readyMs: median(runs.map((r) => r.readyMs)) },
@@ -154,12 +197,10 @@ async function measure(start, impl, config) {
 
 /** stdio: ms from spawn to the first answer. */
 export async function runStdio(impl, config) {
-  if (impl === 'kit') await kit('@jsonrpc-kit/transport-stdio', 'createStdioTransport');
-  return measure(startStdio, impl, config);
+  return measure(startStdio, 'cold-stdio', impl, config);
 }
 
 /** HTTP: ms from spawn to the first answer (listening, then one POST). */
 export async function runHttp(impl, config) {
-  if (impl === 'kit') await kit('@jsonrpc-kit/transport-http', 'createHttpHandler');
-  return measure(startHttp, impl, config);
+  return measure(startHttp, 'cold-http', impl, config);
 }
