@@ -294,7 +294,7 @@ export const SCENARIOS = [
       ['heapKiB', 'heap KiB/conn'],
       ['connections', 'connections'],
     ],
-    reps: { quick: 1, full: 3 },
+    reps: { quick: 1, full: 5 },
     config: {
       quick: { connections: 2_000, settleMs: 500 },
       full: { connections: 2_000, settleMs: 1_000 },
@@ -342,7 +342,7 @@ export const SCENARIOS = [
     ],
     target: { raw: 1.1, peers: true },
     columns: [['readyMs', 'ready ms']],
-    reps: { quick: 1, full: 3 },
+    reps: { quick: 1, full: 5 },
     config: { quick: { starts: 5 }, full: { starts: 15 } },
     measure: async (impl, config) =>
       (await import('./scenarios/cold-start.mjs')).runStdio(impl, config),
@@ -360,7 +360,7 @@ export const SCENARIOS = [
     ],
     target: { raw: 1.1, peers: true },
     columns: [['readyMs', 'ready ms']],
-    reps: { quick: 1, full: 3 },
+    reps: { quick: 1, full: 5 },
     config: { quick: { starts: 5 }, full: { starts: 15 } },
     measure: async (impl, config) =>
       (await import('./scenarios/cold-start.mjs')).runHttp(impl, config),
@@ -586,7 +586,7 @@ function streamableIdleScenario(id, number, streams) {
       ['heapKiB', 'heap KiB/session'],
       ['sessions', 'sessions'],
     ],
-    reps: { quick: 1, full: 3 },
+    reps: { quick: 1, full: 5 },
     config: {
       quick: { sessions: 2_000, settleMs: 500 },
       full: { sessions: 2_000, settleMs: 1_000 },
