@@ -161,8 +161,27 @@ export function invalid(
   return { kind: 'invalid', error, id, rawId, silent, response, value };
 }
 
-/** Where a number id's source text comes from: the id texts of a message, found once. */
-type RawIdSource = () => readonly (string | undefined)[];
+/**
+ * Where a number id's source text comes from: the text of a single message (scanned when an id
+ * needs it), or the {@link BatchIds} of a batch (scanned once for all its members). A plain
+ * string costs a message nothing until an id needs its text.
+ */
+type RawIdSource = string | BatchIds;
+
+/** The id texts of a batch's text, scanned on first use and kept: one pass per batch, not per member. */
+class BatchIds {
+  readonly #text: string;
+  #ids: readonly (string | undefined)[] | undefined;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  get ids(): readonly (string | undefined)[] {
+    this.#ids ??= findRawIds(this.#text);
+    return this.#ids;
+  }
+}
 
 /**
  * Checks a number id: an exactly representable one needs no source text. Returns the source text
@@ -174,18 +193,10 @@ function rawIdOf(
   index: number,
 ): string | undefined | null {
   if (Number.isSafeInteger(id)) return undefined;
-  const raw = ids === undefined ? undefined : ids()[Math.max(index, 0)];
+  const texts = ids === undefined ? undefined : typeof ids === 'string' ? findRawIds(ids) : ids.ids;
+  const raw = texts?.[Math.max(index, 0)];
   if (raw !== undefined) return raw;
   return Number.isFinite(id) ? undefined : null;
-}
-
-/** The id texts of `text`, scanned on first use and kept: one pass per message, not per member. */
-function rawIdSource(text: string): RawIdSource {
-  let ids: readonly (string | undefined)[] | undefined;
-  return () => {
-    ids ??= findRawIds(text);
-    return ids;
-  };
 }
 
 /**
@@ -211,7 +222,7 @@ export function classify(
   index = -1,
   jsonrpc1?: JsonRpc1,
 ): ParsedMessage {
-  return classifyWith(value, text === undefined ? undefined : rawIdSource(text), index, jsonrpc1);
+  return classifyWith(value, text, index, jsonrpc1);
 }
 
 function classifyWith(
@@ -342,15 +353,15 @@ export function parse(text: string, options?: ParseOptions): ParseResult {
     return NOT_JSON;
   }
   const jsonrpc1 = options?.jsonrpc1;
-  const ids = rawIdSource(text);
   if (Array.isArray(value)) {
     const length = value.length;
     if (length === 0) return invalid(INVALID_REQUEST, null, undefined, value);
     const max = options?.maxBatchSize;
     if (max !== undefined && length > max) return invalid(BATCH_TOO_LARGE, null, undefined, value);
     const messages = new Array<ParsedMessage>(length);
+    const ids = new BatchIds(text);
     for (let i = 0; i < length; i++) messages[i] = classifyWith(value[i], ids, i, jsonrpc1);
     return { kind: 'batch', messages };
   }
-  return classifyWith(value, ids, -1, jsonrpc1);
+  return classifyWith(value, text, -1, jsonrpc1);
 }

@@ -88,6 +88,31 @@ describe('serializers', () => {
     }
   });
 
+  it('writes the JSON of a method name once while messages repeat it', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      for (let id = 1; id <= 3; id++) {
+        expect(serializeRequest(id, 'tools/call')).toBe(
+          `{"jsonrpc":"2.0","id":${id},"method":"tools/call"}`,
+        );
+      }
+      expect(serializeNotification('tools/call')).toBe('{"jsonrpc":"2.0","method":"tools/call"}');
+      const ofMethod = stringify.mock.calls.filter(([value]) => value === 'tools/call');
+      expect(ofMethod).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it('writes each method name right when it changes from message to message', () => {
+    expect(serializeRequest(1, 'a')).toBe('{"jsonrpc":"2.0","id":1,"method":"a"}');
+    expect(serializeNotification('b"\n', [1])).toBe(
+      '{"jsonrpc":"2.0","method":"b\\"\\n","params":[1]}',
+    );
+    expect(serializeRequest(2, 'a', {})).toBe('{"jsonrpc":"2.0","id":2,"method":"a","params":{}}');
+    expect(JSON.parse(serializeNotification('b"\n')).method).toBe('b"\n');
+  });
+
   it('joins batches and refuses to build an empty one', () => {
     expect(serializeBatch(['1', '2'])).toBe('[1,2]');
     expect(serializeBatch([])).toBeUndefined();

@@ -85,6 +85,19 @@ export function serializeError(id: JsonRpcId, error: JsonRpcErrorObject, rawId?:
   return '{"jsonrpc":"2.0","id":' + stringifyId(id, rawId) + ',"error":' + json + '}';
 }
 
+/** The last method name written and its JSON text: most messages name the method before them. */
+let lastMethod = '';
+let lastMethodJson = '""';
+
+/** The JSON text of a method name, kept for the next message that names the same method. */
+function methodJson(method: string): string {
+  if (method !== lastMethod) {
+    lastMethodJson = JSON.stringify(method);
+    lastMethod = method;
+  }
+  return lastMethodJson;
+}
+
 /**
  * A request.
  *
@@ -106,7 +119,7 @@ export function serializeRequest(
   params?: JsonRpcParams,
   write: (value: unknown) => string | undefined = JSON.stringify,
 ): string {
-  const head = '{"jsonrpc":"2.0","id":' + stringifyId(id) + ',"method":' + JSON.stringify(method);
+  const head = '{"jsonrpc":"2.0","id":' + stringifyId(id) + ',"method":' + methodJson(method);
   return params === undefined ? head + '}' : head + ',"params":' + write(params) + '}';
 }
 
@@ -128,7 +141,7 @@ export function serializeNotification(
   params?: JsonRpcParams,
   write: (value: unknown) => string | undefined = JSON.stringify,
 ): string {
-  const head = '{"jsonrpc":"2.0","method":' + JSON.stringify(method);
+  const head = '{"jsonrpc":"2.0","method":' + methodJson(method);
   return params === undefined ? head + '}' : head + ',"params":' + write(params) + '}';
 }
 
