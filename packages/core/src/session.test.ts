@@ -91,6 +91,113 @@ describe('session sends', () => {
     await session.close();
   });
 
+  /**
+   * A transport that writes each turn's messages together, as stdio does: every send of a turn
+   * gets the turn's one promise, settled when the turn's write is done (or failed). Counts the
+   * handlers attached to those promises.
+   */
+  function turnTransport(inner: Transport, fail: () => Error | undefined) {
+    let turn: { promise: Promise<void>; texts: string[] } | undefined;
+    const watches: { mock: { calls: unknown[] } }[] = [];
+    const counts = {
+      get turns() {
+        return watches.length;
+      },
+      get handlers() {
+        return watches.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+      },
+    };
+    const transport: Transport = {
+      start: (handler) => inner.start(handler),
+      send(text) {
+        if (turn === undefined) {
+          const texts: string[] = [];
+          const promise = new Promise<void>((resolve, reject) =>
+            setImmediate(() => {
+              turn = undefined;
+              const error = fail();
+              if (error !== undefined) return reject(error);
+              for (const one of texts) void inner.send(one);
+              resolve();
+            }),
+          );
+          watches.push(vi.spyOn(promise, 'then'));
+          turn = { promise, texts };
+        }
+        turn.texts.push(text);
+        return turn.promise;
+      },
+      close: (reason) => inner.close(reason),
+    };
+    return { transport, counts };
+  }
+
+  it('watches a promise that many sends share once, not once per send', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    const received: string[] = [];
+    await answering(theirs, received);
+    const { transport, counts } = turnTransport(mine, () => undefined);
+    const session = createSession(transport, { report: () => {} });
+    session.start(() => undefined);
+    await Promise.resolve();
+    const calls = Array.from({ length: 50 }, (_, i) => session.request('add', [i, 1]));
+    // Counting work: one handler for the turn's promise, not a closure and a reaction per call.
+    expect([counts.turns, counts.handlers]).toEqual([1, 1]);
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 50 }, () => 3));
+    expect(received).toHaveLength(50);
+    await session.close();
+  });
+
+  it('fails every call of a shared send that failed, each with its own method and id', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    const received: string[] = [];
+    await answering(theirs, received);
+    let failNext = true;
+    const { transport, counts } = turnTransport(mine, () => {
+      const error = failNext ? new Error('EPIPE') : undefined;
+      failNext = false;
+      return error;
+    });
+    const session = createSession(transport, { report: () => {} });
+    session.start(() => undefined);
+    await Promise.resolve();
+    const failed = (await Promise.all(
+      ['a', 'b', 'c'].map((method) => session.request(method).catch((e: unknown) => e)),
+    )) as TransportError[];
+    expect(failed.every((e) => e instanceof TransportError && /EPIPE/.test(e.message))).toBe(true);
+    expect(failed.map((e) => e.method)).toEqual(['a', 'b', 'c']);
+    expect(new Set(failed.map((e) => e.id)).size).toBe(3);
+    expect(session.pending.size).toBe(0);
+    // The next turn's promise is watched anew: its call goes out and is answered.
+    expect(await session.request('d')).toBe(3);
+    expect([counts.turns, counts.handlers]).toEqual([2, 2]);
+    await session.close();
+  });
+
+  it('reports each answer of a shared send that failed, with its own id, on one handler', async () => {
+    const [mine, theirs] = createMemoryTransportPair();
+    await theirs.start({ onMessage() {}, onClose() {} });
+    const { transport, counts } = turnTransport(mine, () => new Error('EPIPE'));
+    const reports: { message: string; id?: unknown }[] = [];
+    const session = createSession(transport, {
+      report: (error, info) => reports.push({ message: error.message, id: info.id }),
+    });
+    session.start((parsed) =>
+      parsed.kind === 'request'
+        ? `{"jsonrpc":"2.0","id":${parsed.message.id},"result":1}`
+        : undefined,
+    );
+    await Promise.resolve();
+    await Promise.all(
+      [2, 3, 4].map((id) => theirs.send(`{"jsonrpc":"2.0","id":${id},"method":"m"}`)),
+    );
+    await vi.waitFor(() => expect(reports.length).toBeGreaterThanOrEqual(3), { timeout: 1000 });
+    expect(reports.every((r) => /EPIPE/.test(r.message))).toBe(true);
+    expect(reports.map((r) => r.id)).toEqual([2, 3, 4]);
+    expect(counts.handlers).toBe(counts.turns);
+    await session.close();
+  });
+
   it('holds no table, map, set or AbortController while idle, and makes them on first use', async () => {
     const [mine, theirs] = createMemoryTransportPair();
     const received: string[] = [];

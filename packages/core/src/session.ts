@@ -39,6 +39,7 @@ import type { GiveUpReason, PendingCalls } from './pending.js';
 import type { Profile, ProgressReporter } from './protocols.js';
 import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 import { sendError } from './send-error.js';
+import { SendWatch } from './send-watch.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
 import { SENT, type Transport, type TransportHandler } from './transport.js';
@@ -291,6 +292,28 @@ interface RareSessionState {
   /** `closed`, once read before the session closed. */
   closedPromise?: Promise<void>;
   resolveClosed?: () => void;
+  /** The detached sends under way (answers, notices), once one was not done at once. */
+  sendFailures?: SendWatch<SessionOptions, SendAbout | undefined>;
+}
+
+/** What a detached send is about: the call it answers or makes. */
+type SendAbout = { readonly method: string; readonly id?: JsonRpcId };
+
+/** Reports a detached send that failed; the session goes on (the transport closes if it must). */
+function reportSendFailure(
+  error: unknown,
+  options: SessionOptions,
+  about: SendAbout | undefined,
+): void {
+  const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
+  options.report(
+    toError(error),
+    about === undefined
+      ? { kind: 'send-failed', level }
+      : about.id === undefined
+        ? { kind: 'send-failed', level, method: about.method }
+        : { kind: 'send-failed', level, method: about.method, id: about.id },
+  );
 }
 
 /**
@@ -384,21 +407,12 @@ class SessionImpl implements Session {
     });
   }
 
-  sendDetached(text: string, about?: { readonly method: string; readonly id?: JsonRpcId }): void {
+  sendDetached(text: string, about?: SendAbout): void {
     if (this.#closed) return;
     const sent = this.send(text);
     if (sent === SENT) return;
-    sent.then(undefined, (error: unknown) => {
-      const level = error instanceof ConnectionClosedError ? 'debug' : 'warn';
-      this.#options.report(
-        toError(error),
-        about === undefined
-          ? { kind: 'send-failed', level }
-          : about.id === undefined
-            ? { kind: 'send-failed', level, method: about.method }
-            : { kind: 'send-failed', level, method: about.method, id: about.id },
-      );
-    });
+    const rare = (this.#rare ??= {});
+    (rare.sendFailures ??= new SendWatch(reportSendFailure)).watch(sent, this.#options, about);
   }
 
   #outgoing(): Outgoing {
