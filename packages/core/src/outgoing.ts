@@ -32,7 +32,7 @@ import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pend
 import type { Profile, ProgressToken } from './protocols.js';
 import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
-import { SendWatch } from './send-watch.js';
+import { watchSends } from './send-watch.js';
 import { toError } from './to-error.js';
 import { SENT } from './transport.js';
 
@@ -202,12 +202,12 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
 
   const nextId = (): JsonRpcId => (generateId === undefined ? counter++ : generateId());
 
-  /** Sends a call's message; a failure rejects the call (a send already done needs no watch). */
   /** A call whose send failed fails with the send's error, unless it was answered meanwhile. */
-  const sendFailures = new SendWatch<JsonRpcId, string>((error, id, method) => {
+  const watchSend = watchSends<JsonRpcId, string>((error, id, method) => {
     if (pending.has(id)) pending.reject(id, sendError(error, { method, id }));
   });
 
+  /** Sends a call's message; a failure rejects the call (a send already done needs no watch). */
   const sendCall = (
     id: JsonRpcId,
     method: string,
@@ -216,7 +216,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     context?: CallContext,
   ): void => {
     const sent = send(text, signal, context);
-    if (sent !== SENT) sendFailures.watch(sent, id, method);
+    if (sent !== SENT) watchSend(sent, id, method);
   };
 
   /** Routes the progress reports of one call to its listener until the call settles. */

@@ -163,24 +163,18 @@ export function invalid(
 
 /**
  * Where a number id's source text comes from: the text of a single message (scanned when an id
- * needs it), or the {@link BatchIds} of a batch (scanned once for all its members). A plain
- * string costs a message nothing until an id needs its text.
+ * needs it: a message makes nothing for it), or for a batch, its id texts found once for all its
+ * members.
  */
-type RawIdSource = string | BatchIds;
+type RawIdSource = string | (() => readonly (string | undefined)[]);
 
-/** The id texts of a batch's text, scanned on first use and kept: one pass per batch, not per member. */
-class BatchIds {
-  readonly #text: string;
-  #ids: readonly (string | undefined)[] | undefined;
-
-  constructor(text: string) {
-    this.#text = text;
-  }
-
-  get ids(): readonly (string | undefined)[] {
-    this.#ids ??= findRawIds(this.#text);
-    return this.#ids;
-  }
+/** The id texts of a batch's `text`, scanned on first use and kept: one pass per batch. */
+function batchIds(text: string): () => readonly (string | undefined)[] {
+  let ids: readonly (string | undefined)[] | undefined;
+  return () => {
+    ids ??= findRawIds(text);
+    return ids;
+  };
 }
 
 /**
@@ -193,7 +187,7 @@ function rawIdOf(
   index: number,
 ): string | undefined | null {
   if (Number.isSafeInteger(id)) return undefined;
-  const texts = ids === undefined ? undefined : typeof ids === 'string' ? findRawIds(ids) : ids.ids;
+  const texts = ids === undefined ? undefined : typeof ids === 'string' ? findRawIds(ids) : ids();
   const raw = texts?.[Math.max(index, 0)];
   if (raw !== undefined) return raw;
   return Number.isFinite(id) ? undefined : null;
@@ -359,7 +353,7 @@ export function parse(text: string, options?: ParseOptions): ParseResult {
     const max = options?.maxBatchSize;
     if (max !== undefined && length > max) return invalid(BATCH_TOO_LARGE, null, undefined, value);
     const messages = new Array<ParsedMessage>(length);
-    const ids = new BatchIds(text);
+    const ids = batchIds(text);
     for (let i = 0; i < length; i++) messages[i] = classifyWith(value[i], ids, i, jsonrpc1);
     return { kind: 'batch', messages };
   }

@@ -8,62 +8,51 @@
  * Handles the failure of one send.
  *
  * @param error - why the send failed
- * @param a - the first detail given to {@link SendWatch.watch} with the send
+ * @param a - the first detail given with the send
  * @param b - the second detail
  */
 export type SendFailure<A, B> = (error: unknown, a: A, b: B) => void;
 
-/** What a watch holds while no promise is watched (never written to). */
-const NO_DETAILS: readonly unknown[] = Object.freeze([]);
+/** What a watch holds while it watches nothing (never written to). */
+const NOTHING: unknown[] = [];
 
 /**
- * Watches sends for failure. A transport that writes the messages of one turn together hands
- * each of them the same promise (stdio's batch, a WebSocket waiting for its buffer to drain); a
- * handler per send would cost a closure, a reaction and a promise for every message, and a
- * microtask each when the promise settles. Here the sends that share a promise share one
- * handler: when it rejects, each failed send is handled with its own details, in the order they
- * were sent. Cost per send: a comparison and two array writes.
+ * Watches one send for failure: call it with what the transport's `send()` returned (not core's
+ * `SENT`, which never fails) and two details of the send, handed to `onFail` if it fails.
  */
-export class SendWatch<A, B> {
-  readonly #onFail: SendFailure<A, B>;
-  /** The promise of the sends watched last, until it settles. */
-  #promise: Promise<void> | undefined = undefined;
-  /** The details of the sends sharing `#promise`, flat: a, b, a, b, … */
-  #details: unknown[] = NO_DETAILS as unknown[];
+export type SendWatch<A, B> = (sent: Promise<void>, a: A, b: B) => void;
 
-  /**
-   * @param onFail - handles one failed send
-   */
-  constructor(onFail: SendFailure<A, B>) {
-    this.#onFail = onFail;
-  }
-
-  /**
-   * Handles the send's failure if `sent` rejects.
-   *
-   * @param sent - what the transport's `send()` returned (not core's `SENT`: that one never fails)
-   * @param a - a detail of the send, handed to `onFail`
-   * @param b - another detail of the send
-   */
-  watch(sent: Promise<void>, a: A, b: B): void {
-    if (sent !== this.#promise) this.#start(sent);
-    this.#details.push(a, b);
-  }
-
-  #start(sent: Promise<void>): void {
-    const details: unknown[] = [];
-    this.#promise = sent;
-    this.#details = details;
-    const settled = (): void => {
-      if (this.#promise !== sent) return;
-      this.#promise = undefined;
-      this.#details = NO_DETAILS as unknown[];
-    };
-    sent.then(settled, (error: unknown) => {
-      settled();
-      for (let i = 0; i < details.length; i += 2) {
-        this.#onFail(error, details[i] as A, details[i + 1] as B);
-      }
-    });
-  }
+/**
+ * Makes a watch of sends. A transport that writes the messages of one turn together hands each of
+ * them the same promise (stdio's batch, a WebSocket waiting for its buffer to drain); a handler
+ * per send would cost a closure, a reaction and a promise for every message, and a microtask each
+ * when the promise settles. Here the sends that share a promise share one handler: when it
+ * rejects, each of them is handled with its own details, in the order they were sent. Cost per
+ * send: a comparison and two array writes.
+ *
+ * @param onFail - handles one failed send
+ * @returns the watch
+ */
+export function watchSends<A, B>(onFail: SendFailure<A, B>): SendWatch<A, B> {
+  /** The promise of the sends watched last, until it settles, and their details: a, b, a, b, … */
+  let current: Promise<void> | undefined;
+  let details = NOTHING;
+  return (sent, a, b) => {
+    if (sent !== current) {
+      const shared: unknown[] = [];
+      const settled = (): void => {
+        if (current !== sent) return;
+        current = undefined;
+        details = NOTHING;
+      };
+      current = sent;
+      details = shared;
+      sent.then(settled, (error: unknown) => {
+        settled();
+        for (let i = 0; i < shared.length; i += 2)
+          onFail(error, shared[i] as A, shared[i + 1] as B);
+      });
+    }
+    details.push(a, b);
+  };
 }

@@ -39,7 +39,7 @@ import type { GiveUpReason, PendingCalls } from './pending.js';
 import type { Profile, ProgressReporter } from './protocols.js';
 import type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
 import { sendError } from './send-error.js';
-import { SendWatch } from './send-watch.js';
+import { type SendWatch, watchSends } from './send-watch.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
 import { SENT, type Transport, type TransportHandler } from './transport.js';
@@ -293,7 +293,7 @@ interface RareSessionState {
   closedPromise?: Promise<void>;
   resolveClosed?: () => void;
   /** The detached sends under way (answers, notices), once one was not done at once. */
-  sendFailures?: SendWatch<SessionOptions, SendAbout | undefined>;
+  watchSend?: SendWatch<SessionOptions, SendAbout | undefined>;
 }
 
 /** What a detached send is about: the call it answers or makes. */
@@ -412,7 +412,7 @@ class SessionImpl implements Session {
     const sent = this.send(text);
     if (sent === SENT) return;
     const rare = (this.#rare ??= {});
-    (rare.sendFailures ??= new SendWatch(reportSendFailure)).watch(sent, this.#options, about);
+    (rare.watchSend ??= watchSends(reportSendFailure))(sent, this.#options, about);
   }
 
   #outgoing(): Outgoing {
