@@ -292,15 +292,13 @@ interface RareSessionState {
   /** `closed`, once read before the session closed. */
   closedPromise?: Promise<void>;
   resolveClosed?: () => void;
-  /** The detached sends under way (answers, notices), once one was not done at once. */
-  watchSend?: SendWatch<SessionOptions, SendAbout | undefined>;
 }
 
 /** What a detached send is about: the call it answers or makes. */
 type SendAbout = { readonly method: string; readonly id?: JsonRpcId };
 
 /** Reports a detached send that failed; the session goes on (the transport closes if it must). */
-function reportSendFailure(
+function reportDetachedFailure(
   error: unknown,
   options: SessionOptions,
   about: SendAbout | undefined,
@@ -315,6 +313,13 @@ function reportSendFailure(
         : { kind: 'send-failed', level, method: about.method, id: about.id },
   );
 }
+
+/**
+ * The watch of every session's detached sends (answers, notices): one for all, so that a session
+ * holds nothing for it; each send carries its session's options.
+ */
+const watchDetached: SendWatch<SessionOptions, SendAbout | undefined> =
+  watchSends(reportDetachedFailure);
 
 /**
  * One session. A class rather than closures over a scope: a server holds one session per
@@ -410,9 +415,7 @@ class SessionImpl implements Session {
   sendDetached(text: string, about?: SendAbout): void {
     if (this.#closed) return;
     const sent = this.send(text);
-    if (sent === SENT) return;
-    const rare = (this.#rare ??= {});
-    (rare.watchSend ??= watchSends(reportSendFailure))(sent, this.#options, about);
+    if (sent !== SENT) watchDetached(sent, this.#options, about);
   }
 
   #outgoing(): Outgoing {
