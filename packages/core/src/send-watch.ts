@@ -13,8 +13,11 @@
  */
 export type SendFailure<A, B> = (error: unknown, a: A, b: B) => void;
 
-/** What a watch holds while it watches nothing (never written to). */
-const NOTHING: unknown[] = [];
+/**
+ * What a watch holds while it watches nothing. Frozen: it is never written to, unless a transport
+ * returned something that is not a promise, and then the write throws as `.then()` would have.
+ */
+const NOTHING: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 /**
  * Watches one send for failure: call it with what the transport's `send()` returned (not core's
