@@ -11,7 +11,7 @@
  * the code the server uses, so the difference from `kit` is what loading the packages costs.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -29,14 +29,16 @@ const childFile = (kind, impl) =>
     new URL(`../children/${kind}/${impl === BUNDLED ? 'kit' : impl}.mjs`, import.meta.url),
   );
 
-/** `kind`'s bundled kit child, made once per process in a temporary folder. */
+/** `kind`'s bundled kit child, made once per process in a temporary folder removed at exit. */
 const bundles = new Map();
 async function bundledChild(kind) {
   if (!bundles.has(kind)) {
     // esbuild is a development dependency of the repository's root.
     const root = fileURLToPath(new URL('../../../package.json', import.meta.url));
     const { build } = await import(pathToFileURL(createRequire(root).resolve('esbuild')).href);
-    const outfile = join(mkdtempSync(join(tmpdir(), 'jsonrpc-kit-cold-')), `${kind}.mjs`);
+    const dir = mkdtempSync(join(tmpdir(), 'jsonrpc-kit-cold-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const outfile = join(dir, `${kind}.mjs`);
     await build({
       entryPoints: [childFile(kind, 'kit')],
       outfile,
