@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 /** The method every implementation serves. */
 export const METHOD = 'add';
@@ -218,9 +219,32 @@ export function check(value) {
 }
 
 /**
+ * Node flags of a server child whose memory per connection is measured: `gc()`, and a young
+ * generation of a fixed size (1 MiB semi-spaces, V8's smallest default). By default V8 doubles the
+ * young generation whenever much survives a scavenge: while thousands of connections open it grows
+ * by up to tens of MiB for the process (a step function of what the connections allocated on the
+ * way, not of what they keep) and shrinks back only after seconds of idleness (V8's memory
+ * reducer). Fixed, and filled before each reading (`GET /__stats?gc`), it grows by nothing, and
+ * the RSS growth is what the connections keep.
+ */
+export const MEMORY_NODE_ARGS = [
+  '--expose-gc',
+  '--min-semi-space-size=1',
+  '--max-semi-space-size=1',
+];
+
+/** Allocates 4 MiB of garbage: every page of a 1 MiB-semi-space young generation is in use. */
+function fillYoungGeneration() {
+  let garbage;
+  for (let i = 0; i < 1 << 15; i++) garbage = new Array(14);
+  return garbage;
+}
+
+/**
  * Server-child side: answers `GET /__stats` on `httpServer` with the child's memory and its CPU
  * time so far; `GET /__stats?gc` runs a full GC first (when run with `--expose-gc`):
- * `{ rss, heapUsed, external, arrayBuffers, cpuMicros }`. Other requests go to `fallback`.
+ * `{ rss, heapUsed, external, arrayBuffers, cpuMicros, youngBytes }` (`youngBytes`: the young
+ * generation's physical size). Other requests go to `fallback`.
  */
 export function serveStats(httpServer, fallback) {
   httpServer.on('request', (req, res) => {
@@ -229,13 +253,38 @@ export function serveStats(httpServer, fallback) {
       return;
     }
     if (req.url === '/__stats?gc') {
+      fillYoungGeneration();
       globalThis.gc?.();
       globalThis.gc?.();
     }
     const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
     const { user, system } = process.cpuUsage();
-    res.end(JSON.stringify({ rss, heapUsed, external, arrayBuffers, cpuMicros: user + system }));
+    const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    res.end(
+      JSON.stringify({
+        rss,
+        heapUsed,
+        external,
+        arrayBuffers,
+        cpuMicros: user + system,
+        youngBytes: young?.physical_space_size ?? 0,
+      }),
+    );
   });
+}
+
+/**
+ * Memory growth per item (connection, session) between two `readStats(port, true)` readings of a
+ * child run with {@link MEMORY_NODE_ARGS}: `{ rssKiB, heapKiB }`.
+ *
+ * @throws Error when the young generation's size changed (the flags were not applied)
+ */
+export function memoryGrowth(before, after, items) {
+  if (after.youngBytes !== before.youngBytes) {
+    throw new Error(`young generation ${before.youngBytes} B → ${after.youngBytes} B: not fixed`);
+  }
+  const kib = (bytes) => bytes / items / 1024;
+  return { rssKiB: kib(after.rss - before.rss), heapKiB: kib(after.heapUsed - before.heapUsed) };
 }
 
 /** Client side: reads `GET /__stats` of a server child (see `serveStats`), after a GC if `gc`. */

@@ -1,12 +1,23 @@
 /**
  * Scenarios 9 and 10: many WebSocket connections to one server child (pinned to CPU 1), opened by
  * this process (CPU 0) with plain `ws` clients, the same for every server.
- * - idle: the server's RSS and heap per open, silent connection (after a full GC);
+ * - idle: the server's RSS and heap per open, silent connection (after a full GC, the young
+ *   generation of a fixed size: see `MEMORY_NODE_ARGS`);
  * - light load: every connection makes one call per second; the server's CPU time per call.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { check, kit, METHOD, openMany, PARAMS, readStats, startServerChild } from '../common.mjs';
+import {
+  check,
+  kit,
+  MEMORY_NODE_ARGS,
+  METHOD,
+  memoryGrowth,
+  openMany,
+  PARAMS,
+  readStats,
+  startServerChild,
+} from '../common.mjs';
 
 const SERVER_FILE = fileURLToPath(new URL('../children/ws-conns-server.mjs', import.meta.url));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,11 +41,11 @@ function readLimits() {
   }
 }
 
-async function start(impl, count) {
+async function start(impl, count, nodeArgs = ['--expose-gc']) {
   if (impl === 'kit') await kit('@jsonrpc-kit/transport-ws', 'createWebSocketServer');
   const server = await startServerChild(SERVER_FILE, [impl], {
     cpu: 1,
-    nodeArgs: ['--expose-gc'],
+    nodeArgs,
     timeoutMs: 15_000,
   });
   const { WebSocket } = await import('ws');
@@ -73,15 +84,12 @@ async function start(impl, count) {
 /** Idle connections: value is the server's RSS growth per connection in KiB; heap beside it. */
 export async function runIdle(impl, config) {
   const count = socketBudget(config.connections);
-  const run = await start(impl, count);
+  const run = await start(impl, count, MEMORY_NODE_ARGS);
   try {
     await sleep(config.settleMs);
     const after = await readStats(run.server.port, true);
-    const kib = (bytes) => bytes / (count - 1) / 1024;
-    return {
-      value: kib(after.rss - run.before.rss),
-      extra: { heapKiB: kib(after.heapUsed - run.before.heapUsed), connections: count },
-    };
+    const { rssKiB, heapKiB } = memoryGrowth(run.before, after, count - 1);
+    return { value: rssKiB, extra: { heapKiB, connections: count } };
   } finally {
     await run.close();
   }

@@ -2,11 +2,20 @@
  * Scenarios 18a and 18b: many idle Streamable HTTP sessions on one server child, opened by this
  * process with the same undici client for every server. A session is one `initialize` POST (the
  * answer carries its id) and nothing more; in 18b each session also holds its GET event stream
- * open. Value: the server's RSS growth per session after a full GC, in KiB; heap beside it.
+ * open. Value: the server's RSS growth per session after a full GC (the young generation of a
+ * fixed size: see `MEMORY_NODE_ARGS`), in KiB; heap beside it.
  */
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { INITIALIZE_TEXT, kit, openMany, readStats, startServerChild } from '../common.mjs';
+import {
+  INITIALIZE_TEXT,
+  kit,
+  MEMORY_NODE_ARGS,
+  memoryGrowth,
+  openMany,
+  readStats,
+  startServerChild,
+} from '../common.mjs';
 import { socketBudget } from './connections.mjs';
 
 const SERVER_FILE = fileURLToPath(
@@ -77,7 +86,7 @@ export async function runIdle(impl, config, streams) {
   if (impl === 'kit') await kit('@jsonrpc-kit/transport-http', 'createStreamableHttpNodeHandler');
   const server = await startServerChild(SERVER_FILE, [impl], {
     cpu: 1,
-    nodeArgs: ['--expose-gc'],
+    nodeArgs: MEMORY_NODE_ARGS,
     timeoutMs: 15_000,
   });
   const origin = `http://127.0.0.1:${server.port}`;
@@ -101,11 +110,8 @@ export async function runIdle(impl, config, streams) {
     if (new Set(opened.map((s) => s.id)).size !== count - 1) throw new Error('session ids repeat');
     await sleep(config.settleMs);
     const after = await readStats(server.port, true);
-    const kib = (bytes) => bytes / (count - 1) / 1024;
-    return {
-      value: kib(after.rss - before.rss),
-      extra: { heapKiB: kib(after.heapUsed - before.heapUsed), sessions: count },
-    };
+    const { rssKiB, heapKiB } = memoryGrowth(before, after, count - 1);
+    return { value: rssKiB, extra: { heapKiB, sessions: count } };
   } finally {
     await gets?.destroy();
     await posts.destroy();
