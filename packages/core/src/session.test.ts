@@ -325,7 +325,9 @@ describe('the handler a session gives its transport', () => {
     plain.start(() => undefined);
     big.start(() => undefined);
     const [a, b] = handlers as [TransportHandler, TransportHandler];
-    // Behaviour on the prototype: no member of its own but what the owner has.
+    // The session itself: no object of its own per session, behaviour on the prototype.
+    expect(a).toBe(plain);
+    expect(b).toBe(big);
     expect(Object.keys(a)).not.toContain('onMessage');
     expect([a.onTooLarge, a.onReconnect, b.onReconnect]).toEqual([undefined, undefined, undefined]);
     expect(typeof b.onTooLarge).toBe('function');
@@ -339,6 +341,32 @@ describe('the handler a session gives its transport', () => {
     a.onClose(undefined);
     await plain.closed;
     expect(plain.isClosed).toBe(true);
+  });
+
+  it('is a plain object with an onReconnect member when the owner listens for reconnections', async () => {
+    let handler: TransportHandler | undefined;
+    const transport: Transport = {
+      callsHandlerMethods: true,
+      start(h) {
+        handler = h;
+        return Promise.resolve();
+      },
+      send: () => SENT,
+      close: () => Promise.resolve(),
+    };
+    let reconnects = 0;
+    const session = createSession(transport, {
+      report: () => {},
+      maxMessageBytes: 64,
+      onReconnect: () => reconnects++,
+    });
+    session.start(() => undefined);
+    expect(handler).not.toBe(session);
+    expect(handler!.maxMessageBytes).toBe(64);
+    handler!.onReconnect!();
+    expect(reconnects).toBe(1);
+    handler!.onClose(undefined);
+    await session.closed;
   });
 
   it('survives a wrapper that copies it with a spread (its members are its own)', async () => {

@@ -273,7 +273,9 @@ const DONE: Promise<void> = Promise.resolve();
  * ```
  */
 export function createSession(transport: Transport, options: SessionOptions): Session {
-  return new SessionImpl(transport, options);
+  return options.onTooLarge === undefined
+    ? new SessionImpl(transport, options)
+    : new TooLargeTakingSession(transport, options);
 }
 
 /** The session has closed. */
@@ -576,6 +578,38 @@ class SessionImpl implements Session {
     this.#outgoingHalf?.failAll('Connection lost', error);
   }
 
+  /** Reads a session's options: for {@link TooLargeTakingSession}, outside the class. */
+  static optionsOf(session: SessionImpl): SessionOptions {
+    return session.#options;
+  }
+
+  // The session is the handler of a transport that calls the handler's members as methods (see
+  // `sessionHandler`): no object of its own per session.
+
+  onMessage(text: string): void {
+    this.received(text);
+  }
+
+  onClose(error?: Error): void {
+    this.shutdown(error);
+  }
+
+  onError(error: Error): void {
+    this.#options.report(error, TRANSPORT_WARN);
+  }
+
+  onDisconnect(error?: Error): void {
+    this.disconnected(error);
+  }
+
+  onEnd(): void {
+    this.inputEnded();
+  }
+
+  get maxMessageBytes(): number | undefined {
+    return this.#options.maxMessageBytes;
+  }
+
   /** Takes one inbound text. */
   received(text: string): void {
     if (this.#closed) return;
@@ -628,9 +662,11 @@ class SessionImpl implements Session {
  * What a session hands its transport: a plain object whose members are its own, so that a
  * transport (or a wrapper) may copy it (`{ ...handler, onMessage }`) or take a member off it; or,
  * for a transport that calls its members only as methods ({@link Transport.callsHandlerMethods}),
- * a {@link SessionLink}, one small object whose behaviour is on its prototype (a server holds one
- * per connection). The optional `maxMessageBytes`, `onTooLarge` and `onReconnect` are members only
- * when the session has them, so that a transport that checks for them behaves as before.
+ * the session itself, whose behaviour is on its prototype (a server holds one per connection).
+ * The optional `onTooLarge` and `onReconnect` are members only when the session has them, so that
+ * a transport that checks for them behaves as before: a session whose owner takes messages over
+ * the size limit is a {@link TooLargeTakingSession}, and one whose owner listens for reconnections
+ * hands the plain object.
  *
  * @param session - the session
  * @param options - its options
@@ -642,21 +678,17 @@ function sessionHandler(
   options: SessionOptions,
   transport: Transport,
 ): TransportHandler {
-  const linked = transport.callsHandlerMethods === true;
-  const handler: { -readonly [K in keyof TransportHandler]: TransportHandler[K] } = linked
-    ? options.onTooLarge === undefined
-      ? new SessionLink(session, options)
-      : new SessionLinkTooLarge(session, options)
-    : {
-        onMessage: (text) => session.received(text),
-        onClose: (error) => session.shutdown(error),
-        onError: (error) => options.report(error, TRANSPORT_WARN),
-        onDisconnect: (error) => session.disconnected(error),
-        onEnd: () => session.inputEnded(),
-      };
+  if (transport.callsHandlerMethods === true && options.onReconnect === undefined) return session;
+  const handler: { -readonly [K in keyof TransportHandler]: TransportHandler[K] } = {
+    onMessage: (text) => session.received(text),
+    onClose: (error) => session.shutdown(error),
+    onError: (error) => options.report(error, TRANSPORT_WARN),
+    onDisconnect: (error) => session.disconnected(error),
+    onEnd: () => session.inputEnded(),
+  };
   // A member (a closure) only for an owner that listens: a server's connection does not.
   if (options.onReconnect !== undefined) handler.onReconnect = () => options.onReconnect!();
-  if (options.onTooLarge !== undefined && !linked) {
+  if (options.onTooLarge !== undefined) {
     // Called on the options: the owner's hooks may be methods of one object.
     handler.onTooLarge = (envelope, error) => options.onTooLarge!(envelope, error);
   }
@@ -664,41 +696,10 @@ function sessionHandler(
   return handler;
 }
 
-/** The handler of a transport that calls its members as methods: see {@link sessionHandler}. */
-class SessionLink implements TransportHandler {
-  readonly session: SessionImpl;
-  readonly options: SessionOptions;
-
-  constructor(session: SessionImpl, options: SessionOptions) {
-    this.session = session;
-    this.options = options;
-  }
-
-  onMessage(text: string): void {
-    this.session.received(text);
-  }
-
-  onClose(error?: Error): void {
-    this.session.shutdown(error);
-  }
-
-  onError(error: Error): void {
-    this.options.report(error, TRANSPORT_WARN);
-  }
-
-  onDisconnect(error?: Error): void {
-    this.session.disconnected(error);
-  }
-
-  onEnd(): void {
-    this.session.inputEnded();
-  }
-}
-
-/** A {@link SessionLink} of a session whose owner takes messages over the size limit. */
-class SessionLinkTooLarge extends SessionLink {
+/** A session whose owner takes messages over the size limit: as a handler, it has `onTooLarge`. */
+class TooLargeTakingSession extends SessionImpl {
   onTooLarge(envelope: MessageEnvelope, error: Error): void {
     // Called on the options: the owner's hooks may be methods of one object.
-    this.options.onTooLarge!(envelope, error);
+    SessionImpl.optionsOf(this).onTooLarge!(envelope, error);
   }
 }

@@ -517,16 +517,35 @@ function flat(text: string): string {
 }
 
 /**
+ * Keeps one copy of a text that repeats, such as the URL every session starts at: the copy kept
+ * last time when the text is equal to it, else a flat copy of the text, kept for next time.
+ *
+ * @returns the keeper: a text in, the copy to keep out
+ */
+function keepRepeated(): (text: string) => string {
+  let last: string | undefined;
+  return (text) => (text === last ? last : (last = flat(text)));
+}
+
+/** How a handler keeps the texts its sessions keep: see {@link keepRepeated}. */
+interface SessionTexts {
+  readonly url: (text: string) => string;
+  readonly address: (text: string) => string;
+}
+
+/**
  * What a session keeps of the request that started it, for `ctx.transport` of its calls: the
  * headers that say something about the caller (authorization, custom ones; not the starting
  * request's framing: host, connection, content type and length, accept…), its address, URL,
  * method, body limit and `auth`; not its signal. One shape for every session; with no header
- * left, one shared empty object.
+ * left, one shared empty object; its URL and address, one string for every session with the same
+ * one in a row.
  *
  * @param ctx - the starting request's context
+ * @param texts - the handler's keepers of repeated texts
  * @returns the session's facts
  */
-function sessionFacts(ctx: HttpContext): TransportContext {
+function sessionFacts(ctx: HttpContext, texts: SessionTexts): TransportContext {
   let headers: Record<string, string | readonly string[] | undefined> | undefined;
   const all = ctx.headers;
   for (const name in all) {
@@ -536,8 +555,8 @@ function sessionFacts(ctx: HttpContext): TransportContext {
   return {
     kind: 'http',
     headers: headers ?? NO_HEADERS,
-    remoteAddress: ctx.remoteAddress,
-    url: flat(ctx.url),
+    remoteAddress: ctx.remoteAddress === undefined ? undefined : texts.address(ctx.remoteAddress),
+    url: texts.url(ctx.url),
     httpMethod: ctx.httpMethod,
     maxRequestBytes: ctx.maxRequestBytes,
     auth: ctx.auth,
@@ -840,6 +859,8 @@ export function createStreamableCore(
   };
 
   const owner: SessionOwner = { route, closeSession, maxMessageBytes: cfg.maxRequestBytes };
+  /** The URL and address sessions keep: one string for all of them while they repeat. */
+  const texts: SessionTexts = { url: keepRepeated(), address: keepRepeated() };
 
   const openSession = (
     id: string | undefined,
@@ -853,7 +874,7 @@ export function createStreamableCore(
     }
     // The session outlives the POST that started it: its context keeps what its calls may read
     // of that request (headers about the caller, address, auth), not its framing or signal.
-    session.connection = server.connect(session, sessionFacts(ctx));
+    session.connection = server.connect(session, sessionFacts(ctx, texts));
     return session;
   };
 

@@ -1,4 +1,4 @@
-import type { Transport, TransportContext } from '@jsonrpc-kit/core';
+import type { Transport, TransportContext, TransportHandler } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAll, openGetStream, rawExchange, rawPost, serve, until } from '../test/helpers.js';
@@ -11,6 +11,11 @@ afterEach(async () => {
   await Promise.all(handlers.splice(0).map((h) => h.close()));
   await closeAll();
 });
+
+/** What the test reads of a session's transport. */
+interface Session {
+  readonly handler: TransportHandler | undefined;
+}
 
 const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
 
@@ -75,6 +80,10 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
       // No set or array kept by an idle session (its answered POST left none behind).
       expect(own.filter((value) => value instanceof Set || Array.isArray(value))).toEqual([]);
     }
+    // Its handler is the server's session itself: no object between them, nothing of its own.
+    const handlers = connected.map((c) => (c.transport as unknown as Session).handler!);
+    for (const handler of handlers) expect(Object.keys(handler)).toEqual([]);
+    expect(handlers[0]!.onMessage).toBe(handlers[1]!.onMessage);
     const [a, b] = connected;
     expect(a!.transport.send).toBe(b!.transport.send);
     expect(a!.transport.start).toBe(b!.transport.start);
