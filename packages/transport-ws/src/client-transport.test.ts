@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { ConnectionClosedError, TransportError, type TransportHandler } from '@jsonrpc-kit/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { createEchoHandler } from '../test/echo-handler.js';
 import { waitFor, withTimeout, wsUrl } from '../test/helpers.js';
@@ -151,6 +151,23 @@ describe('createWebSocketTransport', () => {
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]).toBeInstanceOf(TransportError);
     expect(r.errors[0]!.message).toContain('not valid UTF-8');
+  });
+
+  it("reads Node's ws through its message listener: no event object per message", async () => {
+    const listened = vi.spyOn(WebSocket.prototype, 'addEventListener');
+    const { wss, url } = await rawServer();
+    wss.on('connection', (ws) => {
+      ws.send('{"jsonrpc":"2.0","method":"text"}');
+      ws.send(Buffer.from('{"jsonrpc":"2.0","method":"binary"}'));
+    });
+    const t = transport({ url });
+    const r = recorder();
+    await t.start(r);
+    expect(await r.next()).toBe('{"jsonrpc":"2.0","method":"text"}');
+    expect(await r.next()).toBe('{"jsonrpc":"2.0","method":"binary"}');
+    // `onmessage` would wrap each message in a MessageEvent through addEventListener.
+    expect(listened.mock.calls.filter(([type]) => type === 'message')).toEqual([]);
+    listened.mockRestore();
   });
 
   it('reconnects with backoff when the server returns on the same port; queued sends go out once', async () => {

@@ -182,7 +182,8 @@ interface NodeWebSocketExtras {
   _socket?: Partial<Corkable>;
   ping?: () => void;
   terminate?: () => void;
-  on?: (event: string, listener: () => void) => void;
+  on?: (event: string, listener: (...args: any[]) => void) => void;
+  off?: (event: string, listener: (...args: any[]) => void) => void;
 }
 
 /** Bytes the socket holds; 0 for sockets that do not say (workerd has no `bufferedAmount`). */
@@ -195,6 +196,10 @@ let nodeWebSocket: Promise<WebSocketConstructor> | undefined;
 
 function isNode(): boolean {
   return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+}
+
+function isBun(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.bun === 'string';
 }
 
 function loadWebSocket(): Promise<WebSocketConstructor> {
@@ -426,6 +431,15 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     contract.deliver(text);
   };
 
+  /**
+   * The `message` listener of Node's `ws` (not Bun's): a text frame comes as a Buffer of bytes
+   * `ws` has checked are UTF-8, without the event object `onmessage` makes for each message.
+   */
+  const onNodeMessage = (data: Buffer | ArrayBuffer, isBinary: boolean): void => {
+    if (isBinary) onMessage({ data });
+    else contract.deliver((data as Buffer).toString());
+  };
+
   const connect = async (): Promise<void> => {
     reconnectTimer = undefined;
     let Ctor: WebSocketConstructor;
@@ -484,7 +498,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         report(error);
       }
     };
-    current.onmessage = onMessage;
+    const listens = isNodeWs && !isBun() && typeof current.on === 'function';
+    if (listens) current.on!('message', onNodeMessage);
+    else current.onmessage = onMessage;
     current.onerror = (event) => {
       lastError = errorOf(event) ?? lastError;
     };
@@ -496,6 +512,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         failWait(flow, new ConnectionClosedError());
       }
       current.onopen = current.onmessage = current.onerror = current.onclose = null;
+      if (listens) current.off?.('message', onNodeMessage);
       if (userClosed) {
         finish(undefined);
         return;
