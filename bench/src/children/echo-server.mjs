@@ -31,7 +31,9 @@ const methods = {
   echo: (params) => params,
   echoMeasured: (params) => {
     sample();
-    setImmediate(sample);
+    // Twice deferred: after a transport that writes its answers at the end of the loop's turn
+    // (in its own `setImmediate`, scheduled after this one) has written this one too.
+    setImmediate(() => setImmediate(sample));
     return params;
   },
   gc: () => {
