@@ -152,10 +152,20 @@ export function createChannel(options: ChannelOptions): Channel {
     writeQueue();
   };
 
+  /**
+   * Whether the last write carried several messages. Then the peer keeps many calls going, and
+   * the next write waits for the end of the event loop's turn (`setImmediate`), taking in the
+   * answers of everything read meanwhile: fewer, bigger writes. After a write of one message
+   * alone (one call at a time: an editor, an agent), the next goes out as soon as the code that
+   * sent it is done (`process.nextTick`), without waiting for the loop's turn.
+   */
+  let busy = false;
+
   const schedule = (): void => {
     if (scheduled || waiting !== undefined || encoding === undefined) return;
     scheduled = true;
-    setImmediate(flush);
+    if (busy) setImmediate(flush);
+    else process.nextTick(flush);
   };
 
   /**
@@ -163,6 +173,7 @@ export function createChannel(options: ChannelOptions): Channel {
    * waits for `'drain'`, the send promise waits too.
    */
   const writeQueue = (): void => {
+    busy = queue.length > 1;
     const data = encodeBatch(encoding!, queue);
     queue = [];
     queuedChars = 0;

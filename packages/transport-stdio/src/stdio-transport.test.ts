@@ -102,6 +102,37 @@ describe('createStdioTransport', () => {
     await t.close();
   });
 
+  it('writes a message sent alone before the loop turns; after a write of several, waits for the turn', async () => {
+    const out = sink();
+    const t = createStdioTransport({
+      framing: 'newline',
+      stdin: new PassThrough(),
+      stdout: out.stream,
+    });
+    await t.start(recorder());
+    /** How many writes happened when an immediate scheduled before `send` ran. */
+    const writesAtTurn = async (send: () => unknown): Promise<number> => {
+      let seen = -1;
+      setImmediate(() => {
+        seen = out.writes.length;
+      });
+      send();
+      await new Promise((resolve) => setImmediate(resolve));
+      return seen;
+    };
+    // One call at a time: out at the end of the sender's tick, before the loop's turn ends.
+    expect(await writesAtTurn(() => t.send('[1]'))).toBe(1);
+    // Several in one write: the next waits for the turn, to take in what else the turn sends.
+    await Promise.all([t.send('[2]'), t.send('[3]')]);
+    expect(out.writes.length).toBe(2);
+    expect(await writesAtTurn(() => t.send('[4]'))).toBe(2);
+    expect(out.writes.length).toBe(3);
+    // That write held one message: the next goes out at once again.
+    expect(await writesAtTurn(() => t.send('[5]'))).toBe(4);
+    expect(out.text()).toBe('[1]\n[2]\n[3]\n[4]\n[5]\n');
+    await t.close();
+  });
+
   it('waits for drain: a slow reader paces the writer and order is kept', async () => {
     const out = sink({ highWaterMark: 1024, delayMs: 5 });
     const t = createStdioTransport({

@@ -85,7 +85,8 @@ export interface StreamTransportOptions extends FramedTransportOptions {}
 
 /**
  * Creates a transport over a readable and a writable byte stream (the same object for a socket).
- * Messages sent in one event-loop turn go out as one write; `send()` resolves once the stream
+ * Messages sent together (in one tick; under load, in one event-loop turn) go out as one write;
+ * `send()` resolves once the stream
  * accepted the data, waiting for `'drain'` when it is full. While more than `highWaterMark`
  * bytes wait to be written, the readable is paused (a peer that does not read its answers is not
  * read either); past `maxQueuedBytes` the transport closes with a `TransportError`. The peer ending its side closes the
