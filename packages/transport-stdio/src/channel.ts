@@ -16,7 +16,13 @@ import {
 import { closeReasonError } from './close-reason.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
 import type { FrameError } from './errors.js';
-import { createFrameDecoder, encodeBatch, type Framing, type ResolvedFraming } from './framing.js';
+import {
+  createFrameDecoder,
+  encodeBatch,
+  encodePieces,
+  type Framing,
+  type ResolvedFraming,
+} from './framing.js';
 
 /** Options of {@link createChannel}. */
 export interface ChannelOptions {
@@ -58,6 +64,12 @@ export interface Channel {
   /** The largest message delivered (final once started). */
   readonly maxMessageBytes: number;
 }
+
+/**
+ * Above this length (UTF-16 units) a message written alone goes out apart from its framing: a
+ * joined string would copy it whole (for a megabyte, about as long as serializing it).
+ */
+const JOIN_LIMIT = 64 * 1024;
 
 interface Batch {
   readonly promise: Promise<void>;
@@ -174,12 +186,20 @@ export function createChannel(options: ChannelOptions): Channel {
    */
   const writeQueue = (): void => {
     busy = queue.length > 1;
-    const data = encodeBatch(encoding!, queue);
+    let taken: boolean;
+    if (queue.length === 1 && queue[0]!.length > JOIN_LIMIT) {
+      // Framing and message written apart: joined, the message would be copied once more.
+      const [first, second] = encodePieces(encoding!, queue[0]!);
+      writable.cork();
+      writable.write(first);
+      taken = writable.write(second);
+      writable.uncork();
+    } else taken = writable.write(encodeBatch(encoding!, queue));
     queue = [];
     queuedChars = 0;
     const current = batch!;
     batch = undefined;
-    if (writable.write(data)) {
+    if (taken) {
       current.resolve();
       if (readPaused) resumeReading();
     } else {

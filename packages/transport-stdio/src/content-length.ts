@@ -361,6 +361,17 @@ export function encodeContentLength(text: string): Buffer {
 }
 
 /**
+ * Frames one message with its Content-Length header, in two pieces to write one after the other:
+ * the header and the message, not joined into a copy of the message.
+ *
+ * @param text - the message
+ * @returns the pieces, in order
+ */
+export function contentLengthPieces(text: string): readonly [string, string] {
+  return ['Content-Length: ' + Buffer.byteLength(text, 'utf8') + '\r\n\r\n', text];
+}
+
+/**
  * Frames several messages with Content-Length headers into one string, for one write.
  *
  * @param messages - the messages, in order

@@ -5,11 +5,12 @@
  */
 import {
   type ContentLengthDecoderOptions,
+  contentLengthPieces,
   createContentLengthDecoder,
   encodeContentLengthBatch,
 } from './content-length.js';
 import { asBuffer, type FrameDecoder, isWhitespace } from './decoder.js';
-import { createNewlineDecoder, encodeNewlineBatch } from './newline.js';
+import { createNewlineDecoder, encodeNewlineBatch, newlinePieces } from './newline.js';
 
 /**
  * How messages are delimited on a byte stream:
@@ -98,4 +99,16 @@ export function createFrameDecoder(framing: Framing, options: FrameDecoderOption
  */
 export function encodeBatch(framing: ResolvedFraming, messages: readonly string[]): string {
   return framing === 'newline' ? encodeNewlineBatch(messages) : encodeContentLengthBatch(messages);
+}
+
+/**
+ * Frames one message as two pieces to write one after the other (see {@link newlinePieces} and
+ * {@link contentLengthPieces}): for a big message, whose joined copy would cost as much as it.
+ *
+ * @param framing - the framing in use
+ * @param message - the message
+ * @returns the pieces, in order
+ */
+export function encodePieces(framing: ResolvedFraming, message: string): readonly [string, string] {
+  return framing === 'newline' ? newlinePieces(message) : contentLengthPieces(message);
 }

@@ -173,6 +173,17 @@ function toLine(text: string): string {
 }
 
 /**
+ * Frames one message as a line, in two pieces to write one after the other: the message (its raw
+ * line breaks replaced) and the newline, not joined into a copy of the message.
+ *
+ * @param text - the message
+ * @returns the pieces, in order
+ */
+export function newlinePieces(text: string): readonly [string, string] {
+  return [toLine(text), '\n'];
+}
+
+/**
  * Frames several messages as lines into one string, for one write.
  *
  * @param messages - the messages, in order

@@ -133,6 +133,27 @@ describe('createStdioTransport', () => {
     await t.close();
   });
 
+  it('writes a big message apart from its framing, not joined into a copy of it', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', method: 'big', params: ['é'.repeat(70_000)] });
+    for (const framing of ['newline', 'content-length'] as const) {
+      const out = sink({ highWaterMark: 1024 * 1024 });
+      const t = createStdioTransport({ framing, stdin: new PassThrough(), stdout: out.stream });
+      await t.start(recorder());
+      await t.send(big);
+      await t.send('[1]');
+      expect(out.writes).toEqual(
+        framing === 'newline'
+          ? [big, '\n', '[1]\n']
+          : [
+              `Content-Length: ${Buffer.byteLength(big)}\r\n\r\n`,
+              big,
+              'Content-Length: 3\r\n\r\n[1]',
+            ],
+      );
+      await t.close();
+    }
+  });
+
   it('waits for drain: a slow reader paces the writer and order is kept', async () => {
     const out = sink({ highWaterMark: 1024, delayMs: 5 });
     const t = createStdioTransport({
