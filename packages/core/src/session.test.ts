@@ -1,4 +1,5 @@
 import { createHook } from 'node:async_hooks';
+import { getHeapSnapshot } from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError } from './errors.js';
 import { createMemoryTransportPair } from './memory-transport.js';
@@ -389,5 +390,69 @@ describe('the handler a session gives its transport', () => {
     await session.closed;
     expect(received).toEqual(['{"jsonrpc":"2.0","method":"hello"}']);
     expect(session.isClosed).toBe(true);
+  });
+});
+
+/** The names of the property edges of every heap object whose constructor is `name`. */
+async function ownEdgesOf(name: string): Promise<string[][]> {
+  let text = '';
+  for await (const chunk of getHeapSnapshot()) text += chunk;
+  const { snapshot, nodes, edges, strings } = JSON.parse(text) as {
+    snapshot: {
+      meta: {
+        node_fields: string[];
+        edge_fields: string[];
+        node_types: string[][];
+        edge_types: string[][];
+      };
+    };
+    nodes: number[];
+    edges: number[];
+    strings: string[];
+  };
+  const { node_fields: nf, edge_fields: ef, node_types: nt, edge_types: et } = snapshot.meta;
+  const [typeAt, nameAt, countAt] = ['type', 'name', 'edge_count'].map((f) => nf.indexOf(f));
+  const found: string[][] = [];
+  let edge = 0;
+  for (let at = 0; at < nodes.length; at += nf.length) {
+    const count = nodes[at + countAt!]!;
+    if (nt[0]![nodes[at + typeAt!]!] === 'object' && strings[nodes[at + nameAt!]!] === name) {
+      const names: string[] = [];
+      for (let e = edge; e < edge + count; e++) {
+        if (et[0]![edges[e * ef.length]!] === 'property')
+          names.push(strings[edges[e * ef.length + 1]!]!);
+      }
+      found.push(names);
+    }
+    edge += count;
+  }
+  return found;
+}
+
+describe('what a session holds', () => {
+  it('keeps no class brand: no private method of its own makes V8 add one per session', async () => {
+    let handler: TransportHandler | undefined;
+    const transport: Transport = {
+      callsHandlerMethods: true,
+      start(h) {
+        handler = h;
+        return Promise.resolve();
+      },
+      send: () => SENT,
+      close: () => Promise.resolve(),
+    };
+    const session = createSession(transport, { report: () => {} });
+    session.start(() => undefined);
+    // Every private member used, so that a brand, if any, is in place.
+    void session.request('x').catch(() => {});
+    handler!.onMessage('{"jsonrpc":"2.0","id":1,"method":"m"}');
+    // The instances (not the prototypes): the objects with the session's fields.
+    const sessions = (await ownEdgesOf('SessionImpl')).filter((n) => n.includes('#transport'));
+    expect(sessions.length).toBeGreaterThan(0);
+    // Its fields show as `#name`; a brand would show as a property named after the class.
+    for (const names of sessions) {
+      expect(names.filter((n) => n !== '__proto__' && !n.startsWith('#'))).toEqual([]);
+    }
+    await session.close();
   });
 });

@@ -353,12 +353,8 @@ class SessionImpl implements Session {
     return this.#options.profile;
   }
 
-  get #closed(): boolean {
-    return (this.#flags & CLOSED) !== 0;
-  }
-
   get pending(): PendingCalls {
-    return this.#outgoing().pending;
+    return SessionImpl.#outgoingOf(this).pending;
   }
 
   get incoming(): IncomingCalls<IncomingCall> {
@@ -369,17 +365,17 @@ class SessionImpl implements Session {
     const rare = (this.#rare ??= {});
     if (rare.life === undefined) {
       rare.life = new AbortController();
-      if (this.#closed) rare.life.abort(rare.closeReason);
+      if (this.isClosed) rare.life.abort(rare.closeReason);
     }
     return rare.life.signal;
   }
 
   get isClosed(): boolean {
-    return this.#closed;
+    return (this.#flags & CLOSED) !== 0;
   }
 
   get closed(): Promise<void> {
-    if (this.#closed) return DONE;
+    if (this.isClosed) return DONE;
     const rare = (this.#rare ??= {});
     rare.closedPromise ??= new Promise<void>((resolve) => {
       rare.resolveClosed = resolve;
@@ -408,23 +404,27 @@ class SessionImpl implements Session {
     this.#deferredSends++;
     return this.#startPromise.then(() => {
       this.#deferredSends--;
-      return this.#closed
+      return this.isClosed
         ? Promise.reject(new ConnectionClosedError())
         : transport.send(text, sendOptions);
     });
   }
 
   sendDetached(text: string, about?: SendAbout): void {
-    if (this.#closed) return;
+    if (this.isClosed) return;
     const sent = this.send(text);
     if (sent !== SENT) watchDetached(sent, this.#options, about);
   }
 
-  #outgoing(): Outgoing {
-    if (this.#outgoingHalf !== undefined) return this.#outgoingHalf;
-    const options = this.#options;
-    this.#outgoingHalf = createOutgoing({
-      profile: this.profile,
+  /**
+   * A session's outgoing half, made on first use. Static, as every private method here: an
+   * instance's private method would give each session a hidden field (its class brand).
+   */
+  static #outgoingOf(session: SessionImpl): Outgoing {
+    if (session.#outgoingHalf !== undefined) return session.#outgoingHalf;
+    const options = session.#options;
+    session.#outgoingHalf = createOutgoing({
+      profile: session.profile,
       sendCancel: options.sendCancel === true,
       requestTimeout: options.requestTimeout ?? 0,
       fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
@@ -433,35 +433,35 @@ class SessionImpl implements Session {
       lateAnswerMemory: options.lateAnswerMemory,
       generateId: options.generateId,
       contextMember: options.contextMember,
-      carriesContext: this.#transport.carriesCallContext,
+      carriesContext: session.#transport.carriesCallContext,
       onAnswered: options.onAnswered,
       onNullIdError: options.onNullIdError,
       report: (error, info) => options.report(error, info),
-      send: (text, signal, callContext) => this.send(text, signal, callContext),
-      sendDetached: (text) => this.sendDetached(text),
-      isClosed: () => this.#closed,
+      send: (text, signal, callContext) => session.send(text, signal, callContext),
+      sendDetached: (text) => session.sendDetached(text),
+      isClosed: () => session.isClosed,
     });
-    return this.#outgoingHalf;
+    return session.#outgoingHalf;
   }
 
   respond(response: JsonRpcResponse, hint?: unknown): void {
-    this.#outgoing().respond(response, hint);
+    SessionImpl.#outgoingOf(this).respond(response, hint);
   }
 
   reject(id: JsonRpcId, error: Error): void {
-    this.#outgoing().reject(id, error);
+    SessionImpl.#outgoingOf(this).reject(id, error);
   }
 
   gaveUp(id: JsonRpcId): boolean {
-    return this.#outgoing().gaveUp(id);
+    return SessionImpl.#outgoingOf(this).gaveUp(id);
   }
 
   nextId(): JsonRpcId {
-    return this.#outgoing().nextId();
+    return SessionImpl.#outgoingOf(this).nextId();
   }
 
   onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void {
-    this.#outgoing().onGiveUp(reason, id, method, notice);
+    SessionImpl.#outgoingOf(this).onGiveUp(reason, id, method, notice);
   }
 
   request(
@@ -470,7 +470,7 @@ class SessionImpl implements Session {
     options?: RequestOptions,
     id?: JsonRpcId,
   ): Promise<unknown> {
-    return this.#outgoing().request(method, params, options, id);
+    return SessionImpl.#outgoingOf(this).request(method, params, options, id);
   }
 
   consume(notification: JsonRpcNotification): boolean {
@@ -507,13 +507,13 @@ class SessionImpl implements Session {
     const token = progress.tokenOf(params);
     if (token === undefined) return undefined;
     return (value: unknown) =>
-      open() && !this.#closed
+      open() && !this.isClosed
         ? this.notify(progress.method, progress.toParams(token, value))
         : Promise.resolve();
   }
 
   notify(method: string, params?: JsonRpcParams): Promise<void> {
-    if (this.#closed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
+    if (this.isClosed) return Promise.reject(new ConnectionClosedError(undefined, { method }));
     let text: string;
     try {
       text = (this.#options.serializeNotification ?? serializeNotification)(method, params);
@@ -527,7 +527,7 @@ class SessionImpl implements Session {
 
   /** Closes the session for whatever reason (not the transport: the caller sees to that). */
   shutdown(cause: unknown): void {
-    if (this.#closed) return;
+    if (this.isClosed) return;
     this.#flags |= CLOSED;
     this.#outgoingHalf?.close(cause);
     const options = this.#options;
@@ -544,7 +544,7 @@ class SessionImpl implements Session {
   }
 
   close(reason?: unknown): Promise<void> {
-    if (this.#closed) return this.closed;
+    if (this.isClosed) return this.closed;
     this.shutdown(reason);
     let closing: Promise<void>;
     try {
@@ -561,8 +561,9 @@ class SessionImpl implements Session {
     );
   }
 
-  #answered(): void {
-    if (--this.#running === 0 && this.#flags & INPUT_ENDED) void this.close();
+  /** One answer worked out: the session closes after the last one once its input ended. */
+  static #answered(session: SessionImpl): void {
+    if (--session.#running === 0 && session.#flags & INPUT_ENDED) void session.close();
   }
 
   /** Nothing more will arrive: calls waiting for answers cannot get them; calls running here
@@ -612,7 +613,7 @@ class SessionImpl implements Session {
 
   /** Takes one inbound text. */
   received(text: string): void {
-    if (this.#closed) return;
+    if (this.isClosed) return;
     const options = this.#options;
     if (options.screen?.(text)) return;
     const parsed = (options.parse ?? parse)(text);
@@ -629,7 +630,7 @@ class SessionImpl implements Session {
       this.#running++;
       out.then((answer) => {
         if (answer !== undefined) this.sendDetached(answer, about);
-        this.#answered();
+        SessionImpl.#answered(this);
       });
     }
   }

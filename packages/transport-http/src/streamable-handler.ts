@@ -9,7 +9,6 @@
 import {
   ConnectionClosedError,
   type ConnectionHandler,
-  type ConnectionLike,
   ethereumSubscriptions,
   genericSubscriptions,
   META_HEADER,
@@ -402,33 +401,59 @@ interface SessionOwner {
 }
 
 /**
- * One session, and the duplex {@link Transport} `server.connect()` serves: its methods are on the
- * prototype and its collections are made on first use, so an idle session is one object.
+ * What a session holds only once it has had a GET stream, push waiting for one, or messages
+ * before `start`: made on first use, so that an idle session without a stream holds nothing of it.
  */
-class Session implements Transport {
-  readonly id: string | undefined;
-  readonly owner: SessionOwner;
-  handler: TransportHandler | undefined = undefined;
+class StreamState {
   /** Messages that arrived before `start`. */
   inbox: string[] | undefined = undefined;
-  /** The POSTs waiting for answers. */
-  exchanges: Set<Exchange> | undefined = undefined;
   standalone: SseStream | undefined = undefined;
   /** The id of the session's own stream, kept across reconnections. */
-  standaloneId: string | undefined;
+  standaloneId: string | undefined = undefined;
   /** Push sent before the GET stream first opened (bounded), sent when it opens. */
   backlog: string[] | undefined = undefined;
   /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
   resuming: Promise<void> | undefined = undefined;
-  connection: ConnectionLike | undefined = undefined;
+}
+
+/** The handler of a closed session: it takes nothing more. */
+const CLOSED_HANDLER: TransportHandler = Object.freeze({ onMessage() {}, onClose() {} });
+
+/**
+ * One session, and the duplex {@link Transport} `server.connect()` serves: its methods are on the
+ * prototype and what only a session with a stream or a waiting POST uses is made on first use, so
+ * an idle session is one object of six fields, two of them empty.
+ */
+class Session implements Transport {
+  readonly id: string | undefined;
+  readonly owner: SessionOwner;
+  /** The server's handler once started; {@link CLOSED_HANDLER} once closed. */
+  handler: TransportHandler | undefined = undefined;
+  /** The POSTs waiting for answers. */
+  exchanges: Set<Exchange> | undefined = undefined;
+  /** Its stream's state, once it has one (see {@link StreamState}). */
+  streams: StreamState | undefined = undefined;
   lastActive: number;
-  closed = false;
 
   constructor(owner: SessionOwner, id: string | undefined, streamId: string | undefined) {
     this.owner = owner;
     this.id = id;
-    this.standaloneId = streamId;
+    if (streamId !== undefined) this.streamState().standaloneId = streamId;
     this.lastActive = Date.now();
+  }
+
+  get closed(): boolean {
+    return this.handler === CLOSED_HANDLER;
+  }
+
+  /** The session's stream state, made now if it had none. */
+  streamState(): StreamState {
+    return (this.streams ??= new StreamState());
+  }
+
+  /** The session's own (GET) stream, when it has one. */
+  get standalone(): SseStream | undefined {
+    return this.streams?.standalone;
   }
 
   get maxMessageBytes(): number {
@@ -441,13 +466,15 @@ class Session implements Transport {
   }
 
   start(h: TransportHandler): Promise<void> {
-    if (this.handler !== undefined || this.closed) {
+    if (this.handler !== undefined) {
       return Promise.reject(new Error('Transport already started'));
     }
     this.handler = h;
-    const inbox = this.inbox;
-    this.inbox = undefined;
-    if (inbox !== undefined) for (const message of inbox) h.onMessage(message);
+    const streams = this.streams;
+    const inbox = streams?.inbox;
+    if (inbox === undefined) return Promise.resolve();
+    streams!.inbox = undefined;
+    for (const message of inbox) h.onMessage(message);
     return Promise.resolve();
   }
 
@@ -463,7 +490,7 @@ class Session implements Transport {
   /** Hands a message to the server, or keeps it until `start`. */
   deliver(text: string): void {
     if (this.handler !== undefined) this.handler.onMessage(text);
-    else (this.inbox ??= []).push(text);
+    else (this.streamState().inbox ??= []).push(text);
   }
 
   /** A POST no longer waits for answers; an idle session keeps no empty set. */
@@ -819,18 +846,20 @@ export function createStreamableCore(
    * waits for it, bounded, and anything else is dropped, as MCP allows.
    */
   const sendStandalone = async (session: Session, text: string, push: boolean): Promise<void> => {
-    if (session.resuming !== undefined) await session.resuming;
-    const stream = session.standalone;
+    const streams = session.streams;
+    if (streams?.resuming !== undefined) await streams.resuming;
+    const stream = streams?.standalone;
     if (stream?.open === true) return stream.send(text);
-    if (store !== undefined && session.standaloneId !== undefined) {
+    const standaloneId = streams?.standaloneId;
+    if (store !== undefined && standaloneId !== undefined) {
       // The stream dropped (or is open on another process): stored, so that the client's
       // `Last-Event-ID` reconnection gets it.
-      await store.append(session.standaloneId, text);
+      await store.append(standaloneId, text);
       return;
     }
     if (!push) return;
     // Not opened yet: kept for the first GET, the oldest dropped past the bound.
-    const backlog = (session.backlog ??= []);
+    const backlog = (session.streamState().backlog ??= []);
     if (backlog.length >= maxBuffered) backlog.shift();
     backlog.push(text);
   };
@@ -838,7 +867,8 @@ export function createStreamableCore(
   /** Closes a session here; `forget` also removes it from the store (it ends everywhere). */
   const closeSession = async (session: Session, reason?: unknown, forget = true): Promise<void> => {
     if (session.closed) return;
-    session.closed = true;
+    const handler = session.handler;
+    session.handler = CLOSED_HANDLER;
     if (session.id !== undefined) {
       sessions.delete(session.id);
       if (forget && sessionStore !== undefined)
@@ -853,8 +883,6 @@ export function createStreamableCore(
       if (exchange.stream === undefined)
         exchange.respond({ kind: 'empty', status: 204, headers: [] });
     }
-    const handler = session.handler;
-    session.handler = undefined;
     handler?.onClose(reason instanceof Error ? reason : undefined);
   };
 
@@ -874,7 +902,7 @@ export function createStreamableCore(
     }
     // The session outlives the POST that started it: its context keeps what its calls may read
     // of that request (headers about the caller, address, auth), not its framing or signal.
-    session.connection = server.connect(session, sessionFacts(ctx, texts));
+    server.connect(session, sessionFacts(ctx, texts));
     return session;
   };
 
@@ -952,7 +980,7 @@ export function createStreamableCore(
       session = openSession(id, ctx, record.streamId);
     } else if (record.streamId !== undefined && session.standalone?.open !== true) {
       // Another process may have opened the session's stream since: resume that one as its own.
-      session.standaloneId = record.streamId;
+      session.streamState().standaloneId = record.streamId;
     }
     session.lastActive = Date.now();
     return session;
@@ -1061,7 +1089,8 @@ export function createStreamableCore(
       const resuming = new Promise<void>((resolve) => {
         resumed = resolve;
       });
-      session.resuming = resuming;
+      const streams = session.streamState();
+      streams.resuming = resuming;
       let streamId: string | undefined;
       try {
         streamId = await store.replayAfter(last, (id, message) => {
@@ -1070,7 +1099,7 @@ export function createStreamableCore(
       } finally {
         // Push that waited goes out after the replay, on the stream put in place below.
         queueMicrotask(() => {
-          if (session.resuming === resuming) session.resuming = undefined;
+          if (streams.resuming === resuming) streams.resuming = undefined;
           resumed();
         });
       }
@@ -1082,9 +1111,9 @@ export function createStreamableCore(
         // A request stream resumed while its requests still run: the rest goes here.
         exchange.stream!.end();
         exchange.stream = stream;
-      } else if (session.standaloneId === streamId) {
-        session.standalone?.end();
-        session.standalone = stream;
+      } else if (streams.standaloneId === streamId) {
+        streams.standalone?.end();
+        streams.standalone = stream;
       } else stream.end();
       return sse(stream, headers);
     }
@@ -1096,13 +1125,14 @@ export function createStreamableCore(
       );
     }
     const streamId = randomId();
-    session.standaloneId = streamId;
     const stream = open(streamId, session, undefined);
-    session.standalone = stream;
+    const streams = session.streamState();
+    streams.standaloneId = streamId;
+    streams.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.
     void touchSession(session.id!, streamId);
-    const backlog = session.backlog;
-    session.backlog = undefined;
+    const backlog = streams.backlog;
+    streams.backlog = undefined;
     for (const message of backlog ?? []) void stream.send(message);
     return sse(stream, headers);
   };
@@ -1177,7 +1207,6 @@ export function createStreamableCore(
     const found = await sessionOf(incoming, ctx, corsHeaders);
     if (isReply(found)) return found;
     await closeSession(found);
-    await found.connection?.close();
     return { kind: 'empty', status: 200, headers: corsHeaders };
   };
 

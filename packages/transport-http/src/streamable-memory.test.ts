@@ -79,6 +79,10 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
       expect(own.filter((value) => typeof value === 'function')).toEqual([]);
       // No set or array kept by an idle session (its answered POST left none behind).
       expect(own.filter((value) => value instanceof Set || Array.isArray(value))).toEqual([]);
+      // Six fields: its id, handler, owner, last activity, and two empty slots (a waiting POST's,
+      // a stream's); what a stream needs is made only for a session that has one.
+      expect(own).toHaveLength(6);
+      expect(own.filter((value) => value === undefined)).toHaveLength(2);
     }
     // Its handler is the server's session itself: no object between them, nothing of its own.
     const handlers = connected.map((c) => (c.transport as unknown as Session).handler!);
