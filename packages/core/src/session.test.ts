@@ -300,18 +300,23 @@ describe('the dispatch of a session', () => {
   });
 });
 
+/** A transport that calls its handler's members as methods, keeping each handler it is given. */
+function linkedTransport(handlers: TransportHandler[]): Transport {
+  return {
+    callsHandlerMethods: true,
+    start(handler) {
+      handlers.push(handler);
+      return Promise.resolve();
+    },
+    send: () => SENT,
+    close: () => Promise.resolve(),
+  };
+}
+
 describe('the handler a session gives its transport', () => {
   it('is one object with methods for a transport that calls them as methods', async () => {
     const handlers: TransportHandler[] = [];
-    const linked = (): Transport => ({
-      callsHandlerMethods: true,
-      start(handler) {
-        handlers.push(handler);
-        return Promise.resolve();
-      },
-      send: () => SENT,
-      close: () => Promise.resolve(),
-    });
+    const linked = (): Transport => linkedTransport(handlers);
     const tooLarge: unknown[] = [];
     const errors: Error[] = [];
     const plain = createSession(linked(), { report: (error) => errors.push(error) });
@@ -345,23 +350,15 @@ describe('the handler a session gives its transport', () => {
   });
 
   it('is a plain object with an onReconnect member when the owner listens for reconnections', async () => {
-    let handler: TransportHandler | undefined;
-    const transport: Transport = {
-      callsHandlerMethods: true,
-      start(h) {
-        handler = h;
-        return Promise.resolve();
-      },
-      send: () => SENT,
-      close: () => Promise.resolve(),
-    };
+    const handlers: TransportHandler[] = [];
     let reconnects = 0;
-    const session = createSession(transport, {
+    const session = createSession(linkedTransport(handlers), {
       report: () => {},
       maxMessageBytes: 64,
       onReconnect: () => reconnects++,
     });
     session.start(() => undefined);
+    const handler = handlers[0];
     expect(handler).not.toBe(session);
     expect(handler!.maxMessageBytes).toBe(64);
     handler!.onReconnect!();
@@ -431,18 +428,10 @@ async function ownEdgesOf(name: string): Promise<string[][]> {
 
 describe('what a session holds', () => {
   it('keeps no class brand: no private method of its own makes V8 add one per session', async () => {
-    let handler: TransportHandler | undefined;
-    const transport: Transport = {
-      callsHandlerMethods: true,
-      start(h) {
-        handler = h;
-        return Promise.resolve();
-      },
-      send: () => SENT,
-      close: () => Promise.resolve(),
-    };
-    const session = createSession(transport, { report: () => {} });
+    const handlers: TransportHandler[] = [];
+    const session = createSession(linkedTransport(handlers), { report: () => {} });
     session.start(() => undefined);
+    const handler = handlers[0];
     // Every private member used, so that a brand, if any, is in place.
     void session.request('x').catch(() => {});
     handler!.onMessage('{"jsonrpc":"2.0","id":1,"method":"m"}');

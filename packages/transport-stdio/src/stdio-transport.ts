@@ -38,17 +38,17 @@ export interface StdioTransportOptions extends FramedTransportOptions {
 }
 
 /**
- * Creates a transport for a server in the current process, reading stdin and writing stdout.
- * With the default framing `'auto'`, the first bytes received decide between Content-Length and
- * newline framing, and answers use the same (sends made before that wait for it). Writes never
- * interleave: messages sent together (in one tick; under load, in one event-loop turn) go out
- * as one write, in order, waiting for
- * `'drain'` when stdout is full. While more than `highWaterMark` bytes wait to be written, stdin
- * is not read (a client that does not read its answers is not read either); past
- * `maxQueuedBytes` the transport closes with a `TransportError`. stdin ending closes the transport (`onClose()` without an
- * error), or, when the owner listens to `onEnd` (a server's connection does), tells it so that the
- * answers of calls still running go out first; the owner closes the transport after them. `close()` writes what is queued and stops reading stdin (unref'ing it, so the process can
- * exit while its parent keeps stdin open); it never ends or destroys stdout.
+ * Creates a transport for a server in the current process, reading stdin and writing stdout. With
+ * the default framing `'auto'`, the first bytes received decide between Content-Length and newline
+ * framing, and answers use the same (sends made before that wait for it). Writes never interleave:
+ * messages sent together (in one tick; under load, in one event-loop turn) go out as one write, in
+ * order, waiting for `'drain'` when stdout is full. While more than `highWaterMark` bytes wait to
+ * be written, stdin is not read (a client that does not read its answers is not read either); past
+ * `maxQueuedBytes` the transport closes with a `TransportError`. stdin ending closes the transport
+ * (`onClose()` without an error), or, when the owner listens to `onEnd` (a server's connection
+ * does), tells it so that the answers of calls still running go out first; the owner closes the
+ * transport after them. `close()` writes what is queued and stops reading stdin (unref'ing it, so
+ * the process can exit while its parent keeps stdin open); it never ends or destroys stdout.
  *
  * @param options - framing, limits, and the streams to use instead of stdin and stdout
  * @returns the transport

@@ -86,12 +86,12 @@ export interface StreamTransportOptions extends FramedTransportOptions {}
 /**
  * Creates a transport over a readable and a writable byte stream (the same object for a socket).
  * Messages sent together (in one tick; under load, in one event-loop turn) go out as one write;
- * `send()` resolves once the stream
- * accepted the data, waiting for `'drain'` when it is full. While more than `highWaterMark`
- * bytes wait to be written, the readable is paused (a peer that does not read its answers is not
- * read either); past `maxQueuedBytes` the transport closes with a `TransportError`. The peer ending its side closes the
- * transport (`onClose()` without an error); a stream error closes it with a `TransportError`.
- * `close()` writes what is queued, ends the writable, and stops reading.
+ * `send()` resolves once the stream accepted the data, waiting for `'drain'` when it is full. While
+ * more than `highWaterMark` bytes wait to be written, the readable is paused (a peer that does not
+ * read its answers is not read either); past `maxQueuedBytes` the transport closes with a
+ * `TransportError`. The peer ending its side closes the transport (`onClose()` without an error); a
+ * stream error closes it with a `TransportError`. `close()` writes what is queued, ends the
+ * writable, and stops reading.
  *
  * @param readable - where messages come from
  * @param writable - where messages go
