@@ -1,16 +1,17 @@
-// Runs after `tsc -b` in the packages whose start-up time matters (core, server, client,
-// transport-stdio): each entry of the package's exports map becomes one file, bundled by esbuild
+// Runs after `tsc -b` in the packages whose start-up time matters (core, server, client, the
+// transports): each entry of the package's exports map becomes one file, bundled by esbuild
 // from `src`, with its source map. Loading one file instead of a few dozen small ES modules cuts
 // the import time of a package by about two thirds, which is most of a stdio or HTTP server's
 // cold start. The `.d.ts` files and the exports map stay as `tsc` and package.json have them;
 // other packages and dependencies stay imports (never bundled in), so an app still has one copy
 // of each package. Entries of one package share their common modules through chunks, so module
-// state (a WeakMap, a class) exists once per package.
+// state (a WeakMap, a class) exists once per package. A CommonJS file of `src` (`x.cjs`, typed by
+// its `x.d.cts`) is copied to dist as it is and stays a file of its own that the bundles import.
 //
 // Usage, from a package directory: node ../../scripts/bundle-entries.mjs
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -32,6 +33,26 @@ for (const [key, target] of Object.entries(pkg.exports)) {
   entryPoints[name] = join(dir, source);
 }
 
+// CommonJS files of src, next to the bundles in dist (imported by `src/*.ts` as `./x.cjs`).
+const src = join(dir, 'src');
+for (const name of readdirSync(src)) {
+  if (name.endsWith('.cjs') || name.endsWith('.d.cts'))
+    copyFileSync(join(src, name), join(dir, 'dist', name));
+}
+/** Leaves `./x.cjs` imports as they are: the copied file, found beside the bundle at run time. */
+const commonJsFiles = {
+  name: 'commonjs-files',
+  setup(build) {
+    build.onResolve({ filter: /\.cjs$/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      if (!args.path.startsWith('./') || dirname(args.importer) !== src) {
+        throw new Error(`${args.importer}: import a CommonJS file of src as ./x.cjs from src`);
+      }
+      return { path: args.path, external: true };
+    });
+  },
+};
+
 // esbuild is a development dependency of the repository's root.
 const esbuildPath = createRequire(join(root, 'package.json')).resolve('esbuild');
 const { build } = await import(pathToFileURL(esbuildPath).href);
@@ -48,5 +69,6 @@ await build({
   external: ['node:*'],
   sourcemap: true,
   tsconfig: join(dir, 'tsconfig.json'),
+  plugins: [commonJsFiles],
   logLevel: 'warning',
 });

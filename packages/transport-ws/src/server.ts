@@ -20,7 +20,7 @@ import {
   serializeNotification,
   TransportError,
 } from '@jsonrpc-kit/core';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import { CloseCode } from './close-codes.js';
 import {
   createHeartbeatSweeper,
@@ -39,6 +39,7 @@ import {
   type SocketWatcher,
   watcherOf,
 } from './socket-transport.js';
+import ws from './ws.cjs';
 
 /**
  * The largest message served when neither `maxPayload` nor the server's `maxRequestBytes` is set,
@@ -396,7 +397,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
   const heartbeatTimeout = heartbeatOptions === false ? 0 : heartbeatOptions.timeout;
 
   const maxRequestBytes = options.maxPayload ?? handler.maxRequestBytes ?? DEFAULT_MAX_PAYLOAD;
-  const wss = new WebSocketServer({
+  const wss = new ws.WebSocketServer({
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { inFreshProcess } from '../../../tests/support/fresh-process.js';
+
+describe('start-up cost', () => {
+  it('loads ws through its CommonJS entry, not its ESM wrapper', async () => {
+    // Node 20 scans every CommonJS file that an ES module imports for its export names; ws's ESM
+    // wrapper imports five of them, which costs about twice what loading ws costs. Required
+    // through its CommonJS entry (`index.js`, which the wrapper never loads), ws is not scanned.
+    const entry = new URL('../dist/index.js', import.meta.url).href;
+    const script = `
+      import { createRequire } from 'node:module';
+      const { createWebSocketServer } = await import(${JSON.stringify(entry)});
+      const loaded = Object.keys(createRequire(process.cwd() + '/').cache);
+      const wsEntry = loaded.filter((file) => /[\\\\/]ws[\\\\/]index\\.js$/.test(file)).length;
+      const server = { connect: () => ({ closed: Promise.resolve() }) };
+      const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
+      await wss.ready;
+      const listening = wss.port > 0;
+      await wss.close();
+      console.log(JSON.stringify({ wsEntry, listening }));
+    `;
+    expect(await inFreshProcess(script)).toEqual({ wsEntry: 1, listening: true });
+  }, 15_000);
+});

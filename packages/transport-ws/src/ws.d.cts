@@ -1,0 +1,3 @@
+// The types of `ws.cjs`: the `ws` module itself.
+import ws = require('ws');
+export = ws;
