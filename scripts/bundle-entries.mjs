@@ -1,5 +1,5 @@
-// Runs after `tsc -b` in the packages whose start-up time matters (core, server, client, the
-// transports): each entry of the package's exports map becomes one file, bundled by esbuild
+// Runs after `tsc -b` in every package an application imports (all but the conformance CLI):
+// each entry of the package's exports map becomes one file, bundled by esbuild
 // from `src`, with its source map. Loading one file instead of a few dozen small ES modules cuts
 // the import time of a package by about two thirds, which is most of a stdio or HTTP server's
 // cold start. The `.d.ts` files and the exports map stay as `tsc` and package.json have them;
