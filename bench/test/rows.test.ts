@@ -118,6 +118,26 @@ describe('new rows, run for real at a tiny size', () => {
     expect(big!.rows[0].extra.held).toBeGreaterThan(0);
   }, 60_000);
 
+  it('times the import of a kit package and of the dependency it sits on, each in a fresh process', async () => {
+    const results = await runSuite({
+      quick: true,
+      only: ['import-time'],
+      impls: ['ws', '@jsonrpc-kit/transport-ws'],
+      reps: 1,
+      scale: 0.01,
+    });
+    const [{ rows }] = results;
+    expect(rows.map((row) => row.impl)).toEqual(['ws', '@jsonrpc-kit/transport-ws']);
+    for (const row of rows) {
+      expect(row.note).toBeUndefined();
+      // More than nothing, and less than the child's 10 s limit.
+      expect(row.median).toBeGreaterThan(0);
+      expect(row.median).toBeLessThan(10_000);
+    }
+    // Both in the group of `ws`: the kit's row compares with ws alone.
+    expect(rows.map((row) => row.group)).toEqual(['ws', 'ws']);
+  }, 60_000);
+
   it('measures idle Streamable HTTP sessions, without and with their GET streams', async () => {
     const results = await runSuite({
       quick: true,

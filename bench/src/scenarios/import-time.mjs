@@ -15,25 +15,8 @@ import { median } from '../harness.mjs';
 
 const CHILD = fileURLToPath(new URL('../children/import-time.mjs', import.meta.url));
 
-/** What each implementation imports. */
-export const IMPORTS = {
-  '@jsonrpc-kit/core': '@jsonrpc-kit/core',
-  '@jsonrpc-kit/client': '@jsonrpc-kit/client',
-  '@jsonrpc-kit/server': '@jsonrpc-kit/server',
-  '@jsonrpc-kit/transport-http': '@jsonrpc-kit/transport-http',
-  '@jsonrpc-kit/transport-stdio': '@jsonrpc-kit/transport-stdio',
-  '@jsonrpc-kit/transport-ws/client': '@jsonrpc-kit/transport-ws/client',
-  '@jsonrpc-kit/extensions': '@jsonrpc-kit/extensions',
-  ws: 'ws',
-  '@jsonrpc-kit/transport-ws': '@jsonrpc-kit/transport-ws',
-  '@redis/client': '@redis/client',
-  '@jsonrpc-kit/redis': '@jsonrpc-kit/redis',
-  'json-rpc-2.0': 'json-rpc-2.0',
-  jayson: 'jayson',
-  'vscode-jsonrpc/node': 'vscode-jsonrpc/node',
-  'rpc-websockets': 'rpc-websockets',
-  'MCP SDK server (mcp.js)': '@modelcontextprotocol/sdk/server/mcp.js',
-};
+/** What an implementation imports, where its name is not the module's own. */
+const SPECIFIERS = { 'MCP SDK server (mcp.js)': '@modelcontextprotocol/sdk/server/mcp.js' };
 
 /** One start: resolves the child's milliseconds. */
 function importOnce(specifier) {
@@ -50,8 +33,7 @@ function importOnce(specifier) {
 
 /** Median milliseconds of `config.starts` imports of `impl`'s module, each in a fresh process. */
 export async function run(impl, config) {
-  const specifier = IMPORTS[impl];
-  if (specifier === undefined) throw new Error(`unknown impl ${impl}`);
+  const specifier = SPECIFIERS[impl] ?? impl;
   // A kit package not built yet is a skip, not a failure.
   if (specifier.startsWith('@jsonrpc-kit/')) await kit(specifier);
   await importOnce(specifier);
