@@ -21,4 +21,22 @@ describe('start-up cost', () => {
     `;
     expect(await inFreshProcess(script)).toEqual({ wsEntry: 1, listening: true });
   }, 15_000);
+
+  it('has the client load ws on Node through its CommonJS entry too', async () => {
+    const entry = new URL('../dist/client.js', import.meta.url).href;
+    const script = `
+      import { createRequire } from 'node:module';
+      const { createWebSocketTransport } = await import(${JSON.stringify(entry)});
+      const wsLoaded = () =>
+        Object.keys(createRequire(process.cwd() + '/').cache).filter((file) =>
+          /[\\/]ws[\\/]index.js$/.test(file),
+        ).length;
+      const before = wsLoaded();
+      // Nothing listens on port 1: the connection is refused, after ws has loaded.
+      const transport = createWebSocketTransport({ url: 'ws://127.0.0.1:1/', reconnect: false });
+      const failed = await transport.start({ onMessage() {}, onClose() {} }).then(() => false, () => true);
+      console.log(JSON.stringify({ before, after: wsLoaded(), failed }));
+    `;
+    expect(await inFreshProcess(script)).toEqual({ before: 0, after: 1, failed: true });
+  }, 15_000);
 });
