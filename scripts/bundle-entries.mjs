@@ -1,9 +1,9 @@
 // Runs after `tsc -b` in every package an application imports (all but the conformance CLI):
 // each entry of the package's exports map becomes one file, bundled by esbuild from `src`, with
 // its source map. Loading one file instead of a few dozen small ES modules cuts the import time of
-// a package by about two thirds, which is most of a stdio or HTTP server's cold start. The `.d.ts` files and the exports map stay as `tsc` and package.json have them;
-// other packages and dependencies stay imports (never bundled in), so an app still has one copy
-// of each package. Entries of one package share their common modules through chunks, so module
+// a package by about two thirds, which is most of a stdio or HTTP server's cold start. The `.d.ts`
+// files and the exports map stay as `tsc` and package.json have them; other packages and
+// dependencies stay imports (never bundled in), so an app still has one copy of each package. Entries of one package share their common modules through chunks, so module
 // state (a WeakMap, a class) exists once per package. A CommonJS file of `src` (`x.cjs`, typed by
 // its `x.d.cts`) is copied to dist as it is and stays a file of its own that the bundles import.
 //
@@ -43,7 +43,6 @@ const commonJsFiles = {
   name: 'commonjs-files',
   setup(build) {
     build.onResolve({ filter: /\.cjs$/ }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
       if (!args.path.startsWith('./') || dirname(args.importer) !== src) {
         throw new Error(`${args.importer}: import a CommonJS file of src as ./x.cjs from src`);
       }

@@ -1,41 +1,47 @@
 import { describe, expect, it } from 'vitest';
 import { inFreshProcess } from '../../../tests/support/fresh-process.js';
 
+/**
+ * The start of a fresh-process script: `wsEntry()` counts ws's CommonJS entry (`index.js`, which
+ * ws's ESM wrapper never loads) among the modules in Node's CommonJS cache.
+ */
+const COUNT_WS_ENTRY = `
+  import { createRequire } from 'node:module';
+  import { join } from 'node:path';
+  const wsEntry = () =>
+    Object.keys(createRequire(process.cwd() + '/').cache).filter((file) =>
+      file.endsWith(join('node_modules', 'ws', 'index.js')),
+    ).length;
+`;
+
 describe('start-up cost', () => {
   it('loads ws through its CommonJS entry, not its ESM wrapper', async () => {
     // Node 20 scans every CommonJS file that an ES module imports for its export names; ws's ESM
     // wrapper imports five of them, which costs about twice what loading ws costs. Required
     // through its CommonJS entry (`index.js`, which the wrapper never loads), ws is not scanned.
     const entry = new URL('../dist/index.js', import.meta.url).href;
-    const script = `
-      import { createRequire } from 'node:module';
+    const script = `${COUNT_WS_ENTRY}
       const { createWebSocketServer } = await import(${JSON.stringify(entry)});
-      const loaded = Object.keys(createRequire(process.cwd() + '/').cache);
-      const wsEntry = loaded.filter((file) => /[\\\\/]ws[\\\\/]index\\.js$/.test(file)).length;
+      const loaded = wsEntry();
       const server = { connect: () => ({ closed: Promise.resolve() }) };
       const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
       await wss.ready;
       const listening = wss.port > 0;
       await wss.close();
-      console.log(JSON.stringify({ wsEntry, listening }));
+      console.log(JSON.stringify({ wsEntry: loaded, listening }));
     `;
     expect(await inFreshProcess(script)).toEqual({ wsEntry: 1, listening: true });
   }, 15_000);
 
   it('has the client load ws on Node through its CommonJS entry too', async () => {
     const entry = new URL('../dist/client.js', import.meta.url).href;
-    const script = `
-      import { createRequire } from 'node:module';
+    const script = `${COUNT_WS_ENTRY}
       const { createWebSocketTransport } = await import(${JSON.stringify(entry)});
-      const wsLoaded = () =>
-        Object.keys(createRequire(process.cwd() + '/').cache).filter((file) =>
-          /[\\/]ws[\\/]index.js$/.test(file),
-        ).length;
-      const before = wsLoaded();
+      const before = wsEntry();
       // Nothing listens on port 1: the connection is refused, after ws has loaded.
       const transport = createWebSocketTransport({ url: 'ws://127.0.0.1:1/', reconnect: false });
       const failed = await transport.start({ onMessage() {}, onClose() {} }).then(() => false, () => true);
-      console.log(JSON.stringify({ before, after: wsLoaded(), failed }));
+      console.log(JSON.stringify({ before, after: wsEntry(), failed }));
     `;
     expect(await inFreshProcess(script)).toEqual({ before: 0, after: 1, failed: true });
   }, 15_000);
