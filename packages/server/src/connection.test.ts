@@ -535,16 +535,17 @@ describe('connection memory', () => {
       return ctx.transport.kind;
     });
     const [connection, remote] = await connect(server);
-    // Counting objects: its fields and the limiter's three counters; hooks, options, scope and the
-    // limiter's bounds live on its prototype.
+    // Counting objects: its fields and the limiter's two counters; hooks, options, scope, the
+    // limiter's bounds and its lanes' count (always 0: a connection's limiter has no lanes) live
+    // on its prototype.
     expect(Object.keys(connection).sort()).toEqual([
       'active',
       'context',
       'maxRequestBytes',
       'queue',
-      'queued',
       'session',
     ]);
+    expect((connection as unknown as { queued: number }).queued).toBe(0);
     await remote.send(req('who', 1));
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"memory"}');
     expect(peer).toBe(connection);

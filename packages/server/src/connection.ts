@@ -57,10 +57,10 @@ export interface ConnectionConfig {
 class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   readonly context: TransportContext;
   readonly #config: ConnectionConfig;
-  // The limiter's state (a connection's limiter is never fair: no lanes, nothing queued in them).
+  // The limiter's state (a connection's limiter is never fair: no lanes, nothing queued in them,
+  // so `queued` is a getter of 0 below, never written).
   active = 0;
   queue: Array<() => void> = NO_QUEUE;
-  queued = 0;
   /** The connection's size limit: the transport's own when it enforces one, else the server's. */
   maxRequestBytes: number;
   session!: Session;
@@ -113,6 +113,10 @@ class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
 
   get fair(): undefined {
     return undefined;
+  }
+
+  get queued(): number {
+    return 0;
   }
 
   // The session's options.

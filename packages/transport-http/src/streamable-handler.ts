@@ -416,6 +416,18 @@ class StreamState {
   resuming: Promise<void> | undefined = undefined;
 }
 
+/** When this module loaded, as `Date.now()` gives it. */
+const EPOCH = Date.now();
+
+/**
+ * Milliseconds since this module loaded: what a session keeps as its last activity. Below 2^31
+ * for 24 days, such a number is held in the session itself; a `Date.now()` would be a boxed
+ * number of 16 bytes more per session.
+ */
+function clock(): number {
+  return Date.now() - EPOCH;
+}
+
 /** The handler of a closed session: it takes nothing more. */
 const CLOSED_HANDLER: TransportHandler = Object.freeze({ onMessage() {}, onClose() {} });
 
@@ -439,7 +451,7 @@ class Session implements Transport {
     this.owner = owner;
     this.id = id;
     if (streamId !== undefined) this.streamState().standaloneId = streamId;
-    this.lastActive = Date.now();
+    this.lastActive = clock();
   }
 
   get closed(): boolean {
@@ -545,49 +557,71 @@ function flat(text: string): string {
 
 /**
  * Keeps one copy of a text that repeats, such as the URL every session starts at: the copy kept
- * last time when the text is equal to it, else a flat copy of the text, kept for next time.
- *
- * @returns the keeper: a text in, the copy to keep out
+ * last time when the text is equal to it, else a flat copy of the text.
  */
-function keepRepeated(): (text: string) => string {
-  let last: string | undefined;
-  return (text) => (text === last ? last : (last = flat(text)));
+function repeated(text: string, last: string | undefined): string {
+  return text === last ? last : flat(text);
 }
 
-/** How a handler keeps the texts its sessions keep: see {@link keepRepeated}. */
-interface SessionTexts {
-  readonly url: (text: string) => string;
-  readonly address: (text: string) => string;
+/** Whether two sets of kept headers hold the same names and values. */
+function sameHeaders(a: TransportHeaders, b: TransportHeaders): boolean {
+  if (a === b) return true;
+  let count = 0;
+  for (const name in a) {
+    if (a[name] !== b[name]) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
 }
 
 /**
  * What a session keeps of the request that started it, for `ctx.transport` of its calls: the
  * headers that say something about the caller (authorization, custom ones; not the starting
  * request's framing: host, connection, content type and length, accept…), its address, URL,
- * method, body limit and `auth`; not its signal. One shape for every session; with no header
- * left, one shared empty object; its URL and address, one string for every session with the same
- * one in a row.
+ * method, body limit and `auth`; not its signal. Frozen, and one object for every session in a
+ * row whose starting requests say the same (equal headers kept, address, URL and limit, the same
+ * `auth`): most sessions of a handler start alike, and each would otherwise hold a copy. With no
+ * header left, one shared empty object.
  *
- * @param ctx - the starting request's context
- * @param texts - the handler's keepers of repeated texts
- * @returns the session's facts
+ * @returns the keeper of one handler: a starting request's context in, the facts to keep out
  */
-function sessionFacts(ctx: HttpContext, texts: SessionTexts): TransportContext {
-  let headers: Record<string, string | readonly string[] | undefined> | undefined;
-  const all = ctx.headers;
-  for (const name in all) {
-    if (REQUEST_ONLY_HEADERS.has(name)) continue;
-    (headers ??= {})[name] = all[name];
-  }
-  return {
-    kind: 'http',
-    headers: headers ?? NO_HEADERS,
-    remoteAddress: ctx.remoteAddress === undefined ? undefined : texts.address(ctx.remoteAddress),
-    url: texts.url(ctx.url),
-    httpMethod: ctx.httpMethod,
-    maxRequestBytes: ctx.maxRequestBytes,
-    auth: ctx.auth,
-  } as TransportContext;
+function keepSessionFacts(): (ctx: HttpContext) => TransportContext {
+  let last: TransportContext | undefined;
+  return (ctx) => {
+    let headers: Record<string, string | readonly string[] | undefined> | undefined;
+    const all = ctx.headers;
+    for (const name in all) {
+      if (REQUEST_ONLY_HEADERS.has(name)) continue;
+      (headers ??= {})[name] = all[name];
+    }
+    const kept = headers ?? NO_HEADERS;
+    if (
+      last !== undefined &&
+      last.remoteAddress === ctx.remoteAddress &&
+      last.url === ctx.url &&
+      last.httpMethod === ctx.httpMethod &&
+      last.maxRequestBytes === ctx.maxRequestBytes &&
+      last.auth === ctx.auth &&
+      sameHeaders(last.headers!, kept)
+    ) {
+      return last;
+    }
+    const facts = Object.freeze({
+      kind: 'http',
+      headers: kept === NO_HEADERS ? kept : Object.freeze(kept),
+      remoteAddress:
+        ctx.remoteAddress === undefined
+          ? undefined
+          : repeated(ctx.remoteAddress, last?.remoteAddress),
+      url: repeated(ctx.url, last?.url),
+      httpMethod: ctx.httpMethod,
+      maxRequestBytes: ctx.maxRequestBytes,
+      auth: ctx.auth,
+    } as TransportContext);
+    last = facts;
+    return facts;
+  };
 }
 
 /**
@@ -718,7 +752,7 @@ export function createStreamableCore(
     !session.busy &&
     session.standalone?.open !== true;
   const sweep = (): void => {
-    const now = Date.now();
+    const now = clock();
     for (const session of sessions.values()) {
       if (session.busy || session.standalone?.open === true) {
         if (session.id !== undefined) void touchSession(session.id);
@@ -745,7 +779,7 @@ export function createStreamableCore(
   const finishExchange = (session: Session, exchange: Exchange): void => {
     exchange.done = true;
     session.forget(exchange);
-    session.lastActive = Date.now();
+    session.lastActive = clock();
     if (exchange.stream !== undefined) exchange.stream.end();
     else if (exchange.answers.length === 0) {
       exchange.respond({ kind: 'empty', status: 202, headers: exchange.headers });
@@ -887,8 +921,8 @@ export function createStreamableCore(
   };
 
   const owner: SessionOwner = { route, closeSession, maxMessageBytes: cfg.maxRequestBytes };
-  /** The URL and address sessions keep: one string for all of them while they repeat. */
-  const texts: SessionTexts = { url: keepRepeated(), address: keepRepeated() };
+  /** What sessions keep of their starting requests: one object while they start alike. */
+  const factsOf = keepSessionFacts();
 
   const openSession = (
     id: string | undefined,
@@ -902,14 +936,14 @@ export function createStreamableCore(
     }
     // The session outlives the POST that started it: its context keeps what its calls may read
     // of that request (headers about the caller, address, auth), not its framing or signal.
-    server.connect(session, sessionFacts(ctx, texts));
+    server.connect(session, factsOf(ctx));
     return session;
   };
 
   /** Whether a session may start: when full, sessions past their idle timeout go first. */
   const roomForSession = (): boolean => {
     if (sessions.size + starting < maxSessions) return true;
-    const now = Date.now();
+    const now = clock();
     if (now - sweptWhenFull >= 1000) {
       sweptWhenFull = now;
       sweep();
@@ -951,11 +985,11 @@ export function createStreamableCore(
     if (sessionStore === undefined) {
       // This process's sessions only: known and not past its idle timeout, or not found.
       if (session === undefined || session.closed) return notFound(cors);
-      if (expired(session, Date.now())) {
+      if (expired(session, clock())) {
         void closeSession(session);
         return notFound(cors);
       }
-      session.lastActive = Date.now();
+      session.lastActive = clock();
       return session;
     }
     const record: SessionRecord | undefined | null = await Promise.resolve(
@@ -982,7 +1016,7 @@ export function createStreamableCore(
       // Another process may have opened the session's stream since: resume that one as its own.
       session.streamState().standaloneId = record.streamId;
     }
-    session.lastActive = Date.now();
+    session.lastActive = clock();
     return session;
   };
 
@@ -1151,7 +1185,7 @@ export function createStreamableCore(
 
   /** A session's stream ended from the client's side: the session is idle from now on. */
   const streamGone = (session: Session): void => {
-    session.lastActive = Date.now();
+    session.lastActive = clock();
   };
 
   /** Runs the `authenticate` hook: the context with its `auth`, or the refusal. */

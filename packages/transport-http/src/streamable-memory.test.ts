@@ -83,6 +83,11 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
       // a stream's); what a stream needs is made only for a session that has one.
       expect(own).toHaveLength(6);
       expect(own.filter((value) => value === undefined)).toHaveLength(2);
+      // Its last activity is a small integer (milliseconds since the handler's module loaded):
+      // held in the session itself, where a `Date.now()` would be a boxed number beside it.
+      const numbers = own.filter((value) => typeof value === 'number') as number[];
+      expect(numbers).toHaveLength(1);
+      expect(Number.isInteger(numbers[0]) && Math.abs(numbers[0]!) < 2 ** 31).toBe(true);
     }
     // Its handler is the server's session itself: no object between them, nothing of its own.
     const handlers = connected.map((c) => (c.transport as unknown as Session).handler!);
@@ -122,6 +127,44 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
       id: 1,
       result: { authorization: 'Bearer s3cret', tenant: 'acme' },
     });
+  });
+});
+
+describe('Streamable HTTP: the facts sessions keep of their starting requests', () => {
+  it('gives sessions started alike one frozen facts object, and one that differs its own', async () => {
+    const { port, connected } = await start();
+    await initialize(port);
+    await initialize(port);
+    await initialize(port, { 'x-tenant': 'acme' });
+    await initialize(port, { 'x-tenant': 'acme' });
+    await initialize(port, { 'x-tenant': 'other' });
+    await initialize(port);
+    const facts = connected.map((c) => c.context!);
+    expect(facts[1]).toBe(facts[0]);
+    expect(facts[3]).toBe(facts[2]);
+    expect(facts[2]).not.toBe(facts[0]);
+    expect(facts[4]).not.toBe(facts[2]);
+    expect(facts[4]!.headers).toEqual({ 'x-tenant': 'other' });
+    expect(facts[5]).not.toBe(facts[4]);
+    expect(facts[5]!.headers).toEqual({});
+    // Shared, so nobody's write reaches another session: the facts and their headers are frozen.
+    for (const f of facts) {
+      expect(Object.isFrozen(f)).toBe(true);
+      expect(Object.isFrozen(f.headers)).toBe(true);
+    }
+    // Equal texts are kept once: every session's URL and address is one string.
+    expect(new Set(facts.map((f) => f.url)).size).toBe(1);
+  });
+
+  it('keeps sessions whose authentication established different callers apart', async () => {
+    let n = 0;
+    const { port, connected } = await start({ authenticate: () => ({ user: `u${n++}` }) });
+    await initialize(port);
+    await initialize(port);
+    const [a, b] = connected.map((c) => c.context!);
+    expect(a).not.toBe(b);
+    expect(a!.auth).toEqual({ user: 'u0' });
+    expect(b!.auth).toEqual({ user: 'u1' });
   });
 });
 
