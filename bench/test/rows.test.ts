@@ -93,6 +93,11 @@ describe('new harness pieces', () => {
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(latencies).toHaveLength(45);
     expect(latencies).toEqual([...latencies].sort((a, b) => a - b));
+    // Milliseconds, as a plain array; a call that waits is timed as long as it waited.
+    const waited = await timedLanes(() => new Promise((r) => setTimeout(r, 5)), 2, 4);
+    expect(Array.isArray(waited)).toBe(true);
+    expect(waited).toHaveLength(4);
+    for (const ms of waited) expect(ms).toBeGreaterThanOrEqual(4);
   });
 });
 
