@@ -1,5 +1,5 @@
 import { createServer } from '@jsonrpc-kit/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSseParser, type SseEvent } from './sse.js';
 import {
   createStreamableHttpHandler,
@@ -11,6 +11,7 @@ import {
 
 const handlers: StreamableHttpHandler[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(handlers.splice(0).map((h) => h.close()));
 });
 
@@ -142,5 +143,25 @@ describe('createStreamableHttpHandler with fetch Request and Response', () => {
     const notJson = await handler(post('{"jsonrpc":'), INFO);
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error.code).toBe(-32700);
+  });
+});
+
+describe('createStreamableHttpHandler: idle sessions, whatever the clock reads', () => {
+  it('sweeps a full table the first time it is full, then makes room for a new session', async () => {
+    // Only `Date` is faked, to a time before the handler's module loaded: the sweep must not
+    // depend on how far the clock is from that.
+    vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+    const handler = start({ sessions: { maxSessions: 1, idleTimeout: 50 } });
+    const init = () => handler(post('{"jsonrpc":"2.0","id":1,"method":"initialize"}'), INFO);
+    expect((await init()).status).toBe(200);
+    vi.setSystemTime(100);
+    // The first session has been idle past its timeout: closed to make room.
+    expect((await init()).status).toBe(200);
+    expect(handler.sessions).toBe(1);
+    // Swept at most once a second: a session idle past its timeout since then waits for the next.
+    vi.setSystemTime(200);
+    expect((await init()).status).toBe(503);
+    vi.setSystemTime(1_200);
+    expect((await init()).status).toBe(200);
   });
 });

@@ -738,7 +738,7 @@ export function createStreamableCore(
   const sessions = createSessionTable<Session>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
   /** When a full table was last swept for expired sessions (at most once a second). */
-  let sweptWhenFull = 0;
+  let sweptWhenFull = Number.NEGATIVE_INFINITY;
   /**
    * Sessions past their room check and not open yet (a shared store's `create` is awaited in
    * between): they count against the cap, so that concurrent starts cannot pass it.
