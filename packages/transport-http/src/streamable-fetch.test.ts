@@ -60,7 +60,7 @@ describe('createStreamableHttpHandler with fetch Request and Response', () => {
     expect(init.status).toBe(200);
     expect(init.headers.get('content-type')).toBe('application/json');
     const session = init.headers.get('mcp-session-id')!;
-    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(session).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(await init.json()).toEqual({
       jsonrpc: '2.0',
       id: 1,

@@ -117,7 +117,7 @@ describe('Streamable HTTP handler on raw bytes: POST', () => {
     const r = await rawExchange(port, post(init));
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('application/json');
-    expect(r.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers['mcp-session-id']).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(JSON.parse(r.body)).toEqual({
       jsonrpc: '2.0',
       id: 0,
@@ -302,7 +302,7 @@ describe('Streamable HTTP handler on raw bytes: sessions and refusals', () => {
       port,
       post('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}'),
     );
-    expect(r.headers['x-session']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers['x-session']).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(r.headers['mcp-session-id']).toBeUndefined();
   });
 

@@ -353,13 +353,23 @@ function fetchIncoming(
   };
 }
 
+/** The characters of a session or stream id: base64url's, all visible ASCII as MCP requires. */
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** Characters of an id: 6 random bits each, 132 bits in all (a UUID has 122). */
+const ID_LENGTH = 22;
+
 /**
- * A random UUID, as one flat string. `randomUUID()` joins its 20 pieces with `+`, which leaves a
- * tree of 15 strings (about 460 bytes) until something flattens it; a session keeps its ids for
- * its whole life, so they are joined into one string of 36 characters here.
+ * A session or stream id: 22 characters of 6 bits each from the platform's cryptographic random
+ * source, made as one flat string. A session keeps its ids for its whole life: 40 bytes, where a
+ * UUID's 36 characters take 56 (and `randomUUID()` leaves a tree of 15 strings, about 460 bytes,
+ * until something flattens it).
  */
 function randomId(): string {
-  return globalThis.crypto.randomUUID().split('-').join('-');
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(ID_LENGTH));
+  const codes = new Array<number>(ID_LENGTH);
+  // 256 is a multiple of 64: each character is uniform.
+  for (let i = 0; i < ID_LENGTH; i++) codes[i] = ID_ALPHABET.charCodeAt(bytes[i]! & 63);
+  return String.fromCharCode(...codes);
 }
 
 function acceptsSse(accept: string | undefined): boolean {

@@ -130,6 +130,20 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
   });
 });
 
+describe('Streamable HTTP: session ids', () => {
+  it('are 22 base64url characters (132 random bits), each one its own', async () => {
+    const { port } = await start();
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const id = await initialize(port);
+      // Visible ASCII only, as MCP requires; shorter than a UUID (40 bytes kept, not 56).
+      expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(20);
+  });
+});
+
 describe('Streamable HTTP: the facts sessions keep of their starting requests', () => {
   it('gives sessions started alike one frozen facts object, and one that differs its own', async () => {
     const { port, connected } = await start();

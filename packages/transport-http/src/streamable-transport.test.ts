@@ -49,7 +49,7 @@ describe('createStreamableHttpTransport against the kit handler', () => {
     const client = createClient(transport, { onNotification: (n) => void notes.push(n) });
     closers.push(() => client.close());
     await client.request('initialize', { protocolVersion: '2025-06-18' });
-    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(await client.request('add', [2, 3])).toBe(5);
     expect(await client.request('slow', { progressToken: 1 })).toBe('done');
     expect(notes.map((n) => n.params)).toEqual([

@@ -184,7 +184,7 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
     );
     expect(init.status).toBe(200);
     const id = init.response.headers.get('mcp-session-id')!;
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     // 2 (B): a notification, 202 on the other process.
     expect((await post(id, '{"jsonrpc":"2.0","method":"notifications/initialized"}')).status).toBe(
       202,
