@@ -3,9 +3,10 @@
 // its source map. Loading one file instead of a few dozen small ES modules cuts the import time of
 // a package by about two thirds, which is most of a stdio or HTTP server's cold start. The `.d.ts`
 // files and the exports map stay as `tsc` and package.json have them; other packages and
-// dependencies stay imports (never bundled in), so an app still has one copy of each package. Entries of one package share their common modules through chunks, so module
-// state (a WeakMap, a class) exists once per package. A CommonJS file of `src` (`x.cjs`, typed by
-// its `x.d.cts`) is copied to dist as it is and stays a file of its own that the bundles import.
+// dependencies stay imports (never bundled in), so an app still has one copy of each package.
+// Entries of one package share their common modules through chunks, so module state (a WeakMap, a
+// class) exists once per package. A CommonJS file of `src` (`x.cjs`, typed by its `x.d.cts`) is
+// copied to dist as it is and stays a file of its own that the bundles import.
 //
 // Usage, from a package directory: node ../../scripts/bundle-entries.mjs
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
