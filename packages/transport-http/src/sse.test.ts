@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSseParser, encodeSseEvent, type SseEvent } from './sse.js';
 
@@ -71,5 +72,38 @@ describe('createSseParser', () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.data.length).toBe(payload.length);
     expect(events[0]!.data).toBe(payload);
+  });
+
+  it('reads any mix of line ends cut anywhere as the whole text split on them', () => {
+    const field = fc.constantFrom(
+      'data: a',
+      'data:{"x":1}',
+      'id: 7',
+      'event: e',
+      ': note',
+      '',
+      'data',
+    );
+    const end = fc.constantFrom('\n', '\r', '\r\n');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(field, end), { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (lines, cuts) => {
+          const text = lines.map(([f, e]) => f + e).join('');
+          const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, i) => text.slice(from, at[i] ?? text.length));
+          // The whole text at once, each line pushed with a plain `\n` end.
+          const whole = parseAll(
+            text
+              .split(/\r\n|\r|\n/)
+              .slice(0, -1)
+              .map((l) => `${l}\n`),
+          );
+          expect(parseAll(chunks)).toEqual(whole);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
