@@ -104,6 +104,31 @@ describe('createNewlineDecoder', () => {
     expect(messages).toEqual(['[1]', '[2]']);
   });
 
+  it('reads the lines of one chunk, invalid UTF-8 included, as each line decoded alone', () => {
+    const piece = fc.oneof(
+      fc.uint8Array({ maxLength: 8 }),
+      fc.constantFrom([0x0a], [0x0d, 0x0a], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc3], [0x20]),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), (pieces) => {
+        const all = Buffer.concat(pieces.map((p) => Buffer.from(p)));
+        const { decoder, messages } = collect();
+        decoder.push(all);
+        const expected: string[] = [];
+        let start = 0;
+        for (let nl = all.indexOf(0x0a); nl !== -1; nl = all.indexOf(0x0a, start)) {
+          const end = nl > start && all[nl - 1] === 0x0d ? nl - 1 : nl;
+          const line = all.toString('utf8', start, end);
+          if (/[^ \t\r\n]/.test(line)) expected.push(line); // blank lines are skipped
+          start = nl + 1;
+        }
+        expect(messages).toEqual(expected);
+        expect(decoder.bufferedBytes).toBe(all.length - start);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('lets the caller reuse the chunk it pushed', () => {
     const { decoder, messages } = collect();
     const buf = bytes('[1,2');

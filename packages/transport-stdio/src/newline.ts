@@ -23,8 +23,9 @@ const NEWLINE_RE = /[\r\n]/g;
 
 /**
  * Creates an incremental newline decoder: each line is one message. It survives lines split
- * anywhere, delivers every line of a chunk in one `push`, decodes each line from its bytes as a
- * whole, strips a trailing `\r`, skips blank lines, and skips a line over `maxMessageBytes` up to
+ * anywhere, delivers every line of a chunk in one `push` (decoding the chunk's complete lines
+ * together, a line split over chunks from its joined bytes), strips a trailing `\r`, skips blank
+ * lines, and skips a line over `maxMessageBytes` up to
  * its newline without buffering it. At `end()`, a last line without a newline is still delivered.
  *
  * @param options - the size limit and the message and error callbacks
@@ -69,21 +70,45 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
     tooLarge(skipped, false, scanner);
   };
 
-  const emitLine = (b: Buffer, start: number, end: number): void => {
-    if (end > start && b[end - 1] === CR) end--;
+  /** Hands on the text from `start` to `end` as one message: without a trailing `\r`, unless blank. */
+  const emitText = (text: string, start: number, end: number): void => {
+    if (end > start && text.charCodeAt(end - 1) === CR) end--;
     if (end === start) return;
-    if (isWhitespace(b[start]!)) {
+    if (isWhitespace(text.charCodeAt(start))) {
       let i = start + 1;
-      while (i < end && isWhitespace(b[i]!)) i++;
+      while (i < end && isWhitespace(text.charCodeAt(i))) i++;
       if (i === end) return;
     }
-    if (end - start > maxMessageBytes) {
-      const scanner = createEnvelopeScanner();
-      scanner.push(b.subarray(start, end));
-      tooLarge(end - start, false, scanner);
+    onMessage(start === 0 && end === text.length ? text : text.slice(start, end));
+  };
+
+  /** One line's bytes (without its `\n`): decoded and handed on, or refused when too large. */
+  const emitLine = (b: Buffer, start: number, end: number): void => {
+    const size = end > start && b[end - 1] === CR ? end - 1 - start : end - start;
+    if (size <= maxMessageBytes) {
+      const text = b.toString('utf8', start, end);
+      emitText(text, 0, text.length);
       return;
     }
-    onMessage(b.toString('utf8', start, end));
+    const scanner = createEnvelopeScanner();
+    scanner.push(b.subarray(start, start + size));
+    tooLarge(size, false, scanner);
+  };
+
+  /**
+   * Every complete line of a chunk at once, when no line waits from earlier chunks and the lines
+   * fit the limit together: one decoded text cut at its `\n`s (a `\n` byte is never part of a
+   * multi-byte character, so each line reads as it would alone). Decoding each line by itself
+   * cost ~90 ns a line, five times the cut.
+   */
+  const emitLines = (b: Buffer, end: number): void => {
+    const text = b.toString('utf8', 0, end);
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      emitText(text, start, nl);
+      start = nl + 1;
+    }
+    emitText(text, start, text.length);
   };
 
   return {
@@ -91,6 +116,13 @@ export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecod
       const b = asBuffer(chunk);
       const end = b.length;
       let pos = 0;
+      if (!skipping && partsLength === 0) {
+        const last = b.lastIndexOf(LF);
+        if (last !== -1 && last <= maxMessageBytes) {
+          emitLines(b, last);
+          pos = last + 1;
+        }
+      }
       while (pos < end) {
         const nl = b.indexOf(LF, pos);
         if (nl === -1) {
