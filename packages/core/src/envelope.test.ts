@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEnvelopeScanner, scanEnvelope } from './envelope.js';
 
@@ -53,5 +54,38 @@ describe('scanEnvelope', () => {
       scanner.push(bytes.subarray(cut));
       expect(scanner.result()).toMatchObject({ kind: 'request', id: '€😀', method: 'é' });
     }
+  });
+
+  it('skips string values full of escapes, as text or bytes cut anywhere', () => {
+    const tricky = fc.string({
+      unit: fc.constantFrom('\\', '"', 'a', '\n', 'é', '😀'),
+      maxLength: 40,
+    });
+    const member = fc.tuple(fc.constantFrom('a', 'result', 'params', 'id', 'method'), tricky);
+    fc.assert(
+      fc.property(
+        fc.array(member, { maxLength: 6 }),
+        fc.constantFrom('text', 'bytes'),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (members, as, cuts) => {
+          const text = `{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+          const message = JSON.parse(text) as { id?: string; method?: string };
+          const whole = as === 'text' ? text : new TextEncoder().encode(text);
+          const at = [...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((x, y) => x - y);
+          const scanner = createEnvelopeScanner();
+          for (const [i, from] of [0, ...at].entries())
+            scanner.push(whole.slice(from, at[i] ?? whole.length));
+          // Every string here is well under the 256 characters an id or method may have.
+          const hasId = message.id !== undefined;
+          const hasMethod = message.method !== undefined;
+          expect(scanner.result()).toMatchObject({
+            kind: hasMethod ? (hasId ? 'request' : 'notification') : hasId ? 'response' : 'unknown',
+            id: message.id ?? null,
+            method: message.method,
+          });
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -66,6 +66,33 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/**
+ * Where the string that is open at `i` ends in `chunk`: the index of its closing quote, found with
+ * the runtime's native `indexOf` (a JavaScript loop over each character cost 10 ns a character, 15
+ * times `JSON.parse`), or -1 when the chunk ends first. A quote is escaped when an odd run of
+ * backslashes stands before it; `i` must not be escaped.
+ */
+function stringEnd(chunk: Uint8Array | string, text: boolean, i: number): number {
+  for (;;) {
+    const quote = text ? (chunk as string).indexOf('"', i) : (chunk as Uint8Array).indexOf(0x22, i);
+    if (quote === -1) return -1;
+    if (backslashesBefore(chunk, text, quote, i) % 2 === 0) return quote;
+    i = quote + 1;
+  }
+}
+
+/** How many backslashes stand right before `end`, none counted before `from`. */
+function backslashesBefore(
+  chunk: Uint8Array | string,
+  text: boolean,
+  end: number,
+  from: number,
+): number {
+  let at = end;
+  while (at > from && (text ? (chunk as string).charCodeAt(at - 1) : chunk[at - 1]) === 0x5c) at--;
+  return end - at;
+}
+
 const utf8 = new TextDecoder();
 
 function textOf(codes: number[], bytes: boolean): string {
@@ -190,6 +217,26 @@ export function createEnvelopeScanner(): EnvelopeScanner {
   };
 
   /**
+   * Skips through a string whose text is not kept (any value but the id or the method's), from
+   * `i`; returns where it stopped (after the closing quote, or the chunk's end).
+   */
+  const skipString = (chunk: Uint8Array | string, text: boolean, i: number): number => {
+    if (escaped) {
+      escaped = false;
+      i++;
+    }
+    const n = chunk.length;
+    if (i >= n) return n;
+    const end = stringEnd(chunk, text, i);
+    if (end === -1) {
+      escaped = backslashesBefore(chunk, text, n, i) % 2 === 1;
+      return n;
+    }
+    endValue();
+    return end + 1;
+  };
+
+  /**
    * The bulk of a message is nested values (params): skips through one with the state in locals,
    * from `i`, and returns where it stopped (after the value's end, or the chunk's).
    */
@@ -229,6 +276,7 @@ export function createEnvelopeScanner(): EnvelopeScanner {
       let i = 0;
       while (i < n && state !== DONE) {
         if (state === NESTED) i = skipNested(chunk, text, i);
+        else if (state === IN_STRING && capture === undefined) i = skipString(chunk, text, i);
         else step(text ? (chunk as string).charCodeAt(i++) : (chunk as Uint8Array)[i++]!);
       }
     },

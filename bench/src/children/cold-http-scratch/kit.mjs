@@ -1,0 +1,14 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from '@jsonrpc-kit/server';
+import { createHttpHandler } from '@jsonrpc-kit/transport-http';
+const t = (x) => +(performance.now()).toFixed(2);
+const readyMs = t();
+const server = createServer({});
+server.method('add', (params) => params.a + params.b);
+const handler = createHttpHandler(server);
+const made = t();
+const marks = {};
+const http = createHttpServer((req, res) => { marks.req = t(); res.on('finish', () => { marks.finish = t(); process.stderr.write(JSON.stringify({readyMs, made, ...marks})+'\n'); }); handler(req, res); });
+http.listen(0, '127.0.0.1', () => { marks.listening = t();
+  process.stdout.write(`${JSON.stringify({ port: http.address().port, readyMs })}\n`);
+});
