@@ -137,8 +137,40 @@ export function progressToken(request: unknown): string | undefined {
   return token === undefined ? undefined : JSON.stringify(token);
 }
 
-/** The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. */
+/** How every answer core's serializer writes starts; the id comes next, then `result` or `error`. */
+const ANSWER_HEAD = '{"jsonrpc":"2.0","id":';
+
+/**
+ * Where the id of an answer written by core ends (after {@link ANSWER_HEAD}), when `result` or
+ * `error` follows it; -1 for any other text. Reads the id and the next key only, however large
+ * the result is.
+ */
+function answerIdEnd(text: string): number {
+  let end = ANSWER_HEAD.length;
+  if (text.charCodeAt(end) === 0x22) {
+    for (end++; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (c === 0x5c) end++;
+      else if (c === 0x22) break;
+    }
+    end++;
+  } else end = text.indexOf(',', end);
+  return end !== -1 && (text.startsWith(',"result":', end) || text.startsWith(',"error":', end))
+    ? end
+    : -1;
+}
+
+/**
+ * The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. An
+ * answer core wrote is read from its head (its id comes first); any other text is scanned.
+ */
 export function answeredIds(text: string): string[] | undefined {
+  const idEnd = text.startsWith(ANSWER_HEAD) ? answerIdEnd(text) : -1;
+  if (idEnd !== -1) {
+    // The head alone, closed, reads as the whole answer does.
+    const envelope = scanEnvelope(`${text.slice(0, idEnd)}}`);
+    return [envelope.rawId ?? JSON.stringify(envelope.id)];
+  }
   const first = text.trimStart().charCodeAt(0);
   if (first === 0x5b) {
     const ids: string[] = [];
