@@ -137,39 +137,39 @@ export function progressToken(request: unknown): string | undefined {
   return token === undefined ? undefined : JSON.stringify(token);
 }
 
-/** How every answer core's serializer writes starts; the id comes next, then `result` or `error`. */
-const ANSWER_HEAD = '{"jsonrpc":"2.0","id":';
+/** How core writes every answer and request: the id first, then `result`, `error` or `method`. */
+const ID_HEAD = '{"jsonrpc":"2.0","id":';
+/** How core writes every notification: the method first. */
+const METHOD_HEAD = '{"jsonrpc":"2.0","method":';
 
 /**
- * Where the id of an answer written by core ends (after {@link ANSWER_HEAD}), when `result` or
- * `error` follows it; -1 for any other text. Reads the id and the next key only, however large
- * the result is.
+ * Where the JSON string or scalar at `start` ends (the index after it), reading nothing past it;
+ * -1 when the text ends first.
  */
-function answerIdEnd(text: string): number {
-  let end = ANSWER_HEAD.length;
-  if (text.charCodeAt(end) === 0x22) {
-    for (end++; end < text.length; end++) {
-      const c = text.charCodeAt(end);
-      if (c === 0x5c) end++;
-      else if (c === 0x22) break;
-    }
-    end++;
-  } else end = text.indexOf(',', end);
-  return end !== -1 && (text.startsWith(',"result":', end) || text.startsWith(',"error":', end))
-    ? end
-    : -1;
+function tokenEnd(text: string, start: number): number {
+  if (text.charCodeAt(start) !== 0x22) return text.indexOf(',', start);
+  for (let at = start + 1; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 0x5c) at++;
+    else if (c === 0x22) return at + 1;
+  }
+  return -1;
 }
 
 /**
  * The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. An
- * answer core wrote is read from its head (its id comes first); any other text is scanned.
+ * answer or request core wrote is read from its head (its id comes first, then what it is), however
+ * large its result or params; any other text is scanned whole.
  */
 export function answeredIds(text: string): string[] | undefined {
-  const idEnd = text.startsWith(ANSWER_HEAD) ? answerIdEnd(text) : -1;
+  const idEnd = text.startsWith(ID_HEAD) ? tokenEnd(text, ID_HEAD.length) : -1;
   if (idEnd !== -1) {
-    // The head alone, closed, reads as the whole answer does.
-    const envelope = scanEnvelope(`${text.slice(0, idEnd)}}`);
-    return [envelope.rawId ?? JSON.stringify(envelope.id)];
+    if (text.startsWith(',"result":', idEnd) || text.startsWith(',"error":', idEnd)) {
+      // The head alone, closed, reads as the whole answer does.
+      const envelope = scanEnvelope(`${text.slice(0, idEnd)}}`);
+      return [envelope.rawId ?? JSON.stringify(envelope.id)];
+    }
+    if (text.startsWith(',"method":', idEnd)) return undefined;
   }
   const first = text.trimStart().charCodeAt(0);
   if (first === 0x5b) {
@@ -185,6 +185,16 @@ export function answeredIds(text: string): string[] | undefined {
   const envelope = scanEnvelope(text);
   if (envelope.kind !== 'response') return undefined;
   return [envelope.rawId ?? JSON.stringify(envelope.id)];
+}
+
+/**
+ * The method a server's outgoing message names, read from the head of a notification core wrote,
+ * else by a scan of the whole text.
+ */
+export function methodOf(text: string): string | undefined {
+  const end = text.startsWith(METHOD_HEAD) ? tokenEnd(text, METHOD_HEAD.length) : -1;
+  const c = end === -1 ? -1 : text.charCodeAt(end);
+  return scanEnvelope(c === 0x2c || c === 0x7d ? `${text.slice(0, end)}}` : text).method;
 }
 
 /** The progress token a server's notification refers to, as JSON text. */

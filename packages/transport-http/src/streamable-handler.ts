@@ -12,7 +12,6 @@ import {
   ethereumSubscriptions,
   genericSubscriptions,
   META_HEADER,
-  scanEnvelope,
   serializeError,
   TIMEOUT_HEADER,
   type Transport,
@@ -47,7 +46,7 @@ import type { SessionRecord, SessionStore } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
 import { createKeepAlive, openSseStream, type SseStream } from './sse-stream.js';
-import { answeredIds, classify, progressToken, tokenOf } from './streamable-classify.js';
+import { answeredIds, classify, methodOf, progressToken, tokenOf } from './streamable-classify.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
 export interface StreamableSessionOptions {
@@ -854,7 +853,7 @@ export function createStreamableCore(
     if (ids !== undefined) return sendStandalone(session, text, false);
     // Push not tied to any request (a subscription item) goes on the session's own stream.
     if (pushMethods.size > 0) {
-      const method = scanEnvelope(text).method;
+      const method = methodOf(text);
       if (method !== undefined && pushMethods.has(method))
         return sendStandalone(session, text, true);
     }
