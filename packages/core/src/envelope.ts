@@ -331,6 +331,59 @@ function idValue(text: string | undefined): [JsonRpcId, string | undefined] {
   return [value, Number.isSafeInteger(value) ? undefined : text];
 }
 
+/** How core's serializers begin an answer or a request: the id first. */
+const ID_HEAD = '{"jsonrpc":"2.0","id":';
+/** How core's serializers begin a notification: the method first. */
+const METHOD_HEAD = '{"jsonrpc":"2.0","method":';
+
+/**
+ * Where the JSON string or scalar at `start` ends (the index after it), reading nothing past it;
+ * -1 when the text ends first.
+ */
+function tokenEnd(text: string, start: number): number {
+  if (text.charCodeAt(start) !== 0x22) return text.indexOf(',', start);
+  for (let at = start + 1; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 0x5c) at++;
+    else if (c === 0x22) return at + 1;
+  }
+  return -1;
+}
+
+/** Where the method named at `start` ends, when the object goes on or closes right after it. */
+function methodEnd(text: string, start: number): number {
+  const end = tokenEnd(text, start);
+  const next = end === -1 ? -1 : text.charCodeAt(end);
+  return next === 0x2c || next === 0x7d ? end : -1;
+}
+
+/**
+ * The envelope of a single message as core's serializers write it, read from its head alone:
+ * `{"jsonrpc":"2.0","id":…` then `"result"`, `"error"` or `"method"`, or `{"jsonrpc":"2.0","method":…`.
+ * For a text this process serialized (an answer or request on its way out), whatever the size of
+ * its result or params; what {@link scanEnvelope} reads of the same text. `undefined` for a text
+ * that does not begin so: scan that one whole.
+ *
+ * @param text - a message text, usually one core serialized
+ * @returns the envelope, or `undefined` when the head is not core's
+ * @example
+ * ```ts
+ * scanHead('{"jsonrpc":"2.0","id":7,"result":["…a megabyte…"]}'); // { kind: 'response', id: 7, … }
+ * scanHead('{"id":7,"jsonrpc":"2.0","result":1}'); // undefined
+ * ```
+ */
+export function scanHead(text: string): MessageEnvelope | undefined {
+  let end = -1;
+  if (text.startsWith(ID_HEAD)) {
+    const idEnd = tokenEnd(text, ID_HEAD.length);
+    if (idEnd === -1) return undefined;
+    if (text.startsWith(',"result":', idEnd) || text.startsWith(',"error":', idEnd)) end = idEnd;
+    else if (text.startsWith(',"method":', idEnd)) end = methodEnd(text, idEnd + 10);
+  } else if (text.startsWith(METHOD_HEAD)) end = methodEnd(text, METHOD_HEAD.length);
+  // The head alone, closed, reads as the whole text does.
+  return end === -1 ? undefined : scanEnvelope(`${text.slice(0, end)}}`);
+}
+
 /**
  * Scans the top level of a message's text for its `id` and `method`, without parsing it: for a
  * message too large to parse, so that it can still be answered with its own id. One step per

@@ -9,6 +9,7 @@ import {
   asyncDisposeSymbol,
   ConnectionClosedError,
   scanEnvelope,
+  scanHead,
   type Transport,
   TransportError,
   type TransportHandler,
@@ -179,7 +180,7 @@ export function createRedisQueueClientTransport(
       const correlation = String(nextCorrelation++);
       const answered = isBatchText(message)
         ? batchExpectsAnswer(message)
-        : scanEnvelope(message).kind !== 'notification';
+        : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification';
       if (answered) {
         outstanding.add(correlation);
         // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,

@@ -9,6 +9,7 @@ import {
   asyncDisposeSymbol,
   ConnectionClosedError,
   scanEnvelope,
+  scanHead,
   stringifyId,
   type Transport,
   TransportError,
@@ -367,7 +368,8 @@ export function createRedisQueueWorkerTransport(
       let taken: Taken | undefined;
       if (isBatchText(message)) taken = batch;
       else {
-        const envelope = scanEnvelope(message);
+        // The server's own answer: read from its head (a scan of the whole text when not core's).
+        const envelope = scanHead(message) ?? scanEnvelope(message);
         if (envelope.kind === 'response' || envelope.kind === 'unknown') {
           taken = byId.get(stringifyId(envelope.id, envelope.rawId));
         }

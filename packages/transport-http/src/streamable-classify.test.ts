@@ -1,13 +1,12 @@
 import {
   scanEnvelope,
   serializeError,
-  serializeNotification,
   serializeRequest,
   serializeSuccess,
 } from '@jsonrpc-kit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answeredIds, methodOf } from './streamable-classify.js';
+import { answeredIds } from './streamable-classify.js';
 
 /** The ids a full scan of the text reads: what routing used before answers were read by head. */
 function scannedIds(text: string): string[] | undefined {
@@ -64,21 +63,5 @@ describe('answeredIds', () => {
       ),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('methodOf', () => {
-  it('reads a notification core wrote from its head as a full scan reads it', () => {
-    const method = fc.string({ unit: fc.constantFrom('a', '"', '\\', ',', '}', '/', 'é') });
-    fc.assert(
-      fc.property(method, fc.option(fc.jsonValue(), { nil: undefined }), (name, params) => {
-        const text = serializeNotification(name, params === undefined ? undefined : [params]);
-        expect(methodOf(text)).toBe(scanEnvelope(text).method);
-        expect(methodOf(text)).toBe(name);
-      }),
-      { numRuns: 2000 },
-    );
-    expect(methodOf('{"method":"m","jsonrpc":"2.0"}')).toBe('m');
-    expect(methodOf('{"jsonrpc":"2.0","id":1,"result":1}')).toBeUndefined();
   });
 });

@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { parse, scanEnvelope, serializeError } from '@jsonrpc-kit/core';
+import {
+  type MessageEnvelope,
+  parse,
+  scanEnvelope,
+  scanHead,
+  serializeError,
+} from '@jsonrpc-kit/core';
 
 /**
  * Cancellation notifications (MCP's, and the kit's and LSP's default): a cancelled request may
@@ -137,40 +143,14 @@ export function progressToken(request: unknown): string | undefined {
   return token === undefined ? undefined : JSON.stringify(token);
 }
 
-/** How core writes every answer and request: the id first, then `result`, `error` or `method`. */
-const ID_HEAD = '{"jsonrpc":"2.0","id":';
-/** How core writes every notification: the method first. */
-const METHOD_HEAD = '{"jsonrpc":"2.0","method":';
-
 /**
- * Where the JSON string or scalar at `start` ends (the index after it), reading nothing past it;
- * -1 when the text ends first.
- */
-function tokenEnd(text: string, start: number): number {
-  if (text.charCodeAt(start) !== 0x22) return text.indexOf(',', start);
-  for (let at = start + 1; at < text.length; at++) {
-    const c = text.charCodeAt(at);
-    if (c === 0x5c) at++;
-    else if (c === 0x22) return at + 1;
-  }
-  return -1;
-}
-
-/**
- * The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. An
- * answer or request core wrote is read from its head (its id comes first, then what it is), however
- * large its result or params; any other text is scanned whole.
+ * The ids (as JSON text) a server's outgoing text answers; `undefined` when it is no response. A
+ * message core wrote is read from its head (its id comes first, then what it is), however large
+ * its result or params; any other text is scanned whole.
  */
 export function answeredIds(text: string): string[] | undefined {
-  const idEnd = text.startsWith(ID_HEAD) ? tokenEnd(text, ID_HEAD.length) : -1;
-  if (idEnd !== -1) {
-    if (text.startsWith(',"result":', idEnd) || text.startsWith(',"error":', idEnd)) {
-      // The head alone, closed, reads as the whole answer does.
-      const envelope = scanEnvelope(`${text.slice(0, idEnd)}}`);
-      return [envelope.rawId ?? JSON.stringify(envelope.id)];
-    }
-    if (text.startsWith(',"method":', idEnd)) return undefined;
-  }
+  const head = scanHead(text);
+  if (head !== undefined) return envelopeIds(head);
   const first = text.trimStart().charCodeAt(0);
   if (first === 0x5b) {
     const ids: string[] = [];
@@ -182,19 +162,12 @@ export function answeredIds(text: string): string[] | undefined {
     }
     return ids;
   }
-  const envelope = scanEnvelope(text);
-  if (envelope.kind !== 'response') return undefined;
-  return [envelope.rawId ?? JSON.stringify(envelope.id)];
+  return envelopeIds(scanEnvelope(text));
 }
 
-/**
- * The method a server's outgoing message names, read from the head of a notification core wrote,
- * else by a scan of the whole text.
- */
-export function methodOf(text: string): string | undefined {
-  const end = text.startsWith(METHOD_HEAD) ? tokenEnd(text, METHOD_HEAD.length) : -1;
-  const c = end === -1 ? -1 : text.charCodeAt(end);
-  return scanEnvelope(c === 0x2c || c === 0x7d ? `${text.slice(0, end)}}` : text).method;
+/** The id an envelope answers, as JSON text; `undefined` unless it is a response. */
+function envelopeIds(envelope: MessageEnvelope): string[] | undefined {
+  return envelope.kind === 'response' ? [envelope.rawId ?? JSON.stringify(envelope.id)] : undefined;
 }
 
 /** The progress token a server's notification refers to, as JSON text. */

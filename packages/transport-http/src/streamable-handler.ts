@@ -12,6 +12,8 @@ import {
   ethereumSubscriptions,
   genericSubscriptions,
   META_HEADER,
+  scanEnvelope,
+  scanHead,
   serializeError,
   TIMEOUT_HEADER,
   type Transport,
@@ -46,7 +48,7 @@ import type { SessionRecord, SessionStore } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
 import { createKeepAlive, openSseStream, type SseStream } from './sse-stream.js';
-import { answeredIds, classify, methodOf, progressToken, tokenOf } from './streamable-classify.js';
+import { answeredIds, classify, progressToken, tokenOf } from './streamable-classify.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
 export interface StreamableSessionOptions {
@@ -853,7 +855,7 @@ export function createStreamableCore(
     if (ids !== undefined) return sendStandalone(session, text, false);
     // Push not tied to any request (a subscription item) goes on the session's own stream.
     if (pushMethods.size > 0) {
-      const method = methodOf(text);
+      const method = (scanHead(text) ?? scanEnvelope(text)).method;
       if (method !== undefined && pushMethods.has(method))
         return sendStandalone(session, text, true);
     }
