@@ -6,6 +6,7 @@
  * @module
  */
 import type { JsonRpcId } from './messages.js';
+import { skipString } from './raw-id.js';
 
 /**
  * The top level of a message that was not parsed (it was over a size limit), as a scan found it.
@@ -338,16 +339,10 @@ const METHOD_HEAD = '{"jsonrpc":"2.0","method":';
 
 /**
  * Where the JSON string or scalar at `start` ends (the index after it), reading nothing past it;
- * -1 when the text ends first.
+ * -1, or the text's length or more, when the text ends first.
  */
 function tokenEnd(text: string, start: number): number {
-  if (text.charCodeAt(start) !== 0x22) return text.indexOf(',', start);
-  for (let at = start + 1; at < text.length; at++) {
-    const c = text.charCodeAt(at);
-    if (c === 0x5c) at++;
-    else if (c === 0x22) return at + 1;
-  }
-  return -1;
+  return text.charCodeAt(start) === 0x22 ? skipString(text, start) : text.indexOf(',', start);
 }
 
 /** Where the method named at `start` ends, when the object goes on or closes right after it. */

@@ -28,8 +28,11 @@ function skipSpace(text: string, pos: number): number {
   return pos;
 }
 
-/** Position just after the string starting at `pos` (which is a `"`). */
-function skipString(text: string, pos: number): number {
+/**
+ * Position just after the string starting at `pos` (which is a `"`); at or past the text's end
+ * when the string is not closed.
+ */
+export function skipString(text: string, pos: number): number {
   pos++;
   for (;;) {
     const c = text.charCodeAt(pos);
