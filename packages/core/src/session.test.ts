@@ -1,7 +1,7 @@
 import { createHook } from 'node:async_hooks';
 import { getHeapSnapshot } from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TransportError } from './errors.js';
+import { ConnectionClosedError, TransportError } from './errors.js';
 import { createMemoryTransportPair } from './memory-transport.js';
 import type { ParseResult } from './parse.js';
 import { createSession, type SessionOptions } from './session.js';
@@ -53,6 +53,62 @@ describe('session sends', () => {
     expect(session.directTransport).toBe(mine);
     await session.close();
     expect(session.directTransport).toBeUndefined();
+  });
+
+  it('keeps the order of sends made before start, while it runs and just after', async () => {
+    const sent: string[] = [];
+    let resolveStart!: () => void;
+    const transport: Transport = {
+      start: () =>
+        new Promise<void>((resolve) => {
+          resolveStart = resolve;
+        }),
+      send: (text) => {
+        sent.push(text);
+        return SENT;
+      },
+      close: () => Promise.resolve(),
+    };
+    const session = createSession(transport, { report: () => {} });
+    const sends = [session.send('a')]; // before start
+    session.start(() => undefined);
+    sends.push(session.send('b'), session.send('c')); // while the transport starts
+    resolveStart();
+    // Sends made turn by turn from the moment the start resolves: none may pass a waiting one.
+    for (let i = 0; i < 6; i++) {
+      sends.push(session.send(`d${i}`));
+      await Promise.resolve();
+    }
+    await Promise.all(sends);
+    expect(sent).toEqual(['a', 'b', 'c', 'd0', 'd1', 'd2', 'd3', 'd4', 'd5']);
+    expect(session.directTransport).toBe(transport); // nothing waits any more
+    await session.close();
+  });
+
+  it('rejects the sends that waited for a start that failed, and any made after the close', async () => {
+    let failStart!: (error: Error) => void;
+    const sent: string[] = [];
+    const transport: Transport = {
+      start: () =>
+        new Promise<void>((_, reject) => {
+          failStart = reject;
+        }),
+      send: (text) => {
+        sent.push(text);
+        return SENT;
+      },
+      close: () => Promise.resolve(),
+    };
+    const reported: unknown[] = [];
+    const session = createSession(transport, { report: (error) => reported.push(error) });
+    session.start(() => undefined);
+    const waiting = [session.send('a'), session.send('b')];
+    failStart(new Error('no such pipe'));
+    for (const send of waiting) await expect(send).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(session.isClosed).toBe(true);
+    await expect(session.send('c')).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(sent).toEqual([]);
+    expect(reported).toEqual([expect.objectContaining({ message: 'no such pipe' })]);
   });
 
   it('still fails the call when a send returns its own promise and it rejects', async () => {
@@ -390,8 +446,12 @@ describe('the handler a session gives its transport', () => {
   });
 });
 
-/** The names of the property edges of every heap object whose constructor is `name`. */
-async function ownEdgesOf(name: string): Promise<string[][]> {
+/**
+ * The property edges of every heap object whose constructor is `name`: each edge's name, and what
+ * it points to as `type:name` (`undefined` shows as `hidden:system / Oddball`; a small integer is
+ * no edge at all).
+ */
+async function ownEdgesOf(name: string): Promise<Map<string, string>[]> {
   let text = '';
   for await (const chunk of getHeapSnapshot()) text += chunk;
   const { snapshot, nodes, edges, strings } = JSON.parse(text) as {
@@ -409,15 +469,20 @@ async function ownEdgesOf(name: string): Promise<string[][]> {
   };
   const { node_fields: nf, edge_fields: ef, node_types: nt, edge_types: et } = snapshot.meta;
   const [typeAt, nameAt, countAt] = ['type', 'name', 'edge_count'].map((f) => nf.indexOf(f));
-  const found: string[][] = [];
+  const [edgeNameAt, toAt] = ['name_or_index', 'to_node'].map((f) => ef.indexOf(f));
+  const found: Map<string, string>[] = [];
   let edge = 0;
   for (let at = 0; at < nodes.length; at += nf.length) {
     const count = nodes[at + countAt!]!;
     if (nt[0]![nodes[at + typeAt!]!] === 'object' && strings[nodes[at + nameAt!]!] === name) {
-      const names: string[] = [];
+      const names = new Map<string, string>();
       for (let e = edge; e < edge + count; e++) {
-        if (et[0]![edges[e * ef.length]!] === 'property')
-          names.push(strings[edges[e * ef.length + 1]!]!);
+        if (et[0]![edges[e * ef.length]!] !== 'property') continue;
+        const to = edges[e * ef.length + toAt!]!;
+        names.set(
+          strings[edges[e * ef.length + edgeNameAt!]!]!,
+          `${nt[0]![nodes[to + typeAt!]!]}:${strings[nodes[to + nameAt!]!]}`,
+        );
       }
       found.push(names);
     }
@@ -436,12 +501,39 @@ describe('what a session holds', () => {
     void session.request('x').catch(() => {});
     handler!.onMessage('{"jsonrpc":"2.0","id":1,"method":"m"}');
     // The instances (not the prototypes): the objects with the session's fields.
-    const sessions = (await ownEdgesOf('SessionImpl')).filter((n) => n.includes('#transport'));
+    const sessions = (await ownEdgesOf('SessionImpl')).filter((n) => n.has('#transport'));
     expect(sessions.length).toBeGreaterThan(0);
     // Its fields show as `#name`; a brand would show as a property named after the class.
-    for (const names of sessions) {
-      expect(names.filter((n) => n !== '__proto__' && !n.startsWith('#'))).toEqual([]);
+    for (const edges of sessions) {
+      expect([...edges.keys()].filter((n) => n !== '__proto__' && !n.startsWith('#'))).toEqual([]);
     }
+    await session.close();
+  });
+
+  it('is one object while idle: what calls, a slow answer, the signal or a close need comes later', async () => {
+    const handlers: TransportHandler[] = [];
+    const session = createSession(linkedTransport(handlers), { report: () => {} });
+    // A dispatch of its own name: the session to look at is the one that holds it.
+    const answersAtOnce = (): string => '{"jsonrpc":"2.0","id":1,"result":0}';
+    session.start(answersAtOnce);
+    await Promise.resolve(); // started: sends go straight to the transport
+    handlers[0]!.onMessage('{"jsonrpc":"2.0","id":1,"method":"m"}'); // answered at once
+    const ours = (edges: Map<string, string>): boolean =>
+      edges.get('#dispatch') === 'closure:answersAtOnce';
+    const idle = (await ownEdgesOf('SessionImpl')).filter(ours);
+    expect(idle).toHaveLength(1);
+    // Its transport, options and dispatch, and the rest still empty. (Its flags are a small
+    // integer: no edge.)
+    expect([...idle[0]!.keys()].filter((n) => n.startsWith('#')).sort()).toEqual([
+      '#dispatch',
+      '#extras',
+      '#options',
+      '#transport',
+    ]);
+    expect(idle[0]!.get('#extras')).toBe('hidden:system / Oddball');
+    void session.signal;
+    const used = (await ownEdgesOf('SessionImpl')).filter(ours);
+    expect(used[0]!.get('#extras')).toBe('object:SessionExtras');
     await session.close();
   });
 });

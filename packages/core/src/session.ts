@@ -42,7 +42,7 @@ import { sendError } from './send-error.js';
 import { type SendWatch, watchSends } from './send-watch.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
-import { SENT, type Transport, type TransportHandler } from './transport.js';
+import { SENT, type SendOptions, type Transport, type TransportHandler } from './transport.js';
 
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
@@ -280,20 +280,58 @@ export function createSession(transport: Transport, options: SessionOptions): Se
 
 /** The session has closed. */
 const CLOSED = 1;
-/** The transport's start resolved: sends go straight to it. */
+/** The transport's start resolved and the sends made before it went: sends go straight to it. */
 const STARTED = 2;
 /** The other side ended its input. */
 const INPUT_ENDED = 4;
 
-/** A session's state that most sessions need only once they close (or never). */
-interface RareSessionState {
+/**
+ * What a session holds only once it is used for more than answering at once: its own calls, an
+ * answer worked out later, its signal or `closed` read, or its close. Made on first use, so that
+ * an idle session (a server holds one per connection) is one small object.
+ */
+class SessionExtras {
+  /** The peer's calls running here, for cancellation; made on first use. */
+  incoming: IncomingCalls<IncomingCall> | undefined = undefined;
+  /** This side's calls: their ids, timeouts and pending table; made on first use. */
+  outgoing: Outgoing | undefined = undefined;
+  /** Answers still being worked out. */
+  running = 0;
+  /** Sends made before the transport's start resolved, in call order: run once it has. */
+  beforeStart: Array<() => void> | undefined = undefined;
   /** The session's signal, once read. */
-  life?: AbortController;
+  life: AbortController | undefined = undefined;
   /** Why the session closed: the reason of its signal and of the calls still running here. */
-  closeReason?: unknown;
+  closeReason: unknown = undefined;
   /** `closed`, once read before the session closed. */
-  closedPromise?: Promise<void>;
-  resolveClosed?: () => void;
+  closedPromise: Promise<void> | undefined = undefined;
+  resolveClosed: (() => void) | undefined = undefined;
+
+  /** Whether it holds nothing (it was made only for sends that have since gone). */
+  get unused(): boolean {
+    return (
+      this.incoming === undefined &&
+      this.outgoing === undefined &&
+      this.running === 0 &&
+      this.beforeStart === undefined &&
+      this.life === undefined &&
+      this.closedPromise === undefined &&
+      this.closeReason === undefined
+    );
+  }
+}
+
+/** Hands a text to a transport: a send that throws rejects instead. */
+function sendNow(
+  transport: Transport,
+  text: string,
+  options: SendOptions | undefined,
+): Promise<void> {
+  try {
+    return transport.send(text, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** What a detached send is about: the call it answers or makes. */
@@ -332,21 +370,20 @@ const watchDetached: SendWatch<SessionOptions, SendAbout | undefined> =
 class SessionImpl implements Session {
   readonly #transport: Transport;
   readonly #options: SessionOptions;
-  #incomingTable: IncomingCalls<IncomingCall> | undefined;
-  #outgoingHalf: Outgoing | undefined;
   /** {@link CLOSED}, {@link STARTED}, {@link INPUT_ENDED}. */
   #flags = 0;
-  #deferredSends = 0;
-  #startPromise: Promise<void> = DONE;
-  #dispatch: SessionDispatch | undefined;
-  /** Answers still being worked out. */
-  #running = 0;
-  /** What most sessions never need until they close: made on first use. */
-  #rare: RareSessionState | undefined;
+  #dispatch: SessionDispatch | undefined = undefined;
+  /** What an idle session does not hold (see {@link SessionExtras}). */
+  #extras: SessionExtras | undefined = undefined;
 
   constructor(transport: Transport, options: SessionOptions) {
     this.#transport = transport;
     this.#options = options;
+  }
+
+  /** The session's {@link SessionExtras}, made now if it had none. */
+  static #extrasOf(session: SessionImpl): SessionExtras {
+    return (session.#extras ??= new SessionExtras());
   }
 
   get profile(): Profile<any> | undefined {
@@ -358,16 +395,17 @@ class SessionImpl implements Session {
   }
 
   get incoming(): IncomingCalls<IncomingCall> {
-    return (this.#incomingTable ??= createIncomingCalls<IncomingCall>());
+    const extras = SessionImpl.#extrasOf(this);
+    return (extras.incoming ??= createIncomingCalls<IncomingCall>());
   }
 
   get signal(): AbortSignal {
-    const rare = (this.#rare ??= {});
-    if (rare.life === undefined) {
-      rare.life = new AbortController();
-      if (this.isClosed) rare.life.abort(rare.closeReason);
+    const extras = SessionImpl.#extrasOf(this);
+    if (extras.life === undefined) {
+      extras.life = new AbortController();
+      if (this.isClosed) extras.life.abort(extras.closeReason);
     }
-    return rare.life.signal;
+    return extras.life.signal;
   }
 
   get isClosed(): boolean {
@@ -376,38 +414,46 @@ class SessionImpl implements Session {
 
   get closed(): Promise<void> {
     if (this.isClosed) return DONE;
-    const rare = (this.#rare ??= {});
-    rare.closedPromise ??= new Promise<void>((resolve) => {
-      rare.resolveClosed = resolve;
+    const extras = SessionImpl.#extrasOf(this);
+    extras.closedPromise ??= new Promise<void>((resolve) => {
+      extras.resolveClosed = resolve;
     });
-    return rare.closedPromise;
+    return extras.closedPromise;
   }
 
   get directTransport(): Transport | undefined {
-    return (this.#flags & (STARTED | CLOSED)) === STARTED && this.#deferredSends === 0
-      ? this.#transport
-      : undefined;
+    return (this.#flags & (STARTED | CLOSED)) === STARTED ? this.#transport : undefined;
   }
 
   send(text: string, signal?: AbortSignal, callContext?: CallContext): Promise<void> {
     const transport = this.#transport;
     const sendOptions =
       signal === undefined && callContext === undefined ? undefined : { signal, callContext };
-    if (this.#flags & STARTED && this.#deferredSends === 0) {
-      try {
-        return transport.send(text, sendOptions);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    // Before start has resolved: wait for it, keeping the order of every send made meanwhile.
-    this.#deferredSends++;
-    return this.#startPromise.then(() => {
-      this.#deferredSends--;
-      return this.isClosed
-        ? Promise.reject(new ConnectionClosedError())
-        : transport.send(text, sendOptions);
+    if (this.#flags & STARTED) return sendNow(transport, text, sendOptions);
+    if (this.isClosed) return Promise.reject(new ConnectionClosedError());
+    // Before the start has resolved: wait for it, in call order.
+    const extras = SessionImpl.#extrasOf(this);
+    return new Promise<void>((resolve) => {
+      (extras.beforeStart ??= []).push(() =>
+        resolve(
+          this.isClosed
+            ? Promise.reject(new ConnectionClosedError())
+            : sendNow(transport, text, sendOptions),
+        ),
+      );
     });
+  }
+
+  /**
+   * Runs the sends that waited for the start, those they lead to included (they go to the
+   * transport, or reject once the session has closed).
+   */
+  static #runWaiting(session: SessionImpl): void {
+    const extras = session.#extras;
+    const waiting = extras?.beforeStart;
+    if (waiting === undefined) return;
+    for (let i = 0; i < waiting.length; i++) waiting[i]!();
+    extras!.beforeStart = undefined;
   }
 
   sendDetached(text: string, about?: SendAbout): void {
@@ -421,9 +467,10 @@ class SessionImpl implements Session {
    * instance's private method would give each session a hidden field (its class brand).
    */
   static #outgoingOf(session: SessionImpl): Outgoing {
-    if (session.#outgoingHalf !== undefined) return session.#outgoingHalf;
+    const extras = SessionImpl.#extrasOf(session);
+    if (extras.outgoing !== undefined) return extras.outgoing;
     const options = session.#options;
-    session.#outgoingHalf = createOutgoing({
+    extras.outgoing = createOutgoing({
       profile: session.profile,
       sendCancel: options.sendCancel === true,
       requestTimeout: options.requestTimeout ?? 0,
@@ -441,7 +488,7 @@ class SessionImpl implements Session {
       sendDetached: (text) => session.sendDetached(text),
       isClosed: () => session.isClosed,
     });
-    return session.#outgoingHalf;
+    return extras.outgoing;
   }
 
   respond(response: JsonRpcResponse, hint?: unknown): void {
@@ -476,9 +523,9 @@ class SessionImpl implements Session {
   consume(notification: JsonRpcNotification): boolean {
     const cancellation = this.profile?.cancellation;
     if (notification.method !== cancellation?.method) {
-      return this.#outgoingHalf?.progress(notification) === true;
+      return this.#extras?.outgoing?.progress(notification) === true;
     }
-    const table = this.#incomingTable;
+    const table = this.#extras?.incoming;
     if (table === undefined || table.size === 0) return true;
     let id: JsonRpcId | undefined;
     try {
@@ -529,18 +576,19 @@ class SessionImpl implements Session {
   shutdown(cause: unknown): void {
     if (this.isClosed) return;
     this.#flags |= CLOSED;
-    this.#outgoingHalf?.close(cause);
+    const extras = SessionImpl.#extrasOf(this);
+    extras.outgoing?.close(cause);
     const options = this.#options;
     const closeReason =
       options.closeReason !== undefined
         ? options.closeReason(cause)
         : new ConnectionClosedError(undefined, cause === undefined ? undefined : { cause });
-    const rare = (this.#rare ??= {});
-    rare.closeReason = closeReason;
-    rare.life?.abort(closeReason);
-    this.#incomingTable?.closeAll(closeReason);
+    extras.closeReason = closeReason;
+    extras.life?.abort(closeReason);
+    extras.incoming?.closeAll(closeReason);
     options.onClose?.(cause);
-    rare.resolveClosed?.();
+    SessionImpl.#runWaiting(this);
+    extras.resolveClosed?.();
   }
 
   close(reason?: unknown): Promise<void> {
@@ -563,20 +611,20 @@ class SessionImpl implements Session {
 
   /** One answer worked out: the session closes after the last one once its input ended. */
   static #answered(session: SessionImpl): void {
-    if (--session.#running === 0 && session.#flags & INPUT_ENDED) void session.close();
+    if (--session.#extras!.running === 0 && session.#flags & INPUT_ENDED) void session.close();
   }
 
   /** Nothing more will arrive: calls waiting for answers cannot get them; calls running here
    * still answer, and the session closes after the last one. */
   inputEnded(): void {
     this.#flags |= INPUT_ENDED;
-    this.#outgoingHalf?.failAll('The other side ended its input', undefined);
-    if (this.#running === 0) void this.close();
+    this.#extras?.outgoing?.failAll('The other side ended its input', undefined);
+    if ((this.#extras?.running ?? 0) === 0) void this.close();
   }
 
   /** The connection was lost (the transport may reconnect): calls waiting for answers fail. */
   disconnected(error?: Error): void {
-    this.#outgoingHalf?.failAll('Connection lost', error);
+    this.#extras?.outgoing?.failAll('Connection lost', error);
   }
 
   /** Reads a session's options: for {@link TooLargeTakingSession}, outside the class. */
@@ -627,7 +675,7 @@ class SessionImpl implements Session {
     const about = parsed.kind === 'request' ? parsed.message : undefined;
     if (typeof out === 'string') this.sendDetached(out, about);
     else {
-      this.#running++;
+      SessionImpl.#extrasOf(this).running++;
       out.then((answer) => {
         if (answer !== undefined) this.sendDetached(answer, about);
         SessionImpl.#answered(this);
@@ -640,12 +688,13 @@ class SessionImpl implements Session {
     const options = this.#options;
     try {
       const transport = this.#transport;
-      const starting = transport.start(sessionHandler(this, options, transport));
-      this.#startPromise = starting.then(
+      transport.start(sessionHandler(this, options, transport)).then(
         () => {
+          SessionImpl.#runWaiting(this);
+          // From now on sends go straight to the transport.
           this.#flags |= STARTED;
-          // Sends go straight to the transport from now on: the promise is not needed.
-          this.#startPromise = DONE;
+          // Extras made only for the sends that waited are not kept: an idle session holds none.
+          if (this.#extras?.unused === true) this.#extras = undefined;
         },
         (error: unknown) => {
           options.report(toError(error), TRANSPORT_FAILED);

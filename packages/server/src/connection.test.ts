@@ -420,9 +420,15 @@ describe('connect()', () => {
       now--;
       return 'ok';
     });
-    const [, first] = await connect(server);
-    const [, second] = await connect(server);
+    const [firstConnection, first] = await connect(server);
+    const [secondConnection, second] = await connect(server);
     for (let i = 0; i < 5; i++) await first.send(req('slow', i));
+    // One call waits, in the first connection's own queue: the second's is still empty.
+    const queueOf = (c: Connection) =>
+      (c as unknown as { limiter: { queue: unknown[] } }).limiter.queue;
+    for (let i = 0; i < 200 && queueOf(firstConnection).length === 0; i++) await sleep(1);
+    expect(queueOf(firstConnection)).toHaveLength(1);
+    expect(queueOf(secondConnection)).toHaveLength(0);
     await second.send(req('slow', 'other'));
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(JSON.parse(await first.next()));
@@ -535,16 +541,11 @@ describe('connection memory', () => {
       return ctx.transport.kind;
     });
     const [connection, remote] = await connect(server);
-    // Counting objects: its fields and the limiter's two counters; hooks, options, scope, the
-    // limiter's bounds and its lanes' count (always 0: a connection's limiter has no lanes) live
-    // on its prototype.
-    expect(Object.keys(connection).sort()).toEqual([
-      'active',
-      'context',
-      'maxRequestBytes',
-      'queue',
-      'session',
-    ]);
+    // Counting objects: its context, its session and the limiter's running count (its config and
+    // what few connections need, a queue or a limit of their own, are private: no keys); hooks,
+    // options, scope, the limiter's bounds and its lanes' count (always 0: a connection's limiter
+    // has no lanes) live on its prototype.
+    expect(Object.keys(connection).sort()).toEqual(['active', 'context', 'session']);
     expect((connection as unknown as { queued: number }).queued).toBe(0);
     await remote.send(req('who', 1));
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"memory"}');

@@ -47,28 +47,52 @@ export interface ConnectionConfig {
 }
 
 /**
+ * What few connections hold: calls waiting for a slot, a size limit other than the server's.
+ */
+interface RareConnectionState {
+  queue?: Array<() => void>;
+  maxRequestBytes?: number;
+}
+
+/**
  * One served transport, in one object: the connection its users see, the options and hooks its
  * session calls (`screen`, `onTooLarge`, `report`, `onClose`; called on this object), the
  * dispatcher's scope of its calls and the limiter of those calls. A class, so that a connection
  * holds its fields and nothing else: the methods and the getters of what every connection of a
  * server shares (its config) or what is fixed (`peer` is the connection itself) live once on the
- * prototype.
+ * prototype, and what few connections need (see {@link RareConnectionState}) is made on first use.
  */
 class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   readonly context: TransportContext;
   readonly #config: ConnectionConfig;
-  // The limiter's state (a connection's limiter is never fair: no lanes, nothing queued in them,
-  // so `queued` is a getter of 0 below, never written).
+  // The limiter's running calls (a connection's limiter is never fair: no lanes, nothing queued
+  // in them, so `queued` is a getter of 0 below, never written).
   active = 0;
-  queue: Array<() => void> = NO_QUEUE;
-  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
-  maxRequestBytes: number;
   session!: Session;
+  #rare: RareConnectionState | undefined = undefined;
 
   constructor(context: TransportContext, config: ConnectionConfig) {
     this.context = context;
     this.#config = config;
-    this.maxRequestBytes = context.maxRequestBytes ?? config.maxRequestBytes;
+    if (context.maxRequestBytes !== undefined) this.maxRequestBytes = context.maxRequestBytes;
+  }
+
+  /** The limiter's waiting calls: a shared empty array until one waits. */
+  get queue(): Array<() => void> {
+    return this.#rare?.queue ?? NO_QUEUE;
+  }
+
+  set queue(queue: Array<() => void>) {
+    (this.#rare ??= {}).queue = queue;
+  }
+
+  /** The connection's size limit: the transport's own when it enforces one, else the server's. */
+  get maxRequestBytes(): number {
+    return this.#rare?.maxRequestBytes ?? this.#config.maxRequestBytes;
+  }
+
+  set maxRequestBytes(bytes: number) {
+    if (bytes !== this.maxRequestBytes) (this.#rare ??= {}).maxRequestBytes = bytes;
   }
 
   // The dispatcher's scope.

@@ -412,10 +412,13 @@ interface SessionOwner {
 }
 
 /**
- * What a session holds only once it has had a GET stream, push waiting for one, or messages
- * before `start`: made on first use, so that an idle session without a stream holds nothing of it.
+ * What a session holds only while POSTs wait for answers, or once it has had a GET stream, push
+ * waiting for one, or messages before `start`: made on first use, and let go of once it holds
+ * nothing, so that an idle session without a stream holds nothing of it.
  */
-class StreamState {
+class SessionActivity {
+  /** The POSTs waiting for answers. */
+  exchanges: Set<Exchange> | undefined = undefined;
   /** Messages that arrived before `start`. */
   inbox: string[] | undefined = undefined;
   standalone: SseStream | undefined = undefined;
@@ -425,6 +428,18 @@ class StreamState {
   backlog: string[] | undefined = undefined;
   /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
   resuming: Promise<void> | undefined = undefined;
+
+  /** Whether it holds nothing (its session may let go of it). */
+  get unused(): boolean {
+    return (
+      this.exchanges === undefined &&
+      this.inbox === undefined &&
+      this.standalone === undefined &&
+      this.standaloneId === undefined &&
+      this.backlog === undefined &&
+      this.resuming === undefined
+    );
+  }
 }
 
 /** When this module loaded, as `Date.now()` gives it. */
@@ -445,23 +460,21 @@ const CLOSED_HANDLER: TransportHandler = Object.freeze({ onMessage() {}, onClose
 /**
  * One session, and the duplex {@link Transport} `server.connect()` serves: its methods are on the
  * prototype and what only a session with a stream or a waiting POST uses is made on first use, so
- * an idle session is one object of six fields, two of them empty.
+ * an idle session is one object of five fields, one of them empty.
  */
 class Session implements Transport {
   readonly id: string | undefined;
   readonly owner: SessionOwner;
   /** The server's handler once started; {@link CLOSED_HANDLER} once closed. */
   handler: TransportHandler | undefined = undefined;
-  /** The POSTs waiting for answers. */
-  exchanges: Set<Exchange> | undefined = undefined;
-  /** Its stream's state, once it has one (see {@link StreamState}). */
-  streams: StreamState | undefined = undefined;
+  /** Its waiting POSTs and its stream's state, while it has any (see {@link SessionActivity}). */
+  activity: SessionActivity | undefined = undefined;
   lastActive: number;
 
   constructor(owner: SessionOwner, id: string | undefined, streamId: string | undefined) {
     this.owner = owner;
     this.id = id;
-    if (streamId !== undefined) this.streamState().standaloneId = streamId;
+    if (streamId !== undefined) this.activityState().standaloneId = streamId;
     this.lastActive = clock();
   }
 
@@ -469,14 +482,27 @@ class Session implements Transport {
     return this.handler === CLOSED_HANDLER;
   }
 
-  /** The session's stream state, made now if it had none. */
-  streamState(): StreamState {
-    return (this.streams ??= new StreamState());
+  /** The session's activity, made now if it had none. */
+  activityState(): SessionActivity {
+    return (this.activity ??= new SessionActivity());
+  }
+
+  /** The POSTs waiting for answers, if any. */
+  get exchanges(): Set<Exchange> | undefined {
+    return this.activity?.exchanges;
+  }
+
+  set exchanges(exchanges: Set<Exchange> | undefined) {
+    if (exchanges !== undefined) this.activityState().exchanges = exchanges;
+    else if (this.activity !== undefined) {
+      this.activity.exchanges = undefined;
+      if (this.activity.unused) this.activity = undefined;
+    }
   }
 
   /** The session's own (GET) stream, when it has one. */
   get standalone(): SseStream | undefined {
-    return this.streams?.standalone;
+    return this.activity?.standalone;
   }
 
   get maxMessageBytes(): number {
@@ -493,11 +519,12 @@ class Session implements Transport {
       return Promise.reject(new Error('Transport already started'));
     }
     this.handler = h;
-    const streams = this.streams;
-    const inbox = streams?.inbox;
+    const activity = this.activity;
+    const inbox = activity?.inbox;
     if (inbox === undefined) return Promise.resolve();
-    streams!.inbox = undefined;
+    activity!.inbox = undefined;
     for (const message of inbox) h.onMessage(message);
+    if (activity!.unused && this.activity === activity) this.activity = undefined;
     return Promise.resolve();
   }
 
@@ -513,7 +540,7 @@ class Session implements Transport {
   /** Hands a message to the server, or keeps it until `start`. */
   deliver(text: string): void {
     if (this.handler !== undefined) this.handler.onMessage(text);
-    else (this.streamState().inbox ??= []).push(text);
+    else (this.activityState().inbox ??= []).push(text);
   }
 
   /** A POST no longer waits for answers; an idle session keeps no empty set. */
@@ -891,7 +918,7 @@ export function createStreamableCore(
    * waits for it, bounded, and anything else is dropped, as MCP allows.
    */
   const sendStandalone = async (session: Session, text: string, push: boolean): Promise<void> => {
-    const streams = session.streams;
+    const streams = session.activity;
     if (streams?.resuming !== undefined) await streams.resuming;
     const stream = streams?.standalone;
     if (stream?.open === true) return stream.send(text);
@@ -904,7 +931,7 @@ export function createStreamableCore(
     }
     if (!push) return;
     // Not opened yet: kept for the first GET, the oldest dropped past the bound.
-    const backlog = (session.streamState().backlog ??= []);
+    const backlog = (session.activityState().backlog ??= []);
     if (backlog.length >= maxBuffered) backlog.shift();
     backlog.push(text);
   };
@@ -1025,7 +1052,7 @@ export function createStreamableCore(
       session = openSession(id, ctx, record.streamId);
     } else if (record.streamId !== undefined && session.standalone?.open !== true) {
       // Another process may have opened the session's stream since: resume that one as its own.
-      session.streamState().standaloneId = record.streamId;
+      session.activityState().standaloneId = record.streamId;
     }
     session.lastActive = clock();
     return session;
@@ -1134,7 +1161,7 @@ export function createStreamableCore(
       const resuming = new Promise<void>((resolve) => {
         resumed = resolve;
       });
-      const streams = session.streamState();
+      const streams = session.activityState();
       streams.resuming = resuming;
       let streamId: string | undefined;
       try {
@@ -1171,7 +1198,7 @@ export function createStreamableCore(
     }
     const streamId = randomId();
     const stream = open(streamId, session, undefined);
-    const streams = session.streamState();
+    const streams = session.activityState();
     streams.standaloneId = streamId;
     streams.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.

@@ -79,10 +79,10 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
       expect(own.filter((value) => typeof value === 'function')).toEqual([]);
       // No set or array kept by an idle session (its answered POST left none behind).
       expect(own.filter((value) => value instanceof Set || Array.isArray(value))).toEqual([]);
-      // Six fields: its id, handler, owner, last activity, and two empty slots (a waiting POST's,
-      // a stream's); what a stream needs is made only for a session that has one.
-      expect(own).toHaveLength(6);
-      expect(own.filter((value) => value === undefined)).toHaveLength(2);
+      // Five fields: its id, handler, owner, last activity, and one empty slot; what waiting POSTs
+      // or a stream need is made only while a session has them.
+      expect(own).toHaveLength(5);
+      expect(own.filter((value) => value === undefined)).toHaveLength(1);
       // Its last activity is a small integer (milliseconds since the handler's module loaded):
       // held in the session itself, where a `Date.now()` would be a boxed number beside it.
       const numbers = own.filter((value) => typeof value === 'number') as number[];
