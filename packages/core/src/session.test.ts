@@ -533,7 +533,7 @@ describe('what a session holds', () => {
     expect(idle[0]!.get('#extras')).toBe('hidden:system / Oddball');
     void session.signal;
     const used = (await ownEdgesOf('SessionImpl')).filter(ours);
-    expect(used[0]!.get('#extras')).toBe('object:SessionExtras');
+    expect(used[0]!.get('#extras')).toBe('object:Object');
     await session.close();
   });
 });

@@ -290,35 +290,37 @@ const INPUT_ENDED = 4;
  * answer worked out later, its signal or `closed` read, or its close. Made on first use, so that
  * an idle session (a server holds one per connection) is one small object.
  */
-class SessionExtras {
-  /** The peer's calls running here, for cancellation; made on first use. */
-  incoming: IncomingCalls<IncomingCall> | undefined = undefined;
-  /** This side's calls: their ids, timeouts and pending table; made on first use. */
-  outgoing: Outgoing | undefined = undefined;
+interface SessionExtras {
+  /** The peer's calls running here, for cancellation. */
+  incoming?: IncomingCalls<IncomingCall>;
+  /** This side's calls: their ids, timeouts and pending table. */
+  outgoing?: Outgoing;
   /** Answers still being worked out. */
-  running = 0;
-  /** Sends made before the transport's start resolved, in call order: run once it has. */
-  beforeStart: Array<() => void> | undefined = undefined;
+  running?: number;
   /** The session's signal, once read. */
-  life: AbortController | undefined = undefined;
+  life?: AbortController;
   /** Why the session closed: the reason of its signal and of the calls still running here. */
-  closeReason: unknown = undefined;
+  closeReason?: unknown;
   /** `closed`, once read before the session closed. */
-  closedPromise: Promise<void> | undefined = undefined;
-  resolveClosed: (() => void) | undefined = undefined;
+  closedPromise?: Promise<void>;
+  resolveClosed?: () => void;
+}
 
-  /** Whether it holds nothing (it was made only for sends that have since gone). */
-  get unused(): boolean {
-    return (
-      this.incoming === undefined &&
-      this.outgoing === undefined &&
-      this.running === 0 &&
-      this.beforeStart === undefined &&
-      this.life === undefined &&
-      this.closedPromise === undefined &&
-      this.closeReason === undefined
-    );
-  }
+/**
+ * The sends a session was asked for before its transport's start resolved, in call order: run
+ * once it has. A table beside the sessions, since a session needs it for a moment at most.
+ */
+const waitingSends = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs the sends that waited for a session's start, those they lead to included (they go to the
+ * transport, or reject once the session has closed).
+ */
+function runWaiting(session: object): void {
+  const waiting = waitingSends.get(session);
+  if (waiting === undefined) return;
+  for (let i = 0; i < waiting.length; i++) waiting[i]!();
+  waitingSends.delete(session);
 }
 
 /** Hands a text to a transport: a send that throws rejects instead. */
@@ -372,18 +374,13 @@ class SessionImpl implements Session {
   readonly #options: SessionOptions;
   /** {@link CLOSED}, {@link STARTED}, {@link INPUT_ENDED}. */
   #flags = 0;
-  #dispatch: SessionDispatch | undefined = undefined;
+  #dispatch: SessionDispatch | undefined;
   /** What an idle session does not hold (see {@link SessionExtras}). */
-  #extras: SessionExtras | undefined = undefined;
+  #extras: SessionExtras | undefined;
 
   constructor(transport: Transport, options: SessionOptions) {
     this.#transport = transport;
     this.#options = options;
-  }
-
-  /** The session's {@link SessionExtras}, made now if it had none. */
-  static #extrasOf(session: SessionImpl): SessionExtras {
-    return (session.#extras ??= new SessionExtras());
   }
 
   get profile(): Profile<any> | undefined {
@@ -395,12 +392,12 @@ class SessionImpl implements Session {
   }
 
   get incoming(): IncomingCalls<IncomingCall> {
-    const extras = SessionImpl.#extrasOf(this);
+    const extras = (this.#extras ??= {});
     return (extras.incoming ??= createIncomingCalls<IncomingCall>());
   }
 
   get signal(): AbortSignal {
-    const extras = SessionImpl.#extrasOf(this);
+    const extras = (this.#extras ??= {});
     if (extras.life === undefined) {
       extras.life = new AbortController();
       if (this.isClosed) extras.life.abort(extras.closeReason);
@@ -414,7 +411,7 @@ class SessionImpl implements Session {
 
   get closed(): Promise<void> {
     if (this.isClosed) return DONE;
-    const extras = SessionImpl.#extrasOf(this);
+    const extras = (this.#extras ??= {});
     extras.closedPromise ??= new Promise<void>((resolve) => {
       extras.resolveClosed = resolve;
     });
@@ -432,9 +429,10 @@ class SessionImpl implements Session {
     if (this.#flags & STARTED) return sendNow(transport, text, sendOptions);
     if (this.isClosed) return Promise.reject(new ConnectionClosedError());
     // Before the start has resolved: wait for it, in call order.
-    const extras = SessionImpl.#extrasOf(this);
+    let waiting = waitingSends.get(this);
+    if (waiting === undefined) waitingSends.set(this, (waiting = []));
     return new Promise<void>((resolve) => {
-      (extras.beforeStart ??= []).push(() =>
+      waiting.push(() =>
         resolve(
           this.isClosed
             ? Promise.reject(new ConnectionClosedError())
@@ -442,18 +440,6 @@ class SessionImpl implements Session {
         ),
       );
     });
-  }
-
-  /**
-   * Runs the sends that waited for the start, those they lead to included (they go to the
-   * transport, or reject once the session has closed).
-   */
-  static #runWaiting(session: SessionImpl): void {
-    const extras = session.#extras;
-    const waiting = extras?.beforeStart;
-    if (waiting === undefined) return;
-    for (let i = 0; i < waiting.length; i++) waiting[i]!();
-    extras!.beforeStart = undefined;
   }
 
   sendDetached(text: string, about?: SendAbout): void {
@@ -467,7 +453,7 @@ class SessionImpl implements Session {
    * instance's private method would give each session a hidden field (its class brand).
    */
   static #outgoingOf(session: SessionImpl): Outgoing {
-    const extras = SessionImpl.#extrasOf(session);
+    const extras = (session.#extras ??= {});
     if (extras.outgoing !== undefined) return extras.outgoing;
     const options = session.#options;
     extras.outgoing = createOutgoing({
@@ -576,7 +562,7 @@ class SessionImpl implements Session {
   shutdown(cause: unknown): void {
     if (this.isClosed) return;
     this.#flags |= CLOSED;
-    const extras = SessionImpl.#extrasOf(this);
+    const extras = (this.#extras ??= {});
     extras.outgoing?.close(cause);
     const options = this.#options;
     const closeReason =
@@ -587,7 +573,7 @@ class SessionImpl implements Session {
     extras.life?.abort(closeReason);
     extras.incoming?.closeAll(closeReason);
     options.onClose?.(cause);
-    SessionImpl.#runWaiting(this);
+    runWaiting(this);
     extras.resolveClosed?.();
   }
 
@@ -611,7 +597,9 @@ class SessionImpl implements Session {
 
   /** One answer worked out: the session closes after the last one once its input ended. */
   static #answered(session: SessionImpl): void {
-    if (--session.#extras!.running === 0 && session.#flags & INPUT_ENDED) void session.close();
+    const extras = session.#extras!;
+    extras.running = extras.running! - 1;
+    if (extras.running === 0 && session.#flags & INPUT_ENDED) void session.close();
   }
 
   /** Nothing more will arrive: calls waiting for answers cannot get them; calls running here
@@ -619,7 +607,7 @@ class SessionImpl implements Session {
   inputEnded(): void {
     this.#flags |= INPUT_ENDED;
     this.#extras?.outgoing?.failAll('The other side ended its input', undefined);
-    if ((this.#extras?.running ?? 0) === 0) void this.close();
+    if (!this.#extras?.running) void this.close();
   }
 
   /** The connection was lost (the transport may reconnect): calls waiting for answers fail. */
@@ -675,7 +663,8 @@ class SessionImpl implements Session {
     const about = parsed.kind === 'request' ? parsed.message : undefined;
     if (typeof out === 'string') this.sendDetached(out, about);
     else {
-      SessionImpl.#extrasOf(this).running++;
+      const extras = (this.#extras ??= {});
+      extras.running = (extras.running ?? 0) + 1;
       out.then((answer) => {
         if (answer !== undefined) this.sendDetached(answer, about);
         SessionImpl.#answered(this);
@@ -690,11 +679,9 @@ class SessionImpl implements Session {
       const transport = this.#transport;
       transport.start(sessionHandler(this, options, transport)).then(
         () => {
-          SessionImpl.#runWaiting(this);
+          runWaiting(this);
           // From now on sends go straight to the transport.
           this.#flags |= STARTED;
-          // Extras made only for the sends that waited are not kept: an idle session holds none.
-          if (this.#extras?.unused === true) this.#extras = undefined;
         },
         (error: unknown) => {
           options.report(toError(error), TRANSPORT_FAILED);
