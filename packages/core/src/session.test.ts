@@ -111,6 +111,35 @@ describe('session sends', () => {
     expect(reported).toEqual([expect.objectContaining({ message: 'no such pipe' })]);
   });
 
+  it('sends a waiting message once when sending an earlier one closes the session', async () => {
+    const sent: string[] = [];
+    let resolveStart!: () => void;
+    let handler!: TransportHandler;
+    const transport: Transport = {
+      start: (h) => {
+        handler = h;
+        return new Promise<void>((resolve) => {
+          resolveStart = resolve;
+        });
+      },
+      send: (text) => {
+        sent.push(text);
+        handler.onClose(); // the peer went away while this was written
+        return SENT;
+      },
+      close: () => Promise.resolve(),
+    };
+    const session = createSession(transport, { report: () => {} });
+    session.start(() => undefined);
+    const a = session.send('a');
+    const b = session.send('b');
+    resolveStart();
+    await a;
+    await expect(b).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(sent).toEqual(['a']);
+    expect(session.isClosed).toBe(true);
+  });
+
   it('still fails the call when a send returns its own promise and it rejects', async () => {
     const [mine] = createMemoryTransportPair();
     const failing: Transport = {

@@ -317,10 +317,12 @@ const waitingSends = new WeakMap<object, Array<() => void>>();
  * transport, or reject once the session has closed).
  */
 function runWaiting(session: object): void {
-  const waiting = waitingSends.get(session);
-  if (waiting === undefined) return;
-  for (let i = 0; i < waiting.length; i++) waiting[i]!();
-  waitingSends.delete(session);
+  // Taken out before it runs: a send that closes the session runs what is left once, not twice.
+  for (let waiting = waitingSends.get(session); waiting !== undefined; ) {
+    waitingSends.delete(session);
+    for (const run of waiting) run();
+    waiting = waitingSends.get(session);
+  }
 }
 
 /** Hands a text to a transport: a send that throws rejects instead. */
