@@ -477,8 +477,8 @@ describe('the handler a session gives its transport', () => {
 
 /**
  * The property edges of every heap object whose constructor is `name`: each edge's name, and what
- * it points to as `type:name` (`undefined` shows as `hidden:system / Oddball`; a small integer is
- * no edge at all).
+ * it points to as `type:name` (`undefined` is a `hidden` node, named after the runtime's version;
+ * a small integer is no edge at all).
  */
 async function ownEdgesOf(name: string): Promise<Map<string, string>[]> {
   let text = '';
@@ -559,7 +559,7 @@ describe('what a session holds', () => {
       '#options',
       '#transport',
     ]);
-    expect(idle[0]!.get('#extras')).toBe('hidden:system / Oddball');
+    expect(idle[0]!.get('#extras')).toMatch(/^hidden:/); // `undefined`: no object
     void session.signal;
     const used = (await ownEdgesOf('SessionImpl')).filter(ours);
     expect(used[0]!.get('#extras')).toBe('object:Object');

@@ -42,7 +42,7 @@ import { sendError } from './send-error.js';
 import { type SendWatch, watchSends } from './send-watch.js';
 import { serializeNotification, serializeRequest } from './serialize.js';
 import { toError } from './to-error.js';
-import { SENT, type SendOptions, type Transport, type TransportHandler } from './transport.js';
+import { SENT, type Transport, type TransportHandler } from './transport.js';
 
 /** What a dispatch answers with: the text to send, `undefined` for nothing, or a promise of either. */
 export type SessionAnswer = string | undefined | Promise<string | undefined>;
@@ -280,7 +280,7 @@ export function createSession(transport: Transport, options: SessionOptions): Se
 
 /** The session has closed. */
 const CLOSED = 1;
-/** The transport's start resolved and the sends made before it went: sends go straight to it. */
+/** The transport's start resolved and no send waits for it: sends go straight to it. */
 const STARTED = 2;
 /** The other side ended its input. */
 const INPUT_ENDED = 4;
@@ -307,35 +307,27 @@ interface SessionExtras {
 }
 
 /**
- * The sends a session was asked for before its transport's start resolved, in call order: run
- * once it has. A table beside the sessions, since a session needs it for a moment at most.
+ * A session's start while sends wait for it: the promise they follow (so each runs in its
+ * caller's async context, in call order), how many still wait, and whether the start resolved.
  */
-const waitingSends = new WeakMap<object, Array<() => void>>();
-
-/**
- * Runs the sends that waited for a session's start, those they lead to included (they go to the
- * transport, or reject once the session has closed).
- */
-function runWaiting(session: object): void {
-  // Taken out before it runs: a send that closes the session runs what is left once, not twice.
-  for (let waiting = waitingSends.get(session); waiting !== undefined; ) {
-    waitingSends.delete(session);
-    for (const run of waiting) run();
-    waiting = waitingSends.get(session);
-  }
+interface StartWait {
+  promise: Promise<void>;
+  waiting: number;
+  resolved: boolean;
 }
 
-/** Hands a text to a transport: a send that throws rejects instead. */
-function sendNow(
-  transport: Transport,
-  text: string,
-  options: SendOptions | undefined,
-): Promise<void> {
-  try {
-    return transport.send(text, options);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+/**
+ * The starts of the sessions whose sends do not go straight to their transports yet: a table
+ * beside the sessions, since a session needs its entry for a moment at most.
+ */
+const startWaits = new WeakMap<object, StartWait>();
+
+/** A session's entry in {@link startWaits}, made now if it had none. */
+function startWaitOf(session: object): StartWait {
+  let wait = startWaits.get(session);
+  if (wait === undefined)
+    startWaits.set(session, (wait = { promise: DONE, waiting: 0, resolved: false }));
+  return wait;
 }
 
 /** What a detached send is about: the call it answers or makes. */
@@ -428,20 +420,29 @@ class SessionImpl implements Session {
     const transport = this.#transport;
     const sendOptions =
       signal === undefined && callContext === undefined ? undefined : { signal, callContext };
-    if (this.#flags & STARTED) return sendNow(transport, text, sendOptions);
+    if (this.#flags & STARTED) {
+      try {
+        return transport.send(text, sendOptions);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     if (this.isClosed) return Promise.reject(new ConnectionClosedError());
-    // Before the start has resolved: wait for it, in call order.
-    let waiting = waitingSends.get(this);
-    if (waiting === undefined) waitingSends.set(this, (waiting = []));
-    return new Promise<void>((resolve) => {
-      waiting.push(() =>
-        resolve(
-          this.isClosed
-            ? Promise.reject(new ConnectionClosedError())
-            : sendNow(transport, text, sendOptions),
-        ),
-      );
+    // Before the start has resolved, or while sends made before still wait: after them.
+    const wait = startWaitOf(this);
+    wait.waiting++;
+    return wait.promise.then(() => {
+      if (--wait.waiting === 0 && wait.resolved) SessionImpl.#sendStraight(this);
+      return this.isClosed
+        ? Promise.reject(new ConnectionClosedError())
+        : transport.send(text, sendOptions);
     });
+  }
+
+  /** From now on sends go straight to the transport. */
+  static #sendStraight(session: SessionImpl): void {
+    startWaits.delete(session);
+    session.#flags |= STARTED;
   }
 
   sendDetached(text: string, about?: SendAbout): void {
@@ -575,7 +576,6 @@ class SessionImpl implements Session {
     extras.life?.abort(closeReason);
     extras.incoming?.closeAll(closeReason);
     options.onClose?.(cause);
-    runWaiting(this);
     extras.resolveClosed?.();
   }
 
@@ -599,9 +599,7 @@ class SessionImpl implements Session {
 
   /** One answer worked out: the session closes after the last one once its input ended. */
   static #answered(session: SessionImpl): void {
-    const extras = session.#extras!;
-    extras.running = extras.running! - 1;
-    if (extras.running === 0 && session.#flags & INPUT_ENDED) void session.close();
+    if (--session.#extras!.running! === 0 && session.#flags & INPUT_ENDED) void session.close();
   }
 
   /** Nothing more will arrive: calls waiting for answers cannot get them; calls running here
@@ -679,11 +677,11 @@ class SessionImpl implements Session {
     const options = this.#options;
     try {
       const transport = this.#transport;
-      transport.start(sessionHandler(this, options, transport)).then(
+      const wait = startWaitOf(this);
+      wait.promise = transport.start(sessionHandler(this, options, transport)).then(
         () => {
-          runWaiting(this);
-          // From now on sends go straight to the transport.
-          this.#flags |= STARTED;
+          wait.resolved = true;
+          if (wait.waiting === 0) SessionImpl.#sendStraight(this);
         },
         (error: unknown) => {
           options.report(toError(error), TRANSPORT_FAILED);
