@@ -1,4 +1,4 @@
-import { createHook } from 'node:async_hooks';
+import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { getHeapSnapshot } from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, TransportError } from './errors.js';
@@ -138,6 +138,30 @@ describe('session sends', () => {
     await expect(b).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(sent).toEqual(['a']);
     expect(session.isClosed).toBe(true);
+  });
+
+  it("runs a send made before the start in its caller's async context (trace propagation)", async () => {
+    const caller = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    let resolveStart!: () => void;
+    const transport: Transport = {
+      start: () =>
+        new Promise<void>((resolve) => {
+          resolveStart = resolve;
+        }),
+      send: () => {
+        seen.push(caller.getStore());
+        return SENT;
+      },
+      close: () => Promise.resolve(),
+    };
+    const session = createSession(transport, { report: () => {} });
+    session.start(() => undefined);
+    const sent = caller.run('the caller', () => session.send('a'));
+    resolveStart();
+    await sent;
+    expect(seen).toEqual(['the caller']);
+    await session.close();
   });
 
   it('still fails the call when a send returns its own promise and it rejects', async () => {
