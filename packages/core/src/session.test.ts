@@ -23,6 +23,38 @@ async function answering(side: Transport, received: string[]): Promise<void> {
   });
 }
 
+/**
+ * A transport whose start resolves (or fails) only when the test says so: what it was sent, and
+ * its handler. `onSend` runs on each send, after the text is recorded.
+ */
+function slowStart(onSend?: (handler: TransportHandler) => void) {
+  const sent: string[] = [];
+  let handler!: TransportHandler;
+  let resolveStart!: () => void;
+  let failStart!: (error: Error) => void;
+  const transport: Transport = {
+    start: (h) => {
+      handler = h;
+      return new Promise<void>((resolve, reject) => {
+        resolveStart = resolve;
+        failStart = reject;
+      });
+    },
+    send: (text) => {
+      sent.push(text);
+      onSend?.(handler);
+      return SENT;
+    },
+    close: () => Promise.resolve(),
+  };
+  return {
+    transport,
+    sent,
+    resolveStart: () => resolveStart(),
+    failStart: (e: Error) => failStart(e),
+  };
+}
+
 describe('session sends', () => {
   it('watches no send that the transport reports as already done (SENT)', async () => {
     const [mine, theirs] = createMemoryTransportPair();
@@ -56,19 +88,7 @@ describe('session sends', () => {
   });
 
   it('keeps the order of sends made before start, while it runs and just after', async () => {
-    const sent: string[] = [];
-    let resolveStart!: () => void;
-    const transport: Transport = {
-      start: () =>
-        new Promise<void>((resolve) => {
-          resolveStart = resolve;
-        }),
-      send: (text) => {
-        sent.push(text);
-        return SENT;
-      },
-      close: () => Promise.resolve(),
-    };
+    const { transport, sent, resolveStart } = slowStart();
     const session = createSession(transport, { report: () => {} });
     const sends = [session.send('a')]; // before start
     session.start(() => undefined);
@@ -86,19 +106,7 @@ describe('session sends', () => {
   });
 
   it('rejects the sends that waited for a start that failed, and any made after the close', async () => {
-    let failStart!: (error: Error) => void;
-    const sent: string[] = [];
-    const transport: Transport = {
-      start: () =>
-        new Promise<void>((_, reject) => {
-          failStart = reject;
-        }),
-      send: (text) => {
-        sent.push(text);
-        return SENT;
-      },
-      close: () => Promise.resolve(),
-    };
+    const { transport, sent, failStart } = slowStart();
     const reported: unknown[] = [];
     const session = createSession(transport, { report: (error) => reported.push(error) });
     session.start(() => undefined);
@@ -112,23 +120,8 @@ describe('session sends', () => {
   });
 
   it('sends a waiting message once when sending an earlier one closes the session', async () => {
-    const sent: string[] = [];
-    let resolveStart!: () => void;
-    let handler!: TransportHandler;
-    const transport: Transport = {
-      start: (h) => {
-        handler = h;
-        return new Promise<void>((resolve) => {
-          resolveStart = resolve;
-        });
-      },
-      send: (text) => {
-        sent.push(text);
-        handler.onClose(); // the peer went away while this was written
-        return SENT;
-      },
-      close: () => Promise.resolve(),
-    };
+    // The peer goes away while each text is written.
+    const { transport, sent, resolveStart } = slowStart((handler) => handler.onClose());
     const session = createSession(transport, { report: () => {} });
     session.start(() => undefined);
     const a = session.send('a');
@@ -143,18 +136,7 @@ describe('session sends', () => {
   it("runs a send made before the start in its caller's async context (trace propagation)", async () => {
     const caller = new AsyncLocalStorage<string>();
     const seen: (string | undefined)[] = [];
-    let resolveStart!: () => void;
-    const transport: Transport = {
-      start: () =>
-        new Promise<void>((resolve) => {
-          resolveStart = resolve;
-        }),
-      send: () => {
-        seen.push(caller.getStore());
-        return SENT;
-      },
-      close: () => Promise.resolve(),
-    };
+    const { transport, resolveStart } = slowStart(() => seen.push(caller.getStore()));
     const session = createSession(transport, { report: () => {} });
     session.start(() => undefined);
     const sent = caller.run('the caller', () => session.send('a'));

@@ -918,11 +918,11 @@ export function createStreamableCore(
    * waits for it, bounded, and anything else is dropped, as MCP allows.
    */
   const sendStandalone = async (session: Session, text: string, push: boolean): Promise<void> => {
-    const streams = session.activity;
-    if (streams?.resuming !== undefined) await streams.resuming;
-    const stream = streams?.standalone;
+    const activity = session.activity;
+    if (activity?.resuming !== undefined) await activity.resuming;
+    const stream = activity?.standalone;
     if (stream?.open === true) return stream.send(text);
-    const standaloneId = streams?.standaloneId;
+    const standaloneId = activity?.standaloneId;
     if (store !== undefined && standaloneId !== undefined) {
       // The stream dropped (or is open on another process): stored, so that the client's
       // `Last-Event-ID` reconnection gets it.
@@ -1161,8 +1161,8 @@ export function createStreamableCore(
       const resuming = new Promise<void>((resolve) => {
         resumed = resolve;
       });
-      const streams = session.activityState();
-      streams.resuming = resuming;
+      const activity = session.activityState();
+      activity.resuming = resuming;
       let streamId: string | undefined;
       try {
         streamId = await store.replayAfter(last, (id, message) => {
@@ -1171,7 +1171,7 @@ export function createStreamableCore(
       } finally {
         // Push that waited goes out after the replay, on the stream put in place below.
         queueMicrotask(() => {
-          if (streams.resuming === resuming) streams.resuming = undefined;
+          if (activity.resuming === resuming) activity.resuming = undefined;
           resumed();
         });
       }
@@ -1183,9 +1183,9 @@ export function createStreamableCore(
         // A request stream resumed while its requests still run: the rest goes here.
         exchange.stream!.end();
         exchange.stream = stream;
-      } else if (streams.standaloneId === streamId) {
-        streams.standalone?.end();
-        streams.standalone = stream;
+      } else if (activity.standaloneId === streamId) {
+        activity.standalone?.end();
+        activity.standalone = stream;
       } else stream.end();
       return sse(stream, headers);
     }
@@ -1198,13 +1198,13 @@ export function createStreamableCore(
     }
     const streamId = randomId();
     const stream = open(streamId, session, undefined);
-    const streams = session.activityState();
-    streams.standaloneId = streamId;
-    streams.standalone = stream;
+    const activity = session.activityState();
+    activity.standaloneId = streamId;
+    activity.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.
     void touchSession(session.id!, streamId);
-    const backlog = streams.backlog;
-    streams.backlog = undefined;
+    const backlog = activity.backlog;
+    activity.backlog = undefined;
     for (const message of backlog ?? []) void stream.send(message);
     return sse(stream, headers);
   };
