@@ -132,6 +132,70 @@ describe('scanHead', () => {
     );
   });
 
+  it('reads any id and method token in a core head as a scan of the head alone does', () => {
+    // Tokens as core writes them (read directly) and others (white space, braces, nesting, a
+    // `}` inside, too long to keep, empty), none with a comma: the head ends right after them.
+    const scalar = fc.string({
+      unit: fc.constantFrom(
+        '1',
+        '9',
+        '-',
+        '+',
+        '.',
+        'e',
+        'E',
+        'n',
+        'u',
+        'l',
+        ' ',
+        '\t',
+        '}',
+        '{',
+        '[',
+        ']',
+        '"',
+      ),
+      maxLength: 8,
+    });
+    const token = fc.oneof(
+      scalar.filter((s) => !s.startsWith('"')),
+      fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
+      fc.constantFrom(
+        '1'.repeat(256),
+        '1'.repeat(257),
+        `"${'a'.repeat(254)}"`,
+        `"${'a'.repeat(255)}"`,
+      ),
+      fc.constantFrom('9007199254740993', '-0', '1e400', 'null', 'true', '"a\\u0001"', '"\u0001"'),
+    );
+    const valid = (t: string): boolean =>
+      !t.includes(',') && (!t.startsWith('"') || t.endsWith('"'));
+    let read = 0;
+    fc.assert(
+      fc.property(
+        token,
+        token,
+        fc.constantFrom('response', 'request', 'notification'),
+        (id, m, kind) => {
+          fc.pre(valid(id) && valid(m));
+          const head =
+            kind === 'notification'
+              ? `{"jsonrpc":"2.0","method":${m}`
+              : kind === 'request'
+                ? `{"jsonrpc":"2.0","id":${id},"method":${m}`
+                : `{"jsonrpc":"2.0","id":${id}`;
+          const text = `${head}${kind === 'response' ? ',"result":1}' : ',"params":[]}'}`;
+          const envelope = scanHead(text);
+          if (envelope === undefined) return;
+          read++;
+          expect(envelope).toEqual(scanEnvelope(`${head}}`));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(read).toBeGreaterThan(2500);
+  });
+
   it('reads a large message by its head, and leaves any other head to a scan', () => {
     const big = `{"jsonrpc":"2.0","id":"r,1","result":{"content":[{"text":"${'x'.repeat(1 << 20)}"}]}}`;
     expect(scanHead(big)).toEqual({

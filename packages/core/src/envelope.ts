@@ -368,15 +368,71 @@ function methodEnd(text: string, start: number): number {
  * ```
  */
 export function scanHead(text: string): MessageEnvelope | undefined {
-  let end = -1;
   if (text.startsWith(ID_HEAD)) {
-    const idEnd = tokenEnd(text, ID_HEAD.length);
+    const idStart = ID_HEAD.length;
+    const idEnd = tokenEnd(text, idStart);
     if (idEnd === -1) return undefined;
-    if (text.startsWith(',"result":', idEnd) || text.startsWith(',"error":', idEnd)) end = idEnd;
-    else if (text.startsWith(',"method":', idEnd)) end = methodEnd(text, idEnd + 10);
-  } else if (text.startsWith(METHOD_HEAD)) end = methodEnd(text, METHOD_HEAD.length);
-  // The head alone, closed, reads as the whole text does.
-  return end === -1 ? undefined : scanEnvelope(`${text.slice(0, end)}}`);
+    if (text.startsWith(',"result":', idEnd) || text.startsWith(',"error":', idEnd)) {
+      return headEnvelope(text, 'response', idStart, idEnd, idEnd, idEnd);
+    }
+    if (!text.startsWith(',"method":', idEnd)) return undefined;
+    const end = methodEnd(text, idEnd + 10);
+    return end === -1 ? undefined : headEnvelope(text, 'request', idStart, idEnd, idEnd + 10, end);
+  }
+  if (!text.startsWith(METHOD_HEAD)) return undefined;
+  const end = methodEnd(text, METHOD_HEAD.length);
+  return end === -1 ? undefined : headEnvelope(text, 'notification', 0, 0, METHOD_HEAD.length, end);
+}
+
+/**
+ * The envelope of a head: its id spans `idStart`–`idEnd` (unless a notification), its method
+ * `methodStart`–`end` (unless a response). Tokens as core writes them (a string, or a number
+ * without white space) are read as they are; any other head is scanned, closed, as the whole text
+ * would be.
+ */
+function headEnvelope(
+  text: string,
+  kind: 'request' | 'notification' | 'response',
+  idStart: number,
+  idEnd: number,
+  methodStart: number,
+  end: number,
+): MessageEnvelope {
+  const hasId = kind !== 'notification';
+  const hasMethod = kind !== 'response';
+  if (
+    (hasId && !plainToken(text, idStart, idEnd)) ||
+    (hasMethod && !plainToken(text, methodStart, end))
+  ) {
+    return scanEnvelope(`${text.slice(0, end)}}`);
+  }
+  const [id, rawId] = hasId ? idValue(captured(text, idStart, idEnd)) : NO_ID;
+  const methodText = hasMethod ? captured(text, methodStart, end) : undefined;
+  const method = methodText === undefined ? undefined : stringValue(methodText);
+  return { kind, id, rawId, method };
+}
+
+/** The id of a message without one. */
+const NO_ID: [JsonRpcId, string | undefined] = [null, undefined];
+
+/**
+ * Whether the token from `start` to `end` reads alone as the scan reads it: a string, or a run of
+ * the characters of numbers and literals (no white space, brace or bracket to end or nest it).
+ */
+function plainToken(text: string, start: number, end: number): boolean {
+  if (start >= end) return false;
+  if (text.charCodeAt(start) === 0x22) return true;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const numeric = (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e;
+    if (!numeric && !(c >= 0x61 && c <= 0x7a) && !(c >= 0x41 && c <= 0x5a)) return false;
+  }
+  return true;
+}
+
+/** A token's text as the scan keeps it: `undefined` beyond {@link MAX_CAPTURE} characters. */
+function captured(text: string, start: number, end: number): string | undefined {
+  return end - start > MAX_CAPTURE ? undefined : text.slice(start, end);
 }
 
 /**

@@ -195,7 +195,8 @@ export function createRedisQueueWorkerTransport(
       else waitingBatches.push(taken);
       return;
     }
-    const envelope = scanEnvelope(body);
+    // A caller's request as core wrote it is read from its head; any other text is scanned whole.
+    const envelope = scanHead(body) ?? scanEnvelope(body);
     if (envelope.kind === 'notification' || envelope.kind === 'response') {
       if (envelope.kind === 'notification') handler?.onMessage(body);
       else report(new TransportError(`A response was put on queue "${queue}"; dropped`));
