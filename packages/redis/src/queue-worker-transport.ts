@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
@@ -42,16 +42,15 @@ export const DEFAULT_VISIBILITY_TIMEOUT = 30_000;
 /** How many requests one worker holds at once. @default 64 */
 export const DEFAULT_WORKER_CONCURRENCY = 64;
 
-/**
- * Answers one request: the answer on the caller's reply stream (KEYS[1]), the stream's expiry,
- * then the acknowledgement on the request stream (KEYS[2]). An error stops it before the XACK.
- */
-const ANSWER_SCRIPT = `redis.call('XADD', KEYS[1], 'MAXLEN', '~', '10000', '*', '${FIELD_CORRELATION}', ARGV[1], '${FIELD_BODY}', ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-return redis.call('XACK', KEYS[2], ARGV[4], ARGV[5])`;
+/** Entries a reply stream keeps, about (`XADD … MAXLEN ~`). */
+const REPLY_MAX_LENGTH = '10000';
 
-/** The script's SHA-1, for `EVALSHA` (Redis keeps a script once it has run it). */
-const ANSWER_SCRIPT_SHA = createHash('sha1').update(ANSWER_SCRIPT).digest('hex');
+/**
+ * How long `close()` waits for the answers on their way to Redis and their acknowledgement, in
+ * milliseconds. An answer Redis has not confirmed by then leaves its request pending, for another
+ * worker to answer again.
+ */
+const CLOSE_WAIT_MS = 2000;
 
 /** Options of {@link createRedisQueueWorkerTransport}. */
 export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
@@ -164,10 +163,40 @@ export function createRedisQueueWorkerTransport(
 
   const report = (error: Error): void => handler?.onError?.(error);
 
+  /** Entries to acknowledge: one `XACK` for all of a turn's, sent when the turn's code is done. */
+  let toAcknowledge: string[] = [];
+  /** The last `XACK` sent, for `close()` to wait for. */
+  let acknowledged: Promise<unknown> | undefined;
+  /** Reply streams whose expiry was renewed in this turn, right after their first answer. */
+  const renewed = new Set<string>();
+  /** Answers on their way to Redis, and what `close()` waits on for them. */
+  let answering = 0;
+  let answersDone: (() => void) | undefined;
+
+  const acknowledgeAll = (): void => {
+    const ids = toAcknowledge;
+    toAcknowledge = [];
+    if (ids.length > 0 && commands !== undefined) {
+      acknowledged = commands.sendCommand(['XACK', queue, group, ...ids]).catch(report);
+    }
+  };
+
+  const acknowledge = (id: string): void => {
+    if (toAcknowledge.push(id) === 1) queueMicrotask(acknowledgeAll);
+  };
+
   const ack = (id: string): void => {
     held.delete(id);
-    commands?.sendCommand(['XACK', queue, group, id]).catch(report);
+    acknowledge(id);
     wakeReader?.();
+  };
+
+  /** Renews a reply stream's expiry once a turn, sent right behind the turn's first answer to it. */
+  const renewExpiry = (connection: RedisConnection, to: string): void => {
+    if (renewed.has(to)) return;
+    if (renewed.size === 0) queueMicrotask(() => renewed.clear());
+    renewed.add(to);
+    connection.sendCommand(['EXPIRE', to, replyTtl]).catch(report);
   };
 
   const serve = (taken: Taken): void => {
@@ -180,13 +209,13 @@ export function createRedisQueueWorkerTransport(
     if (held.has(entry.id) || closed) return;
     const body = entry.fields[FIELD_BODY];
     if (body === undefined) {
-      void commands?.sendCommand(['XACK', queue, group, entry.id]).catch(report);
+      acknowledge(entry.id);
       return;
     }
     if (isBatchText(body)) {
       if (!batchExpectsAnswer(body)) {
         handler?.onMessage(body);
-        void commands?.sendCommand(['XACK', queue, group, entry.id]).catch(report);
+        acknowledge(entry.id);
         return;
       }
       const taken: Taken = { entry, key: undefined };
@@ -200,7 +229,7 @@ export function createRedisQueueWorkerTransport(
     if (envelope.kind === 'notification' || envelope.kind === 'response') {
       if (envelope.kind === 'notification') handler?.onMessage(body);
       else report(new TransportError(`A response was put on queue "${queue}"; dropped`));
-      void commands?.sendCommand(['XACK', queue, group, entry.id]).catch(report);
+      acknowledge(entry.id);
       return;
     }
     const taken: Taken = { entry, key: stringifyId(envelope.id, envelope.rawId) };
@@ -217,11 +246,11 @@ export function createRedisQueueWorkerTransport(
   /**
    * Ends this worker's hold on a request and serves the next one waiting for its id.
    *
-   * @param acknowledge - whether to acknowledge it now; `false` when it is acknowledged already,
-   *   or to leave it pending in Redis for another worker to retry
+   * @param done - whether it is done with (acknowledged with the turn's others); `false` to
+   *   leave it pending in Redis for another worker to retry
    */
-  const release = (taken: Taken, acknowledge: boolean): void => {
-    if (acknowledge) ack(taken.entry.id);
+  const release = (taken: Taken, done: boolean): void => {
+    if (done) ack(taken.entry.id);
     else {
       held.delete(taken.entry.id);
       wakeReader?.();
@@ -318,6 +347,23 @@ export function createRedisQueueWorkerTransport(
     }
   };
 
+  /**
+   * Waits (at most {@link CLOSE_WAIT_MS}) for the answers on their way to Redis, then for the
+   * acknowledgement of every request answered: closing does not leave them to be answered again.
+   */
+  const settle = async (): Promise<void> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    });
+    if (answering > 0) {
+      await Promise.race([new Promise<void>((resolve) => (answersDone = resolve)), deadline]);
+    }
+    acknowledgeAll();
+    await Promise.race([acknowledged, deadline]);
+    clearTimeout(timer);
+  };
+
   const close = async (reason?: unknown): Promise<void> => {
     if (closed) return;
     closed = true;
@@ -325,6 +371,7 @@ export function createRedisQueueWorkerTransport(
     wakeReader?.();
     dropConnection(reader);
     await readLoop;
+    await settle();
     dropConnection(commands);
     // Requests still held stay pending in Redis: another worker takes them over.
     if (!closeNotified) {
@@ -385,25 +432,34 @@ export function createRedisQueueWorkerTransport(
         release(taken, true);
         return;
       }
+      answering++;
       try {
-        // The answer, its stream's expiry, then the acknowledgement, in one script: one round
-        // trip, and a failed answer stops the script before the XACK. A worker that dies before
-        // the script ran leaves the request to be answered again (a duplicate the caller drops),
-        // never unanswered.
-        const args = ['2', to, queue, correlation, message, replyTtl, group, taken.entry.id];
-        // By its hash: Redis neither receives nor hashes the script again. A Redis that does
-        // not know it (the first answer, or after a restart) says NOSCRIPT: then send it whole.
-        await commands.sendCommand(['EVALSHA', ANSWER_SCRIPT_SHA, ...args]).catch((error) => {
-          if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-          return commands!.sendCommand(['EVAL', ANSWER_SCRIPT, ...args]);
-        });
+        // The answer first, the reply stream's expiry renewed right behind it (the same write);
+        // the request is acknowledged only once the answer is on the stream (with the turn's
+        // other answers, in one XACK). A worker that dies before that leaves the request to be
+        // answered again (a duplicate the caller drops), never unanswered.
+        const added = commands.sendCommand([
+          'XADD',
+          to,
+          'MAXLEN',
+          '~',
+          REPLY_MAX_LENGTH,
+          '*',
+          FIELD_CORRELATION,
+          correlation,
+          FIELD_BODY,
+          message,
+        ]);
+        renewExpiry(commands, to);
+        await added;
       } catch (error) {
         // Left pending and renewed no more: another worker retries it.
         release(taken, false);
         throw new TransportError(`Could not answer on "${to}"`, { cause: error });
+      } finally {
+        if (--answering === 0) answersDone?.();
       }
-      // Acknowledged by the script already.
-      release(taken, false);
+      release(taken, true);
     },
     close,
     [asyncDisposeSymbol]: () => close(),
