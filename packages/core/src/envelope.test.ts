@@ -42,6 +42,46 @@ describe('scanEnvelope', () => {
     expect(scanEnvelope(text)).toMatchObject({ kind, id, method });
   });
 
+  it('reads an id or method token as JSON.parse does', () => {
+    const token = fc.oneof(
+      fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)),
+      // Escapes, a raw control character (not JSON), other characters; closed where JSON is.
+      fc
+        .array(fc.constantFrom('\\"', '\\\\', '\\n', '\\u0041', '\u0001', 'a', 'é', '/'), {
+          maxLength: 6,
+        })
+        .map((parts) => `"${parts.join('')}"`),
+      fc.string({ unit: fc.constantFrom('0', '1', '9', '-'), minLength: 1, maxLength: 18 }),
+      fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }).map(String),
+    );
+    const parsed = (text: string): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    };
+    fc.assert(
+      fc.property(token, (text) => {
+        fc.pre(!text.includes(',') && !text.includes('}'));
+        const value = parsed(text);
+        const id =
+          typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+            ? value
+            : null;
+        const envelope = scanEnvelope(`{"id":${text},"method":"m"}`);
+        expect(envelope.id).toBe(id);
+        expect(envelope.rawId).toBe(
+          typeof id === 'number' && !Number.isSafeInteger(id) ? text : undefined,
+        );
+        expect(scanEnvelope(`{"method":${text}}`).method).toBe(
+          typeof value === 'string' ? value : undefined,
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('keeps the exact text of ids a number cannot hold', () => {
     expect(scanEnvelope('{"method":"m","id":9007199254740993}')).toEqual({
       kind: 'request',

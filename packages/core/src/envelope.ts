@@ -311,6 +311,7 @@ function keyName(raw: string): string {
 /** A method from its source text (with quotes), or `undefined` unless it is a JSON string. */
 function stringValue(text: string): string | undefined {
   if (text.charCodeAt(0) !== 0x22) return undefined;
+  if (plainString(text)) return text.slice(1, -1);
   try {
     return JSON.parse(text) as string;
   } catch {
@@ -318,9 +319,38 @@ function stringValue(text: string): string | undefined {
   }
 }
 
+/**
+ * Whether a quoted text is a JSON string with nothing to unescape: closed, with no backslash and
+ * no control character inside (the most method names and string ids), so it reads as its inside.
+ */
+function plainString(text: string): boolean {
+  const last = text.length - 1;
+  if (last < 1 || text.charCodeAt(last) !== 0x22) return false;
+  for (let i = 1; i < last; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
+
+/** Whether a text is a JSON integer of at most 15 digits: a number a JavaScript number holds. */
+function smallInteger(text: string): boolean {
+  const start = text.charCodeAt(0) === 0x2d ? 1 : 0;
+  const digits = text.length - start;
+  if (digits < 1 || digits > 15) return false;
+  if (digits > 1 && text.charCodeAt(start) === 0x30) return false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /** A valid id (and its exact text when a number loses precision) from its source text. */
 function idValue(text: string | undefined): [JsonRpcId, string | undefined] {
   if (text === undefined) return [null, undefined];
+  if (smallInteger(text)) return [Number(text), undefined];
+  if (text.charCodeAt(0) === 0x22 && plainString(text)) return [text.slice(1, -1), undefined];
   let value: unknown;
   try {
     value = JSON.parse(text);
