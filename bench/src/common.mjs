@@ -19,6 +19,37 @@ export const SLOW_MS = 20;
 /** The slow handler: answers 0 after `SLOW_MS`. */
 export const slow = () => new Promise((resolve) => setTimeout(() => resolve(0), SLOW_MS));
 
+/**
+ * The method every server child of the duplex rows (WebSocket, stdio) also serves: its own CPU
+ * time so far (user + system, µs), read before and after the timed calls to split a row's cost
+ * between its two processes.
+ */
+export const CPU_METHOD = 'cpu';
+/** This process's CPU time so far (user + system), µs: the handler of {@link CPU_METHOD}. */
+export const cpuNow = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+/**
+ * {@link lanes}, with the CPU time each side spent on the timed calls: this process's (the
+ * client's) and the server's, read through `call(CPU_METHOD)`. Resolves `{ value, extra }` with
+ * calls/s, and `clientCpuUs` and `serverCpuUs` per call. With 64 calls in flight between two
+ * processes, each write carries a whole turn's calls and each side waits while the other works,
+ * so calls/s ≈ 1 / (client + server CPU per call): these two say which side a gap is in.
+ */
+export async function lanesWithCpu(call, lanesCount, total) {
+  const server0 = await call(CPU_METHOD);
+  const client0 = cpuNow();
+  const value = await lanes(call, lanesCount, total);
+  const client1 = cpuNow();
+  const server1 = await call(CPU_METHOD);
+  return {
+    value,
+    extra: { clientCpuUs: (client1 - client0) / total, serverCpuUs: (server1 - server0) / total },
+  };
+}
+
 /** One request, as text. */
 export const REQUEST_TEXT = JSON.stringify({
   jsonrpc: '2.0',

@@ -332,6 +332,11 @@ export function formatTable(result) {
       );
     }
     if (row.extra?.failures) notes.push(`${row.extra.failures} failed requests`);
+    if (row.extra?.clientCpuUs !== undefined && row.extra.serverCpuUs !== undefined) {
+      notes.push(
+        `CPU µs/call: client ${row.extra.clientCpuUs.toFixed(2)}, server ${row.extra.serverCpuUs.toFixed(2)}`,
+      );
+    }
     if (row.extra?.cpuUsPerItem !== undefined) {
       notes.push(`server CPU ${row.extra.cpuUsPerItem.toFixed(2)} µs/item`);
     }

@@ -167,3 +167,33 @@ describe('new rows, run for real at a tiny size', () => {
     }
   }, 60_000);
 });
+
+describe('the duplex rows split their cost between client and server', () => {
+  it('prints the CPU per call of each side, read in each process', async () => {
+    const results = await runSuite({
+      quick: true,
+      only: ['ws', 'stdio-newline'],
+      impls: ['raw-coalesced', 'kit'],
+      reps: 1,
+      scale: 0.2,
+    });
+    expect(results.map((r) => r.scenario.id)).toEqual(['ws', 'stdio-newline']);
+    for (const result of results) {
+      expect(result.rows.map((row: { impl: string }) => row.impl)).toEqual([
+        'raw-coalesced',
+        'kit',
+      ]);
+      for (const row of result.rows) {
+        expect(row.note).toBeUndefined();
+        // A call costs each side some CPU, and far less than a millisecond.
+        for (const side of ['clientCpuUs', 'serverCpuUs']) {
+          expect(row.extra[side]).toBeGreaterThan(0);
+          expect(row.extra[side]).toBeLessThan(1000);
+        }
+      }
+      for (const line of dataRows(formatTable(result))) {
+        expect(line).toMatch(/CPU µs\/call: client \d+\.\d\d, server \d+\.\d\d/);
+      }
+    }
+  }, 60_000);
+});

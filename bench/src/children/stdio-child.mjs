@@ -2,13 +2,16 @@
  * stdio server child: `node stdio-child.mjs <impl> <framing>`. Serves JSON-RPC on its own
  * stdin/stdout until stdin ends.
  */
-import { add, kit, METHOD } from '../common.mjs';
+import { add, CPU_METHOD, cpuNow, kit, METHOD } from '../common.mjs';
 import { coalescingWriter, decoder, perFrameWriter } from '../stdio-frames.mjs';
 
 const [impl, framing] = process.argv.slice(2);
 
 function raw(coalesce) {
-  const methods = new Map([[METHOD, add]]);
+  const methods = new Map([
+    [METHOD, add],
+    [CPU_METHOD, cpuNow],
+  ]);
   const write = coalesce
     ? coalescingWriter(process.stdout, framing)
     : perFrameWriter(process.stdout, framing);
@@ -33,6 +36,7 @@ async function kitChild() {
   );
   const server = createServer({});
   server.method(METHOD, add);
+  server.method(CPU_METHOD, cpuNow);
   await server.connect(createStdioTransport({ framing }));
 }
 
@@ -43,6 +47,7 @@ async function vscodeChild() {
     new rpc.StreamMessageWriter(process.stdout),
   );
   connection.onRequest(METHOD, (params) => add(params));
+  connection.onRequest(CPU_METHOD, () => cpuNow());
   connection.onClose(() => process.exit(0));
   connection.listen();
 }

@@ -3,7 +3,17 @@
  * `{ "port": n }` on one line.
  */
 import { createServer as createHttpServer } from 'node:http';
-import { add, kit, METHOD, reportReady, SLOW_METHOD, serverMain, slow } from '../common.mjs';
+import {
+  add,
+  CPU_METHOD,
+  cpuNow,
+  kit,
+  METHOD,
+  reportReady,
+  SLOW_METHOD,
+  serverMain,
+  slow,
+} from '../common.mjs';
 import { coalescingSender, perFrameSender } from '../ws-frames.mjs';
 
 const impl = process.argv[2];
@@ -19,6 +29,7 @@ async function rawServer(coalesce) {
   const methods = new Map([
     [METHOD, add],
     [SLOW_METHOD, slow],
+    [CPU_METHOD, cpuNow],
   ]);
   const http = createHttpServer();
   const wss = new WebSocketServer({ server: http });
@@ -47,6 +58,7 @@ async function kitServer() {
   const server = createServer({});
   server.method(METHOD, add);
   server.method(SLOW_METHOD, slow);
+  server.method(CPU_METHOD, cpuNow);
   const http = createHttpServer();
   const port = await listen(http);
   const wss = createWebSocketServer(server, { httpServer: http });
@@ -59,6 +71,7 @@ async function rpcWebsocketsServer() {
   const server = new Server({ port: 0, host: '127.0.0.1' });
   server.register(METHOD, (params) => add(params));
   server.register(SLOW_METHOD, () => slow());
+  server.register(CPU_METHOD, () => cpuNow());
   await new Promise((resolve) => server.on('listening', resolve));
   return server.wss.address().port;
 }

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { check, kit, lanes, METHOD, nodeCommand, PARAMS } from '../common.mjs';
+import { check, kit, lanes, lanesWithCpu, METHOD, nodeCommand, PARAMS } from '../common.mjs';
 import { coalescingWriter, decoder, perFrameWriter } from '../stdio-frames.mjs';
 
 const CHILD_FILE = fileURLToPath(new URL('../children/stdio-child.mjs', import.meta.url));
@@ -45,11 +45,11 @@ async function rawParent(framing, coalesce) {
       else p.resolve(m.result);
     }),
   );
-  const call = () =>
+  const call = (method = METHOD, params = PARAMS) =>
     new Promise((resolve, reject) => {
       const id = ++nextId;
       pending.set(id, { resolve, reject });
-      write(JSON.stringify({ jsonrpc: '2.0', id, method: METHOD, params: PARAMS }));
+      write(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
   return { call, close: () => stopChild(child) };
 }
@@ -61,7 +61,7 @@ async function kitParent(framing) {
   const transport = spawnTransport(cmd, args, { framing });
   const client = createClient(transport, {});
   return {
-    call: () => client.request(METHOD, PARAMS),
+    call: (method = METHOD, params = PARAMS) => client.request(method, params),
     close: () => (typeof client.close === 'function' ? client.close() : transport.close()),
   };
 }
@@ -76,7 +76,7 @@ async function vscodeParent(framing) {
   );
   connection.listen();
   return {
-    call: () => connection.sendRequest(METHOD, PARAMS),
+    call: (method = METHOD, params = PARAMS) => connection.sendRequest(method, params),
     close: async () => {
       connection.dispose();
       await stopChild(child);
@@ -97,7 +97,7 @@ export async function run(impl, config, framing) {
   try {
     check(await parent.call());
     await lanes(parent.call, 64, config.warmupCalls);
-    return { value: await lanes(parent.call, 64, config.calls) };
+    return await lanesWithCpu(parent.call, 64, config.calls);
   } finally {
     await parent.close();
   }

@@ -3,7 +3,7 @@
  * pinned to CPU 1; this process (the client) runs on CPU 0.
  */
 import { fileURLToPath } from 'node:url';
-import { check, kit, lanes, METHOD, PARAMS, startServerChild } from '../common.mjs';
+import { check, kit, lanes, lanesWithCpu, METHOD, PARAMS, startServerChild } from '../common.mjs';
 import { coalescingSender, perFrameSender } from '../ws-frames.mjs';
 
 const SERVER_FILE = fileURLToPath(new URL('../children/ws-server.mjs', import.meta.url));
@@ -80,7 +80,7 @@ export async function run(impl, config) {
     client = await make(`ws://127.0.0.1:${server.port}/`);
     check(await client.call());
     await lanes(client.call, 64, config.warmupCalls);
-    return { value: await lanes(client.call, 64, config.calls) };
+    return await lanesWithCpu(client.call, 64, config.calls);
   } finally {
     try {
       await client?.close();
