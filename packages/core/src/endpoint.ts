@@ -6,6 +6,7 @@
  * @module
  */
 import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest } from './messages.js';
+import type { ParseResult } from './parse.js';
 import type { ProgressReporter } from './protocols.js';
 import type { Transport } from './transport.js';
 
@@ -182,6 +183,14 @@ export interface ConnectionLike extends Peer {
 export interface ConnectionHandler<C extends ConnectionLike = ConnectionLike> {
   /** As {@link MessageHandler.maxRequestBytes}. */
   readonly maxRequestBytes?: number | undefined;
+  /**
+   * How its connections parse what they receive (a server's batch limit, codec and JSON-RPC 1.0
+   * setting): the same function as their handlers' {@link TransportHandler.parse}. An adapter that
+   * must read a message before it knows which connection takes it (a Streamable HTTP POST that
+   * starts a session) parses it with this and hands the result on through
+   * {@link TransportHandler.onParsed}.
+   */
+  readonly parse?: ((text: string) => ParseResult) | undefined;
   /**
    * Serves one duplex transport.
    *

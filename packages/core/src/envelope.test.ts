@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEnvelopeScanner, scanEnvelope, scanHead } from './envelope.js';
+import { parse } from './parse.js';
 import {
   serializeError,
   serializeNotification,
@@ -65,10 +66,8 @@ describe('scanEnvelope', () => {
       fc.property(token, (text) => {
         fc.pre(!text.includes(',') && !text.includes('}'));
         const value = parsed(text);
-        const id =
-          typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
-            ? value
-            : null;
+        // As `parse` reads an id: a number beyond a double (`1e400`) is one too, by its text.
+        const id = typeof value === 'string' || typeof value === 'number' ? value : null;
         const envelope = scanEnvelope(`{"id":${text},"method":"m"}`);
         expect(envelope.id).toBe(id);
         expect(envelope.rawId).toBe(
@@ -90,6 +89,15 @@ describe('scanEnvelope', () => {
       method: 'm',
     });
     expect(scanEnvelope('{"method":"m","id":1.5}').rawId).toBe('1.5');
+    // Beyond what a double holds: as `parse` reads it, an id by its text.
+    for (const text of ['1e400', '-1E999']) {
+      expect(scanEnvelope(`{"method":"m","id":${text}}`).rawId).toBe(text);
+      expect(scanHead(`{"jsonrpc":"2.0","id":${text},"result":1}`)?.rawId).toBe(text);
+      expect(parse(`{"jsonrpc":"2.0","method":"m","id":${text}}`)).toMatchObject({
+        kind: 'request',
+        rawId: text,
+      });
+    }
   });
 
   it('reads bytes split anywhere, multi-byte characters included', () => {

@@ -358,7 +358,8 @@ function idValue(text: string | undefined): [JsonRpcId, string | undefined] {
     return [null, undefined];
   }
   if (typeof value === 'string' || value === null) return [value, undefined];
-  if (typeof value !== 'number' || !Number.isFinite(value)) return [null, undefined];
+  if (typeof value !== 'number') return [null, undefined];
+  // As `parse` reads it: a number beyond what a double holds (`1e400`) is an id by its text.
   return [value, Number.isSafeInteger(value) ? undefined : text];
 }
 

@@ -3,7 +3,7 @@ import { getHeapSnapshot } from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, TransportError } from './errors.js';
 import { createMemoryTransportPair } from './memory-transport.js';
-import type { ParseResult } from './parse.js';
+import { type ParseResult, parse } from './parse.js';
 import { createSession, type SessionOptions } from './session.js';
 import { SENT, type Transport, type TransportHandler } from './transport.js';
 
@@ -438,6 +438,38 @@ describe('the handler a session gives its transport', () => {
     a.onClose(undefined);
     await plain.closed;
     expect(plain.isClosed).toBe(true);
+  });
+
+  it('takes a message its transport parsed with its own parser, without parsing it again', async () => {
+    const handlers: TransportHandler[] = [];
+    const reads: string[] = [];
+    const read = (text: string): ParseResult => {
+      reads.push(text);
+      return parse(text);
+    };
+    const session = createSession(linkedTransport(handlers), { report: () => {}, parse: read });
+    const seen: ParseResult[] = [];
+    session.start((parsed) => {
+      seen.push(parsed);
+      return undefined;
+    });
+    const handler = handlers[0]!;
+    // The parser a transport must use to hand a parsed message on: the session's own.
+    expect(handler.parse).toBe(read);
+    const text = '{"jsonrpc":"2.0","method":"note","params":[1]}';
+    const parsed = handler.parse!(text);
+    handler.onParsed!(parsed, text);
+    handler.onMessage(text);
+    expect(reads).toEqual([text, text]);
+    expect(seen[0]).toBe(parsed);
+    expect(seen.map((p) => p.kind)).toEqual(['notification', 'notification']);
+    // Without a parser of its own, a session reads with core's.
+    const plain = createSession(linkedTransport(handlers), { report: () => {} });
+    plain.start(() => undefined);
+    expect(handlers[1]!.parse).toBe(parse);
+    handler.onClose(undefined);
+    handlers[1]!.onClose(undefined);
+    await Promise.all([session.closed, plain.closed]);
   });
 
   it('is a plain object with an onReconnect member when the owner listens for reconnections', async () => {

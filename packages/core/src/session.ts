@@ -627,6 +627,15 @@ class SessionImpl implements Session {
     this.received(text);
   }
 
+  /** The parser of this session's messages: its options' `parse`, else core's. */
+  get parse(): (text: string) => ParseResult {
+    return this.#options.parse ?? parse;
+  }
+
+  onParsed(parsed: ParseResult, text: string): void {
+    this.received(text, parsed);
+  }
+
   onClose(error?: Error): void {
     this.shutdown(error);
   }
@@ -647,12 +656,17 @@ class SessionImpl implements Session {
     return this.#options.maxMessageBytes;
   }
 
-  /** Takes one inbound text. */
-  received(text: string): void {
+  /**
+   * Takes one inbound text.
+   *
+   * @param text - the message or batch
+   * @param given - what {@link SessionImpl.parse} made of `text`, when the transport parsed it
+   */
+  received(text: string, given?: ParseResult): void {
     if (this.isClosed) return;
     const options = this.#options;
     if (options.screen?.(text)) return;
-    const parsed = (options.parse ?? parse)(text);
+    const parsed = given ?? (options.parse ?? parse)(text);
     if (parsed.kind === 'response') {
       this.respond(parsed.message);
       return;

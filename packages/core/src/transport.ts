@@ -6,6 +6,7 @@
  */
 import type { CallContext } from './call-context.js';
 import type { MessageEnvelope } from './envelope.js';
+import type { ParseResult } from './parse.js';
 
 /**
  * Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport.
@@ -15,6 +16,22 @@ import type { MessageEnvelope } from './envelope.js';
 export interface TransportHandler {
   /** One inbound message or batch, as text. */
   onMessage(message: string): void;
+  /**
+   * The owner's parser (a server's, with its batch limit, codec and JSON-RPC 1.0 setting), when
+   * the owner takes messages already parsed through {@link TransportHandler.onParsed}.
+   */
+  readonly parse?: ((text: string) => ParseResult) | undefined;
+  /**
+   * One inbound message or batch that the transport had to read before delivering it (Streamable
+   * HTTP reads a POST's ids to know which answers its response waits for), with what this
+   * handler's own {@link TransportHandler.parse} made of it: the message is parsed once, not
+   * twice. A transport calls it only with a result of that very function (compare the functions
+   * first); otherwise, or without this member, it calls {@link TransportHandler.onMessage}.
+   *
+   * @param parsed - what `parse(text)` returned
+   * @param text - the message, as text
+   */
+  onParsed?(parsed: ParseResult, text: string): void;
   /** The transport closed. Fires exactly once; `error` is set when it closed because of a failure. */
   onClose(error?: Error): void;
   /** A non-fatal problem (a bad frame, say); the transport keeps going. */

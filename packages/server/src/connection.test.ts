@@ -552,3 +552,35 @@ describe('connection memory', () => {
     expect(peer).toBe(connection);
   });
 });
+
+describe('server.parse', () => {
+  it('is how its connections parse: a transport may hand them a message parsed once', async () => {
+    const server = createServer({ maxBatchSize: 1 });
+    server.method('add', ([a, b]: [number, number]) => a + b);
+    const handlers: TransportHandler[] = [];
+    const sent: string[] = [];
+    const transport: Transport = {
+      callsHandlerMethods: true,
+      start(handler) {
+        handlers.push(handler);
+        return Promise.resolve();
+      },
+      send(text) {
+        sent.push(text);
+        return Promise.resolve();
+      },
+      close: () => Promise.resolve(),
+    };
+    const connection = server.connect(transport);
+    open.push(connection);
+    await sleep(0);
+    const handler = handlers[0]!;
+    expect(handler.parse).toBe(server.parse);
+    // The server's own settings apply: a batch of two is over its limit.
+    expect(server.parse('[1,2]')).toMatchObject({ kind: 'invalid', error: { code: -32003 } });
+    const text = '{"jsonrpc":"2.0","id":7,"method":"add","params":[2,3]}';
+    handler.onParsed!(server.parse(text), text);
+    await sleep(0);
+    expect(sent).toEqual(['{"jsonrpc":"2.0","id":7,"result":5}']);
+  });
+});

@@ -12,6 +12,7 @@ import type {
   IncomingNotificationHandler,
   IncomingRequestHandler,
   MessageHandler,
+  ParseResult,
   Transport,
   TransportContext,
 } from '@jsonrpc-kit/core';
@@ -68,6 +69,17 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * it, as the server encodes results.
    */
   readonly codec: Codec | undefined;
+  /**
+   * How the server and its connections parse a message (with its `maxBatchSize`, `codec`,
+   * `jsonrpc1` and `batches` settings), for transport adapters that must read a message before
+   * handing it to a connection: the connection then takes the result and does not parse again.
+   *
+   * @example
+   * ```ts
+   * server.parse('{"jsonrpc":"2.0","id":1,"method":"ping"}').kind; // 'request'
+   * ```
+   */
+  readonly parse: (text: string) => ParseResult;
   /**
    * Registers a method.
    *

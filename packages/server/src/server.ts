@@ -212,6 +212,7 @@ export function createServer(options: ServerOptions = {}): Server {
     },
     maxRequestBytes: setRequestBytes,
     codec: options.codec,
+    parse: dispatcher.parse,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
       const out = answerText(text, context);
       return typeof out === 'object' ? out : Promise.resolve(out);

@@ -7,6 +7,10 @@
  */
 import {
   type MessageEnvelope,
+  type ParsedInvalid,
+  type ParsedMessage,
+  type ParsedRequest,
+  type ParseResult,
   parse,
   scanEnvelope,
   scanHead,
@@ -24,12 +28,19 @@ export const CANCEL_METHODS: ReadonlySet<string> = new Set([
 
 /** What a POST body holds. */
 export interface Classified {
+  /** Its valid requests, for their progress tokens. */
   readonly requests: unknown[];
-  /** The id of each request, as the JSON text it was sent with. */
+  /**
+   * The id of every answer the body will get, as the JSON text the server writes it with: each
+   * request's, and each invalid message's that is answered (with `null` when its id is no valid
+   * id, and one `null` for a batch refused whole).
+   */
   readonly ids: string[];
   /** Ids (as JSON text) a cancellation notification in the body names. */
   readonly cancelled: string[];
+  /** Whether the answers come back as one array. */
   readonly batch: boolean;
+  /** Whether the body gets any answer. */
   readonly hasRequest: boolean;
   readonly startsSession: boolean;
 }
@@ -65,10 +76,11 @@ function idText(
  * cannot hold, the first number in `text` after a `requestId` or `id` key that reads as the same
  * number (the rare path: one scan of the body).
  *
- * @param id - the id as `JSON.parse` read it
+ * @param id - the id as the body's reader read it
  * @param text - the body
  */
 function cancelledIdText(id: unknown, text: string): string {
+  if (typeof id === 'bigint') return String(id);
   if (typeof id !== 'number' || Number.isSafeInteger(id)) return JSON.stringify(id);
   for (const match of text.matchAll(/"(?:requestId|id)"\s*:\s*(-?\d[\d.eE+-]*)/g)) {
     if (Number(match[1]) === id) return match[1]!;
@@ -85,50 +97,94 @@ function refuse(code: number, message: string): Refused {
   return { refused: serializeError(null, { code, message }) };
 }
 
+/** The id an answer to `parsed` carries, as the JSON text the server writes it with. */
+function answerIdText(parsed: ParsedRequest | ParsedInvalid): string {
+  if (parsed.rawId !== undefined) return parsed.rawId;
+  return JSON.stringify(parsed.kind === 'request' ? parsed.message.id : parsed.id);
+}
+
 /**
- * Classifies a POST body: every member must be a JSON-RPC 2.0 object. One `JSON.parse`; the
- * exact text of ids beyond 2^53 is read only when there are such ids.
+ * Classifies a POST body, as parsed by the parser of the server that will answer it: every member
+ * must be a JSON object, and what the server answers is what the response waits for. An invalid
+ * message the server answers (a bad id, params that are not structured, a batch over its limit)
+ * is waited for with the id its answer carries, so that the response never waits for an answer
+ * that cannot come.
  *
- * @param text - the body
+ * @param parsed - the body, as `parse` read it (the server's own `parse`, when it has one)
+ * @param text - the body, for the exact text of a cancelled id
  * @param startMethod - the method that starts a session (`null`: any)
  * @returns what it holds, or why it is refused
  */
-export function classify(text: string, startMethod: string | null): Classified | Refused {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+export function classify(
+  parsed: ParseResult,
+  text: string,
+  startMethod: string | null,
+): Classified | Refused {
+  let members: readonly ParsedMessage[];
+  if (parsed.kind === 'batch') members = parsed.messages;
+  else if (parsed.kind === 'invalid' && Array.isArray(parsed.value)) {
+    if (parsed.value.length === 0) return refuse(-32600, 'Invalid Request: empty batch');
+    // Refused whole (over the server's maxBatchSize, or it takes no batches): one answer.
+    return {
+      requests: [],
+      ids: [answerIdText(parsed)],
+      cancelled: [],
+      batch: false,
+      hasRequest: true,
+      startsSession: startMethod === null,
+    };
+  } else if (parsed.kind === 'invalid' && parsed.error.code === -32700) {
     return refuse(-32700, 'Parse error');
-  }
-  const batch = Array.isArray(value);
-  const members = batch ? (value as unknown[]) : [value];
-  if (members.length === 0) return refuse(-32600, 'Invalid Request: empty batch');
+  } else members = [parsed];
   const requests: unknown[] = [];
   const ids: string[] = [];
-  const raws = { text };
   const cancelled: string[] = [];
   let startsSession = startMethod === null;
   for (let i = 0; i < members.length; i++) {
-    const member = members[i];
-    if (typeof member !== 'object' || member === null || Array.isArray(member)) {
-      return refuse(-32600, 'Invalid Request');
-    }
-    const m = member as Record<string, unknown>;
-    if (typeof m.method === 'string') {
-      if ('id' in m) {
-        requests.push(m);
-        ids.push(idText(m.id, i, raws));
-      } else if (CANCEL_METHODS.has(m.method)) {
-        const params = m.params as { requestId?: unknown; id?: unknown } | undefined;
-        const id = params?.requestId ?? params?.id;
-        if (id !== undefined) cancelled.push(cancelledIdText(id, text));
+    const member = members[i]!;
+    switch (member.kind) {
+      case 'request':
+        requests.push(member.message);
+        ids.push(answerIdText(member));
+        if (member.message.method === startMethod) startsSession = true;
+        break;
+      case 'notification': {
+        const { method, params } = member.message;
+        if (CANCEL_METHODS.has(method)) {
+          const named = params as { requestId?: unknown; id?: unknown } | undefined;
+          const id = named?.requestId ?? named?.id;
+          if (id !== undefined) cancelled.push(cancelledIdText(id, text));
+        }
+        if (method === startMethod) startsSession = true;
+        break;
       }
-      if (m.method === startMethod) startsSession = true;
-    } else if (!('id' in m) || !('result' in m || 'error' in m)) {
-      return refuse(-32600, 'Invalid Request');
+      case 'response':
+        break;
+      default: {
+        const value = member.value;
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+          return refuse(-32600, 'Invalid Request');
+        }
+        const m = value as Record<string, unknown>;
+        if (typeof m.method === 'string') {
+          if (m.method === startMethod) startsSession = true;
+        } else if (!('id' in m) || !('result' in m || 'error' in m)) {
+          return refuse(-32600, 'Invalid Request');
+        }
+        // A session's server answers an invalid message unless it is a notification whose only
+        // fault is its params, or a malformed response.
+        if (!member.silent && !member.response) ids.push(answerIdText(member));
+      }
     }
   }
-  return { requests, ids, cancelled, batch, hasRequest: requests.length > 0, startsSession };
+  return {
+    requests,
+    ids,
+    cancelled,
+    batch: parsed.kind === 'batch',
+    hasRequest: ids.length > 0,
+    startsSession,
+  };
 }
 
 /** A request's progress token (MCP's `_meta.progressToken`, or `progressToken`), as JSON text. */

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { createServer, type Server } from '@jsonrpc-kit/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
 import { createMemoryEventStore } from './event-store.js';
 import { HttpError } from './http-error.js';
@@ -550,5 +550,121 @@ describe('Streamable HTTP handler: stateless and disconnects', () => {
     open.socket.destroy();
     await until(() => aborted.length === 1);
     expect(aborted).toEqual(['h1']);
+  });
+});
+
+describe('Streamable HTTP handler on raw bytes: a POST is read as its server reads it', () => {
+  async function startWith(serverOptions: Parameters<typeof createServer>[0]) {
+    const server = createServer(serverOptions);
+    server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
+    server.method('add', ([a, b]: [number, number]) => a + b);
+    const handler = createStreamableHttpNodeHandler(server, { responseMode: 'json' });
+    handlers.push(handler);
+    const { port } = await serve(handler);
+    const session = await initialize(port);
+    /** Posts `body` on the session; the answer must come within the bound, not hang. */
+    const call = async (body: string) => {
+      const r = await rawExchange(port, post(body, { 'mcp-session-id': session }), 2000);
+      return { status: r.status, body: r.body };
+    };
+    return { server, call };
+  }
+  const INVALID = '{"code":-32600,"message":"Invalid Request"}';
+
+  it('answers a request whose id is no valid id with id null, alone or in a batch', async () => {
+    const { call } = await startWith({});
+    for (const id of ['{}', 'true', '[1]', '{"a":1}']) {
+      expect(await call(`{"jsonrpc":"2.0","id":${id},"method":"add","params":[1,2]}`)).toEqual({
+        status: 200,
+        body: `{"jsonrpc":"2.0","id":null,"error":${INVALID}}`,
+      });
+    }
+    expect(
+      await call(
+        '[{"jsonrpc":"2.0","id":[1],"method":"add","params":[1,2]},' +
+          '{"jsonrpc":"2.0","id":9,"method":"add","params":[1,2]}]',
+      ),
+    ).toEqual({
+      status: 200,
+      body: `[{"jsonrpc":"2.0","id":null,"error":${INVALID}},{"jsonrpc":"2.0","id":9,"result":3}]`,
+    });
+    // And the session goes on serving.
+    expect(await call('{"jsonrpc":"2.0","id":10,"method":"add","params":[2,3]}')).toEqual({
+      status: 200,
+      body: '{"jsonrpc":"2.0","id":10,"result":5}',
+    });
+  });
+
+  it('answers a batch the server refuses whole with its one error', async () => {
+    const batch = [1, 2, 3].map(
+      (id) => `{"jsonrpc":"2.0","id":${id},"method":"add","params":[1,2]}`,
+    );
+    const limited = await startWith({ maxBatchSize: 2 });
+    expect(await limited.call(`[${batch.join(',')}]`)).toEqual({
+      status: 200,
+      body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"Batch too large"}}',
+    });
+    expect(await limited.call(`[${batch.slice(0, 2).join(',')}]`)).toEqual({
+      status: 200,
+      body: '[{"jsonrpc":"2.0","id":1,"result":3},{"jsonrpc":"2.0","id":2,"result":3}]',
+    });
+    const noBatches = await startWith({ batches: false });
+    expect(await noBatches.call(`[${batch[0]}]`)).toEqual({
+      status: 200,
+      body:
+        '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,' +
+        '"message":"Invalid Request: this server does not accept batches"}}',
+    });
+  });
+
+  it('answers an id beyond what a double holds by its text', async () => {
+    const { call } = await startWith({});
+    expect(await call('{"jsonrpc":"2.0","id":1e400,"method":"add","params":[1,2]}')).toEqual({
+      status: 200,
+      body: '{"jsonrpc":"2.0","id":1e400,"result":3}',
+    });
+  });
+
+  it('reads JSON-RPC 1.0 as a server with jsonrpc1 does: id null is a notification', async () => {
+    const { call } = await startWith({ jsonrpc1: true });
+    expect(await call('{"method":"add","params":[1,2],"id":null}')).toEqual({
+      status: 202,
+      body: '',
+    });
+    expect(await call('{"method":"add","params":[1,2],"id":4}')).toEqual({
+      status: 200,
+      body: '{"id":4,"result":3,"error":null}',
+    });
+  });
+
+  it('parses each POST body once: the session takes what the handler read', async () => {
+    let reads = 0;
+    const { call } = await startWith({
+      codec: {
+        read: (text) => {
+          reads++;
+          return JSON.parse(text);
+        },
+      },
+    });
+    const body = `{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2],"pad":"${'x'.repeat(1000)}"}`;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      reads = 0;
+      expect(await call(body)).toEqual({
+        status: 200,
+        body: '{"jsonrpc":"2.0","id":1,"result":3}',
+      });
+      expect(await call(`[${body}]`)).toEqual({
+        status: 200,
+        body: '[{"jsonrpc":"2.0","id":1,"result":3}]',
+      });
+      // Read by the server's own reader (its codec), once per body, and by nothing else.
+      expect(reads).toBe(2);
+      const bodies = parse.mock.calls.filter(([text]) => text === body || text === `[${body}]`);
+      expect(bodies).toHaveLength(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -12,6 +12,8 @@ import {
   ethereumSubscriptions,
   genericSubscriptions,
   META_HEADER,
+  type ParseResult,
+  parse,
   scanEnvelope,
   scanHead,
   serializeError,
@@ -48,7 +50,13 @@ import type { SessionRecord, SessionStore } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
 import { createKeepAlive, openSseStream, type SseStream } from './sse-stream.js';
-import { answeredIds, classify, progressToken, tokenOf } from './streamable-classify.js';
+import {
+  answeredIds,
+  type Classified,
+  classify,
+  progressToken,
+  tokenOf,
+} from './streamable-classify.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
 export interface StreamableSessionOptions {
@@ -409,6 +417,8 @@ interface SessionOwner {
   /** Closes a session (and forgets it everywhere). */
   closeSession(session: Session, reason?: unknown): Promise<void>;
   readonly maxMessageBytes: number;
+  /** The server's parser, when it offers one: POST bodies are parsed with it, once. */
+  readonly parse: ((text: string) => ParseResult) | undefined;
 }
 
 /**
@@ -537,10 +547,16 @@ class Session implements Transport {
     return this.owner.closeSession(this, reason);
   }
 
-  /** Hands a message to the server, or keeps it until `start`. */
-  deliver(text: string): void {
-    if (this.handler !== undefined) this.handler.onMessage(text);
-    else (this.activityState().inbox ??= []).push(text);
+  /**
+   * Hands a message to the server, or keeps it until `start`. With `parsed` (what the server's
+   * parser made of it), a handler that parses with that same function takes it as it is.
+   */
+  deliver(text: string, parsed?: ParseResult): void {
+    const h = this.handler;
+    if (h === undefined) (this.activityState().inbox ??= []).push(text);
+    else if (parsed !== undefined && h.onParsed !== undefined && h.parse === this.owner.parse) {
+      h.onParsed(parsed, text);
+    } else h.onMessage(text);
   }
 
   /** A POST no longer waits for answers; an idle session keeps no empty set. */
@@ -958,7 +974,15 @@ export function createStreamableCore(
     handler?.onClose(reason instanceof Error ? reason : undefined);
   };
 
-  const owner: SessionOwner = { route, closeSession, maxMessageBytes: cfg.maxRequestBytes };
+  /** POST bodies are read with the server's parser when it has one, so its sessions parse none. */
+  const serverParse = server.parse;
+  const parseBody = serverParse ?? parse;
+  const owner: SessionOwner = {
+    route,
+    closeSession,
+    maxMessageBytes: cfg.maxRequestBytes,
+    parse: serverParse,
+  };
   /** What sessions keep of their starting requests: one object while they start alike. */
   const factsOf = keepSessionFacts();
 
@@ -1070,7 +1094,8 @@ export function createStreamableCore(
       return { kind: 'json', status: 413, body: cfg.tooLargeBody, headers: cors, early: true };
     }
     if (text === TIMED_OUT) return reply(408, BODY_TIMEOUT_BODY, cors);
-    const classified = classify(text, startMethod);
+    const parsed = parseBody(text);
+    const classified = classify(parsed, text, startMethod);
     if ('refused' in classified) return reply(400, classified.refused, cors);
     let session: Session;
     let headers = cors;
@@ -1094,48 +1119,67 @@ export function createStreamableCore(
       session = found;
       headers = [...cors, sessionHeader, found.id!];
     }
-    if (classified.cancelled.length > 0) {
+    const { cancelled } = classified;
+    if (cancelled.length > 0) {
       // Deliver first: a protocol that does answer a cancelled request (LSP) still can, on the
       // stream of an exchange that waits for other answers; one that waits for nothing else ends.
-      queueMicrotask(() => forgetCancelled(session, classified.cancelled));
+      queueMicrotask(() => forgetCancelled(session, cancelled));
     }
     if (!classified.hasRequest) {
-      session.deliver(text);
+      session.deliver(text, parsed);
       if (session.id === undefined) void closeSession(session);
       return { kind: 'empty', status: 202, headers };
     }
     const streamable = mode !== 'json' && acceptsSse(incoming.header('accept'));
-    return new Promise<StreamableReply>((resolve) => {
-      const exchange: Exchange = {
-        pending: new Set(),
-        tokens: new Set(),
-        batch: classified.batch,
-        streamable,
-        answers: [],
-        stream: undefined,
-        done: false,
-        respond: resolve,
-        headers,
-      };
-      for (const id of classified.ids) exchange.pending.add(id);
-      for (const r of classified.requests) {
-        const token = progressToken(r);
-        if (token !== undefined) exchange.tokens.add(token);
-      }
-      (session.exchanges ??= new Set()).add(exchange);
-      if (streamable && mode === 'sse') toStream(exchange, session);
-      incoming.onGone(() => {
-        if (exchange.done) return;
-        // The client went away: without a store nothing can replay the answers.
-        if (store === undefined || session.id === undefined) {
-          exchange.done = true;
-          session.forget(exchange);
-          exchange.stream?.end();
-          if (session.id === undefined) void closeSession(session);
-        }
-      });
-      session.deliver(text);
+    const replied = awaitAnswers(session, incoming, headers, classified, streamable);
+    session.deliver(text, parsed);
+    return replied;
+  };
+
+  /**
+   * The exchange of a POST that waits for answers: what it waits for, and its end when the client
+   * goes away. No closure here holds the body or what was parsed of it: a large request is not
+   * kept alive while its answers are worked out.
+   */
+  const awaitAnswers = (
+    session: Session,
+    incoming: StreamableIncoming,
+    headers: readonly string[],
+    classified: Classified,
+    streamable: boolean,
+  ): Promise<StreamableReply> => {
+    let respond!: (reply: StreamableReply) => void;
+    const replied = new Promise<StreamableReply>((resolve) => {
+      respond = resolve;
     });
+    const exchange: Exchange = {
+      pending: new Set(classified.ids),
+      tokens: new Set(),
+      batch: classified.batch,
+      streamable,
+      answers: [],
+      stream: undefined,
+      done: false,
+      respond,
+      headers,
+    };
+    for (const r of classified.requests) {
+      const token = progressToken(r);
+      if (token !== undefined) exchange.tokens.add(token);
+    }
+    (session.exchanges ??= new Set()).add(exchange);
+    if (streamable && mode === 'sse') toStream(exchange, session);
+    incoming.onGone(() => {
+      if (exchange.done) return;
+      // The client went away: without a store nothing can replay the answers.
+      if (store === undefined || session.id === undefined) {
+        exchange.done = true;
+        session.forget(exchange);
+        exchange.stream?.end();
+        if (session.id === undefined) void closeSession(session);
+      }
+    });
+    return replied;
   };
 
   const get = async (
