@@ -484,6 +484,20 @@ export const SCENARIOS = [
       (await import('./scenarios/big.mjs')).run('stdio', impl, config),
   },
   {
+    id: 'big-streamable',
+    title:
+      '13d. Big messages over Streamable HTTP (one session, JSON answers): echo, 1 in flight (MB/s of payload; held = copies)',
+    unit: 'MB/s',
+    cpu: 0,
+    impls: bigImpls,
+    target: undefined,
+    columns: bigColumns,
+    reps: { quick: 1, full: 3 },
+    config: bigConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/big.mjs')).run('streamable', impl, config),
+  },
+  {
     id: 'bundle',
     title: '14. Browser client: client + HTTP + WebSocket client, bundled, minified, gzipped',
     unit: 'B gzip',

@@ -123,6 +123,23 @@ describe('new rows, run for real at a tiny size', () => {
     expect(big!.rows[0].extra.held).toBeGreaterThan(0);
   }, 60_000);
 
+  it('echoes big messages over one Streamable HTTP session, kit and raw', async () => {
+    const results = await runSuite({
+      quick: true,
+      only: ['big-streamable'],
+      impls: ['raw 64KiB', 'kit 64KiB'],
+      reps: 1,
+      scale: 0.01,
+    });
+    const [{ rows }] = results as [{ rows: Record<string, any>[] }];
+    expect(rows.map((row) => row.impl)).toEqual(['raw 64KiB', 'kit 64KiB']);
+    for (const row of rows) {
+      expect(row.note).toBeUndefined();
+      expect(row.median).toBeGreaterThan(0);
+      expect(row.extra.held).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
   it('times the import of a kit package and of the dependency it sits on, each in a fresh process', async () => {
     const results = await runSuite({
       quick: true,

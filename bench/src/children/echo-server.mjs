@@ -1,12 +1,15 @@
 /**
  * Big-message echo server child: `node --expose-gc echo-server.mjs <transport> <impl>` with
- * transport `http`, `ws` or `stdio` and impl `raw` or `kit`. Serves, with every size limit at
- * 64 MiB:
+ * transport `http`, `streamable`, `ws` or `stdio` and impl `raw` or `kit`. Serves, with every
+ * size limit at 64 MiB:
  * - `echo` (params back);
  * - `gc`: full GC, then takes the memory in use (heap + external) as the baseline;
  * - `echoMeasured`: `echo`, sampling the memory in use when the handler runs (the message
  *   decoded and parsed) and once more after the answer was written (serialized, framed, queued);
- * - `peak`: the highest sample since `gc`, less the baseline, in bytes.
+ * - `peak`: the highest sample since `gc`, less the baseline, in bytes;
+ * - `initialize` (`{}`), which starts a Streamable HTTP session.
+ * `streamable` is the kit's Streamable HTTP handler (JSON answers) for `kit`, and the same raw
+ * node:http server as `http` for `raw`.
  * http and ws listen on 127.0.0.1, port 0, and print `{ "port": n }`; stdio serves on the child's
  * own stdin/stdout (newline framing).
  */
@@ -43,6 +46,7 @@ const methods = {
     return 0;
   },
   peak: () => peak - baseline,
+  initialize: () => ({}),
 };
 
 /** The raw answer to one request text: parse, call, stringify. */
@@ -79,6 +83,19 @@ const servers = {
       listener = createHttpHandler(await kitServer(), { maxRequestBytes: LIMIT });
     }
     reportReady({ port: await listen(createHttpServer(listener)) });
+  },
+  async streamable() {
+    if (impl === 'raw') return servers.http();
+    const { createStreamableHttpNodeHandler } = await kit(
+      '@jsonrpc-kit/transport-http',
+      'createStreamableHttpNodeHandler',
+    );
+    const handler = createStreamableHttpNodeHandler(await kitServer(), {
+      maxRequestBytes: LIMIT,
+      responseMode: 'json',
+      eventStore: false,
+    });
+    reportReady({ port: await listen(createHttpServer(handler)) });
   },
   async ws() {
     const http = createHttpServer();

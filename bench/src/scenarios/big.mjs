@@ -1,6 +1,6 @@
 /**
  * Scenario 13: big messages. One call in flight echoing a string of `size` bytes, over HTTP,
- * WebSocket or stdio, to a raw or a kit server child (CPU 1); the client (this process, CPU 0)
+ * Streamable HTTP (one session), WebSocket or stdio, to a raw or a kit server child (CPU 1); the client (this process, CPU 0)
  * is the same plain client for both. Value: MB/s of payload echoed. Beside it, `held`: the
  * server's peak memory in use while handling one message (heap + external, above a GC'd
  * baseline) divided by the message size, i.e. how many copies of the message it holds at once.
@@ -57,15 +57,19 @@ async function connect(transport, impl) {
   const { Pool } = await import('undici');
   const pool = new Pool(`http://127.0.0.1:${server.port}`, { connections: 1 });
   let id = 0;
+  let headers = { 'content-type': 'application/json' };
+  const post = async (body) => pool.request({ path: '/', method: 'POST', headers, body });
+  if (transport === 'streamable') {
+    // One session, started by `initialize`; the raw server answers it like any call.
+    headers = { ...headers, accept: 'application/json, text/event-stream' };
+    const res = await post('{"jsonrpc":"2.0","id":0,"method":"initialize"}');
+    await res.body.text();
+    const session = res.headers['mcp-session-id'];
+    if (session !== undefined) headers = { ...headers, 'mcp-session-id': session };
+  }
   return {
     async call(method, params) {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params });
-      const res = await pool.request({
-        path: '/',
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
+      const res = await post(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }));
       const answer = JSON.parse(await res.body.text());
       if (answer.error !== undefined) throw new Error(answer.error.message);
       return answer.result;
