@@ -143,3 +143,34 @@ describe('frame decoders: properties', () => {
     });
   }
 });
+
+describe('content-length: frames of a chunk decoded together', () => {
+  it('gives back every message as written, ASCII or not, however the stream is cut', () => {
+    const message = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', '{', '"', '\\', '\n', ' ', '0'), maxLength: 40 }),
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+      fc.json({ maxDepth: 2 }),
+    );
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 30 }), cuts, (messages, at) => {
+        const bytes = Buffer.concat(messages.map(encodeContentLength));
+        const decoded: string[] = [];
+        const decoder = createFrameDecoder('content-length', {
+          onMessage: (m) => decoded.push(m),
+          onError: (e) => {
+            throw e;
+          },
+        });
+        const points = [...new Set(at.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        let last = 0;
+        for (const p of [...points, bytes.length]) {
+          decoder.push(bytes.subarray(last, p));
+          last = p;
+        }
+        decoder.end();
+        expect(decoded).toEqual(messages);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
