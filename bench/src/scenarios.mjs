@@ -39,6 +39,27 @@ const bigConfig = {
   quick: { bytes: 32 * 1024 * 1024, memoryRounds: 2 },
   full: { bytes: 256 * 1024 * 1024, memoryRounds: 3 },
 };
+
+/**
+ * Row 13 over one transport: big messages echoed, one call in flight.
+ *
+ * @param {string} id
+ * @param {string} title
+ * @param {'http' | 'ws' | 'stdio' | 'streamable'} transport
+ */
+const bigScenario = (id, title, transport) => ({
+  id,
+  title,
+  unit: 'MB/s',
+  cpu: 0,
+  impls: bigImpls,
+  target: undefined,
+  columns: bigColumns,
+  reps: { quick: 1, full: 3 },
+  config: bigConfig,
+  measure: async (impl, config) =>
+    (await import('./scenarios/big.mjs')).run(transport, impl, config),
+});
 const tailConfig = {
   quick: { warmupCalls: 3_000, calls: 20_000 },
   full: { warmupCalls: 20_000, calls: 200_000 },
@@ -444,59 +465,26 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/tail.mjs')).runWs(impl, config, true),
   },
-  {
-    id: 'big-http',
-    title: '13a. Big messages over HTTP: echo, 1 in flight (MB/s of payload; held = copies)',
-    unit: 'MB/s',
-    cpu: 0,
-    impls: bigImpls,
-    target: undefined,
-    columns: bigColumns,
-    reps: { quick: 1, full: 3 },
-    config: bigConfig,
-    measure: async (impl, config) =>
-      (await import('./scenarios/big.mjs')).run('http', impl, config),
-  },
-  {
-    id: 'big-ws',
-    title: '13b. Big messages over WebSocket: echo, 1 in flight (MB/s of payload; held = copies)',
-    unit: 'MB/s',
-    cpu: 0,
-    impls: bigImpls,
-    target: undefined,
-    columns: bigColumns,
-    reps: { quick: 1, full: 3 },
-    config: bigConfig,
-    measure: async (impl, config) => (await import('./scenarios/big.mjs')).run('ws', impl, config),
-  },
-  {
-    id: 'big-stdio',
-    title:
-      '13c. Big messages over stdio (newline framing): echo, 1 in flight (MB/s of payload; held = copies)',
-    unit: 'MB/s',
-    cpu: 0,
-    impls: bigImpls,
-    target: undefined,
-    columns: bigColumns,
-    reps: { quick: 1, full: 3 },
-    config: bigConfig,
-    measure: async (impl, config) =>
-      (await import('./scenarios/big.mjs')).run('stdio', impl, config),
-  },
-  {
-    id: 'big-streamable',
-    title:
-      '13d. Big messages over Streamable HTTP (one session, JSON answers): echo, 1 in flight (MB/s of payload; held = copies)',
-    unit: 'MB/s',
-    cpu: 0,
-    impls: bigImpls,
-    target: undefined,
-    columns: bigColumns,
-    reps: { quick: 1, full: 3 },
-    config: bigConfig,
-    measure: async (impl, config) =>
-      (await import('./scenarios/big.mjs')).run('streamable', impl, config),
-  },
+  bigScenario(
+    'big-http',
+    '13a. Big messages over HTTP: echo, 1 in flight (MB/s of payload; held = copies)',
+    'http',
+  ),
+  bigScenario(
+    'big-ws',
+    '13b. Big messages over WebSocket: echo, 1 in flight (MB/s of payload; held = copies)',
+    'ws',
+  ),
+  bigScenario(
+    'big-stdio',
+    '13c. Big messages over stdio (newline framing): echo, 1 in flight (MB/s of payload; held = copies)',
+    'stdio',
+  ),
+  bigScenario(
+    'big-streamable',
+    '13d. Big messages over Streamable HTTP (one session, JSON answers): echo, 1 in flight (MB/s of payload; held = copies)',
+    'streamable',
+  ),
   {
     id: 'bundle',
     title: '14. Browser client: client + HTTP + WebSocket client, bundled, minified, gzipped',
