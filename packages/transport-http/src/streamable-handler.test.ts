@@ -558,6 +558,10 @@ describe('Streamable HTTP handler on raw bytes: a POST is read as its server rea
     const server = createServer(serverOptions);
     server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
     server.method('add', ([a, b]: [number, number]) => a + b);
+    server.method('wait', async ([ms, value]: [number, unknown]) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return value;
+    });
     const handler = createStreamableHttpNodeHandler(server, { responseMode: 'json' });
     handlers.push(handler);
     const { port } = await serve(handler);
@@ -634,6 +638,39 @@ describe('Streamable HTTP handler on raw bytes: a POST is read as its server rea
     expect(await call('{"method":"add","params":[1,2],"id":4}')).toEqual({
       status: 200,
       body: '{"id":4,"result":3,"error":null}',
+    });
+  });
+
+  it('gives each of many POSTs in flight its own answer, whatever order they end in', async () => {
+    const { call } = await startWith({});
+    const calls = Array.from({ length: 24 }, (_, i) =>
+      call(`{"jsonrpc":"2.0","id":${i},"method":"wait","params":[${(24 - i) * 5},"r${i}"]}`),
+    );
+    const answers = await Promise.all(calls);
+    expect(answers).toEqual(
+      answers.map((_, i) => ({
+        status: 200,
+        body: `{"jsonrpc":"2.0","id":${i},"result":"r${i}"}`,
+      })),
+    );
+  });
+
+  it('refuses a POST that reuses an id still waiting in another POST of the session', async () => {
+    const { call } = await startWith({});
+    const first = call('{"jsonrpc":"2.0","id":1,"method":"wait","params":[150,"first"]}');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Taken: its answer would go to the first POST, and the first one's to it.
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}')).toEqual({
+      status: 400,
+      body:
+        '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,' +
+        '"message":"Invalid Request: id 1 is already in use in this session"}}',
+    });
+    expect(await first).toEqual({ status: 200, body: '{"jsonrpc":"2.0","id":1,"result":"first"}' });
+    // Answered: the id is free again.
+    expect(await call('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}')).toEqual({
+      status: 200,
+      body: '{"jsonrpc":"2.0","id":1,"result":3}',
     });
   });
 

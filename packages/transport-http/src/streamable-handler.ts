@@ -429,6 +429,11 @@ interface SessionOwner {
 class SessionActivity {
   /** The POSTs waiting for answers. */
   exchanges: Set<Exchange> | undefined = undefined;
+  /**
+   * Which of them waits for each id (as JSON text): an answer finds its POST in one lookup, and
+   * an id can wait in one POST of the session at a time. Set while `exchanges` is.
+   */
+  waiting: Map<string, Exchange> | undefined = undefined;
   /** Messages that arrived before `start`. */
   inbox: string[] | undefined = undefined;
   standalone: SseStream | undefined = undefined;
@@ -443,6 +448,7 @@ class SessionActivity {
   get unused(): boolean {
     return (
       this.exchanges === undefined &&
+      this.waiting === undefined &&
       this.inbox === undefined &&
       this.standalone === undefined &&
       this.standaloneId === undefined &&
@@ -506,7 +512,40 @@ class Session implements Transport {
     if (exchanges !== undefined) this.activityState().exchanges = exchanges;
     else if (this.activity !== undefined) {
       this.activity.exchanges = undefined;
+      this.activity.waiting = undefined;
       if (this.activity.unused) this.activity = undefined;
+    }
+  }
+
+  /** Takes a POST that waits for the answers with `ids`. */
+  wait(exchange: Exchange, ids: readonly string[]): void {
+    (this.exchanges ??= new Set()).add(exchange);
+    const waiting = (this.activity!.waiting ??= new Map());
+    for (const id of ids) waiting.set(id, exchange);
+  }
+
+  /** The POST that waits for the answer with `id`, if one does. */
+  waiterOf(id: string): Exchange | undefined {
+    return this.activity?.waiting?.get(id);
+  }
+
+  /** The POST that waits for an answer with one of `ids` (one answer, or a batch's), if any. */
+  waiterOfAny(ids: readonly string[]): Exchange | undefined {
+    const waiting = this.activity?.waiting;
+    if (waiting === undefined) return undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const exchange = waiting.get(ids[i]!);
+      if (exchange !== undefined) return exchange;
+    }
+    return undefined;
+  }
+
+  /** `exchange` no longer waits for the answers with `ids` (answered, or cancelled). */
+  answered(exchange: Exchange, ids: readonly string[]): void {
+    const waiting = this.activity?.waiting;
+    for (const id of ids) {
+      if (!exchange.pending.delete(id)) continue;
+      if (waiting?.get(id) === exchange) waiting.delete(id);
     }
   }
 
@@ -563,6 +602,7 @@ class Session implements Transport {
   forget(exchange: Exchange): void {
     const exchanges = this.exchanges;
     if (exchanges === undefined) return;
+    this.answered(exchange, [...exchange.pending]);
     exchanges.delete(exchange);
     if (exchanges.size === 0) this.exchanges = undefined;
   }
@@ -879,23 +919,21 @@ export function createStreamableCore(
     } catch {
       ids = undefined;
     }
-    if (ids !== undefined && session.exchanges !== undefined) {
-      for (const exchange of session.exchanges) {
-        if (!ids.some((id) => exchange.pending.has(id))) continue;
-        for (const id of ids) exchange.pending.delete(id);
-        let sent: Promise<void> = Promise.resolve();
-        if (exchange.stream !== undefined) {
-          // One event per message: MCP clients read one message per event.
-          if (text.trimStart().startsWith('[')) {
-            // Cut from the text, not re-serialized: ids beyond 2^53 keep their digits.
-            for (const member of batchMembers(text)) sent = exchange.stream.send(member);
-          } else sent = exchange.stream.send(text);
-        } else exchange.answers.push(text);
-        if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
-        return sent;
-      }
+    if (ids !== undefined) {
+      const exchange = session.waiterOfAny(ids);
+      if (exchange === undefined) return sendStandalone(session, text, false);
+      session.answered(exchange, ids);
+      let sent: Promise<void> = Promise.resolve();
+      if (exchange.stream !== undefined) {
+        // One event per message: MCP clients read one message per event.
+        if (text.trimStart().startsWith('[')) {
+          // Cut from the text, not re-serialized: ids beyond 2^53 keep their digits.
+          for (const member of batchMembers(text)) sent = exchange.stream.send(member);
+        } else sent = exchange.stream.send(text);
+      } else exchange.answers.push(text);
+      if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
+      return sent;
     }
-    if (ids !== undefined) return sendStandalone(session, text, false);
     // Push not tied to any request (a subscription item) goes on the session's own stream.
     if (pushMethods.size > 0) {
       const method = (scanHead(text) ?? scanEnvelope(text)).method;
@@ -921,10 +959,11 @@ export function createStreamableCore(
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
   const forgetCancelled = (session: Session, ids: readonly string[]): void => {
     setTimeout(() => {
-      for (const exchange of [...(session.exchanges ?? [])]) {
-        let hit = false;
-        for (const id of ids) hit = exchange.pending.delete(id) || hit;
-        if (hit && exchange.pending.size === 0 && !exchange.done) finishExchange(session, exchange);
+      for (const id of ids) {
+        const exchange = session.waiterOf(id);
+        if (exchange === undefined) continue;
+        session.answered(exchange, [id]);
+        if (exchange.pending.size === 0 && !exchange.done) finishExchange(session, exchange);
       }
     }, CANCEL_GRACE);
   };
@@ -1130,6 +1169,16 @@ export function createStreamableCore(
       if (session.id === undefined) void closeSession(session);
       return { kind: 'empty', status: 202, headers };
     }
+    // An id can wait for its answer in one POST of a session at a time: a second would take the
+    // first one's answer (a client may not reuse an id in a session).
+    const taken = classified.ids.find((id) => session.waiterOf(id) !== undefined);
+    if (taken !== undefined) {
+      return reply(
+        400,
+        errorBody(-32600, `Invalid Request: id ${taken} is already in use in this session`),
+        headers,
+      );
+    }
     const streamable = mode !== 'json' && acceptsSse(incoming.header('accept'));
     const replied = awaitAnswers(session, incoming, headers, classified, streamable);
     session.deliver(text, parsed);
@@ -1167,7 +1216,7 @@ export function createStreamableCore(
       const token = progressToken(r);
       if (token !== undefined) exchange.tokens.add(token);
     }
-    (session.exchanges ??= new Set()).add(exchange);
+    session.wait(exchange, classified.ids);
     if (streamable && mode === 'sse') toStream(exchange, session);
     incoming.onGone(() => {
       if (exchange.done) return;
