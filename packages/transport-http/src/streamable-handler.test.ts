@@ -558,6 +558,13 @@ describe('Streamable HTTP handler on raw bytes: a POST is read as its server rea
     const server = createServer(serverOptions);
     server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
     server.method('add', ([a, b]: [number, number]) => a + b);
+    server.method('roots', async (_params: unknown, ctx) => {
+      try {
+        return await ctx.peer!.request('roots/list');
+      } catch (error) {
+        return { failed: (error as Error).name, message: (error as Error).message };
+      }
+    });
     server.method('wait', async ([ms, value]: [number, unknown]) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
       return value;
@@ -671,6 +678,20 @@ describe('Streamable HTTP handler on raw bytes: a POST is read as its server rea
     expect(await call('{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}')).toEqual({
       status: 200,
       body: '{"jsonrpc":"2.0","id":1,"result":3}',
+    });
+  });
+
+  it('fails a request to the client at once when no stream can carry it (JSON answers, no GET)', async () => {
+    const { call } = await startWith({});
+    const r = await call('{"jsonrpc":"2.0","id":1,"method":"roots"}');
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        failed: 'TransportError',
+        message: expect.stringMatching(/^No event stream to send this request to the client on/),
+      },
     });
   });
 

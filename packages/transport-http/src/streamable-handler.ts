@@ -20,6 +20,7 @@ import {
   TIMEOUT_HEADER,
   type Transport,
   type TransportContext,
+  TransportError,
   type TransportHandler,
   type TransportHeaders,
 } from '@jsonrpc-kit/core';
@@ -239,6 +240,13 @@ const STATELESS_METHODS: ReadonlySet<string> = new Set(['POST']);
 
 /** Milliseconds an exchange still waits for the answer to a cancelled request. */
 const CANCEL_GRACE = 100;
+
+/**
+ * Why a request to the client failed: no stream was there to carry it (answers are JSON, or the
+ * client did not take an event stream, and it has no GET stream open).
+ */
+const NO_STREAM =
+  'No event stream to send this request to the client on: it takes no answer stream and has no GET stream open';
 
 function errorBody(code: number, message: string): string {
   return serializeError(null, { code, message });
@@ -970,7 +978,8 @@ export function createStreamableCore(
 
   /**
    * Sends on the session's GET stream. While it has never been open, push (subscription items)
-   * waits for it, bounded, and anything else is dropped, as MCP allows.
+   * waits for it, bounded, and anything else is dropped, as MCP allows, but for a request to the
+   * client: its send fails (see {@link NO_STREAM}).
    */
   const sendStandalone = async (session: Session, text: string, push: boolean): Promise<void> => {
     const activity = session.activity;
@@ -984,7 +993,12 @@ export function createStreamableCore(
       await store.append(standaloneId, text);
       return;
     }
-    if (!push) return;
+    if (!push) {
+      // A request sent nowhere would wait for an answer forever: its call fails now instead.
+      if ((scanHead(text) ?? scanEnvelope(text)).kind === 'request')
+        throw new TransportError(NO_STREAM);
+      return;
+    }
     // Not opened yet: kept for the first GET, the oldest dropped past the bound.
     const backlog = (session.activityState().backlog ??= []);
     if (backlog.length >= maxBuffered) backlog.shift();
