@@ -1,10 +1,17 @@
 /**
- * Whether a sent message still waits for an answer: decided only when an HTTP exchange came back
- * empty, so the normal path never parses what it sent.
+ * Whether a sent message still waits for an answer once its HTTP exchange came back: decided by
+ * parsing what was sent only when the exchange came back empty, and from the heads of both texts
+ * when it came back with a body, so the normal path never parses what it sent.
  *
  * @module
  */
-import { type ParsedMessage, parse } from '@jsonrpc-kit/core';
+import {
+  type ParsedMessage,
+  parse,
+  scanEnvelope,
+  scanHead,
+  TransportError,
+} from '@jsonrpc-kit/core';
 
 /** Whether one classified message is owed an answer: a request, or an invalid call with an id. */
 function owedAnswer(message: ParsedMessage): boolean {
@@ -36,4 +43,90 @@ export function expectsAnswer(text: string): boolean {
   if (parsed.kind !== 'batch') return owedAnswer(parsed);
   for (const member of parsed.messages) if (owedAnswer(member)) return true;
   return false;
+}
+
+/** How core writes a message with an id: its id right after this. */
+const ID_HEAD = '{"jsonrpc":"2.0","id":';
+
+/**
+ * Whether `sent` is a request core wrote with a number id (the client's own ids) and `body` an
+ * answer core's way with the same id text: the common case, told from a few characters.
+ */
+function sameNumberId(sent: string, body: string): boolean {
+  if (!sent.startsWith(ID_HEAD) || !body.startsWith(ID_HEAD)) return false;
+  const first = sent.charCodeAt(ID_HEAD.length);
+  // A digit or a minus: a number, whose text ends at the comma after it.
+  if (!((first >= 0x30 && first <= 0x39) || first === 0x2d)) return false;
+  const end = sent.indexOf(',', ID_HEAD.length);
+  return (
+    end !== -1 &&
+    sent.startsWith('"method":', end + 1) &&
+    body.startsWith(sent.slice(ID_HEAD.length, end + 1), ID_HEAD.length) &&
+    (body.startsWith('"result":', end + 1) || body.startsWith('"error":', end + 1))
+  );
+}
+
+/**
+ * The id (as JSON text) of the request `sent` when `body`, the whole answer of its HTTP exchange,
+ * holds no answer to it: that request would wait for an answer that cannot come any more.
+ * `undefined` when the body answers it, or answers with id `null` (the client fails the request
+ * for that), and when `sent` is not one request as core writes it (a batch, a notification: not
+ * checked). Cheap on the common path: the heads of both texts.
+ *
+ * @param sent - the message sent
+ * @param body - the answer's body
+ * @returns the unanswered id, or `undefined`
+ */
+export function unansweredRequest(sent: string, body: string): string | undefined {
+  if (sameNumberId(sent, body)) return undefined;
+  const request = scanHead(sent);
+  if (request?.kind !== 'request') return undefined;
+  const id = request.rawId ?? JSON.stringify(request.id);
+  const answers = (envelope: { readonly id: unknown; readonly rawId: string | undefined }) => {
+    const got = envelope.rawId ?? JSON.stringify(envelope.id);
+    return got === id || got === 'null';
+  };
+  if (body.trimStart().charCodeAt(0) !== 0x5b /* [ */) {
+    const answer = scanHead(body) ?? scanEnvelope(body);
+    return answer.kind === 'response' && answers(answer) ? undefined : id;
+  }
+  // The answers of a batch.
+  const parsed = parse(body);
+  const members = parsed.kind === 'batch' ? parsed.messages : [];
+  for (const member of members) {
+    if (member.kind === 'response' && answers({ id: member.message.id, rawId: member.rawId })) {
+      return undefined;
+    }
+  }
+  return id;
+}
+
+/**
+ * The error that fails the request `sent` when the body that came back holds no answer to it
+ * (see {@link unansweredRequest}): the body is no JSON, or answers something else.
+ *
+ * @param status - the HTTP status
+ * @param sent - the message sent
+ * @param body - the answer's body (delivered already)
+ * @returns the error, or `undefined` when all is well
+ */
+export function missingAnswer(
+  status: number,
+  sent: string,
+  body: string,
+): TransportError | undefined {
+  const id = unansweredRequest(sent, body);
+  if (id === undefined) return undefined;
+  let json = true;
+  try {
+    JSON.parse(body);
+  } catch {
+    json = false;
+  }
+  return new TransportError(
+    json
+      ? `HTTP ${status} answer holds no answer to the request with id ${id}`
+      : `HTTP ${status} answer is not JSON`,
+    { status, body },
+  );
 }

@@ -17,7 +17,7 @@ import {
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { DEFAULT_HTTP_TIMEOUT } from './constants.js';
-import { expectsAnswer } from './expects-answer.js';
+import { expectsAnswer, missingAnswer } from './expects-answer.js';
 
 /** Request headers: fixed, or a function called before every request (fresh auth tokens). */
 export type HttpHeadersOption =
@@ -187,6 +187,9 @@ export function createPostTransport(
       throw new TransportError(`HTTP ${status} answer is not JSON`, { status, body });
     }
     state.deliver(body);
+    // Delivered first: what it answers is settled, and only a request it left unanswered fails.
+    const missing = missingAnswer(status, text, body);
+    if (missing !== undefined) throw missing;
   };
 
   return {

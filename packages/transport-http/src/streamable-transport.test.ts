@@ -198,3 +198,32 @@ describe('createStreamableHttpTransport against the kit handler', () => {
     expect(transport.sessionId).toBeUndefined();
   });
 });
+
+describe('Streamable HTTP client against a server that answers something else', () => {
+  it('fails a request at once when the JSON that came back does not answer it', async () => {
+    let answer = '';
+    const { url } = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+    });
+    const transport = createStreamableHttpTransport({ url, stream: false });
+    const client = createClient(transport, { requestTimeout: 5000 });
+    closers.push(() => client.close());
+    for (const [body, message] of [
+      [
+        '{"jsonrpc":"2.0","id":999,"result":3}',
+        /^HTTP 200 answer holds no answer to the request with id \d+/,
+      ],
+      ['{"jsonrpc":"2.0","id":', /^HTTP 200 answer is not JSON/],
+    ] as const) {
+      answer = body;
+      const started = Date.now();
+      await expect(client.request('add', [1, 2])).rejects.toMatchObject({
+        name: 'TransportError',
+        message,
+      });
+      // At once, not when the request times out.
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
+});

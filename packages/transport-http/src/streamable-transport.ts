@@ -13,7 +13,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { expectsAnswer } from './expects-answer.js';
+import { expectsAnswer, missingAnswer } from './expects-answer.js';
 import type { FetchLike, HttpHeadersOption } from './post-transport.js';
 import { createSseParser } from './sse.js';
 
@@ -440,6 +440,9 @@ export function createStreamableHttpTransport(
     }
     watchInitialize(text, body);
     deliver(body);
+    // Delivered first: what it answers is settled, and only a request it left unanswered fails.
+    const missing = missingAnswer(status, text, body);
+    if (missing !== undefined) throw missing;
   };
 
   return {

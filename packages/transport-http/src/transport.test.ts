@@ -37,6 +37,17 @@ afterEach(async () => {
 });
 
 /** A raw node:http server whose path picks the answer. */
+/**
+ * What the test server answers: a request's params back as its result, with its id exactly as
+ * sent; anything else (a notification) as it came.
+ */
+function answerTo(text: string): string {
+  const call = /^\{"jsonrpc":"2\.0","id":([^,]+),"method":"[^"]*"(?:,"params":(.*))?\}$/s.exec(
+    text,
+  );
+  return call === null ? text : `{"jsonrpc":"2.0","id":${call[1]},"result":${call[2] ?? 'null'}}`;
+}
+
 async function rawServer(): Promise<{
   url: string;
   seen: Seen[];
@@ -51,7 +62,7 @@ async function rawServer(): Promise<{
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       switch (req.url) {
         case '/ok':
-          res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+          res.writeHead(200, { 'content-type': 'application/json' }).end(answerTo(body));
           return;
         case '/204':
           res.writeHead(204).end();
@@ -73,6 +84,19 @@ async function rawServer(): Promise<{
         case '/garbage':
           res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy error</html>');
           return;
+        case '/cut':
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":');
+          return;
+        case '/other-id':
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"jsonrpc":"2.0","id":999,"result":3}');
+          return;
+        case '/null-id':
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+          return;
         case '/hang':
           hanging.add(res);
           return;
@@ -81,7 +105,7 @@ async function rawServer(): Promise<{
           maxActive = Math.max(maxActive, active);
           setTimeout(() => {
             active--;
-            res.writeHead(200).end(body);
+            res.writeHead(200).end(answerTo(body));
           }, 150);
           return;
         default:
@@ -131,7 +155,7 @@ describe.each(paths)('createHttpTransport: %s', (_name, make) => {
     const h = recorder();
     await t.start(h);
     await t.send(request);
-    expect(h.messages).toEqual([request]);
+    expect(h.messages).toEqual([answerTo(request)]);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.method).toBe('POST');
     expect(seen[0]!.body).toBe(request);
@@ -146,7 +170,7 @@ describe.each(paths)('createHttpTransport: %s', (_name, make) => {
     await t.start(h);
     const text = '{"jsonrpc":"2.0","id":1,"method":"m","params":["€😀 ü"]}';
     await t.send(text);
-    expect(h.messages).toEqual([text]);
+    expect(h.messages).toEqual([answerTo(text)]);
   });
 
   it.each(['/204', '/empty200', '/202'])('completes quietly on %s', async (path) => {
@@ -186,6 +210,30 @@ describe.each(paths)('createHttpTransport: %s', (_name, make) => {
     expect(h.messages).toEqual([]);
   });
 
+  it('rejects a request whose 200 body holds no answer to it, after delivering the body', async () => {
+    const { url } = await rawServer();
+    for (const [path, message] of [
+      ['/cut', 'HTTP 200 answer is not JSON'],
+      ['/other-id', 'HTTP 200 answer holds no answer to the request with id 1'],
+    ] as const) {
+      const t = open({ url: new URL(path, url) });
+      const h = recorder();
+      await t.start(h);
+      const error = (await t.send(request).catch((e: unknown) => e)) as TransportError;
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error.message).toBe(message);
+      expect(error.status).toBe(200);
+      // Delivered all the same: what it does answer settles; the owner sees it.
+      expect(h.messages).toHaveLength(1);
+      // A notification is owed nothing.
+      await expect(t.send('{"jsonrpc":"2.0","method":"n"}')).resolves.toBeUndefined();
+    }
+    // An answer with id null is the client's to match (it fails the one request it can be).
+    const t = open({ url: new URL('/null-id', url) });
+    await t.start(recorder());
+    await expect(t.send(request)).resolves.toBeUndefined();
+  });
+
   it('rejects with TransportError and a cause when the server is unreachable', async () => {
     const { url, server } = await serve(() => {});
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -223,7 +271,7 @@ describe.each(paths)('createHttpTransport: %s', (_name, make) => {
     const h = recorder();
     await t.start(h);
     await t.send(request);
-    expect(h.messages).toEqual([request]);
+    expect(h.messages).toEqual([answerTo(request)]);
   });
 
   it('aborts the HTTP request when the send signal aborts', async () => {
@@ -302,7 +350,7 @@ describe.each(paths)('createHttpTransport: %s', (_name, make) => {
     await t.send(request);
     const h = recorder();
     await t.start(h);
-    expect(h.messages).toEqual([request]);
+    expect(h.messages).toEqual([answerTo(request)]);
     await expect(t.start(recorder())).rejects.toThrow(/already started/);
   });
 
@@ -352,7 +400,7 @@ describe('createHttpTransport (node entry)', () => {
       await t.start(h);
       await t.send(request);
       await t.close();
-      expect(h.messages).toEqual([request]);
+      expect(h.messages).toEqual([answerTo(request)]);
       expect(agent.closed).toBe(false);
       expect(seen).toHaveLength(1);
     } finally {
