@@ -67,11 +67,51 @@ function sameNumberId(sent: string, body: string): boolean {
 }
 
 /**
+ * The id (as JSON text) of `sent` when it is one request as core writes it; `undefined` for
+ * anything else (a batch, a notification: not checked).
+ *
+ * @param sent - the message sent
+ * @returns its id's text, or `undefined`
+ */
+export function requestIdText(sent: string): string | undefined {
+  const request = scanHead(sent);
+  return request?.kind === 'request' ? (request.rawId ?? JSON.stringify(request.id)) : undefined;
+}
+
+/**
+ * Whether `body` answers the request whose id reads `id` (as JSON text), alone or in a batch, or
+ * answers with id `null` (the client fails the one request that can be for that).
+ *
+ * @param body - an answer's body, or one event of an answer stream
+ * @param id - the request's id, as JSON text
+ * @returns whether it does
+ */
+export function answersRequest(body: string, id: string): boolean {
+  const answers = (envelope: { readonly id: unknown; readonly rawId: string | undefined }) => {
+    const got = envelope.rawId ?? JSON.stringify(envelope.id);
+    return got === id || got === 'null';
+  };
+  if (body.trimStart().charCodeAt(0) !== 0x5b /* [ */) {
+    const answer = scanHead(body) ?? scanEnvelope(body);
+    return answer.kind === 'response' && answers(answer);
+  }
+  // The answers of a batch.
+  const parsed = parse(body);
+  const members = parsed.kind === 'batch' ? parsed.messages : [];
+  for (const member of members) {
+    if (member.kind === 'response' && answers({ id: member.message.id, rawId: member.rawId })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The id (as JSON text) of the request `sent` when `body`, the whole answer of its HTTP exchange,
  * holds no answer to it: that request would wait for an answer that cannot come any more.
- * `undefined` when the body answers it, or answers with id `null` (the client fails the request
- * for that), and when `sent` is not one request as core writes it (a batch, a notification: not
- * checked). Cheap on the common path: the heads of both texts.
+ * `undefined` when the body answers it, or answers with id `null`, and when `sent` is not one
+ * request as core writes it (see {@link requestIdText}). Cheap on the common path: a few
+ * characters of both texts for the client's own number ids, their heads otherwise.
  *
  * @param sent - the message sent
  * @param body - the answer's body
@@ -79,26 +119,8 @@ function sameNumberId(sent: string, body: string): boolean {
  */
 export function unansweredRequest(sent: string, body: string): string | undefined {
   if (sameNumberId(sent, body)) return undefined;
-  const request = scanHead(sent);
-  if (request?.kind !== 'request') return undefined;
-  const id = request.rawId ?? JSON.stringify(request.id);
-  const answers = (envelope: { readonly id: unknown; readonly rawId: string | undefined }) => {
-    const got = envelope.rawId ?? JSON.stringify(envelope.id);
-    return got === id || got === 'null';
-  };
-  if (body.trimStart().charCodeAt(0) !== 0x5b /* [ */) {
-    const answer = scanHead(body) ?? scanEnvelope(body);
-    return answer.kind === 'response' && answers(answer) ? undefined : id;
-  }
-  // The answers of a batch.
-  const parsed = parse(body);
-  const members = parsed.kind === 'batch' ? parsed.messages : [];
-  for (const member of members) {
-    if (member.kind === 'response' && answers({ id: member.message.id, rawId: member.rawId })) {
-      return undefined;
-    }
-  }
-  return id;
+  const id = requestIdText(sent);
+  return id === undefined || answersRequest(body, id) ? undefined : id;
 }
 
 /**

@@ -226,4 +226,38 @@ describe('Streamable HTTP client against a server that answers something else', 
       expect(Date.now() - started).toBeLessThan(2000);
     }
   });
+
+  it('fails a request when its event stream ends or drops without its answer', async () => {
+    let mode = '';
+    const { url } = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number };
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"jsonrpc":"2.0","method":"note"}\n\n');
+        if (mode === 'answer') res.end(`data: {"jsonrpc":"2.0","id":${id},"result":7}\n\n`);
+        else if (mode === 'end') res.end();
+        else setTimeout(() => req.socket.destroy(), 20);
+      });
+    });
+    const client = createClient(createStreamableHttpTransport({ url, stream: false }), {
+      requestTimeout: 5000,
+    });
+    closers.push(() => client.close());
+    mode = 'answer';
+    expect(await client.request('add', [1, 2])).toBe(7);
+    for (mode of ['end', 'drop']) {
+      const started = Date.now();
+      await expect(client.request('add', [1, 2])).rejects.toMatchObject({
+        name: 'TransportError',
+        message: expect.stringMatching(
+          /^HTTP 200 event stream ended without an answer to the request with id \d+/,
+        ),
+      });
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
 });

@@ -13,7 +13,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { expectsAnswer, missingAnswer } from './expects-answer.js';
+import { answersRequest, expectsAnswer, missingAnswer, requestIdText } from './expects-answer.js';
 import type { FetchLike, HttpHeadersOption } from './post-transport.js';
 import { createSseParser } from './sse.js';
 
@@ -417,18 +417,34 @@ export function createStreamableHttpTransport(
     if (type.startsWith('text/event-stream') && response.body !== null) {
       let last: string | undefined;
       const body = response.body;
-      void (async () => {
+      // A request's answer comes on its stream: its send lasts as long, and fails when the
+      // stream ends without it (nothing could bring it any more).
+      const owed = requestIdText(text);
+      let answered = owed === undefined;
+      const reading = (async () => {
         const clean = await readEvents(
           body,
           (id) => (last = id),
           (data) => {
             watchInitialize(text, data);
+            if (!answered) answered = answersRequest(data, owed!);
             deliver(data);
           },
         );
         // A stream that dropped before its end: resume it where it stopped.
-        if (!clean && !closed && last !== undefined) await resume(last, () => {}, undefined);
+        if (!clean && !closed && last !== undefined) {
+          await resume(last, () => {}, undefined);
+          return;
+        }
+        if (!answered && !closed) {
+          throw new TransportError(
+            `HTTP ${status} event stream ended without an answer to the request with id ${owed}`,
+            { status },
+          );
+        }
       })();
+      if (owed !== undefined) return reading;
+      void reading;
       return;
     }
     const body = await response.text();
