@@ -1172,6 +1172,16 @@ export function createStreamableCore(
       session = found;
       headers = [...cors, sessionHeader, found.id!];
     }
+    // An id can wait for its answer in one POST of a session at a time: a second would take the
+    // first one's answer (a client may not reuse an id in a session). Refused whole, unread.
+    const taken = classified.ids.find((id) => session.waiterOf(id) !== undefined);
+    if (taken !== undefined) {
+      return reply(
+        400,
+        errorBody(-32600, `Invalid Request: id ${taken} is already in use in this session`),
+        headers,
+      );
+    }
     const { cancelled } = classified;
     if (cancelled.length > 0) {
       // Deliver first: a protocol that does answer a cancelled request (LSP) still can, on the
@@ -1182,16 +1192,6 @@ export function createStreamableCore(
       session.deliver(text, parsed);
       if (session.id === undefined) void closeSession(session);
       return { kind: 'empty', status: 202, headers };
-    }
-    // An id can wait for its answer in one POST of a session at a time: a second would take the
-    // first one's answer (a client may not reuse an id in a session).
-    const taken = classified.ids.find((id) => session.waiterOf(id) !== undefined);
-    if (taken !== undefined) {
-      return reply(
-        400,
-        errorBody(-32600, `Invalid Request: id ${taken} is already in use in this session`),
-        headers,
-      );
     }
     const streamable = mode !== 'json' && acceptsSse(incoming.header('accept'));
     const replied = awaitAnswers(session, incoming, headers, classified, streamable);
