@@ -1,7 +1,7 @@
 import { serializeError, serializeRequest, serializeSuccess } from '@jsonrpc-kit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unansweredRequest } from './expects-answer.js';
+import { answersRequest, unansweredRequest } from './expects-answer.js';
 
 describe('unansweredRequest', () => {
   const id = fc.oneof(
@@ -53,6 +53,15 @@ describe('unansweredRequest', () => {
       ),
     ).toBe(undefined);
     expect(unansweredRequest('{"jsonrpc":"2.0","method":"n"}', 'anything')).toBe(undefined);
+    // What a server sends besides answers is no answer.
+    expect(answersRequest('{"jsonrpc":"2.0","method":"note","params":{"id":1}}', '1')).toBe(false);
+    expect(answersRequest('{"jsonrpc":"2.0","id":1,"method":"ask"}', '1')).toBe(false);
+    expect(answersRequest('{"method":"ask","id":1}', '1')).toBe(false);
+    expect(answersRequest('{"jsonrpc":"2.0","id":"a,b","result":1}', '"a,b"')).toBe(true);
+    // A large answer whose head is not core's is taken as it is, unread.
+    const large = `{"id":2,"jsonrpc":"2.0","result":"${'x'.repeat(70_000)}"}`;
+    expect(answersRequest(large, '1')).toBe(true);
+    expect(answersRequest(large.slice(0, 1000) + '"}', '1')).toBe(false);
     expect(unansweredRequest('[{"jsonrpc":"2.0","id":1,"method":"m"}]', '[]')).toBe(undefined);
   });
 });

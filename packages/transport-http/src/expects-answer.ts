@@ -5,13 +5,7 @@
  *
  * @module
  */
-import {
-  type ParsedMessage,
-  parse,
-  scanEnvelope,
-  scanHead,
-  TransportError,
-} from '@jsonrpc-kit/core';
+import { type ParsedMessage, parse, TransportError } from '@jsonrpc-kit/core';
 
 /** Whether one classified message is owed an answer: a request, or an invalid call with an id. */
 function owedAnswer(message: ParsedMessage): boolean {
@@ -49,59 +43,74 @@ export function expectsAnswer(text: string): boolean {
 const ID_HEAD = '{"jsonrpc":"2.0","id":';
 
 /**
- * Whether `sent` is a request core wrote with a number id (the client's own ids) and `body` an
- * answer core's way with the same id text: the common case, told from a few characters.
+ * Above this length (UTF-16 units) an answer whose head is not core's is not read for its id:
+ * reading it would cost about as much as the client's own parse of it.
  */
-function sameNumberId(sent: string, body: string): boolean {
-  if (!sent.startsWith(ID_HEAD) || !body.startsWith(ID_HEAD)) return false;
-  const first = sent.charCodeAt(ID_HEAD.length);
-  // A digit or a minus: a number, whose text ends at the comma after it.
-  if (!((first >= 0x30 && first <= 0x39) || first === 0x2d)) return false;
-  const end = sent.indexOf(',', ID_HEAD.length);
-  return (
-    end !== -1 &&
-    sent.startsWith('"method":', end + 1) &&
-    body.startsWith(sent.slice(ID_HEAD.length, end + 1), ID_HEAD.length) &&
-    (body.startsWith('"result":', end + 1) || body.startsWith('"error":', end + 1))
-  );
-}
+const READ_LIMIT = 64 * 1024;
 
 /**
- * The id (as JSON text) of `sent` when it is one request as core writes it; `undefined` for
- * anything else (a batch, a notification: not checked).
+ * The id of a message written core's way, as its text, when that text is a number or a string
+ * without escapes (what clients use), followed by `after`; `undefined` otherwise (read it whole).
+ */
+function headId(text: string, after: readonly string[]): string | undefined {
+  if (!text.startsWith(ID_HEAD)) return undefined;
+  const start = ID_HEAD.length;
+  const first = text.charCodeAt(start);
+  let end: number;
+  if (first === 0x22 /* " */) {
+    end = text.indexOf('"', start + 1) + 1;
+    if (end === 0 || text.slice(start, end).includes('\\')) return undefined;
+  } else if ((first >= 0x30 && first <= 0x39) || first === 0x2d /* - */) {
+    end = text.indexOf(',', start);
+  } else return undefined;
+  if (end <= start || text.charCodeAt(end) !== 0x2c /* , */) return undefined;
+  for (const member of after) if (text.startsWith(member, end + 1)) return text.slice(start, end);
+  return undefined;
+}
+
+const METHOD = ['"method":'];
+/** How core writes a notification. */
+const NOTIFICATION_HEAD = '{"jsonrpc":"2.0","method":';
+const RESULT_OR_ERROR = ['"result":', '"error":'];
+
+/**
+ * The id (as JSON text) of `sent` when it is one request; `undefined` for anything else (a batch,
+ * a notification: not checked). Read from its head when core wrote it, else parsed.
  *
  * @param sent - the message sent
  * @returns its id's text, or `undefined`
  */
 export function requestIdText(sent: string): string | undefined {
-  const request = scanHead(sent);
-  return request?.kind === 'request' ? (request.rawId ?? JSON.stringify(request.id)) : undefined;
+  const id = headId(sent, METHOD);
+  if (id !== undefined) return id;
+  if (sent.length > READ_LIMIT) return undefined;
+  const request = parse(sent);
+  return request.kind === 'request'
+    ? (request.rawId ?? JSON.stringify(request.message.id))
+    : undefined;
 }
 
 /**
  * Whether `body` answers the request whose id reads `id` (as JSON text), alone or in a batch, or
- * answers with id `null` (the client fails the one request that can be for that).
+ * answers with id `null` (the client fails the one request that can be for that). A large body
+ * whose head is not core's counts as an answer, unread.
  *
  * @param body - an answer's body, or one event of an answer stream
  * @param id - the request's id, as JSON text
  * @returns whether it does
  */
 export function answersRequest(body: string, id: string): boolean {
-  const answers = (envelope: { readonly id: unknown; readonly rawId: string | undefined }) => {
-    const got = envelope.rawId ?? JSON.stringify(envelope.id);
-    return got === id || got === 'null';
-  };
-  if (body.trimStart().charCodeAt(0) !== 0x5b /* [ */) {
-    const answer = scanHead(body) ?? scanEnvelope(body);
-    return answer.kind === 'response' && answers(answer);
-  }
-  // The answers of a batch.
+  // A notification or a request to the client, as core writes them (events of a stream).
+  if (body.startsWith(NOTIFICATION_HEAD) || headId(body, METHOD) !== undefined) return false;
+  const head = headId(body, RESULT_OR_ERROR);
+  if (head !== undefined) return head === id;
+  if (body.length > READ_LIMIT) return true;
   const parsed = parse(body);
-  const members = parsed.kind === 'batch' ? parsed.messages : [];
+  const members = parsed.kind === 'batch' ? parsed.messages : [parsed];
   for (const member of members) {
-    if (member.kind === 'response' && answers({ id: member.message.id, rawId: member.rawId })) {
-      return true;
-    }
+    if (member.kind !== 'response') continue;
+    const got = member.rawId ?? JSON.stringify(member.message.id);
+    if (got === id || got === 'null') return true;
   }
   return false;
 }
@@ -110,15 +119,14 @@ export function answersRequest(body: string, id: string): boolean {
  * The id (as JSON text) of the request `sent` when `body`, the whole answer of its HTTP exchange,
  * holds no answer to it: that request would wait for an answer that cannot come any more.
  * `undefined` when the body answers it, or answers with id `null`, and when `sent` is not one
- * request as core writes it (see {@link requestIdText}). Cheap on the common path: a few
- * characters of both texts for the client's own number ids, their heads otherwise.
+ * request (see {@link requestIdText}). Cheap on the common path: the heads of both texts, as core
+ * writes them.
  *
  * @param sent - the message sent
  * @param body - the answer's body
  * @returns the unanswered id, or `undefined`
  */
 export function unansweredRequest(sent: string, body: string): string | undefined {
-  if (sameNumberId(sent, body)) return undefined;
   const id = requestIdText(sent);
   return id === undefined || answersRequest(body, id) ? undefined : id;
 }
