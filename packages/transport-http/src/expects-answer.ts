@@ -100,10 +100,10 @@ export function requestIdText(sent: string): string | undefined {
  * @returns whether it does
  */
 export function answersRequest(body: string, id: string): boolean {
-  // A notification or a request to the client, as core writes them (events of a stream).
-  if (body.startsWith(NOTIFICATION_HEAD) || headId(body, METHOD) !== undefined) return false;
   const head = headId(body, RESULT_OR_ERROR);
   if (head !== undefined) return head === id;
+  // A notification or a request to the client, as core writes them (events of a stream).
+  if (body.startsWith(NOTIFICATION_HEAD) || headId(body, METHOD) !== undefined) return false;
   if (body.length > READ_LIMIT) return true;
   const parsed = parse(body);
   const members = parsed.kind === 'batch' ? parsed.messages : [parsed];
