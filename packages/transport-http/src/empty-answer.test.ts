@@ -33,7 +33,12 @@ async function emptyServer(): Promise<{ url: string; bodies: string[]; server: H
       if (req.url === '/204') res.writeHead(204).end();
       else if (req.url === '/202') res.writeHead(202).end();
       else if (req.url === '/blank200') res.writeHead(200).end(' \r\n\t ');
-      else res.writeHead(200, { 'content-type': 'application/json' }).end();
+      else if (req.url === '/first') {
+        // Answers only the first request of a batch, as a broken or hostile server might.
+        const [first] = (JSON.parse(bodies.at(-1)!) as { id?: unknown }[]).filter((m) => 'id' in m);
+        const answer = JSON.stringify([{ jsonrpc: '2.0', id: first!.id, result: 'first' }]);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end();
     });
   });
   return { url, bodies, server };
@@ -142,6 +147,32 @@ describe.each(paths)('empty 2xx answers: %s', (_name, make) => {
     }
     expect(client.pending).toBe(0);
     expect(JSON.parse(bodies[0]!)).toHaveLength(3);
+  });
+
+  it('fails at once the requests of a batch its answer leaves out, and settles the rest', async () => {
+    const { url } = await emptyServer();
+    // Without the check the two left out would wait for the timeout.
+    const client = createClient(open({ url: new URL('/first', url) }), { requestTimeout: 3000 });
+    closers.push(() => client.close());
+    const started = Date.now();
+    const results = await client.batch((b) => [
+      b.request('a'),
+      b.notify('log'),
+      b.request('b'),
+      b.request('c'),
+    ]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(results[0]).toEqual({ ok: true, value: 'first' });
+    for (const result of results.slice(1)) {
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.error).toBeInstanceOf(TransportError);
+        expect((result.error as TransportError).message).toMatch(
+          /^HTTP 200 answer holds no answer to the requests with ids \d+, \d+ \(/,
+        );
+      }
+    }
+    expect(client.pending).toBe(0);
   });
 });
 

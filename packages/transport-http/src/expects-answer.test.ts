@@ -1,7 +1,20 @@
 import { serializeError, serializeRequest, serializeSuccess } from '@jsonrpc-kit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answersRequest, unansweredRequest } from './expects-answer.js';
+import { takeAnswered, unansweredRequests } from './expects-answer.js';
+
+/** The ids `body` leaves unanswered of those `sent` owes, joined; `undefined` for none. */
+function unansweredRequest(sent: string, body: string): string | undefined {
+  const owed = unansweredRequests(sent, body);
+  return owed === undefined ? undefined : [...owed].join(', ');
+}
+
+/** Whether `body` answers the request with id text `id`. */
+function answersRequest(body: string, id: string): boolean {
+  const owed = new Set([id]);
+  takeAnswered(owed, body);
+  return owed.size === 0;
+}
 
 describe('unansweredRequest', () => {
   const id = fc.oneof(
@@ -31,7 +44,7 @@ describe('unansweredRequest', () => {
     );
   });
 
-  it('holds a request to its exact id text, and leaves notifications and batches alone', () => {
+  it('holds a request to its exact id text, and leaves notifications alone', () => {
     const big = '{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}';
     expect(unansweredRequest(big, '{"jsonrpc":"2.0","id":9007199254740993,"result":1}')).toBe(
       undefined,
@@ -62,6 +75,50 @@ describe('unansweredRequest', () => {
     const large = `{"id":2,"jsonrpc":"2.0","result":"${'x'.repeat(70_000)}"}`;
     expect(answersRequest(large, '1')).toBe(true);
     expect(answersRequest(large.slice(0, 1000) + '"}', '1')).toBe(false);
-    expect(unansweredRequest('[{"jsonrpc":"2.0","id":1,"method":"m"}]', '[]')).toBe(undefined);
+  });
+
+  it('holds each request of a batch to an answer, whatever the order of the answers', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(id, { minLength: 1, maxLength: 6, selector: (value) => text(value) }),
+        fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+        fc.array(fc.nat(), { minLength: 6, maxLength: 6 }),
+        fc.boolean(),
+        (ids, answeredFlags, order, notification) => {
+          const members = ids.map((value) => serializeRequest(value, 'm', [value]));
+          if (notification) members.push('{"jsonrpc":"2.0","method":"n"}');
+          const sent = `[${members.join(',')}]`;
+          const answered = ids.filter((_, i) => answeredFlags[i]);
+          const answers = answered
+            .map((value, i) => ({ value, key: order[i]! }))
+            .sort((a, b) => a.key - b.key)
+            .map(({ value }) => serializeSuccess(value, 1));
+          const left = ids.filter((_, i) => !answeredFlags[i]).map(text);
+          const expected = left.length === 0 ? undefined : left.join(', ');
+          expect(unansweredRequest(sent, `[${answers.join(',')}]`)).toBe(expected);
+          // One answer with id null is the client's to match: nothing is failed.
+          const withNull = [...answers, serializeError(null, { code: -32600, message: 'x' })];
+          expect(unansweredRequest(sent, `[${withNull.join(',')}]`)).toBe(undefined);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('checks batches on both sides: notifications owe nothing, a batch-wide error answers all', () => {
+    const two = '[{"jsonrpc":"2.0","id":1,"method":"m"},{"jsonrpc":"2.0","id":"b","method":"m"}]';
+    expect(unansweredRequest(two, '[]')).toBe('1, "b"');
+    expect(unansweredRequest(two, '[{"jsonrpc":"2.0","id":"b","result":0}]')).toBe('1');
+    // A batch answered by one error with id null (too many members, say).
+    const tooMany = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"too many"}}';
+    expect(unansweredRequest(two, tooMany)).toBe(undefined);
+    // Answers written another way are parsed all the same.
+    expect(unansweredRequest(two, '[{"result":0,"id":1,"jsonrpc":"2.0"}]')).toBe('"b"');
+    // Not JSON: nothing is answered.
+    expect(unansweredRequest(two, '[{"jsonrpc":"2.0","id":1,')).toBe('1, "b"');
+    // A batch of notifications owes nothing; nor does a sent batch over 64 KiB (not checked).
+    expect(unansweredRequest('[{"jsonrpc":"2.0","method":"n"}]', '')).toBe(undefined);
+    const large = `[{"jsonrpc":"2.0","id":1,"method":"m","params":["${'x'.repeat(70_000)}"]}]`;
+    expect(unansweredRequest(large, '[]')).toBe(undefined);
   });
 });

@@ -74,69 +74,94 @@ const NOTIFICATION_HEAD = '{"jsonrpc":"2.0","method":';
 const RESULT_OR_ERROR = ['"result":', '"error":'];
 
 /**
- * The id (as JSON text) of `sent` when it is one request; `undefined` for anything else (a batch,
- * a notification: not checked). Read from its head when core wrote it, else parsed.
+ * The ids (as JSON text) of the requests in `sent`, each owed an answer: one for a request, read
+ * from its head when core wrote it; each request's for a batch. `undefined` when it holds none (a
+ * notification), and for a batch or an unusual request over 64 KiB (not checked).
  *
- * @param sent - the message sent
- * @returns its id's text, or `undefined`
+ * @param sent - the message or batch sent
+ * @returns the ids owed an answer, or `undefined`
  */
-export function requestIdText(sent: string): string | undefined {
+export function owedIds(sent: string): Set<string> | undefined {
   const id = headId(sent, METHOD);
-  if (id !== undefined) return id;
+  if (id !== undefined) return new Set([id]);
   if (sent.length > READ_LIMIT) return undefined;
-  const request = parse(sent);
-  return request.kind === 'request'
-    ? (request.rawId ?? JSON.stringify(request.message.id))
-    : undefined;
+  const parsed = parse(sent);
+  const owed = new Set<string>();
+  for (const member of parsed.kind === 'batch' ? parsed.messages : [parsed]) {
+    if (member.kind === 'request') owed.add(member.rawId ?? JSON.stringify(member.message.id));
+  }
+  return owed.size === 0 ? undefined : owed;
 }
 
 /**
- * Whether `body` answers the request whose id reads `id` (as JSON text), alone or in a batch, or
- * answers with id `null` (the client fails the one request that can be for that). A large body
- * whose head is not core's counts as an answer, unread.
+ * Takes from `owed` the ids that `body` answers, alone or in a batch; an answer with id `null`
+ * takes them all (the client matches it to what it can be). A large body whose head is not core's
+ * counts as answering them all, unread.
  *
+ * @param owed - the ids still owed an answer, as JSON text (changed in place)
  * @param body - an answer's body, or one event of an answer stream
- * @param id - the request's id, as JSON text
- * @returns whether it does
  */
-export function answersRequest(body: string, id: string): boolean {
+export function takeAnswered(owed: Set<string>, body: string): void {
   const head = headId(body, RESULT_OR_ERROR);
-  if (head !== undefined) return head === id;
+  if (head !== undefined) {
+    owed.delete(head);
+    return;
+  }
   // A notification or a request to the client, as core writes them (events of a stream).
-  if (body.startsWith(NOTIFICATION_HEAD) || headId(body, METHOD) !== undefined) return false;
-  if (body.length > READ_LIMIT) return true;
+  if (body.startsWith(NOTIFICATION_HEAD) || headId(body, METHOD) !== undefined) return;
+  if (body.length > READ_LIMIT) {
+    owed.clear();
+    return;
+  }
   const parsed = parse(body);
-  const members = parsed.kind === 'batch' ? parsed.messages : [parsed];
-  for (const member of members) {
+  for (const member of parsed.kind === 'batch' ? parsed.messages : [parsed]) {
     if (member.kind !== 'response') continue;
     const got = member.rawId ?? JSON.stringify(member.message.id);
-    if (got === id || got === 'null') return true;
+    if (got === 'null') {
+      owed.clear();
+      return;
+    }
+    owed.delete(got);
   }
-  return false;
 }
 
 /**
- * The id (as JSON text) of the request `sent` when `body`, the whole answer of its HTTP exchange,
- * holds no answer to it: that request would wait for an answer that cannot come any more.
- * `undefined` when the body answers it, or answers with id `null`, and when `sent` is not one
- * request (see {@link requestIdText}). Cheap on the common path: the heads of both texts, as core
- * writes them.
+ * How a request, or the requests, left unanswered are named in an error: "the request with id 1",
+ * "the requests with ids 1, 2".
  *
- * @param sent - the message sent
- * @param body - the answer's body
- * @returns the unanswered id, or `undefined`
+ * @param owed - the ids left unanswered (at least one)
+ * @returns the words
  */
-export function unansweredRequest(sent: string, body: string): string | undefined {
-  const id = requestIdText(sent);
-  return id === undefined || answersRequest(body, id) ? undefined : id;
+export function unansweredWords(owed: ReadonlySet<string>): string {
+  return owed.size === 1
+    ? `the request with id ${[...owed][0]}`
+    : `the requests with ids ${[...owed].join(', ')}`;
 }
 
 /**
- * The error that fails the request `sent` when the body that came back holds no answer to it
- * (see {@link unansweredRequest}): the body is no JSON, or answers something else.
+ * The ids (as JSON text) of the requests in `sent` (a request or a batch) that `body`, the whole
+ * answer of its HTTP exchange, holds no answer to: they would wait for answers that cannot come
+ * any more. `undefined` when every one is answered, or one answer has id `null`, and when `sent`
+ * owes none or is not checked (see {@link owedIds}). Cheap on the common path of one request: the
+ * heads of both texts, as core writes them.
+ *
+ * @param sent - the message or batch sent
+ * @param body - the answer's body
+ * @returns the unanswered ids, or `undefined`
+ */
+export function unansweredRequests(sent: string, body: string): Set<string> | undefined {
+  const owed = owedIds(sent);
+  if (owed === undefined) return undefined;
+  takeAnswered(owed, body);
+  return owed.size === 0 ? undefined : owed;
+}
+
+/**
+ * The error that fails the requests of `sent` that the body that came back holds no answer to
+ * (see {@link unansweredRequests}): the body is no JSON, or answers something else.
  *
  * @param status - the HTTP status
- * @param sent - the message sent
+ * @param sent - the message or batch sent
  * @param body - the answer's body (delivered already)
  * @returns the error, or `undefined` when all is well
  */
@@ -145,8 +170,8 @@ export function missingAnswer(
   sent: string,
   body: string,
 ): TransportError | undefined {
-  const id = unansweredRequest(sent, body);
-  if (id === undefined) return undefined;
+  const owed = unansweredRequests(sent, body);
+  if (owed === undefined) return undefined;
   let json = true;
   try {
     JSON.parse(body);
@@ -155,7 +180,7 @@ export function missingAnswer(
   }
   return new TransportError(
     json
-      ? `HTTP ${status} answer holds no answer to the request with id ${id}`
+      ? `HTTP ${status} answer holds no answer to ${unansweredWords(owed)}`
       : `HTTP ${status} answer is not JSON`,
     { status, body },
   );

@@ -227,6 +227,50 @@ describe('Streamable HTTP client against a server that answers something else', 
     }
   });
 
+  it('fails the requests of a batch its JSON answer or its event stream leaves out', async () => {
+    let stream = false;
+    const { url } = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        // Answers the first request of the batch only.
+        const [first] = (JSON.parse(body) as { id?: number }[]).filter((m) => 'id' in m);
+        const answer = `{"jsonrpc":"2.0","id":${first!.id},"result":"first"}`;
+        if (!stream) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(`[${answer}]`);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: {"jsonrpc":"2.0","method":"note"}\n\ndata: ${answer}\n\n`);
+      });
+    });
+    const client = createClient(createStreamableHttpTransport({ url, stream: false }), {
+      requestTimeout: 5000,
+    });
+    closers.push(() => client.close());
+    for (stream of [false, true]) {
+      const started = Date.now();
+      const results = await client.batch((b) => [b.request('a'), b.notify('n'), b.request('b')]);
+      // At once, not when the requests time out.
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(results[0]).toEqual({ ok: true, value: 'first' });
+      expect(results[1]).toMatchObject({
+        ok: false,
+        error: {
+          name: 'TransportError',
+          message: expect.stringMatching(
+            stream
+              ? /^HTTP 200 event stream ended without an answer to the request with id \d+/
+              : /^HTTP 200 answer holds no answer to the request with id \d+/,
+          ),
+        },
+      });
+      expect(client.pending).toBe(0);
+    }
+  });
+
   it('fails a request when its event stream ends or drops without its answer', async () => {
     let mode = '';
     const { url } = await serve((req, res) => {

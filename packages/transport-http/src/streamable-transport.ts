@@ -13,7 +13,13 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { answersRequest, expectsAnswer, missingAnswer, requestIdText } from './expects-answer.js';
+import {
+  expectsAnswer,
+  missingAnswer,
+  owedIds,
+  takeAnswered,
+  unansweredWords,
+} from './expects-answer.js';
 import type { FetchLike, HttpHeadersOption } from './post-transport.js';
 import { createSseParser } from './sse.js';
 
@@ -418,16 +424,15 @@ export function createStreamableHttpTransport(
       let last: string | undefined;
       const body = response.body;
       // A request's answer comes on its stream: its send lasts as long, and fails when the
-      // stream ends without it (nothing could bring it any more).
-      const owed = requestIdText(text);
-      let answered = owed === undefined;
+      // stream ends without it (nothing could bring it any more). So do a batch's requests.
+      const owed = owedIds(text);
       const reading = (async () => {
         const clean = await readEvents(
           body,
           (id) => (last = id),
           (data) => {
             watchInitialize(text, data);
-            if (!answered) answered = answersRequest(data, owed!);
+            if (owed !== undefined && owed.size > 0) takeAnswered(owed, data);
             deliver(data);
           },
         );
@@ -436,9 +441,9 @@ export function createStreamableHttpTransport(
           await resume(last, () => {}, undefined);
           return;
         }
-        if (!answered && !closed) {
+        if (owed !== undefined && owed.size > 0 && !closed) {
           throw new TransportError(
-            `HTTP ${status} event stream ended without an answer to the request with id ${owed}`,
+            `HTTP ${status} event stream ended without an answer to ${unansweredWords(owed)}`,
             { status },
           );
         }
