@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { batchMembers } from './batch-members.js';
 
@@ -19,5 +20,17 @@ describe('batchMembers', () => {
     const members = [{ a: [1, { b: '}' }] }, 'x"y', 3.5, [], {}];
     const text = JSON.stringify(members);
     expect(batchMembers(text).map((m) => JSON.parse(m))).toEqual(members);
+  });
+
+  it('property: any JSON array comes back member by member, escapes and backslashes included', () => {
+    const text = fc.string({ unit: fc.constantFrom('\\', '"', ',', ']', '[', '{', '}', 'a', 'é') });
+    const member = fc.oneof(fc.jsonValue(), text, fc.array(text), fc.dictionary(text, text));
+    fc.assert(
+      fc.property(fc.array(member), fc.constantFrom('', ' ', '\n  '), (values, blank) => {
+        const written = `[${blank}${values.map((v) => JSON.stringify(v)).join(`${blank},${blank}`)}${blank}]`;
+        expect(batchMembers(written)).toEqual(values.map((v) => JSON.stringify(v)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
