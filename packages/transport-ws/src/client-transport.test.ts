@@ -340,6 +340,50 @@ describe('createWebSocketTransport', () => {
     expect(await r.next()).toBe('{"jsonrpc":"2.0","id":1,"result":null}');
   });
 
+  it('sends what a turn sent before the close frame of a close() in the same turn', async () => {
+    const { wss, url } = await rawServer();
+    const received: string[] = [];
+    const closed = new Promise<number>((resolve) =>
+      wss.once('connection', (ws) => {
+        ws.on('message', (data) => received.push(String(data)));
+        ws.once('close', resolve);
+      }),
+    );
+    const t = transport({ url, reconnect: false, heartbeat: false });
+    await t.start(recorder());
+    const sent = [t.send('{"a":1}'), t.send('{"a":2}')];
+    const closing = t.close('done');
+    await Promise.all(sent);
+    expect(await withTimeout(closed, 3000, 'close at the server')).toBe(1000);
+    await closing;
+    expect(received).toEqual(['{"a":1}', '{"a":2}']);
+  });
+
+  it('reports a socket that throws as the turn ends, and keeps the process up', async () => {
+    const wss = await echoServer();
+    const t = transport({ url: wsUrl(wss.port), reconnect: false, heartbeat: false });
+    const r = recorder();
+    await t.start(r);
+    // The client's socket is a `ws` WebSocket: its first send, as the turn ends, throws.
+    const send = WebSocket.prototype.send;
+    const spy = vi.spyOn(WebSocket.prototype, 'send').mockImplementationOnce(() => {
+      throw new Error('refused');
+    });
+    try {
+      await t.send('{"jsonrpc":"2.0","id":1,"method":"echo"}');
+      await waitFor(() => r.errors.length === 1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(WebSocket.prototype.send).toBe(send);
+    expect(r.errors[0]).toBeInstanceOf(TransportError);
+    expect(r.errors[0]!.message).toBe('Send failed');
+    expect((r.errors[0]!.cause as Error).message).toBe('refused');
+    // The socket still works.
+    await t.send('{"jsonrpc":"2.0","id":2,"method":"echo"}');
+    expect(await r.next()).toBe('{"jsonrpc":"2.0","id":2,"result":null}');
+  });
+
   it('refuses a malformed URL by closing', async () => {
     const t = transport({ url: 'not a url' });
     const r = recorder();

@@ -323,22 +323,49 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     contract.report(toError(error));
   };
 
+  /** Messages sent in this turn, framed together as it ends (see `send-flow.ts`). */
+  let turnMessages: string[] = [];
+  /** Their UTF-16 units: counted with the socket's buffer against the high-water mark. */
+  let turnUnits = 0;
+
+  /**
+   * Frames this turn's messages on the socket, if it is still open. One that closed in the turn
+   * takes none, as it would have taken none from `send()`.
+   */
+  const flushTurn = (): void => {
+    const messages = turnMessages;
+    if (messages.length === 0) return;
+    turnMessages = [];
+    turnUnits = 0;
+    const open = socket;
+    if (open === undefined || open.readyState !== OPEN) return;
+    try {
+      for (let i = 0; i < messages.length; i++) open.send(messages[i]!);
+    } catch (error) {
+      report(new TransportError('Send failed', { cause: error }));
+    }
+  };
+
   /** The send flow (coalescing, buffer wait) of whichever socket is open. */
   const flow: SendFlowOwner = {
     flowTurn: undefined,
     flowWait: undefined,
-    flowBuffered: () => (socket === undefined ? 0 : buffered(socket)),
+    flowBuffered: () => (socket === undefined ? 0 : buffered(socket)) + turnUnits,
     flowOpen: () => socket !== undefined && socket.readyState === OPEN,
     // Browsers have no drain event: poll.
     flowArm: (check) => setTimeout(check, BUFFER_POLL_MS),
     flowPause: noop,
     flowResume: noop,
+    flowFlush: flushTurn,
   };
 
   const write = (open: WebSocketLike & NodeWebSocketExtras, message: string): void => {
-    // Bun's `ws` has a `_socket` that cannot cork: the flow writes straight through there.
-    beforeSend(flow, open._socket);
-    open.send(message);
+    // Where the turn ends later (Node, Deno, Bun), the message waits for it; elsewhere
+    // (browsers) it is framed now.
+    if (beforeSend(flow, open._socket)) {
+      turnMessages.push(message);
+      turnUnits += message.length;
+    } else open.send(message);
   };
 
   const stopHeartbeat = (): void => {
@@ -581,6 +608,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       const open = socket;
       if (open !== undefined && (open.readyState === OPEN || open.readyState === CONNECTING)) {
         if (open.readyState === OPEN) {
+          // What this turn sent goes before the close frame.
+          flushTurn();
           open.close(CloseCode.Normal, closeReasonText(reason));
           // The server may never answer the close frame: drop the socket after a grace period.
           closeTimer = setTimeout(() => {

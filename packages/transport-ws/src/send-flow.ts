@@ -10,7 +10,9 @@
  * every socket written in the turn uncorks them, so each socket's turn leaves in one write, as
  * late as the turn's microtasks allow (the answers a read produced go out together, and the
  * peer reads them together). Where there is no `process.nextTick` (browsers) or nothing to cork,
- * frames are written through.
+ * frames are written through. An owner may also hold its messages back until the turn ends and
+ * frame them all there ({@link SendFlowOwner.flowFlush}): the client does, since framing each
+ * message in the middle of the work that made it costs `ws` about 0.2 µs more per message.
  *
  * @module
  */
@@ -72,6 +74,12 @@ export interface SendFlowOwner {
   flowPause(): void;
   /** The buffer drained (the server reads the socket again). */
   flowResume(): void;
+  /**
+   * Writes the messages the owner held back in this turn, when {@link beforeSend} said the turn
+   * ends later: called as the turn ends, before its socket is uncorked. Optional: an owner that
+   * writes each frame at once has none.
+   */
+  flowFlush?(): void;
 }
 
 /** The owners written in this turn: one tick ends the turn for all of them. */
@@ -85,6 +93,7 @@ function endTurn(): void {
     const owner = written[i]!;
     const turn = owner.flowTurn;
     owner.flowTurn = undefined;
+    owner.flowFlush?.();
     if (turn !== WRITTEN) turn?.uncork?.();
   }
 }
@@ -96,18 +105,19 @@ function endTurn(): void {
  * @param owner - the socket's owner
  * @param target - the network socket under the WebSocket (`ws`'s `_socket`); one that cannot
  *   cork (a browser socket, Bun's `ws`) is written through
+ * @returns whether the turn ends later, calling the owner's {@link SendFlowOwner.flowFlush}
+ *   (false where nothing can defer it: write the frame now)
  */
-export function beforeSend(owner: SendFlowOwner, target: Partial<Corkable> | undefined): void {
-  const turn = owner.flowTurn;
-  if (turn === undefined) {
-    if (!CAN_DEFER) return;
-    if (typeof target?.cork === 'function') {
-      owner.flowTurn = target;
-      target.cork();
-    } else owner.flowTurn = WRITTEN;
-    writtenThisTurn.push(owner);
-    if (writtenThisTurn.length === 1) process.nextTick(endTurn);
-  }
+export function beforeSend(owner: SendFlowOwner, target: Partial<Corkable> | undefined): boolean {
+  if (owner.flowTurn !== undefined) return true;
+  if (!CAN_DEFER) return false;
+  if (typeof target?.cork === 'function') {
+    owner.flowTurn = target;
+    target.cork();
+  } else owner.flowTurn = WRITTEN;
+  writtenThisTurn.push(owner);
+  if (writtenThisTurn.length === 1) process.nextTick(endTurn);
+  return true;
 }
 
 /**
