@@ -142,6 +142,25 @@ export async function openPair(
 }
 
 /**
+ * Sends one command. A command the client refuses at once (by throwing) comes back as a
+ * rejection, as every other failure does, so a caller can chain on the promise alone.
+ *
+ * @param connection - the connection
+ * @param args - the command and its arguments
+ * @returns the reply
+ */
+export function command(
+  connection: RedisConnection,
+  args: Parameters<RedisConnection['sendCommand']>[0],
+): Promise<unknown> {
+  try {
+    return connection.sendCommand(args);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
  * Waits before the next attempt of a read loop: 50 ms doubling, capped at 1 s.
  *
  * @param failures - failed attempts in a row so far

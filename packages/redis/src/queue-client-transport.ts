@@ -16,11 +16,13 @@ import {
 } from '@jsonrpc-kit/core';
 import {
   closeError,
+  command,
   dropConnection,
   openPair,
   pauseAfterFailure,
   type RedisConnection,
 } from './connection.js';
+import { headIdEnd, REQUEST_NEXT } from './head-key.js';
 import {
   batchExpectsAnswer,
   DEFAULT_QUEUE_MAX_LENGTH,
@@ -175,12 +177,15 @@ export function createRedisQueueClientTransport(
       }
       readLoop = runReads(reader);
     },
-    async send(message, sendOptions) {
-      if (closed || commands === undefined) throw new ConnectionClosedError();
+    send(message, sendOptions) {
+      if (closed || commands === undefined) return Promise.reject(new ConnectionClosedError());
       const correlation = String(nextCorrelation++);
-      const answered = isBatchText(message)
-        ? batchExpectsAnswer(message)
-        : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification';
+      // A request as core wrote it is told from its head; any other text is scanned.
+      const answered =
+        headIdEnd(message, REQUEST_NEXT) !== -1 ||
+        (isBatchText(message)
+          ? batchExpectsAnswer(message)
+          : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
       if (answered) {
         outstanding.add(correlation);
         // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
@@ -189,27 +194,30 @@ export function createRedisQueueClientTransport(
           once: true,
         });
       }
-      try {
-        await commands.sendCommand([
-          'XADD',
-          queue,
-          'MAXLEN',
-          '~',
-          maxLength,
-          '*',
-          FIELD_CORRELATION,
-          correlation,
-          FIELD_REPLY_TO,
-          ownReplyKey,
-          FIELD_BODY,
-          message,
-        ]);
-      } catch (error) {
+      // A chain, not an async function: its own promise and resumption cost more per call.
+      return command(commands, [
+        'XADD',
+        queue,
+        'MAXLEN',
+        '~',
+        maxLength,
+        '*',
+        FIELD_CORRELATION,
+        correlation,
+        FIELD_REPLY_TO,
+        ownReplyKey,
+        FIELD_BODY,
+        message,
+      ]).then(noop, (error: unknown) => {
         outstanding.delete(correlation);
-        throw new TransportError(`Redis refused a message for queue "${queue}"`, { cause: error });
-      }
+        throw new TransportError(`Redis refused a message for queue "${queue}"`, {
+          cause: error,
+        });
+      });
     },
     close,
     [asyncDisposeSymbol]: () => close(),
   } as RedisQueueClientTransport;
 }
+
+function noop(): void {}

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
+  SENT,
   scanEnvelope,
   scanHead,
   stringifyId,
@@ -17,11 +18,13 @@ import {
 } from '@jsonrpc-kit/core';
 import {
   closeError,
+  command,
   dropConnection,
   openPair,
   pauseAfterFailure,
   type RedisConnection,
 } from './connection.js';
+import { ANSWER_NEXT, headKey, REQUEST_NEXT } from './head-key.js';
 import {
   batchExpectsAnswer,
   DEFAULT_REPLY_TTL_SECONDS,
@@ -224,17 +227,20 @@ export function createRedisQueueWorkerTransport(
       else waitingBatches.push(taken);
       return;
     }
-    // A caller's request as core wrote it is read from its head; any other text is scanned whole.
-    const envelope = scanHead(body) ?? scanEnvelope(body);
-    if (envelope.kind === 'notification' || envelope.kind === 'response') {
-      if (envelope.kind === 'notification') handler?.onMessage(body);
-      else report(new TransportError(`A response was put on queue "${queue}"; dropped`));
-      acknowledge(entry.id);
-      return;
+    // A caller's request as core wrote it is read from its head; any other text is scanned.
+    let key = headKey(body, REQUEST_NEXT);
+    if (key === undefined) {
+      const envelope = scanHead(body) ?? scanEnvelope(body);
+      if (envelope.kind === 'notification' || envelope.kind === 'response') {
+        if (envelope.kind === 'notification') handler?.onMessage(body);
+        else report(new TransportError(`A response was put on queue "${queue}"; dropped`));
+        acknowledge(entry.id);
+        return;
+      }
+      key = stringifyId(envelope.id, envelope.rawId);
     }
-    const taken: Taken = { entry, key: stringifyId(envelope.id, envelope.rawId) };
+    const taken: Taken = { entry, key };
     held.set(entry.id, taken);
-    const key = taken.key as string;
     if (!byId.has(key)) serve(taken);
     else {
       const list = waiting.get(key);
@@ -411,55 +417,64 @@ export function createRedisQueueWorkerTransport(
       renewTimer.unref?.();
       void renewAndClaim().catch(report);
     },
-    async send(message) {
-      if (closed || commands === undefined) throw new ConnectionClosedError();
+    send(message) {
+      if (closed || commands === undefined) return Promise.reject(new ConnectionClosedError());
       let taken: Taken | undefined;
       if (isBatchText(message)) taken = batch;
       else {
-        // The server's own answer: read from its head (a scan of the whole text when not core's).
-        const envelope = scanHead(message) ?? scanEnvelope(message);
-        if (envelope.kind === 'response' || envelope.kind === 'unknown') {
-          taken = byId.get(stringifyId(envelope.id, envelope.rawId));
+        // The server's own answer: read from its head (scanned when not core's).
+        let key = headKey(message, ANSWER_NEXT);
+        if (key === undefined) {
+          const envelope = scanHead(message) ?? scanEnvelope(message);
+          if (envelope.kind === 'response' || envelope.kind === 'unknown') {
+            key = stringifyId(envelope.id, envelope.rawId);
+          }
         }
+        if (key !== undefined) taken = byId.get(key);
       }
       if (taken === undefined) {
         report(new TransportError(`No caller to route a message to on queue "${queue}"; dropped`));
-        return;
+        return SENT;
       }
       const to = taken.entry.fields[FIELD_REPLY_TO];
       const correlation = taken.entry.fields[FIELD_CORRELATION];
       if (to === undefined || correlation === undefined) {
         release(taken, true);
-        return;
+        return SENT;
       }
+      const answer = taken;
       answering++;
-      try {
-        // The answer first, the reply stream's expiry renewed right behind it (the same write);
-        // the request is acknowledged only once the answer is on the stream (with the turn's
-        // other answers, in one XACK). A worker that dies before that leaves the request to be
-        // answered again (a duplicate the caller drops), never unanswered.
-        const added = commands.sendCommand([
-          'XADD',
-          to,
-          'MAXLEN',
-          '~',
-          REPLY_MAX_LENGTH,
-          '*',
-          FIELD_CORRELATION,
-          correlation,
-          FIELD_BODY,
-          message,
-        ]);
-        renewExpiry(commands, to);
-        await added;
-      } catch (error) {
-        // Left pending and renewed no more: another worker retries it.
-        release(taken, false);
-        throw new TransportError(`Could not answer on "${to}"`, { cause: error });
-      } finally {
+      /** The answer is on the stream (`done`), or not (left pending for another worker). */
+      const settled = (done: boolean): void => {
+        release(answer, done);
         if (--answering === 0) answersDone?.();
-      }
-      release(taken, true);
+      };
+      // The answer first, the reply stream's expiry renewed right behind it (the same write);
+      // the request is acknowledged only once the answer is on the stream (with the turn's
+      // other answers, in one XACK). A worker that dies before that leaves the request to be
+      // answered again (a duplicate the caller drops), never unanswered.
+      const added = command(commands, [
+        'XADD',
+        to,
+        'MAXLEN',
+        '~',
+        REPLY_MAX_LENGTH,
+        '*',
+        FIELD_CORRELATION,
+        correlation,
+        FIELD_BODY,
+        message,
+      ]);
+      renewExpiry(commands, to);
+      // A chain, not an async function: its own promise and resumption cost more per call.
+      return added.then(
+        () => settled(true),
+        (error: unknown) => {
+          // Left pending and renewed no more: another worker retries it.
+          settled(false);
+          throw new TransportError(`Could not answer on "${to}"`, { cause: error });
+        },
+      );
     },
     close,
     [asyncDisposeSymbol]: () => close(),
