@@ -416,6 +416,50 @@ export function scanHead(text: string): MessageEnvelope | undefined {
 }
 
 /**
+ * An id's text as `stringifyId` writes it back for the id it reads as: an integer of at most 15
+ * digits other than `-0`, or a string `JSON.stringify` writes as it is (no escape, no control
+ * character, no surrogate).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const CANONICAL_ID = /^(?:0|-?[1-9]\d{0,14}|"[^"\\\u0000-\u001f\ud800-\udfff]*")$/;
+
+/**
+ * The id of a request or an answer core wrote, as JSON text, read from its head alone: the text
+ * `stringifyId` gives for the id {@link scanEnvelope} reads from the whole text, so a key
+ * read here from one message and one read by a scan from another agree. `undefined` when the
+ * text does not begin as core writes a message of that `kind` or its id is in another form (`1.0`,
+ * `-0`, an escape, more than 15 digits): scan that one. Reads only the id: for routing a message
+ * by its id (an answer to its request, a request to its caller) without parsing it.
+ *
+ * @param text - a message text
+ * @param kind - what it must be: a request (the method after the id) or a response
+ * @returns the id's JSON text, or `undefined`
+ * @example
+ * ```ts
+ * headIdText('{"jsonrpc":"2.0","id":7,"method":"add","params":[1,2]}', 'request'); // '7'
+ * headIdText('{"jsonrpc":"2.0","id":"a","result":3}', 'response'); // '"a"'
+ * headIdText('{"jsonrpc":"2.0","id":1.0,"result":3}', 'response'); // undefined
+ * ```
+ */
+export function headIdText(text: string, kind: 'request' | 'response'): string | undefined {
+  if (!text.startsWith(ID_HEAD)) return undefined;
+  const start = ID_HEAD.length;
+  // An id of core's form has no escape: a string ends at the next quote (one with an escape is
+  // refused below), a number at the next comma.
+  const end =
+    text.charCodeAt(start) === 0x22 ? text.indexOf('"', start + 1) + 1 : text.indexOf(',', start);
+  if (end <= start || end - start > MAX_CAPTURE) return undefined;
+  // What follows the id as core writes a message of that kind.
+  const follows =
+    kind === 'request'
+      ? text.startsWith(',"method":', end)
+      : text.startsWith(',"result":', end) || text.startsWith(',"error":', end);
+  if (!follows) return undefined;
+  const token = text.slice(start, end);
+  return CANONICAL_ID.test(token) ? token : undefined;
+}
+
+/**
  * The envelope of a head: its id spans `idStart`–`idEnd` (unless a notification), its method
  * `methodStart`–`end` (unless a response). Tokens as core writes them (a string, or a number
  * without white space) are read as they are; any other head is scanned, closed, as the whole text

@@ -68,7 +68,7 @@ export type {
   TransportHeaders,
 } from './endpoint.js';
 export type { EnvelopeScanner, MessageEnvelope } from './envelope.js';
-export { createEnvelopeScanner, scanEnvelope, scanHead } from './envelope.js';
+export { createEnvelopeScanner, headIdText, scanEnvelope, scanHead } from './envelope.js';
 export type {
   CallInfo,
   ErrorCodeValue,

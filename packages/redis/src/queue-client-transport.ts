@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
+  headIdText,
   scanEnvelope,
   scanHead,
   type Transport,
@@ -22,7 +23,6 @@ import {
   pauseAfterFailure,
   type RedisConnection,
 } from './connection.js';
-import { headIdEnd, REQUEST_NEXT } from './head-key.js';
 import {
   batchExpectsAnswer,
   DEFAULT_QUEUE_MAX_LENGTH,
@@ -182,7 +182,7 @@ export function createRedisQueueClientTransport(
       const correlation = String(nextCorrelation++);
       // A request as core wrote it is told from its head; any other text is scanned.
       const answered =
-        headIdEnd(message, REQUEST_NEXT) !== -1 ||
+        headIdText(message, 'request') !== undefined ||
         (isBatchText(message)
           ? batchExpectsAnswer(message)
           : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');

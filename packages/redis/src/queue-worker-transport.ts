@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
+  headIdText,
   SENT,
   scanEnvelope,
   scanHead,
@@ -24,7 +25,6 @@ import {
   pauseAfterFailure,
   type RedisConnection,
 } from './connection.js';
-import { ANSWER_NEXT, headKey, REQUEST_NEXT } from './head-key.js';
 import {
   batchExpectsAnswer,
   DEFAULT_REPLY_TTL_SECONDS,
@@ -228,7 +228,7 @@ export function createRedisQueueWorkerTransport(
       return;
     }
     // A caller's request as core wrote it is read from its head; any other text is scanned.
-    let key = headKey(body, REQUEST_NEXT);
+    let key = headIdText(body, 'request');
     if (key === undefined) {
       const envelope = scanHead(body) ?? scanEnvelope(body);
       if (envelope.kind === 'notification' || envelope.kind === 'response') {
@@ -427,7 +427,7 @@ export function createRedisQueueWorkerTransport(
       if (isBatchText(message)) taken = batch;
       else {
         // The server's own answer: read from its head (scanned when not core's).
-        let key = headKey(message, ANSWER_NEXT);
+        let key = headIdText(message, 'response');
         if (key === undefined) {
           const envelope = scanHead(message) ?? scanEnvelope(message);
           if (envelope.kind === 'response' || envelope.kind === 'unknown') {

@@ -66,6 +66,20 @@ describe('unansweredRequest', () => {
       ),
     ).toBe(undefined);
     expect(unansweredRequest('{"jsonrpc":"2.0","method":"n"}', 'anything')).toBe(undefined);
+    // An id in another form than core's is read as the server reads it: 1.0 is answered as 1.
+    for (const [sent, answer] of [
+      ['1.0', '1'],
+      ['1e2', '100'],
+      ['-0', '0'],
+      ['"\\u0061"', '"a"'],
+    ]) {
+      expect(
+        unansweredRequest(
+          `{"jsonrpc":"2.0","id":${sent},"method":"m"}`,
+          `{"jsonrpc":"2.0","id":${answer},"result":2}`,
+        ),
+      ).toBe(undefined);
+    }
     // What a server sends besides answers is no answer.
     expect(answersRequest('{"jsonrpc":"2.0","method":"note","params":{"id":1}}', '1')).toBe(false);
     expect(answersRequest('{"jsonrpc":"2.0","id":1,"method":"ask"}', '1')).toBe(false);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type ParsedMessage, parse, TransportError } from '@jsonrpc-kit/core';
+import { headIdText, type ParsedMessage, parse, TransportError } from '@jsonrpc-kit/core';
 
 /** Whether one classified message is owed an answer: a request, or an invalid call with an id. */
 function owedAnswer(message: ParsedMessage): boolean {
@@ -39,39 +39,14 @@ export function expectsAnswer(text: string): boolean {
   return false;
 }
 
-/** How core writes a message with an id: its id right after this. */
-const ID_HEAD = '{"jsonrpc":"2.0","id":';
-
 /**
  * Above this length (UTF-16 units) an answer whose head is not core's is not read for its id:
  * reading it would cost about as much as the client's own parse of it.
  */
 const READ_LIMIT = 64 * 1024;
 
-/**
- * The id of a message written core's way, as its text, when that text is a number or a string
- * without escapes (what clients use), followed by `after`; `undefined` otherwise (read it whole).
- */
-function headId(text: string, after: readonly string[]): string | undefined {
-  if (!text.startsWith(ID_HEAD)) return undefined;
-  const start = ID_HEAD.length;
-  const first = text.charCodeAt(start);
-  let end: number;
-  if (first === 0x22 /* " */) {
-    end = text.indexOf('"', start + 1) + 1;
-    if (end === 0 || text.slice(start, end).includes('\\')) return undefined;
-  } else if ((first >= 0x30 && first <= 0x39) || first === 0x2d /* - */) {
-    end = text.indexOf(',', start);
-  } else return undefined;
-  if (end <= start || text.charCodeAt(end) !== 0x2c /* , */) return undefined;
-  for (const member of after) if (text.startsWith(member, end + 1)) return text.slice(start, end);
-  return undefined;
-}
-
-const METHOD = ['"method":'];
 /** How core writes a notification. */
 const NOTIFICATION_HEAD = '{"jsonrpc":"2.0","method":';
-const RESULT_OR_ERROR = ['"result":', '"error":'];
 
 /**
  * The ids (as JSON text) of the requests in `sent`, each owed an answer: one for a request, read
@@ -82,7 +57,7 @@ const RESULT_OR_ERROR = ['"result":', '"error":'];
  * @returns the ids owed an answer, or `undefined`
  */
 export function owedIds(sent: string): Set<string> | undefined {
-  const id = headId(sent, METHOD);
+  const id = headIdText(sent, 'request');
   if (id !== undefined) return new Set([id]);
   if (sent.length > READ_LIMIT) return undefined;
   const parsed = parse(sent);
@@ -102,13 +77,13 @@ export function owedIds(sent: string): Set<string> | undefined {
  * @param body - an answer's body, or one event of an answer stream
  */
 export function takeAnswered(owed: Set<string>, body: string): void {
-  const head = headId(body, RESULT_OR_ERROR);
+  const head = headIdText(body, 'response');
   if (head !== undefined) {
     owed.delete(head);
     return;
   }
   // A notification or a request to the client, as core writes them (events of a stream).
-  if (body.startsWith(NOTIFICATION_HEAD) || headId(body, METHOD) !== undefined) return;
+  if (body.startsWith(NOTIFICATION_HEAD) || headIdText(body, 'request') !== undefined) return;
   if (body.length > READ_LIMIT) {
     owed.clear();
     return;
@@ -151,8 +126,8 @@ export function unansweredWords(owed: ReadonlySet<string>): string {
  */
 export function unansweredRequests(sent: string, body: string): Set<string> | undefined {
   // The common case, one request answered, both written core's way: two heads, no set made.
-  const id = headId(sent, METHOD);
-  if (id !== undefined && headId(body, RESULT_OR_ERROR) === id) return undefined;
+  const id = headIdText(sent, 'request');
+  if (id !== undefined && headIdText(body, 'response') === id) return undefined;
   const owed = owedIds(sent);
   if (owed === undefined) return undefined;
   takeAnswered(owed, body);
