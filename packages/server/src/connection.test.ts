@@ -541,11 +541,22 @@ describe('connection memory', () => {
       return ctx.transport.kind;
     });
     const [connection, remote] = await connect(server);
-    // Counting objects: its context, its session and the limiter's running count (its config and
-    // what few connections need, a queue or a limit of their own, are private: no keys); hooks,
-    // options, scope, the limiter's bounds and its lanes' count (always 0: a connection's limiter
-    // has no lanes) live on its prototype.
+    // Counting objects: its context, its session and the limiter's running count (what few
+    // connections need, a queue or a limit of their own, is private: no key); hooks, options,
+    // scope, the limiter's bounds and its lanes' count (always 0: a connection's limiter has no
+    // lanes) live on its prototype.
     expect(Object.keys(connection).sort()).toEqual(['active', 'context', 'session']);
+    // So does its server's config: a getter of a prototype all the server's connections share,
+    // not a field of each (another server's connections have a prototype of their own).
+    const [sibling] = await connect(server);
+    const [stranger] = await connect(createServer());
+    const serverPrototype = Object.getPrototypeOf(connection) as object;
+    expect(Object.getOwnPropertyNames(serverPrototype)).toContain('config');
+    expect(Object.getPrototypeOf(sibling)).toBe(serverPrototype);
+    expect(Object.getPrototypeOf(stranger)).not.toBe(serverPrototype);
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(stranger))).toBe(
+      Object.getPrototypeOf(serverPrototype),
+    );
     expect((connection as unknown as { queued: number }).queued).toBe(0);
     await remote.send(req('who', 1));
     expect(await remote.next()).toBe('{"jsonrpc":"2.0","id":1,"result":"memory"}');

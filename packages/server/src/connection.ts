@@ -61,21 +61,24 @@ interface RareConnectionState {
  * holds its fields and nothing else: the methods and the getters of what every connection of a
  * server shares (its config) or what is fixed (`peer` is the connection itself) live once on the
  * prototype, and what few connections need (see {@link RareConnectionState}) is made on first use.
+ * Even the config is on a prototype: each server makes its connections from a subclass of its own
+ * ({@link connectionMaker}), so a connection holds four fields, not five.
  */
-class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
+abstract class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   readonly context: TransportContext;
-  readonly #config: ConnectionConfig;
   // The limiter's running calls (a connection's limiter is never fair: no lanes, nothing queued
   // in them, so `queued` is a getter of 0 below, never written).
   active = 0;
   session!: Session;
   #rare: RareConnectionState | undefined = undefined;
 
-  constructor(context: TransportContext, config: ConnectionConfig) {
+  constructor(context: TransportContext) {
     this.context = context;
-    this.#config = config;
     if (context.maxRequestBytes !== undefined) this.maxRequestBytes = context.maxRequestBytes;
   }
+
+  /** What every connection of its server shares: a getter of the server's subclass. */
+  protected abstract get config(): ConnectionConfig;
 
   /** The limiter's waiting calls: a shared empty array until one waits. */
   get queue(): Array<() => void> {
@@ -88,7 +91,7 @@ class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
 
   /** The connection's size limit: the transport's own when it enforces one, else the server's. */
   get maxRequestBytes(): number {
-    return this.#rare?.maxRequestBytes ?? this.#config.maxRequestBytes;
+    return this.#rare?.maxRequestBytes ?? this.config.maxRequestBytes;
   }
 
   set maxRequestBytes(bytes: number) {
@@ -120,11 +123,11 @@ class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   // The limiter.
 
   get max(): number {
-    return this.#config.maxConcurrency;
+    return this.config.maxConcurrency;
   }
 
   get maxQueue(): number {
-    return this.#config.maxQueue;
+    return this.config.maxQueue;
   }
 
   get lanes(): Map<string, Lane> {
@@ -146,7 +149,7 @@ class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   // The session's options.
 
   get profile(): Profile<any> | undefined {
-    return this.#config.profile;
+    return this.config.profile;
   }
 
   get sendCancel(): boolean {
@@ -154,15 +157,15 @@ class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   }
 
   get requestTimeout(): number {
-    return this.#config.requestTimeout;
+    return this.config.requestTimeout;
   }
 
   get parse(): (text: string) => ParseResult {
-    return this.#config.dispatcher.parse;
+    return this.config.dispatcher.parse;
   }
 
   get maxMessageBytes(): number | undefined {
-    return this.#config.setRequestBytes;
+    return this.config.setRequestBytes;
   }
 
   // The connection.
@@ -209,7 +212,7 @@ class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
    * @returns the answer
    */
   answer(parsed: ParseResult): Answer {
-    return this.#config.dispatcher.answer(parsed, this);
+    return this.config.dispatcher.answer(parsed, this);
   }
 
   screen(text: string): boolean {
@@ -225,19 +228,19 @@ class ServedConnection implements Connection, SessionOptions, Scope, Limiter {
   onTooLarge(envelope: MessageEnvelope, error: Error): void {
     const session = this.session;
     if (session.isClosed) return;
-    const answer = refuseTooLarge(envelope, this.maxRequestBytes, error, this.#config.report);
+    const answer = refuseTooLarge(envelope, this.maxRequestBytes, error, this.config.report);
     if (answer !== undefined) session.sendDetached(answer);
     else if (envelope.kind === 'response') session.reject(envelope.id, error);
   }
 
   report(error: Error, info: CoreErrorInfo): void {
-    this.#config.report(error, { ...info, notification: info.kind === 'notification-failed' });
+    this.config.report(error, { ...info, notification: info.kind === 'notification-failed' });
   }
 
   onClose(): void {
     // Waiting calls were aborted: starting them only rejects them.
     for (const start of this.queue.splice(0)) start();
-    this.#config.onClosed(this);
+    this.config.onClosed(this);
   }
 }
 
@@ -254,24 +257,29 @@ export function directTransportOf(peer: Peer): Transport | undefined {
 }
 
 /**
- * Serves a transport.
+ * How one server serves a transport: its connections are of a subclass whose prototype holds the
+ * server's config.
  *
- * @param transport - the transport, not yet started
- * @param context - facts about the connection
  * @param config - the server's dispatcher, limits and hooks
- * @returns the connection (started)
+ * @returns a function that serves a transport (not yet started) with the connection's facts,
+ *   and returns the connection (started)
  */
-export function createConnection(
-  transport: Transport,
-  context: TransportContext,
+export function connectionMaker(
   config: ConnectionConfig,
-): Connection {
-  const connection = new ServedConnection(context, config);
-  const session = createSession(transport, connection);
-  connection.session = session;
-  // One function for every connection: the session calls it on its options, the connection.
-  session.start(ServedConnection.prototype.answer);
-  // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
-  connection.maxRequestBytes = transport.maxMessageBytes ?? connection.maxRequestBytes;
-  return connection;
+): (transport: Transport, context: TransportContext) => Connection {
+  class ServerConnection extends ServedConnection {
+    protected get config(): ConnectionConfig {
+      return config;
+    }
+  }
+  return (transport, context) => {
+    const connection = new ServerConnection(context);
+    const session = createSession(transport, connection);
+    connection.session = session;
+    // One function for every connection: the session calls it on its options, the connection.
+    session.start(ServedConnection.prototype.answer);
+    // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
+    connection.maxRequestBytes = transport.maxMessageBytes ?? connection.maxRequestBytes;
+    return connection;
+  };
 }

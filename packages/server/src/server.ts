@@ -25,7 +25,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { Call } from './call.js';
 import { createContextReader } from './call-context.js';
-import { type ConnectionConfig, createConnection } from './connection.js';
+import { type ConnectionConfig, connectionMaker } from './connection.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { contractEntries, MethodTable } from './method-table.js';
@@ -122,6 +122,7 @@ export function createServer(options: ServerOptions = {}): Server {
     report,
     onClosed: (closed) => connections.delete(closed),
   };
+  const serve = connectionMaker(connectionConfig);
 
   const defaultScope: Scope = {
     transport: EMPTY_CONTEXT,
@@ -219,7 +220,7 @@ export function createServer(options: ServerOptions = {}): Server {
     },
     answer: answerText,
     connect(transport: Transport, context?: TransportContext): Connection {
-      const connection = createConnection(transport, context ?? EMPTY_CONTEXT, connectionConfig);
+      const connection = serve(transport, context ?? EMPTY_CONTEXT);
       connections.add(connection);
       return connection;
     },

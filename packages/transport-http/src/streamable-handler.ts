@@ -484,23 +484,26 @@ const CLOSED_HANDLER: TransportHandler = Object.freeze({ onMessage() {}, onClose
 /**
  * One session, and the duplex {@link Transport} `server.connect()` serves: its methods are on the
  * prototype and what only a session with a stream or a waiting POST uses is made on first use, so
- * an idle session is one object of five fields, one of them empty.
+ * an idle session is one object of four fields, one of them empty. Its handler (the owner) is on
+ * the prototype too: each handler makes its sessions from a subclass of its own
+ * ({@link sessionClass}).
  */
-class Session implements Transport {
+abstract class Session implements Transport {
   readonly id: string | undefined;
-  readonly owner: SessionOwner;
   /** The server's handler once started; {@link CLOSED_HANDLER} once closed. */
   handler: TransportHandler | undefined = undefined;
   /** Its waiting POSTs and its stream's state, while it has any (see {@link SessionActivity}). */
   activity: SessionActivity | undefined = undefined;
   lastActive: number;
 
-  constructor(owner: SessionOwner, id: string | undefined, streamId: string | undefined) {
-    this.owner = owner;
+  constructor(id: string | undefined, streamId: string | undefined) {
     this.id = id;
     if (streamId !== undefined) this.activityState().standaloneId = streamId;
     this.lastActive = clock();
   }
+
+  /** The handler that made it. */
+  abstract get owner(): SessionOwner;
 
   get closed(): boolean {
     return this.handler === CLOSED_HANDLER;
@@ -619,6 +622,26 @@ class Session implements Transport {
   get busy(): boolean {
     return this.exchanges !== undefined && this.exchanges.size > 0;
   }
+}
+
+/**
+ * The session class of one handler: its owner is a getter on the class's prototype, not a field
+ * of each session (8 bytes less per session on a 64-bit heap, where an idle session takes 56).
+ *
+ * @param owner - the handler's side of its sessions
+ * @returns a class whose sessions belong to `owner`
+ */
+function sessionClass(
+  owner: SessionOwner,
+): new (
+  id: string | undefined,
+  streamId: string | undefined,
+) => Session {
+  return class HandlerSession extends Session {
+    get owner(): SessionOwner {
+      return owner;
+    }
+  };
 }
 
 /**
@@ -1036,6 +1059,7 @@ export function createStreamableCore(
     maxMessageBytes: cfg.maxRequestBytes,
     parse: serverParse,
   };
+  const HandlerSession = sessionClass(owner);
   /** What sessions keep of their starting requests: one object while they start alike. */
   const factsOf = keepSessionFacts();
 
@@ -1044,7 +1068,7 @@ export function createStreamableCore(
     ctx: HttpContext,
     streamId?: string | undefined,
   ): Session => {
-    const session = new Session(owner, id, streamId);
+    const session = new HandlerSession(id, streamId);
     if (id !== undefined) {
       sessions.set(id, session);
       startSweeper();

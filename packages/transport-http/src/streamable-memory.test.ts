@@ -79,9 +79,10 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
       expect(own.filter((value) => typeof value === 'function')).toEqual([]);
       // No set or array kept by an idle session (its answered POST left none behind).
       expect(own.filter((value) => value instanceof Set || Array.isArray(value))).toEqual([]);
-      // Five fields: its id, handler, owner, last activity, and one empty slot; what waiting POSTs
-      // or a stream need is made only while a session has them.
-      expect(own).toHaveLength(5);
+      // Four fields: its id, handler, last activity, and one empty slot; what waiting POSTs or a
+      // stream need is made only while a session has them, and its owner (the handler) is on the
+      // prototype its handler's sessions share.
+      expect(own).toHaveLength(4);
       expect(own.filter((value) => value === undefined)).toHaveLength(1);
       // Its last activity is a small integer (milliseconds since the handler's module loaded):
       // held in the session itself, where a `Date.now()` would be a boxed number beside it.
@@ -97,6 +98,9 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
     expect(a!.transport.send).toBe(b!.transport.send);
     expect(a!.transport.start).toBe(b!.transport.start);
     expect(a!.transport.close).toBe(b!.transport.close);
+    const owner = (a!.transport as unknown as { owner: unknown }).owner;
+    expect(owner).toBeDefined();
+    expect((b!.transport as unknown as { owner: unknown }).owner).toBe(owner);
   });
 
   it("keeps only the starting request's caller headers for the session, and its calls still see them", async () => {
