@@ -150,6 +150,18 @@ export const SCENARIOS = [
     measure: async (impl, config) => (await import('./scenarios/memory.mjs')).run(impl, config, 64),
   },
   {
+    id: 'memory-64-aged',
+    title:
+      '2c. Client ↔ server over the memory transport, 64 in flight, after a full GC (a process that has run a while)',
+    unit: 'calls/s',
+    cpu: 1,
+    impls: memoryImpls,
+    target: { raw: 0.85, peers: true },
+    config: inProcessConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/memory.mjs')).run(impl, config, 64, true),
+  },
+  {
     id: 'http-server',
     title: `3a. HTTP server on 127.0.0.1 (${findWrk() === undefined ? 'autocannon' : 'wrk'}, 64 keep-alive connections)`,
     unit: 'req/s',

@@ -2,6 +2,8 @@
  * Scenario 2: client ↔ server over an in-memory transport pair, sequential and 64 in flight.
  * Every implementation uses core's createMemoryTransportPair as the same asynchronous hop.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createMemoryTransportPair } from '@jsonrpc-kit/core';
 import { add, check, kit, lanesFor, METHOD, PARAMS } from '../common.mjs';
 
@@ -78,10 +80,20 @@ async function jsonRpc2Call() {
 
 const factories = { raw: rawCall, kit: kitCall, 'json-rpc-2.0': jsonRpc2Call };
 
-/** Measures one implementation with `inFlight` concurrent callers. */
-export async function run(impl, config, inFlight) {
+/**
+ * Measures one implementation with `inFlight` concurrent callers. `aged`: a full GC after the
+ * warm-up, as a process that has run a while has had, so that what lives (the client's and the
+ * server's tables among it) is in the old generation when the measurement starts.
+ */
+export async function run(impl, config, inFlight, aged = false) {
   const call = await factories[impl]();
   check(await call());
   await lanesFor(call, inFlight, config.warmupMs);
+  if (aged) {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc');
+    gc();
+    gc();
+  }
   return { value: await lanesFor(call, inFlight, config.measureMs) };
 }

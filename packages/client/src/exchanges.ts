@@ -15,6 +15,7 @@ import {
   ProtocolError,
   type Session,
   sendError,
+  TurnoverMap,
 } from '@jsonrpc-kit/core';
 
 /** Settles the notifications queued in an exchange. */
@@ -45,7 +46,7 @@ export interface Exchange {
 /** The client's exchanges. Internal. */
 export interface Exchanges {
   /** Exchanges by call id. */
-  readonly byId: Map<JsonRpcId, Exchange>;
+  readonly byId: TurnoverMap<JsonRpcId, Exchange>;
   /**
    * Makes an empty exchange.
    *
@@ -98,7 +99,8 @@ export function createExchanges(
   session: Session,
   report: (error: Error, info: ErrorInfo) => void,
 ): Exchanges {
-  const byId = new Map<JsonRpcId, Exchange>();
+  // A call's entry comes and goes with it: see core's `TurnoverMap`.
+  const byId = new TurnoverMap<JsonRpcId, Exchange>();
   const pending = session.pending;
 
   /** Removes a call that left the pending map from its exchange. */

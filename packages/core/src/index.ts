@@ -245,3 +245,4 @@ export type { SendOptions, Transport, TransportHandler } from './transport.js';
 export { SENT } from './transport.js';
 export type { TransportState } from './transport-state.js';
 export { createTransportState } from './transport-state.js';
+export { TurnoverMap } from './turnover-map.js';

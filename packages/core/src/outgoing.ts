@@ -35,6 +35,7 @@ import { sendError } from './send-error.js';
 import { watchSends } from './send-watch.js';
 import { toError } from './to-error.js';
 import { SENT } from './transport.js';
+import { TurnoverMap } from './turnover-map.js';
 
 /** The longest delay `setTimeout` holds; longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -126,7 +127,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   let listeners: Map<ProgressToken, (value: unknown) => void> | undefined;
   let nextToken = 0;
   /** Sends under way of calls with a timeout: aborted when the call gives up. */
-  const sendAborts = new Map<JsonRpcId, AbortController>();
+  const sendAborts = new TurnoverMap<JsonRpcId, AbortController>();
 
   const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string, notice = true): void => {
     givenUp.add(id);

@@ -14,6 +14,7 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
+  TurnoverMap,
 } from '@jsonrpc-kit/core';
 import {
   closeError,
@@ -90,8 +91,8 @@ export function createRedisQueueClientTransport(
   const ownReplyKey = replyKey(queue, callerId);
   const maxLength = String(options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH);
   const blockMs = String(options.blockMs ?? 1000);
-  /** Correlation tokens of the messages still waiting for their answer. */
-  const outstanding = new Set<string>();
+  /** Correlation tokens of the messages still waiting for their answer (a `TurnoverMap`). */
+  const outstanding = new TurnoverMap<string, true>();
   let nextCorrelation = 0;
   let duplicates = 0;
   let handler: TransportHandler | undefined;
@@ -187,7 +188,7 @@ export function createRedisQueueClientTransport(
           ? batchExpectsAnswer(message)
           : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
       if (answered) {
-        outstanding.add(correlation);
+        outstanding.set(correlation, true);
         // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
         // and a request lost with Redis leaves nothing behind here.
         sendOptions?.signal?.addEventListener('abort', () => outstanding.delete(correlation), {

@@ -16,6 +16,7 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
+  TurnoverMap,
 } from '@jsonrpc-kit/core';
 import {
   closeError,
@@ -154,10 +155,10 @@ export function createRedisQueueWorkerTransport(
   let readLoop: Promise<void> | undefined;
   let renewTimer: ReturnType<typeof setInterval> | undefined;
   let claimed = 0;
-  /** Every entry this worker holds, by stream id. */
-  const held = new Map<string, Taken>();
+  /** Every entry this worker holds, by stream id (a `TurnoverMap`: one key per request). */
+  const held = new TurnoverMap<string, Taken>();
   /** The request being served for each id text. */
-  const byId = new Map<string, Taken>();
+  const byId = new TurnoverMap<string, Taken>();
   /** Requests waiting because a request with the same id is being served. */
   const waiting = new Map<string, Taken[]>();
   let batch: Taken | undefined;
