@@ -23,6 +23,7 @@ import {
   TransportError,
   type TransportHandler,
   type TransportHeaders,
+  TurnoverMap,
 } from '@jsonrpc-kit/core';
 import { batchMembers } from './batch-members.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
@@ -435,13 +436,16 @@ interface SessionOwner {
  * nothing, so that an idle session without a stream holds nothing of it.
  */
 class SessionActivity {
-  /** The POSTs waiting for answers. */
-  exchanges: Set<Exchange> | undefined = undefined;
+  /**
+   * The POSTs waiting for answers. A core `TurnoverMap`, not a `Set`, as `waiting`: under a steady
+   * load they live long and gain and lose an entry per POST.
+   */
+  exchanges: TurnoverMap<Exchange, true> | undefined = undefined;
   /**
    * Which of them waits for each id (as JSON text): an answer finds its POST in one lookup, and
    * an id can wait in one POST of the session at a time. Set while `exchanges` is.
    */
-  waiting: Map<string, Exchange> | undefined = undefined;
+  waiting: TurnoverMap<string, Exchange> | undefined = undefined;
   /** Messages that arrived before `start`. */
   inbox: string[] | undefined = undefined;
   standalone: SseStream | undefined = undefined;
@@ -515,11 +519,11 @@ abstract class Session implements Transport {
   }
 
   /** The POSTs waiting for answers, if any. */
-  get exchanges(): Set<Exchange> | undefined {
+  get exchanges(): TurnoverMap<Exchange, true> | undefined {
     return this.activity?.exchanges;
   }
 
-  set exchanges(exchanges: Set<Exchange> | undefined) {
+  set exchanges(exchanges: TurnoverMap<Exchange, true> | undefined) {
     if (exchanges !== undefined) this.activityState().exchanges = exchanges;
     else if (this.activity !== undefined) {
       this.activity.exchanges = undefined;
@@ -530,8 +534,8 @@ abstract class Session implements Transport {
 
   /** Takes a POST that waits for the answers with `ids`. */
   wait(exchange: Exchange, ids: readonly string[]): void {
-    (this.exchanges ??= new Set()).add(exchange);
-    const waiting = (this.activity!.waiting ??= new Map());
+    (this.exchanges ??= new TurnoverMap()).set(exchange, true);
+    const waiting = (this.activity!.waiting ??= new TurnoverMap());
     for (const id of ids) waiting.set(id, exchange);
   }
 
@@ -975,7 +979,7 @@ export function createStreamableCore(
     // exchange still open, else the session's own stream.
     const token = text.includes('progressToken') ? tokenOf(text) : undefined;
     let target: Exchange | undefined;
-    for (const exchange of session.exchanges ?? []) {
+    for (const exchange of session.exchanges?.keys() ?? []) {
       if (!exchange.streamable) continue;
       if (token !== undefined && exchange.tokens.has(token)) {
         target = exchange;
@@ -1041,7 +1045,7 @@ export function createStreamableCore(
     session.standalone?.end();
     const exchanges = session.exchanges;
     session.exchanges = undefined;
-    for (const exchange of exchanges ?? []) {
+    for (const exchange of exchanges?.keys() ?? []) {
       exchange.done = true;
       exchange.stream?.end();
       if (exchange.stream === undefined)
@@ -1309,7 +1313,7 @@ export function createStreamableCore(
       if (streamId === undefined) return reply(404, errorBody(-32001, 'Event not found'), cors);
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
-      for (const e of session.exchanges ?? []) if (e.stream?.streamId === streamId) exchange = e;
+      for (const e of session.exchanges?.keys() ?? []) if (e.stream?.streamId === streamId) exchange = e;
       if (exchange !== undefined) {
         // A request stream resumed while its requests still run: the rest goes here.
         exchange.stream!.end();

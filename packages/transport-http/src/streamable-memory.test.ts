@@ -1,4 +1,9 @@
-import type { Transport, TransportContext, TransportHandler } from '@jsonrpc-kit/core';
+import {
+  type Transport,
+  type TransportContext,
+  type TransportHandler,
+  TurnoverMap,
+} from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAll, openGetStream, rawExchange, rawPost, serve, until } from '../test/helpers.js';
@@ -19,6 +24,15 @@ interface Session {
 
 const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
 
+/** What `hold` answers with, once `release` is called. */
+let held: Promise<string> = Promise.resolve('');
+let release: (value: string) => void = () => undefined;
+function hold(): void {
+  held = new Promise((resolve) => {
+    release = resolve;
+  });
+}
+
 /** A real server, with what each `connect` received recorded. */
 async function start(options: StreamableHttpHandlerOptions = {}): Promise<{
   port: number;
@@ -26,6 +40,7 @@ async function start(options: StreamableHttpHandlerOptions = {}): Promise<{
 }> {
   const server = createServer();
   server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
+  server.method('hold', () => held);
   server.method('whoami', (_params: unknown, ctx) => ({
     authorization: ctx.transport.headers?.authorization,
     tenant: ctx.transport.headers?.['x-tenant'],
@@ -101,6 +116,30 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
     const owner = (a!.transport as unknown as { owner: unknown }).owner;
     expect(owner).toBeDefined();
     expect((b!.transport as unknown as { owner: unknown }).owner).toBe(owner);
+  });
+
+  it('keeps the POSTs a session waits on in tables that stay fast in a long-lived process', async () => {
+    // Under a steady load a session's tables live long and gain and lose an entry per POST: core's
+    // TurnoverMap, not a Map or Set whose old tables would promote every POST after a full GC.
+    hold();
+    const { port, connected } = await start();
+    const id = await initialize(port);
+    const answer = rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":1,"method":"hold"}', {
+        'mcp-session-id': id,
+        'mcp-protocol-version': '2025-06-18',
+      }),
+    );
+    const session = connected[0]!.transport as unknown as {
+      activity?: { exchanges?: unknown; waiting?: unknown };
+    };
+    await until(() => session.activity?.exchanges !== undefined);
+    expect(session.activity!.exchanges).toBeInstanceOf(TurnoverMap);
+    expect(session.activity!.waiting).toBeInstanceOf(TurnoverMap);
+    release('done');
+    expect((await answer).body).toContain('"result":"done"');
+    expect(session.activity).toBeUndefined();
   });
 
   it("keeps only the starting request's caller headers for the session, and its calls still see them", async () => {
