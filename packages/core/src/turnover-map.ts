@@ -4,7 +4,7 @@
  * @module
  */
 
-/** Additions between two copies, at least; a table as large as this is copied at its own size. */
+/** `set`s between two copies, at least (for a larger table: as many as it holds). */
 const COPY_EVERY = 4096;
 
 /**
