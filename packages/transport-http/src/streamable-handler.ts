@@ -1313,7 +1313,8 @@ export function createStreamableCore(
       if (streamId === undefined) return reply(404, errorBody(-32001, 'Event not found'), cors);
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
-      for (const e of session.exchanges?.keys() ?? []) if (e.stream?.streamId === streamId) exchange = e;
+      for (const e of session.exchanges?.keys() ?? [])
+        if (e.stream?.streamId === streamId) exchange = e;
       if (exchange !== undefined) {
         // A request stream resumed while its requests still run: the rest goes here.
         exchange.stream!.end();
