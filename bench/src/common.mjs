@@ -4,7 +4,8 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** The method every implementation serves. */
 export const METHOD = 'add';
@@ -30,6 +31,37 @@ export const cpuNow = () => {
   const { user, system } = process.cpuUsage();
   return user + system;
 };
+
+/**
+ * Runs two full GCs in this process, as one that has run a while has had: what lives then (the
+ * tables of calls in flight among it) is in the old generation. Needs no `--expose-gc`.
+ */
+export function fullGc() {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  gc();
+  gc();
+}
+
+/**
+ * The method every server child of the duplex rows serves beside {@link CPU_METHOD}: a
+ * {@link fullGc} there (answers 0). The rows "after a full GC" call it after the warm-up.
+ */
+export const GC_METHOD = 'gc';
+/** The handler of {@link GC_METHOD}. */
+export const gcNow = () => {
+  fullGc();
+  return 0;
+};
+
+/**
+ * After a warm-up: a full GC in this process and in the server child, through `call`. What the
+ * rows "after a full GC" add to their fresh-process twins.
+ */
+export async function ageBothSides(call) {
+  fullGc();
+  await call(GC_METHOD);
+}
 
 /**
  * {@link lanes}, with the CPU time each side spent on the timed calls: this process's (the

@@ -27,6 +27,17 @@ const wsConfig = {
   full: { warmupCalls: 20_000, calls: 200_000 },
 };
 const stdioConfig = wsConfig;
+const wsImpls = [
+  { name: 'raw', kind: RAW },
+  { name: 'raw-coalesced', kind: RAW },
+  { name: 'kit', kind: KIT },
+  { name: 'rpc-websockets', kind: PEER },
+];
+const stdioNewlineImpls = [
+  { name: 'raw', kind: RAW },
+  { name: 'raw-coalesced', kind: RAW },
+  { name: 'kit', kind: KIT },
+];
 const bigImpls = ['1KiB', '64KiB', '1MiB', '16MiB'].flatMap((size) => [
   { name: `raw ${size}`, kind: RAW, group: size },
   { name: `kit ${size}`, kind: KIT, group: size },
@@ -217,18 +228,24 @@ export const SCENARIOS = [
   },
   {
     id: 'ws',
-    title: '4. WebSocket, 64 calls in flight, client and server in separate processes',
+    title: '4a. WebSocket, 64 calls in flight, client and server in separate processes',
     unit: 'calls/s',
     cpu: 0,
-    impls: [
-      { name: 'raw', kind: RAW },
-      { name: 'raw-coalesced', kind: RAW },
-      { name: 'kit', kind: KIT },
-      { name: 'rpc-websockets', kind: PEER },
-    ],
+    impls: wsImpls,
     target: { raw: 1.0, peers: true },
     config: wsConfig,
     measure: async (impl, config) => (await import('./scenarios/ws.mjs')).run(impl, config),
+  },
+  {
+    id: 'ws-aged',
+    title:
+      '4b. WebSocket, 64 calls in flight, after a full GC in both processes (processes that have run a while)',
+    unit: 'calls/s',
+    cpu: 0,
+    impls: wsImpls,
+    target: { raw: 1.0, peers: true },
+    config: wsConfig,
+    measure: async (impl, config) => (await import('./scenarios/ws.mjs')).run(impl, config, true),
   },
   {
     id: 'stdio-content-length',
@@ -251,15 +268,23 @@ export const SCENARIOS = [
     title: '5b. stdio child process, newline framing, 64 in flight',
     unit: 'calls/s',
     cpu: 0,
-    impls: [
-      { name: 'raw', kind: RAW },
-      { name: 'raw-coalesced', kind: RAW },
-      { name: 'kit', kind: KIT },
-    ],
+    impls: stdioNewlineImpls,
     target: { raw: 1.0, peers: true },
     config: stdioConfig,
     measure: async (impl, config) =>
       (await import('./scenarios/stdio.mjs')).run(impl, config, 'newline'),
+  },
+  {
+    id: 'stdio-newline-aged',
+    title:
+      '5c. stdio child process, newline framing, 64 in flight, after a full GC in both processes',
+    unit: 'calls/s',
+    cpu: 0,
+    impls: stdioNewlineImpls,
+    target: { raw: 1.0, peers: true },
+    config: stdioConfig,
+    measure: async (impl, config) =>
+      (await import('./scenarios/stdio.mjs')).run(impl, config, 'newline', true),
   },
   {
     id: 'heap',

@@ -2,7 +2,7 @@
  * stdio server child: `node stdio-child.mjs <impl> <framing>`. Serves JSON-RPC on its own
  * stdin/stdout until stdin ends.
  */
-import { add, CPU_METHOD, cpuNow, kit, METHOD } from '../common.mjs';
+import { add, CPU_METHOD, cpuNow, GC_METHOD, gcNow, kit, METHOD } from '../common.mjs';
 import { coalescingWriter, decoder, perFrameWriter } from '../stdio-frames.mjs';
 
 const [impl, framing] = process.argv.slice(2);
@@ -11,6 +11,7 @@ function raw(coalesce) {
   const methods = new Map([
     [METHOD, add],
     [CPU_METHOD, cpuNow],
+    [GC_METHOD, gcNow],
   ]);
   const write = coalesce
     ? coalescingWriter(process.stdout, framing)
@@ -37,6 +38,7 @@ async function kitChild() {
   const server = createServer({});
   server.method(METHOD, add);
   server.method(CPU_METHOD, cpuNow);
+  server.method(GC_METHOD, gcNow);
   await server.connect(createStdioTransport({ framing }));
 }
 
@@ -48,6 +50,7 @@ async function vscodeChild() {
   );
   connection.onRequest(METHOD, (params) => add(params));
   connection.onRequest(CPU_METHOD, () => cpuNow());
+  connection.onRequest(GC_METHOD, () => gcNow());
   connection.onClose(() => process.exit(0));
   connection.listen();
 }

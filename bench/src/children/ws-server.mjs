@@ -7,6 +7,8 @@ import {
   add,
   CPU_METHOD,
   cpuNow,
+  GC_METHOD,
+  gcNow,
   kit,
   METHOD,
   reportReady,
@@ -30,6 +32,7 @@ async function rawServer(coalesce) {
     [METHOD, add],
     [SLOW_METHOD, slow],
     [CPU_METHOD, cpuNow],
+    [GC_METHOD, gcNow],
   ]);
   const http = createHttpServer();
   const wss = new WebSocketServer({ server: http });
@@ -59,6 +62,7 @@ async function kitServer() {
   server.method(METHOD, add);
   server.method(SLOW_METHOD, slow);
   server.method(CPU_METHOD, cpuNow);
+  server.method(GC_METHOD, gcNow);
   const http = createHttpServer();
   const port = await listen(http);
   const wss = createWebSocketServer(server, { httpServer: http });
@@ -72,6 +76,7 @@ async function rpcWebsocketsServer() {
   server.register(METHOD, (params) => add(params));
   server.register(SLOW_METHOD, () => slow());
   server.register(CPU_METHOD, () => cpuNow());
+  server.register(GC_METHOD, () => gcNow());
   await new Promise((resolve) => server.on('listening', resolve));
   return server.wss.address().port;
 }

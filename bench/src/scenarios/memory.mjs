@@ -2,10 +2,8 @@
  * Scenario 2: client ↔ server over an in-memory transport pair, sequential and 64 in flight.
  * Every implementation uses core's createMemoryTransportPair as the same asynchronous hop.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createMemoryTransportPair } from '@jsonrpc-kit/core';
-import { add, check, kit, lanesFor, METHOD, PARAMS } from '../common.mjs';
+import { add, check, fullGc, kit, lanesFor, METHOD, PARAMS } from '../common.mjs';
 
 /** A hand-written client and server that correlate by id over the pair. */
 async function rawCall() {
@@ -89,11 +87,6 @@ export async function run(impl, config, inFlight, aged = false) {
   const call = await factories[impl]();
   check(await call());
   await lanesFor(call, inFlight, config.warmupMs);
-  if (aged) {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc');
-    gc();
-    gc();
-  }
+  if (aged) fullGc();
   return { value: await lanesFor(call, inFlight, config.measureMs) };
 }

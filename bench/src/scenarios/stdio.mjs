@@ -4,7 +4,16 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { check, kit, lanes, lanesWithCpu, METHOD, nodeCommand, PARAMS } from '../common.mjs';
+import {
+  ageBothSides,
+  check,
+  kit,
+  lanes,
+  lanesWithCpu,
+  METHOD,
+  nodeCommand,
+  PARAMS,
+} from '../common.mjs';
 import { coalescingWriter, decoder, perFrameWriter } from '../stdio-frames.mjs';
 
 const CHILD_FILE = fileURLToPath(new URL('../children/stdio-child.mjs', import.meta.url));
@@ -91,12 +100,16 @@ const parents = {
   'vscode-jsonrpc': vscodeParent,
 };
 
-/** Measures one implementation: warm-up calls, then `config.calls` calls, 64 in flight. */
-export async function run(impl, config, framing) {
+/**
+ * Measures one implementation: warm-up calls, then `config.calls` calls, 64 in flight. `aged`: a
+ * full GC on both sides between the two ({@link ageBothSides}).
+ */
+export async function run(impl, config, framing, aged = false) {
   const parent = await parents[impl](framing);
   try {
     check(await parent.call());
     await lanes(parent.call, 64, config.warmupCalls);
+    if (aged) await ageBothSides(parent.call);
     return await lanesWithCpu(parent.call, 64, config.calls);
   } finally {
     await parent.close();

@@ -3,7 +3,16 @@
  * pinned to CPU 1; this process (the client) runs on CPU 0.
  */
 import { fileURLToPath } from 'node:url';
-import { check, kit, lanes, lanesWithCpu, METHOD, PARAMS, startServerChild } from '../common.mjs';
+import {
+  ageBothSides,
+  check,
+  kit,
+  lanes,
+  lanesWithCpu,
+  METHOD,
+  PARAMS,
+  startServerChild,
+} from '../common.mjs';
 import { coalescingSender, perFrameSender } from '../ws-frames.mjs';
 
 const SERVER_FILE = fileURLToPath(new URL('../children/ws-server.mjs', import.meta.url));
@@ -69,8 +78,11 @@ export const clients = {
   'rpc-websockets': rpcWebsocketsClient,
 };
 
-/** Measures one implementation: warm-up calls, then `config.calls` calls, 64 in flight. */
-export async function run(impl, config) {
+/**
+ * Measures one implementation: warm-up calls, then `config.calls` calls, 64 in flight. `aged`: a
+ * full GC on both sides between the two ({@link ageBothSides}).
+ */
+export async function run(impl, config, aged = false) {
   const make = clients[impl];
   // Fail fast (as "not built") before starting a server child.
   if (impl === 'kit') await kit('@jsonrpc-kit/transport-ws', 'createWebSocketTransport');
@@ -80,6 +92,7 @@ export async function run(impl, config) {
     client = await make(`ws://127.0.0.1:${server.port}/`);
     check(await client.call());
     await lanes(client.call, 64, config.warmupCalls);
+    if (aged) await ageBothSides(client.call);
     return await lanesWithCpu(client.call, 64, config.calls);
   } finally {
     try {
