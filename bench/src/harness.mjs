@@ -231,7 +231,7 @@ function growthTable({ scenario, rows }) {
 }
 
 /**
- * The cost table: one line per input shape, ns/byte at each size, and whether the cost stays
+ * The cost table: one line per input shape, its unit (ns/byte, ns/event) at each size, and whether the cost stays
  * flat (the largest size within COST_FLAT_LIMIT of the smallest).
  */
 function costTable({ scenario, rows }) {
@@ -245,7 +245,7 @@ function costTable({ scenario, rows }) {
   const lines = [
     `### ${scenario.title}`,
     '',
-    `| input | ${sizes.map((s) => `${s} ns/byte`).join(' | ')} | largest/smallest | result |`,
+    `| input | ${sizes.map((s) => `${s} ${scenario.unit}`).join(' | ')} | largest/smallest | result |`,
     `| --- | ${sizes.map(() => '---:').join(' | ')} | ---: | --- |`,
   ];
   for (const [shape, cells] of shapes) {

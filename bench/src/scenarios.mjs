@@ -120,6 +120,7 @@ const broadcastConfig = {
 
 /** @type {Scenario[]} */
 import { COST_CASES } from './scenarios/cost.mjs';
+import { EVENT_STORE_CASES } from './scenarios/event-store-cost.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -348,6 +349,23 @@ export const SCENARIOS = [
       full: { measureMs: 1000 },
     },
     measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
+  },
+  {
+    id: 'event-store-cost',
+    title:
+      '8b. Cost per event stored for Streamable HTTP resumption, from 100 to 10,000 kept (in-process, kit)',
+    unit: 'ns/event',
+    kind: 'cost',
+    cpu: 1,
+    impls: EVENT_STORE_CASES.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/event-store-cost.mjs')).run(impl, config),
   },
   {
     id: 'ws-idle',

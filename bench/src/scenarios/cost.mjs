@@ -49,7 +49,7 @@ function frames(bytes, framing) {
 }
 
 /** Runs `once` until `ms` have passed (at least twice); returns ns per call. */
-async function timePerCall(once, ms) {
+export async function timePerCall(once, ms) {
   await once();
   let calls = 0;
   const start = process.hrtime.bigint();

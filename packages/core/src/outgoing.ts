@@ -30,6 +30,7 @@ import type {
 } from './messages.js';
 import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pending.js';
 import type { Profile, ProgressToken } from './protocols.js';
+import { RecentKeys } from './recent-keys.js';
 import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
 import { watchSends } from './send-watch.js';
@@ -120,8 +121,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   const defaultTimeout = options.requestTimeout;
   const contextMember = options.contextMember ?? DEFAULT_CONTEXT_MEMBER;
   const carriesContext = options.carriesContext === true;
-  const givenUp = new Set<JsonRpcId>();
-  const lateAnswerMemory = options.lateAnswerMemory ?? LATE_ANSWER_MEMORY;
+  const givenUp = new RecentKeys<JsonRpcId>(options.lateAnswerMemory ?? LATE_ANSWER_MEMORY);
   let counter = 1;
   /** Listeners of progress by token, for outgoing calls that asked for progress. */
   let listeners: Map<ProgressToken, (value: unknown) => void> | undefined;
@@ -131,9 +131,6 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
 
   const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string, notice = true): void => {
     givenUp.add(id);
-    if (givenUp.size > lateAnswerMemory) {
-      givenUp.delete(givenUp.values().next().value as JsonRpcId);
-    }
     if (!notice || !sendCancel || isClosed()) return;
     let text: string;
     try {

@@ -65,6 +65,7 @@ export const DEFAULT_EVENT_STORE_MAX_EVENTS: number = 1000;
 export const DEFAULT_EVENT_STORE_MAX_AGE: number = 300_000;
 
 interface Stored {
+  readonly id: string;
   readonly stream: string;
   readonly message: string;
   readonly at: number;
@@ -72,7 +73,9 @@ interface Stored {
 
 /**
  * An in-memory {@link EventStore}, bounded by count and by age. Event ids are
- * `<streamId>_<sequence>`; lookups are by id in a `Map`, replay walks only the later events.
+ * `<streamId>_<sequence>`; the events wait in sequence order in one queue, so an event is found
+ * from its id's sequence number, the oldest go first, and a replay walks only the later events:
+ * storing an event costs the same however many are kept.
  *
  * @param options - bounds
  * @returns the store
@@ -89,37 +92,60 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   if (!(maxEvents >= 1)) throw new RangeError(`maxEvents must be >= 1, got ${maxEvents}`);
   if (!(maxAge > 0)) throw new RangeError(`maxAge must be > 0, got ${maxAge}`);
   const now = options.now ?? Date.now;
-  // Insertion order is sequence order: the Map is the queue.
-  const events = new Map<string, Stored>();
+  // The events kept are `queue[head..]`, in sequence order: the one at `queue[head + i]` has the
+  // sequence number `first + i`. Slots before `head` are emptied as events go, and cut off in one
+  // copy once they are half the array (so each event is copied at most once more on average).
+  let queue: (Stored | undefined)[] = [];
+  let head = 0;
+  let first = 1;
   let sequence = 0;
 
   const prune = (): void => {
     const oldest = now() - maxAge;
-    for (const [id, event] of events) {
-      if (events.size <= maxEvents && event.at >= oldest) break;
-      events.delete(id);
+    while (head < queue.length) {
+      const event = queue[head]!;
+      if (queue.length - head <= maxEvents && event.at >= oldest) break;
+      queue[head++] = undefined;
+      first++;
     }
+    if (head === queue.length) {
+      queue = [];
+      head = 0;
+    } else if (head > 64 && head * 2 >= queue.length) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+  };
+
+  /** The event kept under this id, if any. */
+  const find = (eventId: string): { event: Stored; index: number } | undefined => {
+    const at = eventId.lastIndexOf('_');
+    const n = Number(eventId.slice(at + 1));
+    if (at === -1 || !Number.isInteger(n)) return undefined;
+    const index = head + (n - first);
+    const event = index >= head && index < queue.length ? queue[index] : undefined;
+    return event !== undefined && event.id === eventId ? { event, index } : undefined;
   };
 
   return {
     append(streamId, message) {
       const id = `${streamId}_${++sequence}`;
-      events.set(id, { stream: streamId, message, at: now() });
+      queue.push({ id, stream: streamId, message, at: now() });
       prune();
       return id;
     },
     async replayAfter(eventId, send) {
       prune();
-      const from = events.get(eventId);
-      if (from === undefined) return undefined;
-      let after = false;
-      const later: [string, string][] = [];
-      for (const [id, event] of events) {
-        if (after && event.stream === from.stream) later.push([id, event.message]);
-        else if (id === eventId) after = true;
+      const found = find(eventId);
+      if (found === undefined) return undefined;
+      const stream = found.event.stream;
+      const later: Stored[] = [];
+      for (let i = found.index + 1; i < queue.length; i++) {
+        const event = queue[i]!;
+        if (event.stream === stream) later.push(event);
       }
-      for (const [id, message] of later) await send(id, message);
-      return from.stream;
+      for (const event of later) await send(event.id, event.message);
+      return stream;
     },
   };
 }

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { ConnectionHandler } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,6 +101,33 @@ describe('createMemorySessionStore', () => {
     store.create('t', {}, 100);
     store.delete('t');
     expect(await store.lookup('t')).toBeUndefined();
+  });
+
+  it('lets go of expired sessions nobody looks up again, as new ones come', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let now = 0;
+    const store = createMemorySessionStore(() => now);
+    // A handler that closes an idle session leaves its record to expire in the store (another
+    // process may still serve it): these 2,000 are never looked up again.
+    const records: WeakRef<object>[] = [];
+    const createOld = (i: number): void => {
+      const record = {};
+      records.push(new WeakRef(record));
+      store.create(`old${i}`, record, 100);
+    };
+    for (let i = 0; i < 2_000; i++) createOld(i);
+    store.create('kept', {}, 10_000);
+    now = 1_000;
+    for (let i = 0; i < 3_000; i++) store.create(`new${i}`, {}, 100_000);
+    // A WeakRef holds its target until the job that made it ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    gc();
+    expect(records.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+    expect(await store.lookup('kept')).toEqual({});
+    expect(await store.lookup('new0')).toEqual({});
+    expect(await store.lookup('old0')).toBeUndefined();
   });
 });
 

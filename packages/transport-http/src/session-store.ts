@@ -51,8 +51,14 @@ export interface SessionStore {
   delete(id: string): void | Promise<void>;
 }
 
+/** Fewest sessions the in-memory store takes between two sweeps for expired ones. */
+const SWEEP_EVERY = 1024;
+
 /**
- * The in-memory {@link SessionStore}: sessions of this process only, expired lazily on lookup.
+ * The in-memory {@link SessionStore}: sessions of this process only. An expired session is
+ * forgotten when it is looked up, and the ones nobody looks up again are swept out as new ones
+ * are created (a full pass once the store has taken as many new sessions as it holds, at least
+ * 1,024), so its memory follows the sessions alive, at O(1) per session.
  *
  * @param now - the clock, for tests
  * @default now Date.now
@@ -66,8 +72,16 @@ export interface SessionStore {
  */
 export function createMemorySessionStore(now: () => number = Date.now): SessionStore {
   const sessions = new Map<string, { readonly record: SessionRecord; until: number }>();
+  /** Sessions still to create before the next sweep: as many as the last one left. */
+  let untilSweep = SWEEP_EVERY;
+  const sweep = (): void => {
+    const at = now();
+    for (const [id, entry] of sessions) if (entry.until < at) sessions.delete(id);
+    untilSweep = Math.max(SWEEP_EVERY, sessions.size);
+  };
   return {
     create(id, record, ttl) {
+      if (--untilSweep <= 0) sweep();
       sessions.set(id, { record, until: now() + ttl });
     },
     lookup(id, ttl) {

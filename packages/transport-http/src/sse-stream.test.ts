@@ -113,4 +113,48 @@ describe('createMemoryEventStore bounds', () => {
     expect(seen).toEqual([]);
     expect(() => createMemoryEventStore({ maxEvents: 0 })).toThrow(RangeError);
   });
+
+  it("replays the later events of the id's stream in order, across many evictions", async () => {
+    const store = createMemoryEventStore({ maxEvents: 300 });
+    const ids: string[] = [];
+    // Ten times the bound: the oldest go one by one, the queue is cut down again and again.
+    for (let i = 0; i < 3000; i++) ids.push(await store.append(i % 3 === 0 ? 'a' : 'b_x', `m${i}`));
+    for (const gone of [ids[0]!, ids[2699]!]) {
+      expect(await store.replayAfter(gone, () => {})).toBeUndefined();
+    }
+    const seen: string[] = [];
+    expect(await store.replayAfter(ids[2700]!, (id, m) => void seen.push(`${id} ${m}`))).toBe('a');
+    const expected = [];
+    for (let i = 2701; i < 3000; i++) if (i % 3 === 0) expected.push(`a_${i + 1} m${i}`);
+    expect(seen).toEqual(expected);
+    const other: string[] = [];
+    // A stream id holding the separator: the sequence is what follows the last one.
+    expect(await store.replayAfter(ids[2998]!, (_id, m) => void other.push(m))).toBe('b_x');
+    expect(other).toEqual(['m2999']);
+    expect(await store.replayAfter(ids[2999]!, () => {})).toBe('b_x');
+  });
+
+  it('knows only the ids it gave', async () => {
+    const store = createMemoryEventStore();
+    const id = await store.append('s', 'm');
+    expect(id).toBe('s_1');
+    for (const unknown of ['t_1', 's_2', 's_0', 's_1.0', 's_01', 's_', '_1', 's1', '', 's_1e0']) {
+      expect(await store.replayAfter(unknown, () => {})).toBeUndefined();
+    }
+    expect(await store.replayAfter(id, () => {})).toBe('s');
+  });
+
+  it('forgets everything past maxAge and starts again', async () => {
+    let now = 0;
+    const store = createMemoryEventStore({ maxEvents: 10, maxAge: 100, now: () => now });
+    const old = [];
+    for (let i = 0; i < 5; i++) old.push(await store.append('s', `old${i}`));
+    now = 1000;
+    const fresh = await store.append('s', 'new0');
+    await store.append('s', 'new1');
+    expect(await store.replayAfter(old[4]!, () => {})).toBeUndefined();
+    const seen: string[] = [];
+    expect(await store.replayAfter(fresh, (_id, m) => void seen.push(m))).toBe('s');
+    expect(seen).toEqual(['new1']);
+  });
 });
