@@ -231,7 +231,7 @@ function growthTable({ scenario, rows }) {
 }
 
 /**
- * The cost table: one line per input shape, its unit (ns/byte, ns/event) at each size, and whether the cost stays
+ * The cost table: one line per input shape, its unit (ns/byte, ns/item) at each size, and whether the cost stays
  * flat (the largest size within COST_FLAT_LIMIT of the smallest).
  */
 function costTable({ scenario, rows }) {

@@ -118,9 +118,9 @@ const broadcastConfig = {
  * }} Scenario
  */
 
+import { BOUNDED_TABLE_CASES } from './scenarios/bounded-tables.mjs';
 /** @type {Scenario[]} */
 import { COST_CASES } from './scenarios/cost.mjs';
-import { EVENT_STORE_CASES } from './scenarios/event-store-cost.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -351,13 +351,13 @@ export const SCENARIOS = [
     measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
   },
   {
-    id: 'event-store-cost',
+    id: 'bounded-tables',
     title:
-      '8b. Cost per event stored for Streamable HTTP resumption, from 100 to 10,000 kept (in-process, kit)',
-    unit: 'ns/event',
+      "8b. Cost per item of the kit's bounded tables, from 100 to 10,000 kept (in-process, kit)",
+    unit: 'ns/item',
     kind: 'cost',
     cpu: 1,
-    impls: EVENT_STORE_CASES.map((name) => ({ name, kind: KIT })),
+    impls: BOUNDED_TABLE_CASES.map((name) => ({ name, kind: KIT })),
     target: undefined,
     reps: { quick: 1, full: 3 },
     config: {
@@ -365,7 +365,7 @@ export const SCENARIOS = [
       full: { measureMs: 1000 },
     },
     measure: async (impl, config) =>
-      (await import('./scenarios/event-store-cost.mjs')).run(impl, config),
+      (await import('./scenarios/bounded-tables.mjs')).run(impl, config),
   },
   {
     id: 'ws-idle',

@@ -185,9 +185,12 @@ export function createPendingCalls(options?: PendingCallsOptions): PendingCalls 
     }
   };
 
-  // The safety net: calls under it are in `entries` in the order they started (a refresh moves
-  // one to the end), each with the count of sweeps done when it started. A call started after
-  // sweep n is due at sweep n + SWEEPS + 1: between 1 and 1.1 fallback timeouts later.
+  // The safety net: each call under it has the count of sweeps done when it started (or was last
+  // refreshed). A call started after sweep n is due at sweep n + SWEEPS + 1: between 1 and 1.1
+  // fallback timeouts later. A sweep looks at every call (once per tenth of the fallback timeout);
+  // a refresh only sets the count, so a call that reports progress costs O(1) however many wait.
+  // (Moving it to the end of `entries` instead, by deleting and setting it again, would leave a
+  // dead copy of its key in its hash chain per refresh until the table is rebuilt.)
   let sweeps = 0;
   let netted = 0;
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -197,9 +200,7 @@ export function createPendingCalls(options?: PendingCallsOptions): PendingCalls 
     const last = sweeps - SWEEPS - 1;
     const due: Entry[] = [];
     for (const entry of entries.values()) {
-      if (entry.net < 0) continue;
-      if (entry.net > last) break;
-      due.push(entry);
+      if (entry.net >= 0 && entry.net <= last) due.push(entry);
     }
     for (const entry of due) if (entries.get(entry.id) === entry) giveUp(entry, 'timeout');
     if (netted === 0 && sweeper !== undefined) {
@@ -305,9 +306,7 @@ export function createPendingCalls(options?: PendingCallsOptions): PendingCalls 
       const entry = entries.get(id);
       if (entry === undefined) return false;
       if (entry.net >= 0) {
-        // To the end, in the order calls started: its wait starts again.
-        entries.delete(id);
-        entries.set(id, entry);
+        // Its wait starts again.
         entry.net = sweeps;
       } else if (entry.timeout > 0) {
         clearTimeout(entry.timer);

@@ -308,6 +308,35 @@ describe('rateLimit', () => {
     await expect(client.request('ok', { user: 'a' })).resolves.toEqual({ user: 'a' });
   });
 
+  it('drops the least recently used key, however the keys were used', async () => {
+    const server = demoServer();
+    server.use(
+      rateLimit({
+        capacity: 1,
+        refillPerSecond: 0,
+        maxKeys: 3,
+        key: (ctx) => String((ctx.params as { user?: string })?.user),
+      }),
+    );
+    const client = connect(server);
+    const call = (user: string) =>
+      client.request('ok', { user }).then(
+        () => 'ok',
+        (error: { code?: number }) => error.code,
+      );
+    // Each first call empties its key's bucket: a key still kept answers -32002 after it.
+    for (const user of ['a', 'b', 'c']) expect(await call(user)).toBe('ok');
+    expect(await call('a')).toBe(-32002); // used: "b" is now the least recently used
+    expect(await call('a')).toBe(-32002); // the most recently used, used again
+    expect(await call('d')).toBe('ok'); // drops "b"
+    expect(await call('c')).toBe(-32002); // kept: "a" is now the least recently used
+    expect(await call('e')).toBe('ok'); // drops "a"
+    expect(await call('b')).toBe('ok'); // dropped earlier: a full bucket again; drops "d"
+    expect(await call('a')).toBe('ok'); // dropped: full again; drops "c"
+    expect(await call('e')).toBe(-32002);
+    expect(await call('d')).toBe('ok'); // dropped by "b"
+  });
+
   it('drops rate-limited notifications and reports them', async () => {
     const errors: unknown[] = [];
     const seen: unknown[] = [];

@@ -110,6 +110,66 @@ export interface RateLimitOptions {
   readonly now?: () => number;
 }
 
+/** A keyed bucket, in the list of keys from least to most recently used. */
+interface KeyedEntry {
+  readonly key: string;
+  readonly bucket: TokenBucket;
+  prev: KeyedEntry | undefined;
+  next: KeyedEntry | undefined;
+}
+
+/**
+ * The keyed buckets, at most `max`, the least recently used dropped first: a `Map` to find a key's
+ * entry and a list of entries in order of use, so that a call costs O(1) however many keys are
+ * kept. (A `Map` kept in order by deleting and setting a key again on every use is not: V8 leaves
+ * the deleted entry in its hash chain until the table is rebuilt, so a busy key's lookups walk
+ * one dead copy of it per earlier use, up to the number of keys kept.)
+ */
+class KeyedBuckets {
+  readonly #entries = new Map<string, KeyedEntry>();
+  #oldest: KeyedEntry | undefined = undefined;
+  #newest: KeyedEntry | undefined = undefined;
+  readonly #max: number;
+  readonly #make: () => TokenBucket;
+
+  constructor(max: number, make: () => TokenBucket) {
+    this.#max = max;
+    this.#make = make;
+  }
+
+  /** The bucket of a key, made when it has none; the key becomes the most recently used. */
+  get(key: string): TokenBucket {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      if (this.#entries.size >= this.#max) {
+        const oldest = this.#oldest!;
+        this.#unlink(oldest);
+        this.#entries.delete(oldest.key);
+      }
+      entry = { key, bucket: this.#make(), prev: undefined, next: undefined };
+      this.#entries.set(key, entry);
+    } else if (entry === this.#newest) {
+      return entry.bucket;
+    } else {
+      this.#unlink(entry);
+    }
+    entry.prev = this.#newest;
+    if (this.#newest === undefined) this.#oldest = entry;
+    else this.#newest.next = entry;
+    this.#newest = entry;
+    return entry.bucket;
+  }
+
+  #unlink(entry: KeyedEntry): void {
+    const { prev, next } = entry;
+    if (prev === undefined) this.#oldest = next;
+    else prev.next = next;
+    if (next === undefined) this.#newest = prev;
+    else next.prev = prev;
+    entry.prev = entry.next = undefined;
+  }
+}
+
 /**
  * Default bound on keyed buckets of {@link rateLimit}.
  * @default 10000
@@ -137,29 +197,17 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const now = options.now ?? monotonicNow;
   const bucketOptions = { capacity, refillPerSecond, now };
   const byPeer = new WeakMap<object, TokenBucket>();
-  const byKey = new Map<string, TokenBucket>();
+  const byKey = new KeyedBuckets(maxKeys, () => createTokenBucket(bucketOptions));
   let global: TokenBucket | undefined;
 
-  const keyed = (k: string): TokenBucket => {
-    let bucket = byKey.get(k);
-    if (bucket === undefined) {
-      if (byKey.size >= maxKeys) byKey.delete(byKey.keys().next().value!);
-      bucket = createTokenBucket(bucketOptions);
-    } else {
-      byKey.delete(k); // re-inserted below: most recently used last
-    }
-    byKey.set(k, bucket);
-    return bucket;
-  };
-
   const bucketOf = (ctx: MiddlewareContext): TokenBucket => {
-    if (key) return keyed(key(ctx));
+    if (key) return byKey.get(key(ctx));
     if (ctx.peer !== undefined) {
       let bucket = byPeer.get(ctx.peer);
       if (bucket === undefined) byPeer.set(ctx.peer, (bucket = createTokenBucket(bucketOptions)));
       return bucket;
     }
-    if (ctx.transport.remoteAddress !== undefined) return keyed(ctx.transport.remoteAddress);
+    if (ctx.transport.remoteAddress !== undefined) return byKey.get(ctx.transport.remoteAddress);
     return (global ??= createTokenBucket(bucketOptions));
   };
 

@@ -1,0 +1,94 @@
+/**
+ * Scenario 8b: cost per item of the kit's bounded tables as the number they keep grows from 100
+ * to 10,000, in one process. Each table is full before the timing starts. A flat line means an
+ * item costs the same however many are kept; one that grows means each walks the table.
+ *
+ * Tables:
+ * - `event-store`: `append()` of transport-http's `createMemoryEventStore({ maxEvents })`, the
+ *   store a Streamable HTTP endpoint keeps its stream events in for `Last-Event-ID` resumption;
+ *   each event past the bound pushes out the oldest.
+ * - `rate-limit-keys`: a call through the server's `rateLimit({ maxKeys })` middleware from a
+ *   busy key (one remote address, say) while the table holds `maxKeys` keys.
+ * - `progress-refresh`: a progress report for one call while that many calls wait under the
+ *   client's safety-net timeout (core's `createPendingCalls`, `refresh()`: its wait starts again).
+ */
+import { kit } from '../common.mjs';
+import { timePerCall } from './cost.mjs';
+
+/** The bounds measured: column label → items kept. */
+const BOUNDS = { 100: 100, '1k': 1_000, '10k': 10_000 };
+const TABLES = ['event-store', 'rate-limit-keys', 'progress-refresh'];
+/** Every measured case: `<table>/<bound>`. */
+export const BOUNDED_TABLE_CASES = TABLES.flatMap((table) =>
+  Object.keys(BOUNDS).map((bound) => `${table}/${bound}`),
+);
+/** Items per timed round. */
+const ROUND = 100;
+
+/** A round of `ROUND` events stored, in a store full of `bound` events. */
+async function eventStore(bound) {
+  const { createMemoryEventStore } = await kit(
+    '@jsonrpc-kit/transport-http',
+    'createMemoryEventStore',
+  );
+  const store = createMemoryEventStore({ maxEvents: bound });
+  const message = '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}';
+  let last = '';
+  const round = () => {
+    for (let i = 0; i < ROUND; i++) last = store.append('stream', message);
+  };
+  for (let i = 0; i < (2 * bound) / ROUND; i++) round();
+  // Full, and no fuller: the newest event is kept, the one `bound` before it is not.
+  const sequence = Number(last.slice(last.lastIndexOf('_') + 1));
+  if ((await store.replayAfter(last, () => {})) !== 'stream') throw new Error('newest not kept');
+  if ((await store.replayAfter(`stream_${sequence - bound}`, () => {})) !== undefined)
+    throw new Error(`more than ${bound} events kept`);
+  return round;
+}
+
+/** A round of `ROUND` calls from one busy key, with `bound` keys kept. */
+async function rateLimitKeys(bound) {
+  const { rateLimit } = await kit('@jsonrpc-kit/server/middleware', 'rateLimit');
+  const limit = rateLimit({
+    capacity: 1e12,
+    refillPerSecond: 1e9,
+    maxKeys: bound,
+    key: (ctx) => ctx.key,
+  });
+  const next = () => 'answered';
+  for (let i = 0; i < bound; i++) limit({ key: `client${i}` }, next);
+  const busy = { key: `client${bound - 1}` };
+  if (limit(busy, next) !== 'answered') throw new Error('the busy key was refused');
+  return () => {
+    for (let i = 0; i < ROUND; i++) limit(busy, next);
+  };
+}
+
+/** A round of `ROUND` refreshes of one call, with `bound` calls pending under the safety net. */
+async function progressRefresh(bound) {
+  const { createPendingCalls } = await kit('@jsonrpc-kit/core', 'createPendingCalls');
+  const pending = createPendingCalls({ fallbackTimeout: 3_600_000 });
+  for (let i = 0; i < bound; i++) pending.add(i, 'slow', { fallback: true }).catch(() => {});
+  const busy = bound - 1;
+  return () => {
+    for (let i = 0; i < ROUND; i++) {
+      if (!pending.refresh(busy)) throw new Error('the call is not pending');
+    }
+  };
+}
+
+const tables = {
+  'event-store': eventStore,
+  'rate-limit-keys': rateLimitKeys,
+  'progress-refresh': progressRefresh,
+};
+
+/** Measures one case; the value is nanoseconds per item. */
+export async function run(name, config) {
+  const [table, label] = name.split('/');
+  const bound = BOUNDS[label];
+  if (bound === undefined || tables[table] === undefined) throw new Error(`unknown case ${name}`);
+  const round = await tables[table](bound);
+  const ns = await timePerCall(round, config.measureMs);
+  return { value: ns / ROUND, extra: { kept: bound } };
+}
