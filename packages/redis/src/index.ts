@@ -21,7 +21,10 @@ export type {
   RedisQueueClientTransport,
   RedisQueueClientTransportOptions,
 } from './queue-client-transport.js';
-export { createRedisQueueClientTransport } from './queue-client-transport.js';
+export {
+  createRedisQueueClientTransport,
+  DEFAULT_QUEUE_FORGET_AFTER,
+} from './queue-client-transport.js';
 export type { RedisQueueOptions } from './queue-keys.js';
 export { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REPLY_TTL_SECONDS } from './queue-keys.js';
 export type {

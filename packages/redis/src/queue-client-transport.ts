@@ -44,7 +44,25 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
    * @default {@link DEFAULT_QUEUE_MAX_LENGTH}
    */
   readonly maxQueueLength?: number | undefined;
+  /**
+   * Milliseconds a message waits here for its answer: after that it is forgotten, and its answer,
+   * should one still come, is dropped like a late one. So a request lost with Redis (trimmed from
+   * the stream, or taken by a worker that never answers) leaves nothing behind, even from a call
+   * that gave up without telling the transport (the client's safety-net timeout). Set it above the
+   * longest a call of yours may wait. A message is forgotten between once and twice this after it
+   * was sent.
+   *
+   * @default {@link DEFAULT_QUEUE_FORGET_AFTER} (10 minutes)
+   */
+  readonly forgetAfter?: number | undefined;
 }
+
+/**
+ * How long the queue's caller side waits for an answer before it forgets the message.
+ *
+ * @default 600000 (10 minutes)
+ */
+export const DEFAULT_QUEUE_FORGET_AFTER: number = 600_000;
 
 /** A {@link Transport} whose messages travel through a Redis queue. */
 export interface RedisQueueClientTransport extends Transport {
@@ -91,8 +109,25 @@ export function createRedisQueueClientTransport(
   const ownReplyKey = replyKey(queue, callerId);
   const maxLength = String(options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH);
   const blockMs = String(options.blockMs ?? 1000);
-  /** Correlation tokens of the messages still waiting for their answer (a `TurnoverMap`). */
-  const outstanding = new TurnoverMap<string, true>();
+  const forgetAfter = options.forgetAfter ?? DEFAULT_QUEUE_FORGET_AFTER;
+  if (!(forgetAfter > 0)) throw new RangeError(`forgetAfter must be > 0, got ${forgetAfter}`);
+  /**
+   * Correlation tokens of the messages still waiting for their answer, sent since `since` (a
+   * `TurnoverMap`: it gains and loses one per call), and those of the `forgetAfter` before.
+   * Older ones are let go of whole: no timer, no walk over the table.
+   */
+  let outstanding = new TurnoverMap<string, true>();
+  let earlier = new TurnoverMap<string, true>();
+  let since = Date.now();
+  const age = (): void => {
+    const now = Date.now();
+    if (now - since < forgetAfter) return;
+    earlier = now - since < 2 * forgetAfter ? outstanding : new TurnoverMap();
+    outstanding = new TurnoverMap();
+    since = now;
+  };
+  const forget = (correlation: string): boolean =>
+    outstanding.delete(correlation) || earlier.delete(correlation);
   let nextCorrelation = 0;
   let duplicates = 0;
   let handler: TransportHandler | undefined;
@@ -110,7 +145,8 @@ export function createRedisQueueClientTransport(
 
   const deliver = (correlation: string | undefined, body: string | undefined): void => {
     if (correlation === undefined || body === undefined) return;
-    if (!outstanding.delete(correlation)) {
+    age();
+    if (!forget(correlation)) {
       duplicates++;
       return;
     }
@@ -188,10 +224,11 @@ export function createRedisQueueClientTransport(
           ? batchExpectsAnswer(message)
           : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
       if (answered) {
+        age();
         outstanding.set(correlation, true);
         // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
         // and a request lost with Redis leaves nothing behind here.
-        sendOptions?.signal?.addEventListener('abort', () => outstanding.delete(correlation), {
+        sendOptions?.signal?.addEventListener('abort', () => forget(correlation), {
           once: true,
         });
       }
@@ -210,7 +247,7 @@ export function createRedisQueueClientTransport(
         FIELD_BODY,
         message,
       ]).then(noop, (error: unknown) => {
-        outstanding.delete(correlation);
+        forget(correlation);
         throw new TransportError(`Redis refused a message for queue "${queue}"`, {
           cause: error,
         });

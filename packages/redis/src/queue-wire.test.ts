@@ -70,4 +70,43 @@ describe.skipIf(skipReason !== undefined)('queue transport wire form, raw', () =
     expect(messages).toEqual([]);
     raw.destroy();
   });
+
+  it('forgets a message whose answer does not come within forgetAfter, even with no signal', async () => {
+    const raw = createRedisClient({ url: redis.url });
+    await raw.connect();
+    const messages: string[] = [];
+    await using transport = createRedisQueueClientTransport({
+      url: redis.url,
+      queue: 'q-forget',
+      blockMs: 100,
+      forgetAfter: 150,
+    });
+    await transport.start({ onMessage: (m) => void messages.push(m), onClose: () => {} });
+    const replyTo = `q-forget:reply:${transport.callerId}`;
+    const answer = (c: number, id: number) =>
+      raw.sendCommand([
+        'XADD',
+        replyTo,
+        '*',
+        'c',
+        String(c),
+        'b',
+        `{"jsonrpc":"2.0","id":${id},"result":0}`,
+      ]);
+    // Lost with Redis, from calls that gave up without telling the transport (no signal).
+    await transport.send('{"jsonrpc":"2.0","id":1,"method":"lost"}');
+    await transport.send('{"jsonrpc":"2.0","id":2,"method":"lost"}');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    // A message sent now is kept: its answer passes; the old ones' are dropped as late.
+    await transport.send('{"jsonrpc":"2.0","id":3,"method":"fresh"}');
+    await answer(2, 3);
+    await answer(0, 1);
+    await answer(1, 2);
+    await expect.poll(() => transport.duplicates, { timeout: 3000 }).toBe(2);
+    expect(messages).toEqual(['{"jsonrpc":"2.0","id":3,"result":0}']);
+    expect(() =>
+      createRedisQueueClientTransport({ url: redis.url, queue: 'q', forgetAfter: 0 }),
+    ).toThrow(RangeError);
+    raw.destroy();
+  });
 });
