@@ -62,7 +62,7 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
  *
  * @default 600000 (10 minutes)
  */
-export const DEFAULT_QUEUE_FORGET_AFTER: number = 600_000;
+export const DEFAULT_QUEUE_FORGET_AFTER = 600_000;
 
 /** A {@link Transport} whose messages travel through a Redis queue. */
 export interface RedisQueueClientTransport extends Transport {
