@@ -13,6 +13,15 @@
 export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
 
 /**
+ * The largest message the Streamable HTTP client transport takes from an event stream, counted
+ * in characters (each at least one byte): a server that never ends a line or an event cannot grow
+ * the client's memory past it.
+ *
+ * @default 16777216 (16 MiB)
+ */
+export const DEFAULT_MAX_EVENT_BYTES: number = 16 * 1024 * 1024;
+
+/**
  * After an early answer (413, 415, a refused authentication), how many more body bytes the
  * handlers read and drop before closing the connection, so that a client still writing its body
  * can read the answer instead of seeing the connection reset.

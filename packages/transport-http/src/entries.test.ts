@@ -32,6 +32,7 @@ describe('entry points', () => {
         'DEFAULT_CORS_MAX_AGE',
         'DEFAULT_HTTP_ERROR_CODE',
         'DEFAULT_HTTP_TIMEOUT',
+        'DEFAULT_MAX_EVENT_BYTES',
         'DEFAULT_MAX_REQUEST_BYTES',
         'DEFAULT_EVENT_STORE_MAX_AGE',
         'DEFAULT_EVENT_STORE_MAX_EVENTS',

@@ -106,4 +106,16 @@ describe('createSseParser', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('counts in buffered the incomplete line and the data lines of the event not dispatched yet', () => {
+    const events: SseEvent[] = [];
+    const parser = createSseParser((event) => void events.push(event));
+    parser.push('data: abc\ndata: de');
+    expect(parser.buffered).toBe(3 + 'data: de'.length);
+    parser.push('\nid: 7\n');
+    expect(parser.buffered).toBe(5);
+    parser.push('\n');
+    expect(parser.buffered).toBe(0);
+    expect(events).toEqual([{ id: '7', event: 'message', data: 'abc\nde' }]);
+  });
 });

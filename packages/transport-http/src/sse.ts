@@ -44,7 +44,10 @@ export interface SseParser {
    * @param chunk - the next piece of the stream, any size
    */
   push(chunk: string): void;
-  /** How many characters wait in an incomplete line (for a caller's size limit). */
+  /**
+   * How many characters wait: an incomplete line, and the data lines of an event not dispatched
+   * yet (for a caller's size limit: a peer that never ends a line or an event grows these).
+   */
   readonly buffered: number;
 }
 
@@ -66,6 +69,8 @@ export function createSseParser(
   let partial = '';
   let pendingCr = false;
   let data: string[] = [];
+  /** The characters of `data`. */
+  let dataChars = 0;
   let eventType = '';
   // The last event id persists across events, and is set even by an event with no data.
   let lastId: string | undefined;
@@ -80,6 +85,7 @@ export function createSseParser(
         });
       }
       data = [];
+      dataChars = 0;
       eventType = '';
       return;
     }
@@ -88,8 +94,10 @@ export function createSseParser(
     const field = colon === -1 ? text : text.slice(0, colon);
     let value = colon === -1 ? '' : text.slice(colon + 1);
     if (value.charCodeAt(0) === 0x20) value = value.slice(1);
-    if (field === 'data') data.push(value);
-    else if (field === 'event') eventType = value;
+    if (field === 'data') {
+      data.push(value);
+      dataChars += value.length;
+    } else if (field === 'event') eventType = value;
     else if (field === 'id') {
       if (!value.includes('\0')) lastId = value;
     } else if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(Number(value));
@@ -122,7 +130,7 @@ export function createSseParser(
       if (start < chunk.length) partial += chunk.slice(start);
     },
     get buffered(): number {
-      return partial.length;
+      return partial.length + dataChars;
     },
   };
 }

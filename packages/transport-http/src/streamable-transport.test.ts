@@ -188,6 +188,67 @@ describe('createStreamableHttpTransport against the kit handler', () => {
     expect(gets).toBe(4);
   });
 
+  it('waits initialDelay before opening the GET stream again after one that carried an event', async () => {
+    const url = await start();
+    let gets = 0;
+    // A server (or a proxy) that ends the stream after each event.
+    const oneEach = async (input: string, init: RequestInit): Promise<Response> => {
+      if (init.method !== 'GET') return fetch(input, init);
+      gets++;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const event = `id: ${gets}\ndata: {"jsonrpc":"2.0","method":"tick"}\n\n`;
+      return new Response(event, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const client = createClient(
+      createStreamableHttpTransport({
+        url,
+        fetch: oneEach,
+        stream: true,
+        reconnect: { initialDelay: 50, maxRetries: 3 },
+      }),
+      {},
+    );
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    await until(() => gets >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // One every 50 ms at most, never given up on (each stream carried something).
+    expect(gets).toBeLessThanOrEqual(8);
+    const before = gets;
+    await until(() => gets > before);
+  });
+
+  it('drops a GET stream whose event grows past maxMessageBytes, and counts it a failed attempt', async () => {
+    const url = await start();
+    let gets = 0;
+    const huge = `id: 1\ndata: ${'x'.repeat(2_000)}\n\n`;
+    const growing = async (input: string, init: RequestInit): Promise<Response> => {
+      if (init.method !== 'GET') return fetch(input, init);
+      gets++;
+      return new Response(huge, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const errors: Error[] = [];
+    const client = createClient(
+      createStreamableHttpTransport({
+        url,
+        fetch: growing,
+        stream: true,
+        maxMessageBytes: 1_000,
+        reconnect: { initialDelay: 5, maxRetries: 2 },
+      }),
+      { onError: (error) => void errors.push(error) },
+    );
+    closers.push(() => client.close());
+    await client.request('initialize', {});
+    await until(() => errors.some((e) => e.message.includes('gave up')));
+    expect(gets).toBe(3);
+    expect(
+      errors.filter(
+        (e) => e.message === 'HTTP event stream: an event over maxMessageBytes (1000 characters)',
+      ),
+    ).toHaveLength(3);
+  });
+
   it('ends the session with DELETE', async () => {
     const url = await start();
     const transport = createStreamableHttpTransport({ url });
@@ -303,5 +364,41 @@ describe('Streamable HTTP client against a server that answers something else', 
       });
       expect(Date.now() - started).toBeLessThan(2000);
     }
+  });
+
+  it('drops an event stream whose event grows past maxMessageBytes, and fails what it owed', async () => {
+    let written = 0;
+    let closedByClient = false;
+    const { url } = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        // An event that never ends: data lines with no blank line after them, more than the
+        // socket's buffers hold.
+        const line = `data: ${'x'.repeat(1000)}\n`;
+        const pump = (): void => {
+          while (!res.destroyed && written < 64_000_000 && res.write(line)) written += line.length;
+          if (!res.destroyed && written < 64_000_000) res.once('drain', pump);
+        };
+        res.on('close', () => {
+          closedByClient = written < 64_000_000;
+        });
+        pump();
+      });
+    });
+    const client = createClient(
+      createStreamableHttpTransport({ url, stream: false, maxMessageBytes: 50_000 }),
+      { requestTimeout: 5000 },
+    );
+    closers.push(() => client.close());
+    await expect(client.request('add', [1, 2])).rejects.toMatchObject({
+      name: 'TransportError',
+      message: expect.stringMatching(
+        /^HTTP 200 event stream: an event over maxMessageBytes \(50000 characters\)/,
+      ),
+    });
+    // The client let go of the stream: the server could not write it all.
+    await until(() => closedByClient);
+    expect(written).toBeLessThan(64_000_000);
   });
 });

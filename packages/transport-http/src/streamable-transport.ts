@@ -13,6 +13,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import { DEFAULT_MAX_EVENT_BYTES } from './constants.js';
 import {
   expectsAnswer,
   missingAnswer,
@@ -81,6 +82,14 @@ export interface StreamableHttpTransportOptions {
    * (`onResubscribed`).
    */
   readonly onSessionExpired?: () => void;
+  /**
+   * The largest message taken from an event stream, in characters (each at least one byte). A
+   * stream whose event grows past it is dropped: the requests it owed an answer fail with a
+   * `TransportError`, and the GET stream counts a failed attempt to reconnect.
+   *
+   * @default {@link DEFAULT_MAX_EVENT_BYTES} (16 MiB)
+   */
+  readonly maxMessageBytes?: number;
 }
 
 /** A Streamable HTTP client transport, with its session. */
@@ -162,6 +171,7 @@ export function createStreamableHttpTransport(
   const initialDelay = options.reconnect?.initialDelay ?? 500;
   const maxDelay = options.reconnect?.maxDelay ?? 30_000;
   const maxRetries = options.reconnect?.maxRetries ?? 5;
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const closer = new AbortController();
   let handler: TransportHandler | undefined;
   const inbox: string[] = [];
@@ -212,14 +222,22 @@ export function createStreamableHttpTransport(
     }
   };
 
-  /** Reads an event stream; resolves with the last event id and whether it ended cleanly. */
+  /**
+   * Reads an event stream to its end: `ended` when it ended cleanly, `dropped` when it broke off,
+   * `too-large` when an event grew past `maxMessageBytes` (the stream is cancelled then).
+   */
   const readEvents = async (
     body: ReadableStream<Uint8Array>,
     onId: (id: string) => void,
     onMessage: (data: string) => void,
-  ): Promise<boolean> => {
+  ): Promise<'ended' | 'dropped' | 'too-large'> => {
     const decoder = new TextDecoder();
+    let tooLarge = false;
     const parser = createSseParser((event) => {
+      if (tooLarge || event.data.length > maxMessageBytes) {
+        tooLarge = true;
+        return;
+      }
       if (event.id !== undefined) onId(event.id);
       if (event.event !== 'message' || event.data === '') return;
       onMessage(event.data);
@@ -228,16 +246,21 @@ export function createStreamableHttpTransport(
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) break;
+        if (done) return 'ended';
         parser.push(decoder.decode(value, { stream: true }));
+        if (tooLarge || parser.buffered > maxMessageBytes) {
+          await reader.cancel().catch(() => undefined);
+          return 'too-large';
+        }
       }
-      return true;
     } catch {
-      return false;
+      return 'dropped';
     } finally {
       reader.releaseLock();
     }
   };
+  const overLimit = (what: string): TransportError =>
+    new TransportError(`${what}: an event over maxMessageBytes (${maxMessageBytes} characters)`);
 
   /** Opens (or resumes) a GET stream; retries with backoff while it drops. */
   const resume = async (
@@ -246,11 +269,14 @@ export function createStreamableHttpTransport(
     keepOpen: AbortSignal | undefined,
   ): Promise<void> => {
     let attempt = 0;
+    /** Set once a stream came and went: the next one waits `initialDelay` all the same. */
+    let again = false;
     let last = lastEventId;
     const signal =
       keepOpen === undefined ? closer.signal : AbortSignal.any([closer.signal, keepOpen]);
     while (!closed && attempt <= maxRetries) {
       if (attempt > 0) await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), signal);
+      else if (again) await sleep(initialDelay, signal);
       if (closed || sessionId === undefined || signal.aborted) return;
       attempt++;
       let response: Response;
@@ -289,7 +315,7 @@ export function createStreamableHttpTransport(
       }
       const opened = Date.now();
       let received = false;
-      const clean = await readEvents(
+      const end = await readEvents(
         response.body,
         (id) => {
           received = true;
@@ -298,11 +324,21 @@ export function createStreamableHttpTransport(
         },
         deliver,
       );
-      if ((clean && keepOpen === undefined) || signal.aborted) return;
+      if (end === 'too-large') {
+        // A failed attempt, whatever it carried before: the same event may come again.
+        report(overLimit('HTTP event stream'));
+        continue;
+      }
+      if ((end === 'ended' && keepOpen === undefined) || signal.aborted) return;
       // A stream that carried something, or stayed open a while, was a success: the next
       // reconnection starts over. One that ended at once counts as a failed attempt, so a server
       // that keeps ending it is not asked again in a tight loop.
-      if (received || Date.now() - opened >= STREAM_LIVED) attempt = 0;
+      // It still waits `initialDelay` before the next: a server that ends every stream after an
+      // event is not asked again in a tight loop either.
+      if (received || Date.now() - opened >= STREAM_LIVED) {
+        attempt = 0;
+        again = true;
+      }
     }
     if (!closed && attempt > maxRetries)
       report(new TransportError('HTTP event stream: gave up reconnecting'));
@@ -427,7 +463,7 @@ export function createStreamableHttpTransport(
       // stream ends without it (nothing could bring it any more). So do a batch's requests.
       const owed = owedIds(text);
       const reading = (async () => {
-        const clean = await readEvents(
+        const end = await readEvents(
           body,
           (id) => (last = id),
           (data) => {
@@ -436,8 +472,14 @@ export function createStreamableHttpTransport(
             deliver(data);
           },
         );
+        if (end === 'too-large') {
+          const error = overLimit(`HTTP ${status} event stream`);
+          if (owed !== undefined && owed.size > 0 && !closed) throw error;
+          report(error);
+          return;
+        }
         // A stream that dropped before its end: resume it where it stopped.
-        if (!clean && !closed && last !== undefined) {
+        if (end === 'dropped' && !closed && last !== undefined) {
           await resume(last, () => {}, undefined);
           return;
         }
