@@ -22,27 +22,36 @@ const memoryImpls = [
   { name: 'kit', kind: KIT },
   { name: 'json-rpc-2.0', kind: PEER },
 ];
-const wsConfig = {
-  quick: { warmupCalls: 3_000, calls: 15_000 },
-  full: { warmupCalls: 20_000, calls: 200_000 },
-};
-const stdioConfig = wsConfig;
-/**
- * The duplex throughput rows' targets (0.97x of the write-coalesced raw) sit within their spread
- * of a few percent: more runs, for a steadier median, as the tail rows have.
- */
-const duplexReps = { quick: 5, full: 9 };
-const wsImpls = [
-  { name: 'raw', kind: RAW },
-  { name: 'raw-coalesced', kind: RAW },
-  { name: 'kit', kind: KIT },
-  { name: 'rpc-websockets', kind: PEER },
-];
 const stdioNewlineImpls = [
   { name: 'raw', kind: RAW },
   { name: 'raw-coalesced', kind: RAW },
   { name: 'kit', kind: KIT },
 ];
+const wsImpls = [...stdioNewlineImpls, { name: 'rpc-websockets', kind: PEER }];
+/**
+ * A WebSocket or stdio throughput row: 64 calls in flight between two processes, a fixed number
+ * of calls. Their targets (0.97x of the write-coalesced raw) sit within their spread of a few
+ * percent: 9 runs in a full run, for a steadier median, as the tail rows have.
+ *
+ * @param {string} id
+ * @param {string} title
+ * @param {{ name: string, kind: string }[]} impls
+ * @param {(impl: string, config: object) => Promise<object>} measure
+ */
+const duplexScenario = (id, title, impls, measure) => ({
+  id,
+  title,
+  unit: 'calls/s',
+  cpu: 0,
+  impls,
+  target: { raw: 1.0, peers: true },
+  config: {
+    quick: { warmupCalls: 3_000, calls: 15_000 },
+    full: { warmupCalls: 20_000, calls: 200_000 },
+  },
+  reps: { quick: 5, full: 9 },
+  measure,
+});
 const bigImpls = ['1KiB', '64KiB', '1MiB', '16MiB'].flatMap((size) => [
   { name: `raw ${size}`, kind: RAW, group: size },
   { name: `kit ${size}`, kind: KIT, group: size },
@@ -232,71 +241,38 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) => (await import('./scenarios/streamable.mjs')).run(impl, config),
   },
-  {
-    id: 'ws',
-    title: '4a. WebSocket, 64 calls in flight, client and server in separate processes',
-    unit: 'calls/s',
-    cpu: 0,
-    impls: wsImpls,
-    target: { raw: 1.0, peers: true },
-    config: wsConfig,
-    reps: duplexReps,
-    measure: async (impl, config) => (await import('./scenarios/ws.mjs')).run(impl, config),
-  },
-  {
-    id: 'ws-aged',
-    title:
-      '4b. WebSocket, 64 calls in flight, after a full GC in both processes (processes that have run a while)',
-    unit: 'calls/s',
-    cpu: 0,
-    impls: wsImpls,
-    target: { raw: 1.0, peers: true },
-    config: wsConfig,
-    reps: duplexReps,
-    measure: async (impl, config) => (await import('./scenarios/ws.mjs')).run(impl, config, true),
-  },
-  {
-    id: 'stdio-content-length',
-    title: '5a. stdio child process, Content-Length framing, 64 in flight',
-    unit: 'calls/s',
-    cpu: 0,
-    impls: [
-      { name: 'raw', kind: RAW },
-      { name: 'raw-coalesced', kind: RAW },
-      { name: 'kit', kind: KIT },
-      { name: 'vscode-jsonrpc', kind: PEER },
-    ],
-    target: { raw: 1.0, peers: true },
-    config: stdioConfig,
-    reps: duplexReps,
-    measure: async (impl, config) =>
+  duplexScenario(
+    'ws',
+    '4a. WebSocket, 64 calls in flight, client and server in separate processes',
+    wsImpls,
+    async (impl, config) => (await import('./scenarios/ws.mjs')).run(impl, config),
+  ),
+  duplexScenario(
+    'ws-aged',
+    '4b. WebSocket, 64 calls in flight, after a full GC in both processes (processes that have run a while)',
+    wsImpls,
+    async (impl, config) => (await import('./scenarios/ws.mjs')).run(impl, config, true),
+  ),
+  duplexScenario(
+    'stdio-content-length',
+    '5a. stdio child process, Content-Length framing, 64 in flight',
+    [...stdioNewlineImpls, { name: 'vscode-jsonrpc', kind: PEER }],
+    async (impl, config) =>
       (await import('./scenarios/stdio.mjs')).run(impl, config, 'content-length'),
-  },
-  {
-    id: 'stdio-newline',
-    title: '5b. stdio child process, newline framing, 64 in flight',
-    unit: 'calls/s',
-    cpu: 0,
-    impls: stdioNewlineImpls,
-    target: { raw: 1.0, peers: true },
-    config: stdioConfig,
-    reps: duplexReps,
-    measure: async (impl, config) =>
-      (await import('./scenarios/stdio.mjs')).run(impl, config, 'newline'),
-  },
-  {
-    id: 'stdio-newline-aged',
-    title:
-      '5c. stdio child process, newline framing, 64 in flight, after a full GC in both processes',
-    unit: 'calls/s',
-    cpu: 0,
-    impls: stdioNewlineImpls,
-    target: { raw: 1.0, peers: true },
-    config: stdioConfig,
-    reps: duplexReps,
-    measure: async (impl, config) =>
+  ),
+  duplexScenario(
+    'stdio-newline',
+    '5b. stdio child process, newline framing, 64 in flight',
+    stdioNewlineImpls,
+    async (impl, config) => (await import('./scenarios/stdio.mjs')).run(impl, config, 'newline'),
+  ),
+  duplexScenario(
+    'stdio-newline-aged',
+    '5c. stdio child process, newline framing, 64 in flight, after a full GC in both processes',
+    stdioNewlineImpls,
+    async (impl, config) =>
       (await import('./scenarios/stdio.mjs')).run(impl, config, 'newline', true),
-  },
+  ),
   {
     id: 'heap',
     title:
