@@ -92,12 +92,11 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   if (!(maxEvents >= 1)) throw new RangeError(`maxEvents must be >= 1, got ${maxEvents}`);
   if (!(maxAge > 0)) throw new RangeError(`maxAge must be > 0, got ${maxAge}`);
   const now = options.now ?? Date.now;
-  // The events kept are `queue[head..]`, in sequence order: the one at `queue[head + i]` has the
-  // sequence number `first + i`. Slots before `head` are emptied as events go, and cut off in one
-  // copy once they are half the array (so each event is copied at most once more on average).
+  // The events kept are `queue[head..]`, in sequence order: the last one has the sequence number
+  // `sequence`. Slots before `head` are emptied as events go, and cut off in one copy once they
+  // are half the array (so each event is copied at most once more on average).
   let queue: (Stored | undefined)[] = [];
   let head = 0;
-  let first = 1;
   let sequence = 0;
 
   const prune = (): void => {
@@ -106,12 +105,8 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       const event = queue[head]!;
       if (queue.length - head <= maxEvents && event.at >= oldest) break;
       queue[head++] = undefined;
-      first++;
     }
-    if (head === queue.length) {
-      queue = [];
-      head = 0;
-    } else if (head > 64 && head * 2 >= queue.length) {
+    if (head > 64 && head * 2 >= queue.length) {
       queue = queue.slice(head);
       head = 0;
     }
@@ -122,7 +117,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     const at = eventId.lastIndexOf('_');
     const n = Number(eventId.slice(at + 1));
     if (at === -1 || !Number.isInteger(n)) return undefined;
-    const index = head + (n - first);
+    const index = queue.length - 1 - (sequence - n);
     const event = index >= head && index < queue.length ? queue[index] : undefined;
     return event !== undefined && event.id === eventId ? { event, index } : undefined;
   };
