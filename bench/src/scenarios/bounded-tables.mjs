@@ -11,13 +11,17 @@
  *   busy key (one remote address, say) while the table holds `maxKeys` keys.
  * - `progress-refresh`: a progress report for one call while that many calls wait under the
  *   client's safety-net timeout (core's `createPendingCalls`, `refresh()`: its wait starts again).
+ * - `progress-route`: a progress notification a handler sends through a Streamable HTTP session
+ *   (transport-http's `createStreamableHttpHandler`, fetch form, in-process) while that many of
+ *   the session's POSTs wait for their answers; it names the newest one's progress token, and
+ *   goes on that POST's event stream, which a reader drains.
  */
 import { kit } from '../common.mjs';
 import { timePerCall } from './cost.mjs';
 
 /** The bounds measured: column label → items kept. */
 const BOUNDS = { 100: 100, '1k': 1_000, '10k': 10_000 };
-const TABLES = ['event-store', 'rate-limit-keys', 'progress-refresh'];
+const TABLES = ['event-store', 'rate-limit-keys', 'progress-refresh', 'progress-route'];
 /** Every measured case: `<table>/<bound>`. */
 export const BOUNDED_TABLE_CASES = TABLES.flatMap((table) =>
   Object.keys(BOUNDS).map((bound) => `${table}/${bound}`),
@@ -77,10 +81,91 @@ async function progressRefresh(bound) {
   };
 }
 
+/** A round of `ROUND` progress notifications on a Streamable session with `bound` POSTs waiting. */
+async function progressRoute(bound) {
+  const { createServer } = await kit('@jsonrpc-kit/server', 'createServer');
+  const { createStreamableHttpHandler } = await kit(
+    '@jsonrpc-kit/transport-http',
+    'createStreamableHttpHandler',
+  );
+  const server = createServer({ maxConcurrency: bound + 1 });
+  const held = [];
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  server.method('initialize', () => ({ protocolVersion: '2025-06-18', capabilities: {} }));
+  server.method('hold', async (_params, ctx) => {
+    held.push(ctx);
+    await released;
+    return 'released';
+  });
+  const handler = createStreamableHttpHandler(server);
+  const info = { remoteAddress: '127.0.0.1', localAddress: '127.0.0.1' };
+  const post = (body, session) =>
+    handler(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: {
+          host: '127.0.0.1',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(session === undefined ? {} : { 'mcp-session-id': session }),
+        },
+        body,
+      }),
+      info,
+    );
+  const init = await post('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{}}');
+  const session = init.headers.get('mcp-session-id');
+  if (session === null) throw new Error('no session started');
+  const answers = [];
+  for (let i = 0; i < bound; i++) {
+    const body = `{"jsonrpc":"2.0","id":${i},"method":"hold","params":{"_meta":{"progressToken":"t${i}"}}}`;
+    answers.push(post(body, session));
+  }
+  for (let i = 0; held.length < bound; i++) {
+    if (i > 10_000) throw new Error(`${held.length} of ${bound} calls started`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const newest = held[bound - 1];
+  const params = { progressToken: `t${bound - 1}`, progress: 0 };
+  const round = async () => {
+    for (let i = 0; i < ROUND; i++) {
+      params.progress++;
+      await newest.peer.notify('notifications/progress', params);
+    }
+  };
+  // The first notification makes the newest POST's answer an event stream: drained from then on.
+  const first = newest.peer.notify('notifications/progress', params);
+  const stream = await answers[bound - 1];
+  if (stream.headers.get('content-type') !== 'text/event-stream')
+    throw new Error('the progress did not go on the newest POST');
+  const reader = stream.body.getReader();
+  let read = 0;
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.length;
+    }
+  })();
+  await first;
+  await round();
+  if (read === 0) throw new Error('nothing arrived on the stream');
+  round.close = async () => {
+    release();
+    await Promise.all(answers);
+    await handler.close();
+  };
+  return round;
+}
+
 const tables = {
   'event-store': eventStore,
   'rate-limit-keys': rateLimitKeys,
   'progress-refresh': progressRefresh,
+  'progress-route': progressRoute,
 };
 
 /** Measures one case; the value is nanoseconds per item. */
@@ -90,5 +175,6 @@ export async function run(name, config) {
   if (bound === undefined || tables[table] === undefined) throw new Error(`unknown case ${name}`);
   const round = await tables[table](bound);
   const ns = await timePerCall(round, config.measureMs);
+  await round.close?.();
   return { value: ns / ROUND, extra: { kept: bound } };
 }

@@ -69,6 +69,10 @@ async function start(options: StreamableHttpHandlerOptions = {}): Promise<Fixtur
     await new Promise((resolve) => setTimeout(resolve, params.wait));
     return 'quick';
   });
+  server.method('shout', async (_params: unknown, ctx) => {
+    await ctx.peer!.notify('notifications/message', { level: 'info', data: 'hi' });
+    return 'shouted';
+  });
   server.method('facts', (_params: unknown, ctx) => ({
     kind: ctx.transport.kind,
     auth: ctx.transport.auth,
@@ -476,6 +480,41 @@ describe('Streamable HTTP handler: routing and resumption of a request stream', 
     // b saw nothing but its answer, so it was answered as JSON.
     expect(rb.headers['content-type']).toBe('application/json');
     expect(rb.body).toBe('{"jsonrpc":"2.0","id":"b","result":"quick"}');
+  });
+
+  it('sends a message naming no token to the newest streamable request still waiting', async () => {
+    const { port } = await start();
+    const id = await initialize(port);
+    const quick = (rid: string, wait: number) =>
+      rawExchange(
+        port,
+        post(`{"jsonrpc":"2.0","id":"${rid}","method":"quick","params":{"wait":${wait}}}`, {
+          'mcp-session-id': id,
+        }),
+      );
+    const a = quick('a', 200);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const b = quick('b', 200);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const c = await quick('c', 10);
+    expect(c.body).toBe('{"jsonrpc":"2.0","id":"c","result":"quick"}');
+    // Accepts JSON only: it cannot carry the server's messages, so b (the newest that can) does.
+    const d = await rawExchange(
+      port,
+      rawPost('{"jsonrpc":"2.0","id":"d","method":"shout"}', {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'mcp-session-id': id,
+      }),
+    );
+    expect(d.body).toBe('{"jsonrpc":"2.0","id":"d","result":"shouted"}');
+    const [ra, rb] = await Promise.all([a, b]);
+    expect(ra.headers['content-type']).toBe('application/json');
+    expect(rb.headers['content-type']).toBe('text/event-stream');
+    expect(events(rb.body).map((e) => JSON.parse(e.data).method ?? JSON.parse(e.data).id)).toEqual([
+      'notifications/message',
+      'b',
+    ]);
   });
 
   it('keeps a request running when its stream drops, and resumes the stream with Last-Event-ID', async () => {

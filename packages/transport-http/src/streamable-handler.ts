@@ -408,9 +408,14 @@ interface Exchange {
   /** Ids (as JSON text) still unanswered. */
   readonly pending: Set<string>;
   /** Progress tokens (as JSON text) of its requests. */
-  readonly tokens: Set<string>;
+  readonly tokens: readonly string[];
   readonly batch: boolean;
+  /** Whether its answers may come as a stream: then it may also carry the server's messages. */
   readonly streamable: boolean;
+  /** The streamable exchange of its session that started before it, while both wait. */
+  older: Exchange | undefined;
+  /** The streamable exchange of its session that started after it, while both wait. */
+  newer: Exchange | undefined;
   /** Answers collected while not streaming. */
   readonly answers: string[];
   stream: SseStream | undefined;
@@ -446,6 +451,17 @@ class SessionActivity {
    * an id can wait in one POST of the session at a time. Set while `exchanges` is.
    */
   waiting: TurnoverMap<string, Exchange> | undefined = undefined;
+  /**
+   * Which streamable exchange a progress token (as JSON text) names: the first still waiting
+   * that named it. A server message that names one goes there in one lookup.
+   */
+  tokens: TurnoverMap<string, Exchange> | undefined = undefined;
+  /**
+   * The newest streamable exchange: a server message that names no waiting one goes there. The
+   * streamable exchanges are a list through their `older` and `newer`, so that the next newest
+   * is at hand when it ends.
+   */
+  newest: Exchange | undefined = undefined;
   /** Messages that arrived before `start`. */
   inbox: string[] | undefined = undefined;
   standalone: SseStream | undefined = undefined;
@@ -528,6 +544,8 @@ abstract class Session implements Transport {
     else if (this.activity !== undefined) {
       this.activity.exchanges = undefined;
       this.activity.waiting = undefined;
+      this.activity.tokens = undefined;
+      this.activity.newest = undefined;
       if (this.activity.unused) this.activity = undefined;
     }
   }
@@ -535,8 +553,26 @@ abstract class Session implements Transport {
   /** Takes a POST that waits for the answers with `ids`. */
   wait(exchange: Exchange, ids: readonly string[]): void {
     (this.exchanges ??= new TurnoverMap()).set(exchange, true);
-    const waiting = (this.activity!.waiting ??= new TurnoverMap());
+    const activity = this.activity!;
+    const waiting = (activity.waiting ??= new TurnoverMap());
     for (const id of ids) waiting.set(id, exchange);
+    if (!exchange.streamable) return;
+    exchange.older = activity.newest;
+    if (activity.newest !== undefined) activity.newest.newer = exchange;
+    activity.newest = exchange;
+    if (exchange.tokens.length === 0) return;
+    const tokens = (activity.tokens ??= new TurnoverMap());
+    for (const token of exchange.tokens) if (!tokens.has(token)) tokens.set(token, exchange);
+  }
+
+  /**
+   * The exchange a message the server sends (neither an answer nor push) goes to: the one its
+   * progress token names, else the newest streamable one, if any.
+   */
+  carrierOf(token: string | undefined): Exchange | undefined {
+    const activity = this.activity;
+    if (activity === undefined) return undefined;
+    return (token !== undefined ? activity.tokens?.get(token) : undefined) ?? activity.newest;
   }
 
   /** The POST that waits for the answer with `id`, if one does. */
@@ -618,7 +654,19 @@ abstract class Session implements Transport {
     const exchanges = this.exchanges;
     if (exchanges === undefined) return;
     this.answered(exchange, [...exchange.pending]);
-    exchanges.delete(exchange);
+    if (!exchanges.delete(exchange)) return;
+    if (exchange.streamable) {
+      const activity = this.activity!;
+      const { older, newer } = exchange;
+      if (older !== undefined) older.newer = newer;
+      if (newer !== undefined) newer.older = older;
+      else activity.newest = older;
+      exchange.older = exchange.newer = undefined;
+      const tokens = activity.tokens;
+      for (const token of exchange.tokens) {
+        if (tokens?.get(token) === exchange) tokens.delete(token);
+      }
+    }
     if (exchanges.size === 0) this.exchanges = undefined;
   }
 
@@ -977,16 +1025,7 @@ export function createStreamableCore(
     }
     // Not an answer: tie it to the exchange whose progress token it names, else to the newest
     // exchange still open, else the session's own stream.
-    const token = text.includes('progressToken') ? tokenOf(text) : undefined;
-    let target: Exchange | undefined;
-    for (const exchange of session.exchanges?.keys() ?? []) {
-      if (!exchange.streamable) continue;
-      if (token !== undefined && exchange.tokens.has(token)) {
-        target = exchange;
-        break;
-      }
-      target = exchange;
-    }
+    const target = session.carrierOf(text.includes('progressToken') ? tokenOf(text) : undefined);
     if (target !== undefined) return toStream(target, session).send(text);
     return sendStandalone(session, text, false);
   };
@@ -1243,21 +1282,24 @@ export function createStreamableCore(
     const replied = new Promise<StreamableReply>((resolve) => {
       respond = resolve;
     });
+    const tokens: string[] = [];
+    for (const r of classified.requests) {
+      const token = progressToken(r);
+      if (token !== undefined) tokens.push(token);
+    }
     const exchange: Exchange = {
       pending: new Set(classified.ids),
-      tokens: new Set(),
+      tokens,
       batch: classified.batch,
       streamable,
+      older: undefined,
+      newer: undefined,
       answers: [],
       stream: undefined,
       done: false,
       respond,
       headers,
     };
-    for (const r of classified.requests) {
-      const token = progressToken(r);
-      if (token !== undefined) exchange.tokens.add(token);
-    }
     session.wait(exchange, classified.ids);
     if (streamable && mode === 'sse') toStream(exchange, session);
     incoming.onGone(() => {
