@@ -15,13 +15,22 @@
  *   (transport-http's `createStreamableHttpHandler`, fetch form, in-process) while that many of
  *   the session's POSTs wait for their answers; it names the newest one's progress token, and
  *   goes on that POST's event stream, which a reader drains.
+ * - `invalid-answers`: an invalid answer (both `result` and `error`) to an id that no call waits
+ *   for, from a hostile peer, taken by a client (`createClient` over core's memory transport)
+ *   while that many of its calls wait.
  */
 import { kit } from '../common.mjs';
 import { timePerCall } from './cost.mjs';
 
 /** The bounds measured: column label → items kept. */
 const BOUNDS = { 100: 100, '1k': 1_000, '10k': 10_000 };
-const TABLES = ['event-store', 'rate-limit-keys', 'progress-refresh', 'progress-route'];
+const TABLES = [
+  'event-store',
+  'rate-limit-keys',
+  'progress-refresh',
+  'progress-route',
+  'invalid-answers',
+];
 /** Every measured case: `<table>/<bound>`. */
 export const BOUNDED_TABLE_CASES = TABLES.flatMap((table) =>
   Object.keys(BOUNDS).map((bound) => `${table}/${bound}`),
@@ -161,11 +170,43 @@ async function progressRoute(bound) {
   return round;
 }
 
+/** A round of `ROUND` invalid answers taken by a client with `bound` calls waiting. */
+async function invalidAnswers(bound) {
+  const { createMemoryTransportPair } = await kit('@jsonrpc-kit/core', 'createMemoryTransportPair');
+  const { createClient } = await kit('@jsonrpc-kit/client', 'createClient');
+  const [near, far] = createMemoryTransportPair();
+  let reported = 0;
+  const client = createClient(near, { requestTimeout: 3_600_000, onError: () => reported++ });
+  let asked = 0;
+  await far.start({ onMessage: () => asked++, onClose: () => {} });
+  const waiting = [];
+  for (let i = 0; i < bound; i++) waiting.push(client.request('hold').catch(() => {}));
+  for (let i = 0; asked < bound; i++) {
+    if (i > 1_000) throw new Error(`${asked} of ${bound} calls sent`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const invalid = '{"jsonrpc":"2.0","id":"nobody","result":1,"error":{"code":1,"message":"m"}}';
+  const sends = new Array(ROUND);
+  const round = async () => {
+    for (let i = 0; i < ROUND; i++) sends[i] = far.send(invalid);
+    await Promise.all(sends);
+  };
+  const before = reported;
+  await round();
+  if (reported - before !== ROUND) throw new Error(`${reported - before} of ${ROUND} reported`);
+  round.close = async () => {
+    await client.close();
+    await Promise.all(waiting);
+  };
+  return round;
+}
+
 const tables = {
   'event-store': eventStore,
   'rate-limit-keys': rateLimitKeys,
   'progress-refresh': progressRefresh,
   'progress-route': progressRoute,
+  'invalid-answers': invalidAnswers,
 };
 
 /** Measures one case; the value is nanoseconds per item. */

@@ -245,7 +245,7 @@ export function createHandlerDispatch(
         : undefined;
     }
     const id = parsed.id;
-    const method = id === null ? undefined : methodOf(id);
+    const method = id === null ? undefined : session.pending.get(id)?.method;
     if (method !== undefined) {
       const error = new ProtocolError('Received an invalid answer', value, { method, id });
       session.reject(id, error);
@@ -253,11 +253,6 @@ export function createHandlerDispatch(
     } else if (!(id !== null && session.gaveUp(id))) {
       report(new ProtocolError('Received an invalid answer', value), INVALID);
     }
-    return undefined;
-  };
-
-  const methodOf = (id: JsonRpcId): string | undefined => {
-    for (const waiting of session.pending.calls()) if (waiting.id === id) return waiting.method;
     return undefined;
   };
 

@@ -118,6 +118,17 @@ describe('createPendingCalls', () => {
     expect(() => pending.add(1, 'again')).toThrow(/already pending/);
   });
 
+  it('gets one call by its id, and nothing once it settled', () => {
+    const pending = createPendingCalls();
+    void pending.add(1, 'a');
+    void pending.add('1', 'b');
+    expect(pending.get(1)).toMatchObject({ id: 1, method: 'a' });
+    expect(pending.get('1')).toMatchObject({ id: '1', method: 'b' });
+    expect(pending.get(2)).toBeUndefined();
+    pending.settle({ jsonrpc: '2.0', id: 1, result: 0 });
+    expect(pending.get(1)).toBeUndefined();
+  });
+
   it('times out, removes the entry and reports the give-up', async () => {
     vi.useFakeTimers();
     const pending = createPendingCalls();

@@ -92,6 +92,13 @@ export interface PendingCalls {
   refresh(id: JsonRpcId): boolean;
   /** Whether a call with this id is pending. */
   has(id: JsonRpcId): boolean;
+  /**
+   * The pending call with this id, if there is one: one lookup, however many wait.
+   *
+   * @param id - its id
+   * @returns the call, or `undefined`
+   */
+  get(id: JsonRpcId): PendingCall | undefined;
   /** The pending calls, oldest first. */
   calls(): IterableIterator<PendingCall>;
 }
@@ -316,6 +323,9 @@ export function createPendingCalls(options?: PendingCallsOptions): PendingCalls 
     },
     has(id) {
       return entries.has(id);
+    },
+    get(id) {
+      return entries.get(id);
     },
     calls() {
       return entries.values();
