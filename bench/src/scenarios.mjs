@@ -130,6 +130,7 @@ const broadcastConfig = {
 import { BOUNDED_TABLE_CASES } from './scenarios/bounded-tables.mjs';
 /** @type {Scenario[]} */
 import { COST_CASES } from './scenarios/cost.mjs';
+import { LONG_QUEUE_CASES } from './scenarios/long-queues.mjs';
 import { findWrk } from './wrk.mjs';
 
 export const SCENARIOS = [
@@ -342,6 +343,23 @@ export const SCENARIOS = [
     },
     measure: async (impl, config) =>
       (await import('./scenarios/bounded-tables.mjs')).run(impl, config),
+  },
+  {
+    id: 'long-queues',
+    title:
+      "8c. Cost per item of the kit's waiting queues, from 1,000 to 100,000 waiting (in-process, kit)",
+    unit: 'ns/item',
+    kind: 'cost',
+    cpu: 1,
+    impls: LONG_QUEUE_CASES.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) =>
+      (await import('./scenarios/long-queues.mjs')).run(impl, config),
   },
   {
     id: 'ws-idle',

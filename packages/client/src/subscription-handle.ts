@@ -8,6 +8,7 @@
  */
 import {
   asyncDisposeSymbol,
+  FifoQueue,
   formatIssues,
   type JsonRpcParams,
   type StandardSchemaV1,
@@ -128,7 +129,7 @@ export function createHandle<I>(
 ): { handle: Handle; subscription: Subscription<I>; onAbort: () => void } {
   const { dialect } = host;
   const maxBuffered = options?.maxBuffered ?? DEFAULT_MAX_BUFFERED;
-  const buffered: I[] = [];
+  const buffered = new FifoQueue<I>();
   let waiter: { resolve(r: IteratorResult<I>): void; reject(e: unknown): void } | undefined;
   let failure: Error | undefined;
   let resolveReady!: (id: string) => void;
@@ -248,7 +249,7 @@ export function createHandle<I>(
           });
         },
         return(): Promise<IteratorResult<I>> {
-          buffered.length = 0;
+          buffered.clear();
           return unsubscribe().then(() => ({ done: true, value: undefined }));
         },
       };

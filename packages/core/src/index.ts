@@ -113,6 +113,7 @@ export {
   DEFAULT_FAULT_STALL_MS,
   FAULT_NAMES,
 } from './faulty-transport.js';
+export { FifoQueue } from './fifo-queue.js';
 export type { AnswerOptions, HandlerDispatchOptions } from './handlers.js';
 export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';

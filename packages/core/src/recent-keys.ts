@@ -3,10 +3,8 @@
  *
  * @module
  */
+import { FifoQueue } from './fifo-queue.js';
 import { TurnoverMap } from './turnover-map.js';
-
-/** Emptied slots at the front of the order that make it worth cutting them off in one copy. */
-const MIN_CUT = 64;
 
 /**
  * The last `limit` distinct keys added: adding one past the limit forgets the oldest, in O(1).
@@ -17,9 +15,8 @@ const MIN_CUT = 64;
 export class RecentKeys<K> {
   readonly #limit: number;
   readonly #keys = new TurnoverMap<K, true>();
-  /** The keys in the order they were added: `order[head..]` (slots before `head` are emptied). */
-  #order: (K | undefined)[] = [];
-  #head = 0;
+  /** The keys in the order they were added. */
+  readonly #order = new FifoQueue<K>();
 
   /** @param limit - most keys remembered */
   constructor(limit: number) {
@@ -31,14 +28,7 @@ export class RecentKeys<K> {
     if (this.#keys.has(key)) return;
     this.#keys.set(key, true);
     this.#order.push(key);
-    if (this.#keys.size <= this.#limit) return;
-    this.#keys.delete(this.#order[this.#head] as K);
-    this.#order[this.#head++] = undefined;
-    // Cut off once they are half the array: each key is copied at most once more on average.
-    if (this.#head >= MIN_CUT && this.#head * 2 >= this.#order.length) {
-      this.#order = this.#order.slice(this.#head);
-      this.#head = 0;
-    }
+    if (this.#keys.size > this.#limit) this.#keys.delete(this.#order.shift() as K);
   }
 
   /** Whether a key is remembered. */
@@ -54,7 +44,6 @@ export class RecentKeys<K> {
   /** Forgets every key. */
   clear(): void {
     this.#keys.clear();
-    this.#order = [];
-    this.#head = 0;
+    this.#order.clear();
   }
 }

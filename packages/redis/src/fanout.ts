@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { asyncDisposeSymbol, ConnectionClosedError, TransportError } from '@jsonrpc-kit/core';
+import {
+  asyncDisposeSymbol,
+  ConnectionClosedError,
+  FifoQueue,
+  TransportError,
+} from '@jsonrpc-kit/core';
 import {
   dropConnection,
   openConnection,
@@ -193,7 +198,7 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
   const send = (channel: string, text: string): Promise<unknown> =>
     sharded ? pub.sPublish(channel, text) : pub.publish(channel, text);
   const listeners = new Map<string, Listeners>();
-  const queue: QueuedPublish[] = [];
+  const queue = new FifoQueue<QueuedPublish>();
   let closed = false;
   let flushing = false;
 
@@ -202,7 +207,7 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
     flushing = true;
     try {
       while (queue.length > 0 && pub.isReady && !closed) {
-        const next = queue[0]!;
+        const next = queue.at(0)!;
         try {
           await send(next.channel, next.text);
         } catch {
@@ -301,7 +306,9 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    for (const waiting of queue.splice(0)) waiting.reject(new ConnectionClosedError());
+    for (let waiting = queue.shift(); waiting !== undefined; waiting = queue.shift()) {
+      waiting.reject(new ConnectionClosedError());
+    }
     listeners.clear();
     await Promise.all([
       pub.close().catch(() => dropConnection(pub)),

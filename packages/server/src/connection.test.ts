@@ -425,7 +425,7 @@ describe('connect()', () => {
     for (let i = 0; i < 5; i++) await first.send(req('slow', i));
     // One call waits, in the first connection's own queue: the second's is still empty.
     const queueOf = (c: Connection) =>
-      (c as unknown as { limiter: { queue: unknown[] } }).limiter.queue;
+      (c as unknown as { limiter: { queue: { length: number } } }).limiter.queue;
     for (let i = 0; i < 200 && queueOf(firstConnection).length === 0; i++) await sleep(1);
     expect(queueOf(firstConnection)).toHaveLength(1);
     expect(queueOf(secondConnection)).toHaveLength(0);

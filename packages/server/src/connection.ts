@@ -9,6 +9,7 @@ import {
   asyncDisposeSymbol,
   type ErrorInfo as CoreErrorInfo,
   createSession,
+  type FifoQueue,
   type JsonRpcParams,
   type MessageEnvelope,
   type ParseResult,
@@ -50,7 +51,7 @@ export interface ConnectionConfig {
  * What few connections hold: calls waiting for a slot, a size limit other than the server's.
  */
 interface RareConnectionState {
-  queue?: Array<() => void>;
+  queue?: FifoQueue<() => void> | undefined;
   maxRequestBytes?: number;
 }
 
@@ -80,12 +81,12 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
   /** What every connection of its server shares: a getter of the server's subclass. */
   protected abstract get config(): ConnectionConfig;
 
-  /** The limiter's waiting calls: a shared empty array until one waits. */
-  get queue(): Array<() => void> {
+  /** The limiter's waiting calls: a shared empty queue until one waits. */
+  get queue(): FifoQueue<() => void> {
     return this.#rare?.queue ?? NO_QUEUE;
   }
 
-  set queue(queue: Array<() => void>) {
+  set queue(queue: FifoQueue<() => void>) {
     (this.#rare ??= {}).queue = queue;
   }
 
@@ -134,7 +135,7 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
     return NO_LANES;
   }
 
-  get turns(): Lane[] {
+  get turns(): FifoQueue<Lane> {
     return NO_TURNS;
   }
 
@@ -239,7 +240,11 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
 
   onClose(): void {
     // Waiting calls were aborted: starting them only rejects them.
-    for (const start of this.queue.splice(0)) start();
+    const waiting = this.queue;
+    if (waiting !== NO_QUEUE) {
+      this.#rare!.queue = undefined;
+      for (let start = waiting.shift(); start !== undefined; start = waiting.shift()) start();
+    }
     this.config.onClosed(this);
   }
 }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { FifoQueue } from '@jsonrpc-kit/core';
 
 /** One client's share of a fair limiter. */
 export interface Lane {
@@ -17,7 +18,7 @@ export interface Lane {
   /** Calls of this client running now. */
   active: number;
   /** Waiting starts of this client, oldest first. */
-  readonly queue: Array<() => void>;
+  readonly queue: FifoQueue<() => void>;
 }
 
 /** The per-client bounds of a fair limiter. */
@@ -36,12 +37,12 @@ export interface Limiter {
   readonly max: number;
   /** Most calls waiting. */
   readonly maxQueue: number;
-  /** Waiting starts without a lane, oldest first; a shared empty array until the first waits. */
-  queue: Array<() => void>;
+  /** Waiting starts without a lane, oldest first; a shared empty queue until the first waits. */
+  queue: FifoQueue<() => void>;
   /** Lanes by client key (fair limiters only). */
   readonly lanes: Map<string, Lane>;
   /** Lanes with waiting starts, in the order they get their next turn. */
-  readonly turns: Lane[];
+  readonly turns: FifoQueue<Lane>;
   /** Waiting starts in all lanes. */
   queued: number;
   /** Per-client bounds (fair limiters only). */
@@ -51,9 +52,9 @@ export interface Limiter {
 /** The lanes of every limiter that is not fair: never written (no lanes). */
 export const NO_LANES: Map<string, Lane> = new Map();
 /** The turns of every limiter that is not fair: never written. */
-export const NO_TURNS: Lane[] = [];
+export const NO_TURNS: FifoQueue<Lane> = new FifoQueue();
 /** The queue of every limiter until a call of it waits (then it gets its own): never written. */
-export const NO_QUEUE: Array<() => void> = [];
+export const NO_QUEUE: FifoQueue<() => void> = new FifoQueue();
 
 /**
  * Creates a limiter.
@@ -72,7 +73,7 @@ export function createLimiter(max: number, maxQueue: number, fair?: FairLimits):
     queue: NO_QUEUE,
     // Only a fair limiter fills these: the others (one per connection) share two empty ones.
     lanes: fair === undefined ? NO_LANES : new Map(),
-    turns: fair === undefined ? NO_TURNS : [],
+    turns: fair === undefined ? NO_TURNS : new FifoQueue(),
     queued: 0,
     fair:
       fair === undefined
@@ -94,7 +95,7 @@ export function createLimiter(max: number, maxQueue: number, fair?: FairLimits):
 export function laneOf(limiter: Limiter, key: string): Lane {
   let lane = limiter.lanes.get(key);
   if (lane === undefined) {
-    lane = { key, active: 0, queue: [] };
+    lane = { key, active: 0, queue: new FifoQueue() };
     limiter.lanes.set(key, lane);
   }
   return lane;
@@ -135,7 +136,7 @@ export function canWait(limiter: Limiter, lane: Lane | undefined): boolean {
  */
 export function wait(limiter: Limiter, lane: Lane | undefined, start: () => void): void {
   if (lane === undefined) {
-    if (limiter.queue === NO_QUEUE) limiter.queue = [];
+    if (limiter.queue === NO_QUEUE) limiter.queue = new FifoQueue();
     limiter.queue.push(start);
     return;
   }

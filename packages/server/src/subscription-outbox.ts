@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { FifoQueue } from '@jsonrpc-kit/core';
 import { joinBytes } from './utf8.js';
 
 /**
@@ -69,7 +70,7 @@ export type OutboxMessage = string | Uint8Array;
  * touches as few objects per subscriber as it can). Internal.
  */
 export class Outbox {
-  readonly #queue: OutboxMessage[] = [];
+  readonly #queue = new FifoQueue<OutboxMessage>();
   #target: TextTarget;
   #takesBytes: boolean;
   readonly #limit: number;
@@ -183,7 +184,7 @@ export class Outbox {
   clear(): void {
     this.#cleared = true;
     this.#flowing = false;
-    this.#queue.length = 0;
+    this.#queue.clear();
   }
 
   /**
@@ -231,7 +232,7 @@ export class Outbox {
     // The connection went away: nothing waiting can be sent any more.
     this.#cleared = true;
     this.#flowing = false;
-    this.#queue.length = 0;
+    this.#queue.clear();
     this.#onFailed(error);
   }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { FifoQueue } from '@jsonrpc-kit/core';
 
 /**
  * Keeps the events of streams so that a client reconnecting with `Last-Event-ID` gets what it
@@ -92,33 +93,25 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   if (!(maxEvents >= 1)) throw new RangeError(`maxEvents must be >= 1, got ${maxEvents}`);
   if (!(maxAge > 0)) throw new RangeError(`maxAge must be > 0, got ${maxAge}`);
   const now = options.now ?? Date.now;
-  // The events kept are `queue[head..]`, in sequence order: the last one has the sequence number
-  // `sequence`. Slots before `head` are emptied as events go, and cut off in one copy once they
-  // are half the array (so each event is copied at most once more on average).
-  let queue: (Stored | undefined)[] = [];
-  let head = 0;
+  // The events kept, in sequence order: the last one has the sequence number `sequence`.
+  const queue = new FifoQueue<Stored>();
   let sequence = 0;
 
   const prune = (): void => {
     const oldest = now() - maxAge;
-    while (head < queue.length) {
-      const event = queue[head]!;
-      if (queue.length - head <= maxEvents && event.at >= oldest) break;
-      queue[head++] = undefined;
-    }
-    if (head > 64 && head * 2 >= queue.length) {
-      queue = queue.slice(head);
-      head = 0;
+    for (let first = queue.at(0); first !== undefined; first = queue.at(0)) {
+      if (queue.length <= maxEvents && first.at >= oldest) break;
+      queue.shift();
     }
   };
 
-  /** The event kept under this id, if any. */
+  /** The event kept under this id, if any, and its place in the queue. */
   const find = (eventId: string): { event: Stored; index: number } | undefined => {
     const at = eventId.lastIndexOf('_');
     const n = Number(eventId.slice(at + 1));
     if (at === -1 || !Number.isInteger(n)) return undefined;
     const index = queue.length - 1 - (sequence - n);
-    const event = index >= head && index < queue.length ? queue[index] : undefined;
+    const event = queue.at(index);
     return event !== undefined && event.id === eventId ? { event, index } : undefined;
   };
 
@@ -136,7 +129,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       const stream = found.event.stream;
       const later: Stored[] = [];
       for (let i = found.index + 1; i < queue.length; i++) {
-        const event = queue[i]!;
+        const event = queue.at(i)!;
         if (event.stream === stream) later.push(event);
       }
       for (const event of later) await send(event.id, event.message);

@@ -10,6 +10,7 @@ import {
   ConnectionClosedError,
   type ConnectionHandler,
   ethereumSubscriptions,
+  FifoQueue,
   genericSubscriptions,
   META_HEADER,
   type ParseResult,
@@ -468,7 +469,7 @@ class SessionActivity {
   /** The id of the session's own stream, kept across reconnections. */
   standaloneId: string | undefined = undefined;
   /** Push sent before the GET stream first opened (bounded), sent when it opens. */
-  backlog: string[] | undefined = undefined;
+  backlog: FifoQueue<string> | undefined = undefined;
   /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
   resuming: Promise<void> | undefined = undefined;
 
@@ -1066,7 +1067,7 @@ export function createStreamableCore(
       return;
     }
     // Not opened yet: kept for the first GET, the oldest dropped past the bound.
-    const backlog = (session.activityState().backlog ??= []);
+    const backlog = (session.activityState().backlog ??= new FifoQueue());
     if (backlog.length >= maxBuffered) backlog.shift();
     backlog.push(text);
   };
@@ -1383,7 +1384,9 @@ export function createStreamableCore(
     void touchSession(session.id!, streamId);
     const backlog = activity.backlog;
     activity.backlog = undefined;
-    for (const message of backlog ?? []) void stream.send(message);
+    if (backlog !== undefined) {
+      for (let m = backlog.shift(); m !== undefined; m = backlog.shift()) void stream.send(m);
+    }
     return sse(stream, headers);
   };
 
