@@ -62,7 +62,7 @@ export class FifoQueue<T> {
     const item = items[head];
     items[head] = undefined;
     if (head + 1 === items.length) {
-      this.#items = [];
+      items.length = 0;
       this.#head = 0;
     } else if (head >= MIN_CUT && (head + 1) * 2 >= items.length) {
       this.#items = items.slice(head + 1);
@@ -83,7 +83,7 @@ export class FifoQueue<T> {
 
   /** Takes every item out. */
   clear(): void {
-    this.#items = [];
+    this.#items.length = 0;
     this.#head = 0;
   }
 }
