@@ -128,11 +128,11 @@ const broadcastConfig = {
  */
 
 import { BOUNDED_TABLE_CASES } from './scenarios/bounded-tables.mjs';
-/** @type {Scenario[]} */
 import { COST_CASES } from './scenarios/cost.mjs';
 import { LONG_QUEUE_CASES } from './scenarios/long-queues.mjs';
 import { findWrk } from './wrk.mjs';
 
+/** @type {Scenario[]} */
 export const SCENARIOS = [
   {
     id: 'in-process',
@@ -312,55 +312,27 @@ export const SCENARIOS = [
     measure: async (impl, config) =>
       (await import('./scenarios/non-reading.mjs')).run(impl, config),
   },
-  {
-    id: 'cost',
-    title: '8. Cost per byte, inputs from 1 KB to the 1 MiB limit (in-process, kit)',
-    unit: 'ns/byte',
-    kind: 'cost',
-    cpu: 1,
-    impls: COST_CASES.map((name) => ({ name, kind: KIT })),
-    target: undefined,
-    reps: { quick: 1, full: 3 },
-    config: {
-      quick: { measureMs: 150 },
-      full: { measureMs: 1000 },
-    },
-    measure: async (impl, config) => (await import('./scenarios/cost.mjs')).run(impl, config),
-  },
-  {
-    id: 'bounded-tables',
-    title:
-      "8b. Cost per item of the kit's bounded tables, from 100 to 10,000 kept (in-process, kit)",
-    unit: 'ns/item',
-    kind: 'cost',
-    cpu: 1,
-    impls: BOUNDED_TABLE_CASES.map((name) => ({ name, kind: KIT })),
-    target: undefined,
-    reps: { quick: 1, full: 3 },
-    config: {
-      quick: { measureMs: 150 },
-      full: { measureMs: 1000 },
-    },
-    measure: async (impl, config) =>
-      (await import('./scenarios/bounded-tables.mjs')).run(impl, config),
-  },
-  {
-    id: 'long-queues',
-    title:
-      "8c. Cost per item of the kit's waiting queues, from 1,000 to 100,000 waiting (in-process, kit)",
-    unit: 'ns/item',
-    kind: 'cost',
-    cpu: 1,
-    impls: LONG_QUEUE_CASES.map((name) => ({ name, kind: KIT })),
-    target: undefined,
-    reps: { quick: 1, full: 3 },
-    config: {
-      quick: { measureMs: 150 },
-      full: { measureMs: 1000 },
-    },
-    measure: async (impl, config) =>
-      (await import('./scenarios/long-queues.mjs')).run(impl, config),
-  },
+  inProcessCost(
+    'cost',
+    '8. Cost per byte, inputs from 1 KB to the 1 MiB limit (in-process, kit)',
+    'ns/byte',
+    COST_CASES,
+    'cost',
+  ),
+  inProcessCost(
+    'bounded-tables',
+    "8b. Cost per item of the kit's bounded tables, from 100 to 10,000 kept (in-process, kit)",
+    'ns/item',
+    BOUNDED_TABLE_CASES,
+    'bounded-tables',
+  ),
+  inProcessCost(
+    'long-queues',
+    "8c. Cost per item of the kit's waiting queues, from 10,000 to 100,000 waiting (in-process, kit)",
+    'ns/item',
+    LONG_QUEUE_CASES,
+    'long-queues',
+  ),
   {
     id: 'ws-idle',
     title: '9. Memory per idle WebSocket connection (server RSS and heap after GC)',
@@ -693,5 +665,33 @@ function streamableIdleScenario(id, number, streams) {
     },
     measure: async (impl, config) =>
       (await import('./scenarios/streamable-idle.mjs')).runIdle(impl, config, streams),
+  };
+}
+
+/**
+ * A row of in-process costs of the kit alone (per byte or per item), flat or not across the
+ * inputs its cases name (`<what>/<size or bound>`).
+ *
+ * @param {string} id - the scenario id
+ * @param {string} title - its title in the tables
+ * @param {string} unit - what one value counts
+ * @param {string[]} cases - the cases, one table cell each
+ * @param {string} file - the scenario module in `./scenarios/`, whose `run(name, config)` measures
+ */
+function inProcessCost(id, title, unit, cases, file) {
+  return {
+    id,
+    title,
+    unit,
+    kind: 'cost',
+    cpu: 1,
+    impls: cases.map((name) => ({ name, kind: KIT })),
+    target: undefined,
+    reps: { quick: 1, full: 3 },
+    config: {
+      quick: { measureMs: 150 },
+      full: { measureMs: 1000 },
+    },
+    measure: async (impl, config) => (await import(`./scenarios/${file}.mjs`)).run(impl, config),
   };
 }

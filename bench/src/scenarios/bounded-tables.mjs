@@ -20,7 +20,7 @@
  *   while that many of its calls wait.
  */
 import { kit } from '../common.mjs';
-import { timePerCall } from './cost.mjs';
+import { timePerItem } from './cost.mjs';
 
 /** The bounds measured: column label → items kept. */
 const BOUNDS = { 100: 100, '1k': 1_000, '10k': 10_000 };
@@ -209,13 +209,7 @@ const tables = {
   'invalid-answers': invalidAnswers,
 };
 
+const ROW = { makers: tables, bounds: BOUNDS, perRound: ROUND, extraKey: 'kept' };
+
 /** Measures one case; the value is nanoseconds per item. */
-export async function run(name, config) {
-  const [table, label] = name.split('/');
-  const bound = BOUNDS[label];
-  if (bound === undefined || tables[table] === undefined) throw new Error(`unknown case ${name}`);
-  const round = await tables[table](bound);
-  const ns = await timePerCall(round, config.measureMs);
-  await round.close?.();
-  return { value: ns / ROUND, extra: { kept: bound } };
-}
+export const run = (name, config) => timePerItem(ROW, name, config);

@@ -61,6 +61,23 @@ export async function timePerCall(once, ms) {
   return Number(process.hrtime.bigint() - start) / calls;
 }
 
+/**
+ * Measures one case of a row of per-item costs, named `<what>/<bound label>`: `makers[what]`
+ * fills its table or queue to the bound and returns a round of `perRound` items (with a
+ * `close()` when something must be let go of after the timing).
+ *
+ * @returns nanoseconds per item, and the bound under `extraKey`
+ */
+export async function timePerItem({ makers, bounds, perRound, extraKey }, name, config) {
+  const [what, label] = name.split('/');
+  const bound = bounds[label];
+  if (bound === undefined || makers[what] === undefined) throw new Error(`unknown case ${name}`);
+  const round = await makers[what](bound);
+  const ns = await timePerCall(round, config.measureMs);
+  await round.close?.();
+  return { value: ns / perRound, extra: { [extraKey]: bound } };
+}
+
 /** Measures one case; the value is nanoseconds per input byte. */
 export async function run(name, config) {
   const [shape, size] = name.split('/');

@@ -14,7 +14,7 @@
  *   transport); the running call ends, the oldest waiting one starts, and a new one arrives.
  */
 import { kit } from '../common.mjs';
-import { timePerCall } from './cost.mjs';
+import { timePerItem } from './cost.mjs';
 
 /** The bounds measured: column label → items waiting. */
 const BOUNDS = { '10k': 10_000, '30k': 30_000, '100k': 100_000 };
@@ -121,13 +121,7 @@ const queues = {
   'call-queue': callQueue,
 };
 
+const ROW = { makers: queues, bounds: BOUNDS, perRound: ROUND, extraKey: 'waiting' };
+
 /** Measures one case; the value is nanoseconds per item. */
-export async function run(name, config) {
-  const [queue, label] = name.split('/');
-  const bound = BOUNDS[label];
-  if (bound === undefined || queues[queue] === undefined) throw new Error(`unknown case ${name}`);
-  const round = await queues[queue](bound);
-  const ns = await timePerCall(round, config.measureMs);
-  await round.close();
-  return { value: ns / ROUND, extra: { waiting: bound } };
-}
+export const run = (name, config) => timePerItem(ROW, name, config);
