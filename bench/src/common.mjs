@@ -276,6 +276,18 @@ export async function lanesFor(call, lanesCount, ms, chunk = 8) {
   return done / seconds;
 }
 
+/**
+ * Waits until `done()` holds, an event-loop turn at a time, for at most `timeoutMs`: then throws,
+ * saying what it waited for.
+ */
+export async function until(done, what, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Throws unless `value` is the expected result (3): guards against measuring a broken path. */
 export function check(value) {
   if (value !== 3) throw new Error(`wrong result: ${JSON.stringify(value)}`);

@@ -19,7 +19,7 @@
  *   for, from a hostile peer, taken by a client (`createClient` over core's memory transport)
  *   while that many of its calls wait.
  */
-import { kit } from '../common.mjs';
+import { kit, until } from '../common.mjs';
 import { timePerItem } from './cost.mjs';
 
 /** The bounds measured: column label → items kept. */
@@ -133,10 +133,7 @@ async function progressRoute(bound) {
     const body = `{"jsonrpc":"2.0","id":${i},"method":"hold","params":{"_meta":{"progressToken":"t${i}"}}}`;
     answers.push(post(body, session));
   }
-  for (let i = 0; held.length < bound; i++) {
-    if (i > 10_000) throw new Error(`${held.length} of ${bound} calls started`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
+  await until(() => held.length === bound, `${bound} calls to start`);
   const newest = held[bound - 1];
   const params = { progressToken: `t${bound - 1}`, progress: 0 };
   const round = async () => {
@@ -181,10 +178,7 @@ async function invalidAnswers(bound) {
   await far.start({ onMessage: () => asked++, onClose: () => {} });
   const waiting = [];
   for (let i = 0; i < bound; i++) waiting.push(client.request('hold').catch(() => {}));
-  for (let i = 0; asked < bound; i++) {
-    if (i > 1_000) throw new Error(`${asked} of ${bound} calls sent`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
+  await until(() => asked === bound, `${bound} calls to be sent`);
   const invalid = '{"jsonrpc":"2.0","id":"nobody","result":1,"error":{"code":1,"message":"m"}}';
   const sends = new Array(ROUND);
   const round = async () => {

@@ -13,7 +13,7 @@
  *   `maxConcurrency: 1` and `maxQueue` as the bound, `server.connect()` over the memory
  *   transport); the running call ends, the oldest waiting one starts, and a new one arrives.
  */
-import { kit } from '../common.mjs';
+import { kit, until } from '../common.mjs';
 import { timePerItem } from './cost.mjs';
 
 /** The bounds measured: column label → items waiting. */
@@ -25,14 +25,6 @@ export const LONG_QUEUE_CASES = QUEUES.flatMap((queue) =>
 );
 /** Items per timed round. */
 const ROUND = 100;
-
-/** Waits until `done()` holds, a macrotask at a time (bounded). */
-async function until(done, what) {
-  for (let i = 0; !done(); i++) {
-    if (i > 100_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /** A round of `ROUND` items taken from, and added to, a subscription holding `bound`. */
 async function subscriptionBuffer(bound) {
