@@ -1,16 +1,20 @@
-// Prints `N passed, N failed` from vitest's JSON report (written by `pnpm test:ci`).
+// Prints `N passed, N failed` from vitest's JSON reports: the Node 20 pass (`pnpm test:ci`) and
+// the Node 24 pass (`pnpm test:node24`), summed. A failed run never prints `0 failed`.
 import { existsSync, readFileSync } from 'node:fs';
 
 const status = Number(process.argv[2] ?? 0);
-const file = new URL('./results.json', import.meta.url);
-if (!existsSync(file)) {
-  // The run stopped before the tests (install, build, lint or typecheck failed).
-  console.log(`0 passed, ${status === 0 ? 0 : 1} failed`);
-} else {
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const name of ['results.json', 'results-node24.json']) {
+  const file = new URL(`./${name}`, import.meta.url);
+  // A missing report: the run stopped before that pass (install, build, lint, typecheck, or the
+  // Node 20 pass failed).
+  if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, 'utf8'));
-  const failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
-  const skipped = report.numPendingTests + (report.numTodoTests ?? 0);
-  console.log(
-    `${report.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
-  );
+  passed += report.numPassedTests;
+  failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  skipped += report.numPendingTests + (report.numTodoTests ?? 0);
 }
+if (status !== 0 && failed === 0) failed = 1;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
