@@ -45,6 +45,13 @@ export const DEFAULT_MAX_RECONNECT_DELAY = 2000;
  */
 export const DEFAULT_COMMAND_TIMEOUT = 0;
 
+/**
+ * How long a close waits for what Redis has not answered yet (the replies a graceful close waits
+ * for, a worker's answers on their way), in milliseconds. Past it the connection is dropped: a
+ * peer that stopped answering (a hung server, another service on the port) never holds a close.
+ */
+export const CLOSE_WAIT_MS = 2000;
+
 /** One of the package's own connections. */
 export type RedisConnection = ReturnType<typeof createClient>;
 
@@ -108,7 +115,49 @@ export function dropConnection(client: RedisConnection | undefined): void {
 }
 
 /**
- * An idempotent, graceful close of one connection (dropped when the graceful close fails).
+ * Waits for `work`, at most `ms`.
+ *
+ * @param work - what to wait for
+ * @param ms - the longest wait
+ * @returns whether `work` settled (resolved or rejected) in time
+ */
+export async function settlesWithin(
+  work: Promise<unknown>,
+  ms: number = CLOSE_WAIT_MS,
+): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A graceful close of one connection: it waits (at most {@link CLOSE_WAIT_MS}) for the replies
+ * to what it carries, and is dropped when that fails or takes longer. Never throws.
+ *
+ * @param client - the connection
+ */
+export async function closeConnection(client: RedisConnection): Promise<void> {
+  const closed = client.close().then(
+    () => true,
+    () => false,
+  );
+  if (!(await settlesWithin(closed)) || !(await closed)) dropConnection(client);
+}
+
+/**
+ * An idempotent {@link closeConnection}.
  *
  * @param client - the connection
  * @returns the close: the first call closes, later ones resolve at once
@@ -118,7 +167,7 @@ export function closeOnce(client: RedisConnection): () => Promise<void> {
   return async () => {
     if (closed) return;
     closed = true;
-    await client.close().catch(() => dropConnection(client));
+    await closeConnection(client);
   };
 }
 

@@ -11,6 +11,7 @@ import {
   TransportError,
 } from '@jsonrpc-kit/core';
 import {
+  closeConnection,
   dropConnection,
   openConnection,
   type RedisConnection,
@@ -310,10 +311,7 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
       waiting.reject(new ConnectionClosedError());
     }
     listeners.clear();
-    await Promise.all([
-      pub.close().catch(() => dropConnection(pub)),
-      sub.close().catch(() => dropConnection(sub)),
-    ]);
+    await Promise.all([closeConnection(pub), closeConnection(sub)]);
   };
 
   return {

@@ -23,6 +23,7 @@ import {
   openPair,
   pauseAfterFailure,
   type RedisConnection,
+  settlesWithin,
 } from './connection.js';
 import {
   batchExpectsAnswer,
@@ -188,7 +189,8 @@ export function createRedisQueueClientTransport(
     dropConnection(reader);
     await readLoop;
     if (commands !== undefined) {
-      await commands.sendCommand(['DEL', ownReplyKey]).catch(() => undefined);
+      // Its reply stream goes now rather than at its expiry, unless Redis does not answer.
+      await settlesWithin(command(commands, ['DEL', ownReplyKey]));
       dropConnection(commands);
     }
     notifyClose(closeError(reason));

@@ -19,12 +19,14 @@ import {
   TurnoverMap,
 } from '@jsonrpc-kit/core';
 import {
+  CLOSE_WAIT_MS,
   closeError,
   command,
   dropConnection,
   openPair,
   pauseAfterFailure,
   type RedisConnection,
+  settlesWithin,
 } from './connection.js';
 import {
   batchExpectsAnswer,
@@ -48,13 +50,6 @@ export const DEFAULT_WORKER_CONCURRENCY = 64;
 
 /** Entries a reply stream keeps, about (`XADD … MAXLEN ~`). */
 const REPLY_MAX_LENGTH = '10000';
-
-/**
- * How long `close()` waits for the answers on their way to Redis and their acknowledgement, in
- * milliseconds. An answer Redis has not confirmed by then leaves its request pending, for another
- * worker to answer again.
- */
-const CLOSE_WAIT_MS = 2000;
 
 /** Options of {@link createRedisQueueWorkerTransport}. */
 export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
@@ -359,20 +354,20 @@ export function createRedisQueueWorkerTransport(
   };
 
   /**
-   * Waits (at most {@link CLOSE_WAIT_MS}) for the answers on their way to Redis, then for the
-   * acknowledgement of every request answered: closing does not leave them to be answered again.
+   * Waits (at most {@link CLOSE_WAIT_MS} in all) for the answers on their way to Redis, then for
+   * the acknowledgement of every request answered: closing does not leave them to be answered
+   * again. An answer Redis has not confirmed by then leaves its request pending, for another
+   * worker to answer again.
    */
   const settle = async (): Promise<void> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_WAIT_MS);
-    });
+    const deadline = Date.now() + CLOSE_WAIT_MS;
     if (answering > 0) {
-      await Promise.race([new Promise<void>((resolve) => (answersDone = resolve)), deadline]);
+      await settlesWithin(new Promise<void>((resolve) => (answersDone = resolve)), CLOSE_WAIT_MS);
     }
     acknowledgeAll();
-    await Promise.race([acknowledged, deadline]);
-    clearTimeout(timer);
+    if (acknowledged !== undefined) {
+      await settlesWithin(acknowledged, Math.max(0, deadline - Date.now()));
+    }
   };
 
   const close = async (reason?: unknown): Promise<void> => {

@@ -5,7 +5,7 @@
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -14,6 +14,9 @@ import { asyncDisposeSymbol } from '@jsonrpc-kit/core';
 /** What to do when `redis-server` is missing. */
 export const REDIS_SERVER_INSTALL_HINT: string =
   'redis-server is not installed (install it: apt-get install -y redis-server)';
+
+/** Where Linux says which ports it hands out by itself. */
+const EPHEMERAL_RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
 
 /** Milliseconds {@link startRedisServer} waits for the server to answer `PING`. @default 10000 */
 export const DEFAULT_REDIS_START_TIMEOUT = 10_000;
@@ -36,7 +39,10 @@ export interface StartRedisServerOptions {
 
 /** A `redis-server` child process started by {@link startRedisServer}. */
 export interface RedisServerProcess {
-  /** Its port on 127.0.0.1 (kept across restarts). */
+  /**
+   * Its port on 127.0.0.1, kept across restarts. On Linux it is below the system's ephemeral
+   * range, so no other socket takes it while a restart keeps the server down.
+   */
   readonly port: number;
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
@@ -79,16 +85,51 @@ export function findRedisServer(): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Listens on `port` of 127.0.0.1 (0: one the system picks) and closes again.
+ *
+ * @returns the port, or `undefined` when it is taken
+ */
+function tryPort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address !== null ? address.port : undefined;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/** The first port of Linux's ephemeral range, when it can be read. */
+function ephemeralStart(): number | undefined {
+  try {
+    const start = Number(readFileSync(EPHEMERAL_RANGE, 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A free port, below the system's ephemeral range where it is known: the system never hands one
+ * of those out by itself (to a `listen(0)` or to an outgoing connection), so a restarted server
+ * finds its port free again. A port the system picks would be one of its ephemeral ones, which
+ * any other socket of the machine may take while the server is down.
+ */
+async function freePort(): Promise<number> {
+  const start = ephemeralStart();
+  if (start !== undefined && start > 2048) {
+    const low = Math.max(1024, start - 16_384);
+    for (let attempt = 0; attempt < 32; attempt++) {
+      const port = await tryPort(low + Math.floor(Math.random() * (start - low)));
+      if (port !== undefined) return port;
+    }
+  }
+  const port = await tryPort(0);
+  if (port === undefined) throw new Error('No free port on 127.0.0.1');
+  return port;
 }
 
 function answersPing(port: number): Promise<boolean> {
@@ -107,8 +148,9 @@ function answersPing(port: number): Promise<boolean> {
 }
 
 /**
- * Starts a throwaway `redis-server`: bound to 127.0.0.1 on a free port, in a new temporary
- * directory, with persistence off. Resolves once it answers `PING`.
+ * Starts a throwaway `redis-server`: bound to 127.0.0.1 on a free port (on Linux, one below the
+ * system's ephemeral range), in a new temporary directory, with persistence off. Resolves once it
+ * answers `PING`.
  *
  * @param options - the binary and the start timeout
  * @returns the running server
