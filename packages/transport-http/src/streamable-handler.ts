@@ -12,6 +12,7 @@ import {
   ethereumSubscriptions,
   FifoQueue,
   genericSubscriptions,
+  isPromiseLike,
   META_HEADER,
   type ParseResult,
   parse,
@@ -403,6 +404,9 @@ function explicitCorsOrigins(option: HttpHandlerOptions['cors']): (origin: strin
   if (typeof allowed === 'function') return (origin) => (allowed as (o: string) => boolean)(origin);
   return (origin) => (allowed as readonly string[]).includes(origin);
 }
+
+/** A send that is done. */
+const SENT: Promise<void> = Promise.resolve();
 
 /** One POST that holds requests, waiting for their answers. */
 interface Exchange {
@@ -969,7 +973,8 @@ export function createStreamableCore(
           : `[${answers.map((a) => (a.trimStart().startsWith('[') ? a.trim().slice(1, -1) : a)).join(',')}]`;
       exchange.respond(reply(200, body, exchange.headers));
     }
-    if (session.id === undefined) void closeSession(session);
+    // A stateless session ends with its POST; not inside the server's `send` of the last answer.
+    if (session.id === undefined) queueMicrotask(() => void closeSession(session));
   };
 
   /** An answer stream's client went away. */
@@ -1007,14 +1012,18 @@ export function createStreamableCore(
       const exchange = session.waiterOfAny(ids);
       if (exchange === undefined) return sendStandalone(session, text, false);
       session.answered(exchange, ids);
-      let sent: Promise<void> = Promise.resolve();
-      if (exchange.stream !== undefined) {
-        // One event per message: MCP clients read one message per event.
-        if (text.trimStart().startsWith('[')) {
-          // Cut from the text, not re-serialized: ids beyond 2^53 keep their digits.
-          for (const member of batchMembers(text)) sent = exchange.stream.send(member);
-        } else sent = exchange.stream.send(text);
-      } else exchange.answers.push(text);
+      if (exchange.stream === undefined) {
+        // A JSON answer: kept until the exchange's last one, then written at once.
+        exchange.answers.push(text);
+        if (exchange.pending.size === 0) finishExchange(session, exchange);
+        return SENT;
+      }
+      let sent = SENT;
+      // One event per message: MCP clients read one message per event.
+      if (text.trimStart().startsWith('[')) {
+        // Cut from the text, not re-serialized: ids beyond 2^53 keep their digits.
+        for (const member of batchMembers(text)) sent = exchange.stream.send(member);
+      } else sent = exchange.stream.send(text);
       if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
       return sent;
     }
@@ -1150,12 +1159,15 @@ export function createStreamableCore(
   const storeDown = (cors: readonly string[]): StreamableReply =>
     reply(503, errorBody(-32000, 'Service Unavailable: session store'), cors);
 
-  /** The session a request names: this process's, or one the store knows (continued here). */
-  const sessionOf = async (
+  /**
+   * The session a request names: this process's, or one the store knows (continued here). Without
+   * a store the answer is at hand, not a promise.
+   */
+  const sessionOf = (
     incoming: StreamableIncoming,
     ctx: HttpContext,
     cors: readonly string[],
-  ): Promise<Session | StreamableReply> => {
+  ): Session | StreamableReply | Promise<Session | StreamableReply> => {
     const id = incoming.header(sessionHeader);
     if (id === undefined) {
       return reply(
@@ -1164,17 +1176,28 @@ export function createStreamableCore(
         cors,
       );
     }
-    let session = sessions.get(id);
-    if (sessionStore === undefined) {
-      // This process's sessions only: known and not past its idle timeout, or not found.
-      if (session === undefined || session.closed) return notFound(cors);
-      if (expired(session, clock())) {
-        void closeSession(session);
-        return notFound(cors);
-      }
-      session.lastActive = clock();
-      return session;
+    const session = sessions.get(id);
+    if (sessionStore !== undefined) return storedSessionOf(sessionStore, id, session, ctx, cors);
+    // This process's sessions only: known and not past its idle timeout, or not found.
+    if (session === undefined || session.closed) return notFound(cors);
+    const now = clock();
+    if (expired(session, now)) {
+      void closeSession(session);
+      return notFound(cors);
     }
+    session.lastActive = now;
+    return session;
+  };
+
+  /** {@link sessionOf} with a session store: the store says whether the session lives. */
+  const storedSessionOf = async (
+    sessionStore: SessionStore,
+    id: string,
+    local: Session | undefined,
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<Session | StreamableReply> => {
+    let session = local;
     const record: SessionRecord | undefined | null = await Promise.resolve(
       sessionStore.lookup(id, sessionTtl),
     ).catch(
@@ -1235,7 +1258,8 @@ export function createStreamableCore(
       session = openSession(id, ctx);
       headers = [...cors, sessionHeader, id];
     } else {
-      const found = await sessionOf(incoming, ctx, cors);
+      let found = sessionOf(incoming, ctx, cors);
+      if (isPromiseLike(found)) found = await found;
       if (isReply(found)) return found;
       session = found;
       headers = [...cors, sessionHeader, found.id!];
@@ -1407,16 +1431,14 @@ export function createStreamableCore(
     session.lastActive = clock();
   };
 
-  /** Runs the `authenticate` hook: the context with its `auth`, or the refusal. */
+  /** Runs the `authenticate` hook (there is one): the context with its `auth`, or the refusal. */
   const admit = async (
     ctx: HttpContext,
     cors: readonly string[],
   ): Promise<HttpContext | StreamableReply> => {
-    const authenticate = cfg.authenticate;
-    if (authenticate === undefined) return ctx;
     let auth: unknown;
     try {
-      auth = await authenticate(ctx);
+      auth = await cfg.authenticate!(ctx);
     } catch (error) {
       return rejection(error, cors);
     }
@@ -1453,7 +1475,8 @@ export function createStreamableCore(
         corsHeaders,
       );
     }
-    const ctx = await admit(incoming.context(cfg.maxRequestBytes), corsHeaders);
+    const context = incoming.context(cfg.maxRequestBytes);
+    const ctx = cfg.authenticate === undefined ? context : await admit(context, corsHeaders);
     if (!(ctx instanceof HttpContext)) return ctx;
     if (method === 'POST') return post(incoming, ctx, corsHeaders);
     if (method === 'GET') return get(incoming, ctx, corsHeaders);
