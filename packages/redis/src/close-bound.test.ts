@@ -58,6 +58,7 @@ async function timed(work: () => Promise<unknown>, limit: number): Promise<numbe
   }
 }
 
+/** Closes the silent server and the connections it took. */
 function closeAll(silent: Server & { sockets: Socket[] }): Promise<void> {
   for (const socket of silent.sockets) socket.destroy();
   return new Promise((resolve) => silent.close(() => resolve()));
@@ -69,7 +70,7 @@ describe.skipIf(skipReason !== undefined)('a close when Redis stops answering', 
   it('the fan-out closes within its wait; a publish still queued is refused', {
     timeout: 20_000,
   }, async () => {
-    const redis = await startRedisServer();
+    await using redis = await startRedisServer();
     const fanout = await createRedisFanout({ url: redis.url, channelPrefix: 'c1:' });
     await fanout.subscribe('news', () => {});
     const silent = await silenceRedis(redis, 2);
@@ -85,7 +86,7 @@ describe.skipIf(skipReason !== undefined)('a close when Redis stops answering', 
   });
 
   it('the session store closes within its wait', { timeout: 20_000 }, async () => {
-    const redis = await startRedisServer();
+    await using redis = await startRedisServer();
     const store = await createRedisSessionStore({ url: redis.url, keyPrefix: 'c2:' });
     const silent = await silenceRedis(redis, 1);
     try {
@@ -99,7 +100,7 @@ describe.skipIf(skipReason !== undefined)('a close when Redis stops answering', 
   });
 
   it('a queue client closes within its wait', { timeout: 20_000 }, async () => {
-    const redis = await startRedisServer();
+    await using redis = await startRedisServer();
     const client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue: 'c3', blockMs: 100 }),
     );
