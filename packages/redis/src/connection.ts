@@ -149,11 +149,8 @@ export async function settlesWithin(
  * @param client - the connection
  */
 export async function closeConnection(client: RedisConnection): Promise<void> {
-  const closed = client.close().then(
-    () => true,
-    () => false,
-  );
-  if (!(await settlesWithin(closed)) || !(await closed)) dropConnection(client);
+  const closed = client.close().catch(() => dropConnection(client));
+  if (!(await settlesWithin(closed))) dropConnection(client);
 }
 
 /**
