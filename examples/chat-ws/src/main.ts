@@ -36,6 +36,8 @@ async function startServer(port: number): Promise<JsonRpcWebSocketServer> {
  * Runs the example.
  *
  * @param log - where to print
+ * @param listenPort - where the server listens, 0 for a port the system picks; the restart keeps
+ *   the port
  * @returns resolves when done
  * @throws Error when a step does not happen as it must
  * @example
@@ -43,8 +45,8 @@ async function startServer(port: number): Promise<JsonRpcWebSocketServer> {
  * await run(console.log);
  * ```
  */
-export async function run(log: Log = console.log): Promise<void> {
-  let wss = await startServer(0);
+export async function run(log: Log = console.log, listenPort = 0): Promise<void> {
+  let wss = await startServer(listenPort);
   const port = wss.port;
   const url = `ws://127.0.0.1:${port}/`;
   log(`chat-ws: listening on ${url}`);

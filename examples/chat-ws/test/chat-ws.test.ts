@@ -5,6 +5,7 @@ import { JsonRpcError } from '@jsonrpc-kit/core';
 import { createWebSocketServer, type JsonRpcWebSocketServer } from '@jsonrpc-kit/transport-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { firstLine } from '../../../tests/support/first-line.js';
+import { restartablePort } from '../../../tests/support/restart-port.js';
 import { ChatError, type ChatMessage, createChatServer } from '../src/chat.js';
 import { run } from '../src/main.js';
 import { connectMember, type Member } from '../src/member.js';
@@ -146,7 +147,9 @@ describe('node dist/server.js --port 0', () => {
 describe('main: run(log)', () => {
   it('chats, restarts the server on the same port, and the members reconnect and rejoin', async () => {
     const lines: string[] = [];
-    await run((line) => lines.push(line));
+    // A port the system picks is an ephemeral one, which another socket of the suite could take
+    // while the server is down: this one is below that range.
+    await run((line) => lines.push(line), await restartablePort());
     const text = lines.join('\n');
     expect(text).toContain('server asks: join lobby');
     expect(text).toContain('[alice] got "hi alice" from bob');

@@ -9,6 +9,7 @@ import {
   type JsonRpcWebSocketServer,
 } from '@jsonrpc-kit/transport-ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { restartablePort } from '../../../tests/support/restart-port.js';
 import { createReconnectSignal } from './reconnect-signal.js';
 import { streamCall } from './stream-client.js';
 import { resumable, streams } from './stream-server.js';
@@ -116,7 +117,7 @@ async function serveWebSocket(server: Server, port: number): Promise<Running> {
 describe('resuming over a real WebSocket server restart', () => {
   it('continues the stream after the server comes back, with no gap and no repeat', async () => {
     const opened: number[] = [];
-    const first = await serveWebSocket(countingServer(opened), 0);
+    const first = await serveWebSocket(countingServer(opened), await restartablePort());
     let running: Running = first;
     cleanup.push(() => running.stop());
     const reconnects = createReconnectSignal();
@@ -152,7 +153,7 @@ describe('resuming over a real WebSocket server restart', () => {
 
   it('re-opens when the drop came while no pull was in flight (the old id means nothing now)', async () => {
     const opened: number[] = [];
-    const first = await serveWebSocket(countingServer(opened), 0);
+    const first = await serveWebSocket(countingServer(opened), await restartablePort());
     let running: Running = first;
     cleanup.push(() => running.stop());
     const reconnects = createReconnectSignal();

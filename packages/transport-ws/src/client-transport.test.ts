@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ConnectionClosedError, TransportError, type TransportHandler } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
+import { restartablePort } from '../../../tests/support/restart-port.js';
 import { createEchoHandler } from '../test/echo-handler.js';
 import { waitFor, withTimeout, wsUrl } from '../test/helpers.js';
 import {
@@ -171,7 +172,7 @@ describe('createWebSocketTransport', () => {
   });
 
   it('reconnects with backoff when the server returns on the same port; queued sends go out once', async () => {
-    const first = await echoServer();
+    const first = await echoServer(await restartablePort());
     const port = first.port;
     const reconnects: number[] = [];
     const t = transport({

@@ -15,6 +15,7 @@ import {
 } from '@jsonrpc-kit/transport-ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
+import { restartablePort } from '../../support/restart-port.js';
 import { stdioFixture } from './stdio-fixtures/fixture.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -215,7 +216,7 @@ describe('subscriptions over WebSocket', () => {
   }
 
   it('a server restart under a live subscription: the client resubscribes, no item twice', async () => {
-    let wss = await start(0, 1);
+    let wss = await start(await restartablePort(), 1);
     cleanups.push(() => wss.close({ timeout: 50 }));
     const port = wss.port;
     const transport = createWebSocketTransport({

@@ -14,6 +14,7 @@ import {
   type WebSocketTransportOptions,
 } from '@jsonrpc-kit/transport-ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { restartablePort } from '../../support/restart-port.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -118,7 +119,7 @@ describe('client × server over WebSocket', () => {
   });
 
   it('rejects calls when the server dies, reconnects when it returns, and works again', async () => {
-    const first = await serve(rpcServer());
+    const first = await serve(rpcServer(), await restartablePort());
     const port = first.port;
     const reconnected: number[] = [];
     const { client, transport } = connect(port, {
