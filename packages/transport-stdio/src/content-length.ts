@@ -5,7 +5,6 @@
  *
  * @module
  */
-import * as nodeBuffer from 'node:buffer';
 import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core';
 import {
   asBuffer,
@@ -35,11 +34,19 @@ const PREFIX_LENGTH = PREFIX.length;
 const TOKEN = Buffer.from('content-length:', 'latin1');
 
 /**
+ * Node's ASCII check, taken from the built-in's own object: importing `node:buffer` makes its ES
+ * module, which reads every export, and its `File` then loads a module of its own at start-up.
+ */
+const nativeIsAscii = process.getBuiltinModule('node:buffer').isAscii as
+  | ((bytes: Buffer) => boolean)
+  | undefined;
+
+/**
  * Whether bytes are all ASCII (native; `false` where the runtime has no `isAscii`, which only
  * turns off the one-decode path below).
  */
 const isAscii: (bytes: Buffer) => boolean =
-  typeof nodeBuffer.isAscii === 'function' ? nodeBuffer.isAscii : () => false;
+  typeof nativeIsAscii === 'function' ? nativeIsAscii : () => false;
 
 const MODE_HEADER = 0;
 const MODE_BODY = 1;

@@ -375,4 +375,20 @@ describe('start-up cost', () => {
     `;
     expect(await inFreshProcess(script)).toEqual([false, false, true]);
   }, 15_000);
+
+  it('loads no Node built-in module when imported', async () => {
+    // An ES import of a built-in would make its ES module, which reads every export: importing
+    // `node:buffer` so loaded `internal/file` (for `File`), which a stdio server never uses.
+    // Core first (it imports no built-in): the loader's own modules load with the first import.
+    const core = new URL('../../core/dist/index.js', import.meta.url).href;
+    const entry = new URL('../dist/index.js', import.meta.url).href;
+    const script = `
+      await import(${JSON.stringify(core)});
+      const before = new Set(process.moduleLoadList);
+      await import(${JSON.stringify(entry)});
+      const added = process.moduleLoadList.filter((m) => !before.has(m));
+      console.log(JSON.stringify(added.filter((m) => m.startsWith('NativeModule '))));
+    `;
+    expect(await inFreshProcess(script)).toEqual([]);
+  }, 15_000);
 });

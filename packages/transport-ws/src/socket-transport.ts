@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
 import {
   ConnectionClosedError,
@@ -28,6 +27,12 @@ import {
   type SendFlowOwner,
 } from './send-flow.js';
 import { plainFrameTarget, writeTextFrame } from './text-frame.js';
+
+/**
+ * Node's UTF-8 check, taken from the built-in's own object: importing `node:buffer` makes its ES
+ * module, which reads every export, and its `File` then loads a module of its own at start-up.
+ */
+const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
 /**
  * Bytes a socket may hold unsent before `send()` waits and the socket stops being read.

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inFreshProcess } from '../../../tests/support/fresh-process.js';
 
@@ -31,6 +34,33 @@ describe('start-up cost', () => {
       console.log(JSON.stringify({ wsEntry: loaded, listening }));
     `;
     expect(await inFreshProcess(script)).toEqual({ wsEntry: 1, listening: true });
+  }, 15_000);
+
+  it('loads no Node built-in module that a bare ws server does not', async () => {
+    // A bare ws server on node:http, ws imported as an ES module app imports it, starts first;
+    // the kit's server then adds no built-in. An ES import of `node:buffer` (for `isUtf8`) made
+    // its ES module, which reads every export, and `File` loaded `internal/file`.
+    const entry = new URL('../dist/index.js', import.meta.url).href;
+    const wsPackage = createRequire(import.meta.url).resolve('ws/package.json');
+    const wsImport = pathToFileURL(join(dirname(wsPackage), 'wrapper.mjs')).href;
+    const script = `
+      import { createServer } from 'node:http';
+      const { WebSocketServer } = await import(${JSON.stringify(wsImport)});
+      const http = createServer();
+      const bare = new WebSocketServer({ server: http });
+      await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+      const before = new Set(process.moduleLoadList);
+      const { createWebSocketServer } = await import(${JSON.stringify(entry)});
+      const server = { connect: () => ({ closed: Promise.resolve() }) };
+      const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
+      await wss.ready;
+      await wss.close();
+      bare.close();
+      http.close();
+      const added = process.moduleLoadList.filter((m) => !before.has(m));
+      console.log(JSON.stringify(added.filter((m) => m.startsWith('NativeModule '))));
+    `;
+    expect(await inFreshProcess(script)).toEqual([]);
   }, 15_000);
 
   it('has the client load ws on Node through its CommonJS entry too', async () => {
