@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
@@ -34,6 +33,7 @@ import {
   isBatchText,
   type RedisQueueOptions,
   replyKey,
+  uniqueId,
 } from './queue-keys.js';
 import { readStreamReply } from './stream-reply.js';
 
@@ -105,7 +105,7 @@ export interface RedisQueueClientTransport extends Transport {
 export function createRedisQueueClientTransport(
   options: RedisQueueClientTransportOptions,
 ): RedisQueueClientTransport {
-  const callerId = randomUUID();
+  const callerId = uniqueId();
   const queue = options.queue;
   const ownReplyKey = replyKey(queue, callerId);
   const maxLength = String(options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH);

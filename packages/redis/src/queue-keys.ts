@@ -39,6 +39,17 @@ export const DEFAULT_REPLY_TTL_SECONDS = 3600;
 export const DEFAULT_QUEUE_MAX_LENGTH = 100_000;
 
 /**
+ * A unique id for a caller or a worker: a random UUID. `node:crypto` is taken from the built-in's
+ * own object when called: an `import` of it makes its ES module, which reads every export, and
+ * `webcrypto` then loads a module of its own as soon as the package is imported.
+ *
+ * @returns a new id
+ */
+export function uniqueId(): string {
+  return process.getBuiltinModule('node:crypto').randomUUID();
+}
+
+/**
  * The reply stream of one caller.
  *
  * @param queue - the request stream's key

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
@@ -36,6 +35,7 @@ import {
   FIELD_REPLY_TO,
   isBatchText,
   type RedisQueueOptions,
+  uniqueId,
 } from './queue-keys.js';
 import { readEntries, readStreamReply, type StreamEntry } from './stream-reply.js';
 
@@ -137,7 +137,7 @@ export function createRedisQueueWorkerTransport(
 ): RedisQueueWorkerTransport {
   const queue = options.queue;
   const group = options.group ?? 'workers';
-  const consumer = options.consumer ?? randomUUID();
+  const consumer = options.consumer ?? uniqueId();
   const visibility = options.visibilityTimeout ?? DEFAULT_VISIBILITY_TIMEOUT;
   const concurrency = options.concurrency ?? DEFAULT_WORKER_CONCURRENCY;
   const blockMs = String(options.blockMs ?? 1000);
