@@ -23,3 +23,22 @@ export async function inFreshProcess(script: string): Promise<unknown> {
   if (code !== 0) throw new Error(`the fresh process exited with ${code}: ${out}`);
   return JSON.parse(out);
 }
+
+/**
+ * The Node built-in modules (`process.moduleLoadList` entries `NativeModule …`) that `code` loads
+ * in a fresh process after `setup` ran: what a package costs at start-up beyond a baseline.
+ *
+ * @param setup - module source run first: the baseline's imports (its first import also loads the
+ *   module loader's own modules, which are then not counted)
+ * @param code - module source whose loads are counted
+ * @returns the entries, in load order
+ */
+export function builtinsLoadedBy(setup: string, code: string): Promise<unknown> {
+  return inFreshProcess(`
+    ${setup}
+    const before = new Set(process.moduleLoadList);
+    ${code}
+    const added = process.moduleLoadList.filter((m) => !before.has(m));
+    console.log(JSON.stringify(added.filter((m) => m.startsWith('NativeModule '))));
+  `);
+}

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { inFreshProcess } from '../../../tests/support/fresh-process.js';
+import { builtinsLoadedBy, inFreshProcess } from '../../../tests/support/fresh-process.js';
 import { call, fixture, type Recorder, recorder } from '../test/helpers.js';
 import { ProcessExitError } from './errors.js';
 import { DEFAULT_RESPAWN } from './respawn.js';
@@ -382,13 +382,7 @@ describe('start-up cost', () => {
     // Core first (it imports no built-in): the loader's own modules load with the first import.
     const core = new URL('../../core/dist/index.js', import.meta.url).href;
     const entry = new URL('../dist/index.js', import.meta.url).href;
-    const script = `
-      await import(${JSON.stringify(core)});
-      const before = new Set(process.moduleLoadList);
-      await import(${JSON.stringify(entry)});
-      const added = process.moduleLoadList.filter((m) => !before.has(m));
-      console.log(JSON.stringify(added.filter((m) => m.startsWith('NativeModule '))));
-    `;
-    expect(await inFreshProcess(script)).toEqual([]);
+    const setup = `await import(${JSON.stringify(core)});`;
+    expect(await builtinsLoadedBy(setup, `await import(${JSON.stringify(entry)});`)).toEqual([]);
   }, 15_000);
 });

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { inFreshProcess } from '../../../tests/support/fresh-process.js';
+import { builtinsLoadedBy, inFreshProcess } from '../../../tests/support/fresh-process.js';
 
 /**
  * The start of a fresh-process script: `wsEntry()` counts ws's CommonJS entry (`index.js`, which
@@ -43,13 +43,14 @@ describe('start-up cost', () => {
     const entry = new URL('../dist/index.js', import.meta.url).href;
     const wsPackage = createRequire(import.meta.url).resolve('ws/package.json');
     const wsImport = pathToFileURL(join(dirname(wsPackage), 'wrapper.mjs')).href;
-    const script = `
+    const setup = `
       import { createServer } from 'node:http';
       const { WebSocketServer } = await import(${JSON.stringify(wsImport)});
       const http = createServer();
       const bare = new WebSocketServer({ server: http });
       await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-      const before = new Set(process.moduleLoadList);
+    `;
+    const kit = `
       const { createWebSocketServer } = await import(${JSON.stringify(entry)});
       const server = { connect: () => ({ closed: Promise.resolve() }) };
       const wss = createWebSocketServer(server, { port: 0, host: '127.0.0.1' });
@@ -57,10 +58,8 @@ describe('start-up cost', () => {
       await wss.close();
       bare.close();
       http.close();
-      const added = process.moduleLoadList.filter((m) => !before.has(m));
-      console.log(JSON.stringify(added.filter((m) => m.startsWith('NativeModule '))));
     `;
-    expect(await inFreshProcess(script)).toEqual([]);
+    expect(await builtinsLoadedBy(setup, kit)).toEqual([]);
   }, 15_000);
 
   it('has the client load ws on Node through its CommonJS entry too', async () => {
