@@ -7,10 +7,24 @@
  * systems the kit runs on hand out ephemeral ports from 32768 (Linux) or 49152 (macOS, the BSDs,
  * Windows) up, so a port picked below that is one nothing takes by itself.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** The ports {@link restartablePort} picks from: below every default ephemeral range. */
 export const RESTARTABLE_PORTS = { low: 16_384, high: 32_768 } as const;
+
+/**
+ * The first port of Linux's ephemeral range, for tests that check a port is below it.
+ *
+ * @returns the port, or `undefined` where the system has no such file to read
+ */
+export function ephemeralStart(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]);
+  } catch {
+    return undefined;
+  }
+}
 
 function listens(port: number): Promise<boolean> {
   return new Promise((resolve) => {

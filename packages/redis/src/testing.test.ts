@@ -1,16 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ephemeralStart } from '../../../tests/support/restart-port.js';
 import { skipReason } from '../test/redis-server.js';
 import { startRedisServer } from './testing.js';
-
-/** The first port of Linux's ephemeral range, when this system has one to read. */
-function ephemeralStart(): number | undefined {
-  try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]);
-  } catch {
-    return undefined;
-  }
-}
 
 describe.skipIf(skipReason !== undefined)('startRedisServer', () => {
   // A port the system picks (`listen(0)`) is one of its ephemeral ports, which any outgoing

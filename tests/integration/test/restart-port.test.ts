@@ -1,19 +1,9 @@
 /**
  * The port picker of the tests that restart a server on its port (tests/support/restart-port.ts).
  */
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RESTARTABLE_PORTS, restartablePort } from '../../support/restart-port.js';
-
-/** The first port of Linux's ephemeral range, when this system has one to read. */
-function ephemeralStart(): number | undefined {
-  try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]);
-  } catch {
-    return undefined;
-  }
-}
+import { ephemeralStart, RESTARTABLE_PORTS, restartablePort } from '../../support/restart-port.js';
 
 function listen(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
