@@ -57,7 +57,9 @@ export interface HttpHandlerOptions {
    */
   readonly maxRequestBytes?: number;
   /**
-   * Milliseconds to wait for the whole body before answering 408. `0` waits forever.
+   * Milliseconds to wait for the whole body before answering 408. `0` waits forever. On
+   * node:http one timer watches every body, so a body times out up to half this later (at least
+   * 20 ms later).
    *
    * @default 30000 ({@link DEFAULT_BODY_TIMEOUT})
    */

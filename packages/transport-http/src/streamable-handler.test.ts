@@ -1,7 +1,17 @@
 import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeAll, rawConnect, rawExchange, rawPost, serve, until } from '../test/helpers.js';
+import {
+  closeAll,
+  closedWithin,
+  rawConnect,
+  rawExchange,
+  rawPost,
+  readResponse,
+  serve,
+  until,
+} from '../test/helpers.js';
 import { createMemoryEventStore } from './event-store.js';
 import { HttpError } from './http-error.js';
 import { createSseParser, type SseEvent } from './sse.js';
@@ -377,6 +387,68 @@ describe('Streamable HTTP handler on raw bytes: sessions and refusals', () => {
     const big = await rawExchange(port, post(`[${' '.repeat(100)}]`));
     expect(big.status).toBe(413);
     expect(JSON.parse(big.body).error.code).toBe(-32004);
+  });
+});
+
+describe('Streamable HTTP handler on raw bytes: a POST body that stalls', () => {
+  /** The head of an `initialize` POST whose body is cut short after `{"jsonrpc"`. */
+  const stalledPost = `POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: ${JSON_AND_SSE}\r\ncontent-length: ${init.length}\r\n\r\n{"jsonrpc"`;
+
+  it('answers 408 and closes the connection, while other requests are served', async () => {
+    const { port } = await start({ bodyTimeout: 1000 });
+    const stalled = await rawConnect(port);
+    let answered = false;
+    const stalledResponse = readResponse(stalled, 5000).finally(() => {
+      answered = true;
+    });
+    const started = Date.now();
+    stalled.write(stalledPost);
+    for (let i = 0; i < 3; i++) expect(await initialize(port)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(answered).toBe(false);
+    const r = await stalledResponse;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+    expect(r.status).toBe(408);
+    expect(r.headers.connection).toBe('close');
+    expect(JSON.parse(r.body).error.message).toBe('Request body timed out');
+    expect(await closedWithin(stalled)).toBe(true);
+  });
+
+  it('does not time out a body that arrives in time', async () => {
+    const { port } = await start({ bodyTimeout: 500 });
+    const socket = await rawConnect(port);
+    const response = readResponse(socket);
+    socket.write(stalledPost.slice(0, -'{"jsonrpc"'.length));
+    await sleep(100);
+    socket.write(init);
+    const r = await response;
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body).id).toBe(0);
+  });
+
+  it('watches every waiting body on one shared timer, not a timer each', async () => {
+    const server = createServer();
+    const handler = createStreamableHttpNodeHandler(server, { bodyTimeout: 60_000 });
+    handlers.push(handler);
+    let reading = 0;
+    const { port } = await serve((req, res) => {
+      reading++;
+      handler(req, res);
+    });
+    const timers = (): number =>
+      process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const before = timers();
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 20; i++) {
+      const socket = await rawConnect(port);
+      socket.on('error', () => {});
+      socket.write(stalledPost);
+      sockets.push(socket);
+    }
+    // The handler starts reading a body in the call that takes its request.
+    await until(() => reading === 20);
+    const during = timers();
+    for (const socket of sockets) socket.destroy();
+    expect(during - before).toBeLessThanOrEqual(1);
   });
 });
 

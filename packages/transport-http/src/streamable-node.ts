@@ -6,8 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectionHandler } from '@jsonrpc-kit/core';
 import { bodyText } from './body-text.js';
+import { type Deadline, Deadlines } from './deadlines.js';
 import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';
-import { HttpContext } from './http-context.js';
+import { HttpContext, type HttpContextSource } from './http-context.js';
 import {
   headerOf,
   type NodeHttpHandler,
@@ -50,13 +51,79 @@ function onGone(res: ServerResponse, callback: () => void): void {
 }
 
 /**
- * Reads a request body straight from the socket, bounded by size and time: no web stream, one
- * string at the end.
+ * One request body read straight from the socket, bounded by size and time: no web stream, one
+ * string at the end. Its deadline is an entry of the handler's shared list (arming and clearing a
+ * timer for every POST costs more than linking an entry); only the three listeners are closures.
+ */
+class NodeBodyRead implements Deadline {
+  due = -1;
+  prev: Deadline | undefined = undefined;
+  next: Deadline | undefined = undefined;
+  first: Buffer | undefined = undefined;
+  rest: Buffer[] | undefined = undefined;
+  size = 0;
+  readonly req: IncomingMessage;
+  readonly max: number;
+  readonly deadlines: Deadlines | undefined;
+  readonly resolve: (result: string | BodyFailure | undefined) => void;
+  readonly onData = (chunk: Buffer): void => {
+    const size = (this.size += chunk.length);
+    if (size > this.max) this.done(TOO_LARGE);
+    else if (this.first === undefined) this.first = chunk;
+    else if (this.rest === undefined) this.rest = [chunk];
+    else this.rest.push(chunk);
+  };
+  readonly onEnd = (): void => this.done(this.takeText());
+  readonly onClose = (): void => this.done(undefined);
+
+  constructor(
+    req: IncomingMessage,
+    max: number,
+    deadlines: Deadlines | undefined,
+    resolve: (result: string | BodyFailure | undefined) => void,
+  ) {
+    this.req = req;
+    this.max = max;
+    this.deadlines = deadlines;
+    this.resolve = resolve;
+    deadlines?.add(this);
+    req.on('data', this.onData);
+    req.on('end', this.onEnd);
+    req.on('close', this.onClose);
+    req.on('error', this.onClose);
+  }
+
+  expire(): void {
+    this.done(TIMED_OUT);
+  }
+
+  /** The body as text, letting go of the chunks (see the plain handler's `takeText`). */
+  takeText(): string {
+    const text = bodyText(this.first, this.rest, this.size);
+    this.first = this.rest = undefined;
+    return text;
+  }
+
+  done(result: string | BodyFailure | undefined): void {
+    this.deadlines?.delete(this);
+    const req = this.req;
+    req.off('data', this.onData);
+    req.off('end', this.onEnd);
+    req.off('close', this.onClose);
+    req.off('error', this.onClose);
+    this.first = this.rest = undefined;
+    this.resolve(result);
+  }
+}
+
+/**
+ * Reads a request body, bounded by size and (through `deadlines`, whose timeout is the handler's
+ * body timeout) by time.
  */
 function readNodeBody(
   req: IncomingMessage,
   max: number,
-  timeout: number,
+  deadlines: Deadlines | undefined,
 ): Promise<string | BodyFailure | undefined> {
   if (req.readableEnded) {
     // A body parser ran first (Express, Koa): take what it kept.
@@ -65,55 +132,75 @@ function readNodeBody(
     return Promise.resolve(parsed);
   }
   return new Promise((resolve) => {
-    let first: Buffer | undefined;
-    let rest: Buffer[] | undefined;
-    let size = 0;
-    const done = (result: string | BodyFailure | undefined): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-      req.off('error', onClose);
-      first = rest = undefined;
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > max) done(TOO_LARGE);
-      else if (first === undefined) first = chunk;
-      else if (rest === undefined) rest = [chunk];
-      else rest.push(chunk);
-    };
-    const onEnd = (): void => done(bodyText(first, rest, size));
-    const onClose = (): void => done(undefined);
-    const timer = timeout > 0 ? setTimeout(() => done(TIMED_OUT), timeout) : undefined;
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('close', onClose);
-    req.on('error', onClose);
+    new NodeBodyRead(req, max, deadlines, resolve);
   });
 }
 
-/** node:http's request as the streaming handler reads it: no `Request` object is made. */
-function nodeIncoming(req: IncomingMessage, res: ServerResponse): StreamableIncoming {
-  const headers = req.headers;
-  const method = req.method ?? 'GET';
-  return {
-    method,
-    header: (name) => headerOf(headers, name),
-    localAddress: req.socket.localAddress,
-    context: (maxRequestBytes) =>
-      new HttpContext(
-        headers,
-        req.socket.remoteAddress,
-        `http://${headers.host ?? '127.0.0.1'}${req.url ?? '/'}`,
-        method,
-        { watch: (disconnect) => onGone(res, disconnect) },
-        maxRequestBytes,
-      ),
-    body: (max, timeout) => readNodeBody(req, max, timeout),
-    onGone: (callback) => onGone(res, callback),
-  };
+/**
+ * The body deadlines of one handler: one shared list for its body timeout, made on first use (no
+ * list without a timeout).
+ */
+class BodyDeadlines {
+  #list: Deadlines | undefined = undefined;
+  #timeout = 0;
+
+  /** The list whose deadlines expire after `timeout` ms; `undefined` for no timeout. */
+  for(timeout: number): Deadlines | undefined {
+    if (timeout <= 0) return undefined;
+    if (this.#list === undefined || this.#timeout !== timeout) {
+      this.#list = new Deadlines(timeout);
+      this.#timeout = timeout;
+    }
+    return this.#list;
+  }
+}
+
+/**
+ * node:http's request as the streaming handler reads it: no `Request` object is made, and its
+ * methods are shared (only `header`, handed around on its own, is a closure).
+ */
+class NodeIncoming implements StreamableIncoming, HttpContextSource {
+  readonly method: string;
+  readonly header: (name: string) => string | undefined;
+  readonly localAddress: string | undefined;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly deadlines: BodyDeadlines;
+
+  constructor(req: IncomingMessage, res: ServerResponse, deadlines: BodyDeadlines) {
+    const headers = req.headers;
+    this.method = req.method ?? 'GET';
+    this.header = (name) => headerOf(headers, name);
+    this.localAddress = req.socket.localAddress;
+    this.req = req;
+    this.res = res;
+    this.deadlines = deadlines;
+  }
+
+  context(maxRequestBytes: number): HttpContext {
+    const req = this.req;
+    const headers = req.headers;
+    return new HttpContext(
+      headers,
+      req.socket.remoteAddress,
+      `http://${headers.host ?? '127.0.0.1'}${req.url ?? '/'}`,
+      this.method,
+      this,
+      maxRequestBytes,
+    );
+  }
+
+  watch(disconnect: () => void): void {
+    onGone(this.res, disconnect);
+  }
+
+  body(max: number, timeout: number): Promise<string | BodyFailure | undefined> {
+    return readNodeBody(this.req, max, this.deadlines.for(timeout));
+  }
+
+  onGone(callback: () => void): void {
+    onGone(this.res, callback);
+  }
 }
 
 /**
@@ -184,13 +271,14 @@ export function createStreamableHttpNodeHandler(
   options: StreamableHttpHandlerOptions = {},
 ): StreamableNodeHttpHandler {
   const core = createStreamableCore(server, options, true);
+  const deadlines = new BodyDeadlines();
   const fail = (res: ServerResponse, error: unknown): void => {
     options.onError?.(error);
     if (!res.headersSent) res.writeHead(500);
     res.end();
   };
   const handler = function streamableNodeHandler(req: IncomingMessage, res: ServerResponse): void {
-    core.handle(nodeIncoming(req, res)).then(
+    core.handle(new NodeIncoming(req, res, deadlines)).then(
       (r) => {
         try {
           const writing = write(r, req, res);
