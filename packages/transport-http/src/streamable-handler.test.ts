@@ -180,6 +180,25 @@ describe('Streamable HTTP handler on raw bytes: POST', () => {
     ]);
   });
 
+  it('answers a batch that repeats an id with both answers, and frees the id', async () => {
+    const { port } = await start();
+    const id = await initialize(port);
+    const twice =
+      '[{"jsonrpc":"2.0","id":7,"method":"add","params":[1,2]},{"jsonrpc":"2.0","id":7,"method":"add","params":[3,4]}]';
+    const r = await rawExchange(port, post(twice, { 'mcp-session-id': id }));
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual([
+      { jsonrpc: '2.0', id: 7, result: 3 },
+      { jsonrpc: '2.0', id: 7, result: 7 },
+    ]);
+    // The POST ended its wait: the id may wait again in the session.
+    const again = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":7,"method":"add","params":[5,5]}', { 'mcp-session-id': id }),
+    );
+    expect(JSON.parse(again.body)).toEqual({ jsonrpc: '2.0', id: 7, result: 10 });
+  });
+
   it('streams progress tied to the request, then the answer, then ends (each event with an id)', async () => {
     const { port } = await start();
     const id = await initialize(port);

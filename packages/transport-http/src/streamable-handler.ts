@@ -410,8 +410,13 @@ const SENT: Promise<void> = Promise.resolve();
 
 /** One POST that holds requests, waiting for their answers. */
 interface Exchange {
-  /** Ids (as JSON text) still unanswered. */
-  readonly pending: Set<string>;
+  /** The ids (as JSON text) of its requests. */
+  readonly ids: readonly string[];
+  /**
+   * How many of them are still unanswered: those its session's `waiting` table gives to it (an id
+   * waits in one POST of a session at a time, so the table tells which; no set of its own).
+   */
+  left: number;
   /** Progress tokens (as JSON text) of its requests. */
   readonly tokens: readonly string[];
   readonly batch: boolean;
@@ -560,7 +565,12 @@ abstract class Session implements Transport {
     (this.exchanges ??= new TurnoverMap()).set(exchange, true);
     const activity = this.activity!;
     const waiting = (activity.waiting ??= new TurnoverMap());
-    for (const id of ids) waiting.set(id, exchange);
+    for (const id of ids) {
+      // An id twice in one batch is waited for once, as its first answer ends the wait.
+      if (waiting.get(id) === exchange) continue;
+      waiting.set(id, exchange);
+      exchange.left++;
+    }
     if (!exchange.streamable) return;
     exchange.older = activity.newest;
     if (activity.newest !== undefined) activity.newest.newer = exchange;
@@ -599,9 +609,11 @@ abstract class Session implements Transport {
   /** `exchange` no longer waits for the answers with `ids` (answered, or cancelled). */
   answered(exchange: Exchange, ids: readonly string[]): void {
     const waiting = this.activity?.waiting;
+    if (waiting === undefined) return;
     for (const id of ids) {
-      if (!exchange.pending.delete(id)) continue;
-      if (waiting?.get(id) === exchange) waiting.delete(id);
+      if (waiting.get(id) !== exchange) continue;
+      waiting.delete(id);
+      exchange.left--;
     }
   }
 
@@ -658,7 +670,7 @@ abstract class Session implements Transport {
   forget(exchange: Exchange): void {
     const exchanges = this.exchanges;
     if (exchanges === undefined) return;
-    this.answered(exchange, [...exchange.pending]);
+    this.answered(exchange, exchange.ids);
     if (!exchanges.delete(exchange)) return;
     if (exchange.streamable) {
       const activity = this.activity!;
@@ -1015,7 +1027,7 @@ export function createStreamableCore(
       if (exchange.stream === undefined) {
         // A JSON answer: kept until the exchange's last one, then written at once.
         exchange.answers.push(text);
-        if (exchange.pending.size === 0) finishExchange(session, exchange);
+        if (exchange.left === 0) finishExchange(session, exchange);
         return SENT;
       }
       let sent = SENT;
@@ -1024,7 +1036,7 @@ export function createStreamableCore(
         // Cut from the text, not re-serialized: ids beyond 2^53 keep their digits.
         for (const member of batchMembers(text)) sent = exchange.stream.send(member);
       } else sent = exchange.stream.send(text);
-      if (exchange.pending.size === 0) return sent.then(() => finishExchange(session, exchange));
+      if (exchange.left === 0) return sent.then(() => finishExchange(session, exchange));
       return sent;
     }
     // Push not tied to any request (a subscription item) goes on the session's own stream.
@@ -1047,7 +1059,7 @@ export function createStreamableCore(
         const exchange = session.waiterOf(id);
         if (exchange === undefined) continue;
         session.answered(exchange, [id]);
-        if (exchange.pending.size === 0 && !exchange.done) finishExchange(session, exchange);
+        if (exchange.left === 0 && !exchange.done) finishExchange(session, exchange);
       }
     }, CANCEL_GRACE);
   };
@@ -1313,7 +1325,8 @@ export function createStreamableCore(
       if (token !== undefined) tokens.push(token);
     }
     const exchange: Exchange = {
-      pending: new Set(classified.ids),
+      ids: classified.ids,
+      left: 0,
       tokens,
       batch: classified.batch,
       streamable,
