@@ -1464,39 +1464,75 @@ export function createStreamableCore(
     return reply(r.status, r.body, [...cors, ...r.headers]);
   };
 
-  const handle = async (incoming: StreamableIncoming): Promise<StreamableReply> => {
-    const method = incoming.method;
-    const decision = checkRequest(
-      cfg,
-      method,
-      incoming.header,
-      methods,
-      allow,
-      guard,
-      incoming.localAddress,
-    );
-    if (decision.kind === 'answer') return { kind: 'policy', decision };
-    const corsHeaders = decision.cors;
-    const version = incoming.header('mcp-protocol-version');
-    if (versions !== undefined && version !== undefined && !versions.includes(version)) {
-      return reply(
-        400,
-        errorBody(
-          -32000,
-          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${versions.join(', ')})`,
-        ),
-        corsHeaders,
-      );
-    }
-    const context = incoming.context(cfg.maxRequestBytes);
-    const ctx = cfg.authenticate === undefined ? context : await admit(context, corsHeaders);
-    if (!(ctx instanceof HttpContext)) return ctx;
-    if (method === 'POST') return post(incoming, ctx, corsHeaders);
-    if (method === 'GET') return get(incoming, ctx, corsHeaders);
-    const found = await sessionOf(incoming, ctx, corsHeaders);
+  /** Serves an admitted request: a POST, the session's stream (GET) or its end (DELETE). */
+  const serve = (
+    incoming: StreamableIncoming,
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<StreamableReply> => {
+    if (incoming.method === 'POST') return post(incoming, ctx, cors);
+    if (incoming.method === 'GET') return get(incoming, ctx, cors);
+    return end(incoming, ctx, cors);
+  };
+
+  /** DELETE: ends the session it names. */
+  const end = async (
+    incoming: StreamableIncoming,
+    ctx: HttpContext,
+    cors: readonly string[],
+  ): Promise<StreamableReply> => {
+    const found = await sessionOf(incoming, ctx, cors);
     if (isReply(found)) return found;
     await closeSession(found);
-    return { kind: 'empty', status: 200, headers: corsHeaders };
+    return { kind: 'empty', status: 200, headers: cors };
+  };
+
+  /** Serves a request once `authenticate` let it in. */
+  const admitted = async (
+    incoming: StreamableIncoming,
+    context: HttpContext,
+    cors: readonly string[],
+  ): Promise<StreamableReply> => {
+    const ctx = await admit(context, cors);
+    return ctx instanceof HttpContext ? serve(incoming, ctx, cors) : ctx;
+  };
+
+  /**
+   * Answers one request. Not an `async` function: a POST's own promise is handed on as it is,
+   * without one more promise resolved with it (and its two extra turns of the microtask queue).
+   */
+  const handle = (incoming: StreamableIncoming): Promise<StreamableReply> => {
+    try {
+      const decision = checkRequest(
+        cfg,
+        incoming.method,
+        incoming.header,
+        methods,
+        allow,
+        guard,
+        incoming.localAddress,
+      );
+      if (decision.kind === 'answer') return Promise.resolve({ kind: 'policy', decision });
+      const cors = decision.cors;
+      const version = incoming.header('mcp-protocol-version');
+      if (versions !== undefined && version !== undefined && !versions.includes(version)) {
+        return Promise.resolve(
+          reply(
+            400,
+            errorBody(
+              -32000,
+              `Bad Request: Unsupported protocol version: ${version} (supported versions: ${versions.join(', ')})`,
+            ),
+            cors,
+          ),
+        );
+      }
+      const context = incoming.context(cfg.maxRequestBytes);
+      if (cfg.authenticate !== undefined) return admitted(incoming, context, cors);
+      return serve(incoming, context, cors);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 
   return {
