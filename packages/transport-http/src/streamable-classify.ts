@@ -26,6 +26,8 @@ export const CANCEL_METHODS: ReadonlySet<string> = new Set([
   '$/cancelRequest',
 ]);
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /** What a POST body holds. */
 export interface Classified {
   /** Its valid requests, for their progress tokens. */
@@ -37,7 +39,7 @@ export interface Classified {
    */
   readonly ids: string[];
   /** Ids (as JSON text) a cancellation notification in the body names. */
-  readonly cancelled: string[];
+  readonly cancelled: readonly string[];
   /** Whether the answers come back as one array. */
   readonly batch: boolean;
   /** Whether the body gets any answer. */
@@ -128,13 +130,23 @@ export function classify(
     return {
       requests: [],
       ids: [answerIdText(parsed)],
-      cancelled: [],
+      cancelled: NONE,
       batch: false,
       hasRequest: true,
       startsSession: startMethod === null,
     };
   } else if (parsed.kind === 'invalid' && parsed.error.code === -32700) {
     return refuse(-32700, 'Parse error');
+  } else if (parsed.kind === 'request') {
+    // Most bodies: one request. Arrays of one (one grown from empty would reserve room for 16).
+    return {
+      requests: [parsed.message],
+      ids: [answerIdText(parsed)],
+      cancelled: NONE,
+      batch: false,
+      hasRequest: true,
+      startsSession: startMethod === null || parsed.message.method === startMethod,
+    };
   } else members = [parsed];
   const requests: unknown[] = [];
   const ids: string[] = [];

@@ -426,8 +426,11 @@ interface Exchange {
   older: Exchange | undefined;
   /** The streamable exchange of its session that started after it, while both wait. */
   newer: Exchange | undefined;
-  /** Answers collected while not streaming. */
-  readonly answers: string[];
+  /**
+   * Answers collected while not streaming; made with the first (most POSTs get one: an array
+   * grown from empty would reserve room for 16).
+   */
+  answers: string[] | undefined;
   stream: SseStream | undefined;
   done: boolean;
   readonly respond: (reply: StreamableReply) => void;
@@ -975,7 +978,7 @@ export function createStreamableCore(
     session.forget(exchange);
     session.lastActive = clock();
     if (exchange.stream !== undefined) exchange.stream.end();
-    else if (exchange.answers.length === 0) {
+    else if (exchange.answers === undefined) {
       exchange.respond({ kind: 'empty', status: 202, headers: exchange.headers });
     } else {
       const answers = exchange.answers;
@@ -1008,7 +1011,9 @@ export function createStreamableCore(
     });
     exchange.stream = stream;
     exchange.respond(sse(stream, exchange.headers));
-    for (const answer of exchange.answers.splice(0)) void stream.send(answer);
+    const answers = exchange.answers;
+    exchange.answers = undefined;
+    for (const answer of answers ?? []) void stream.send(answer);
     return stream;
   };
 
@@ -1026,7 +1031,8 @@ export function createStreamableCore(
       session.answered(exchange, ids);
       if (exchange.stream === undefined) {
         // A JSON answer: kept until the exchange's last one, then written at once.
-        exchange.answers.push(text);
+        if (exchange.answers === undefined) exchange.answers = [text];
+        else exchange.answers.push(text);
         if (exchange.left === 0) finishExchange(session, exchange);
         return SENT;
       }
@@ -1332,7 +1338,7 @@ export function createStreamableCore(
       streamable,
       older: undefined,
       newer: undefined,
-      answers: [],
+      answers: undefined,
       stream: undefined,
       done: false,
       respond,
