@@ -1,8 +1,9 @@
 /**
- * The text of a request body read in chunks.
+ * The text of a request body read in chunks, and the chunks of one being read.
  *
  * @module
  */
+import type { Deadline } from './deadlines.js';
 
 /**
  * Decodes a body read in chunks as UTF-8. The joined buffer is a temporary of this frame and
@@ -25,4 +26,45 @@ export function bodyText(
   if (first === undefined) return '';
   if (rest === undefined) return first.toString('utf8');
   return Buffer.concat([first, ...rest], size).toString('utf8');
+}
+
+/**
+ * A request body being read on node:http: its chunks so far and its entry in the handler's
+ * {@link Deadline} list. The plain and the streaming handler each make one object per request
+ * from a subclass, which adds what the request needs beyond its body.
+ */
+export abstract class ChunkedBody implements Deadline {
+  due = -1;
+  prev: Deadline | undefined = undefined;
+  next: Deadline | undefined = undefined;
+  first: Buffer | undefined = undefined;
+  rest: Buffer[] | undefined = undefined;
+  size = 0;
+
+  abstract expire(): void;
+
+  /**
+   * Keeps a chunk, unless the body would pass `max` bytes with it.
+   *
+   * @returns `false` when the body is too large (the chunk is not kept)
+   */
+  keep(chunk: Buffer, max: number): boolean {
+    this.size += chunk.length;
+    if (this.size > max) return false;
+    if (this.first === undefined) this.first = chunk;
+    else if (this.rest === undefined) this.rest = [chunk];
+    else this.rest.push(chunk);
+    return true;
+  }
+
+  /**
+   * The body as text, letting go of the chunks. Call it in a frame of its own: a chunk or the
+   * joined buffer left in the frame that handles the text would keep a copy of a big body alive
+   * until the answer is written.
+   */
+  takeText(): string {
+    const text = bodyText(this.first, this.rest, this.size);
+    this.first = this.rest = undefined;
+    return text;
+  }
 }

@@ -6,9 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler } from '@jsonrpc-kit/core';
 import { isPromiseLike } from '@jsonrpc-kit/core';
-import { bodyText } from './body-text.js';
+import { ChunkedBody } from './body-text.js';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
-import { type Deadline, Deadlines } from './deadlines.js';
+import { Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext, type HttpContextSource } from './http-context.js';
 import { HttpError } from './http-error.js';
@@ -184,24 +184,12 @@ interface Served {
  * its answer. A class, so that what every request needs lives in one object and its methods are
  * shared; only the three body listeners are closures.
  */
-class Exchange implements Deadline, HttpContextSource {
-  due = -1;
-  prev: Deadline | undefined = undefined;
-  next: Deadline | undefined = undefined;
+class Exchange extends ChunkedBody implements HttpContextSource {
   state = READING;
-  first: Buffer | undefined = undefined;
-  rest: Buffer[] | undefined = undefined;
-  size = 0;
   readonly ctx: HttpContext;
   readonly onData = (chunk: Buffer): void => {
-    const size = (this.size += chunk.length);
-    if (size > this.served.cfg.maxRequestBytes) {
-      this.finish(413, this.served.cfg.tooLargeBody, none);
-      return;
-    }
-    if (this.first === undefined) this.first = chunk;
-    else if (this.rest === undefined) this.rest = [chunk];
-    else this.rest.push(chunk);
+    const { cfg } = this.served;
+    if (!this.keep(chunk, cfg.maxRequestBytes)) this.finish(413, cfg.tooLargeBody, none);
   };
   readonly onEnd = (): void => {
     if (this.state !== READING) return;
@@ -229,6 +217,7 @@ class Exchange implements Deadline, HttpContextSource {
     cors: readonly string[],
     parsed: string | undefined,
   ) {
+    super();
     this.served = served;
     this.req = req;
     this.res = res;
@@ -300,17 +289,6 @@ class Exchange implements Deadline, HttpContextSource {
     }
     this.req.on('data', this.onData);
     this.req.on('end', this.onEnd);
-  }
-
-  /**
-   * The body as text, letting go of the chunks. A frame of its own: `onEnd` stays on the stack
-   * while the server handles the text, and a chunk or the joined buffer left in its frame would
-   * keep a copy of a big body alive until the answer is written.
-   */
-  takeText(): string {
-    const text = bodyText(this.first, this.rest, this.size);
-    this.first = this.rest = undefined;
-    return text;
   }
 
   dispatch(text: string): void {

@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectionHandler } from '@jsonrpc-kit/core';
-import { bodyText } from './body-text.js';
-import { type Deadline, Deadlines } from './deadlines.js';
+import { ChunkedBody } from './body-text.js';
+import { Deadlines } from './deadlines.js';
 import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';
 import { HttpContext, type HttpContextSource } from './http-context.js';
 import {
@@ -55,23 +55,13 @@ function onGone(res: ServerResponse, callback: () => void): void {
  * string at the end. Its deadline is an entry of the handler's shared list (arming and clearing a
  * timer for every POST costs more than linking an entry); only the three listeners are closures.
  */
-class NodeBodyRead implements Deadline {
-  due = -1;
-  prev: Deadline | undefined = undefined;
-  next: Deadline | undefined = undefined;
-  first: Buffer | undefined = undefined;
-  rest: Buffer[] | undefined = undefined;
-  size = 0;
+class NodeBodyRead extends ChunkedBody {
   readonly req: IncomingMessage;
   readonly max: number;
   readonly deadlines: Deadlines | undefined;
   readonly resolve: (result: string | BodyFailure | undefined) => void;
   readonly onData = (chunk: Buffer): void => {
-    const size = (this.size += chunk.length);
-    if (size > this.max) this.done(TOO_LARGE);
-    else if (this.first === undefined) this.first = chunk;
-    else if (this.rest === undefined) this.rest = [chunk];
-    else this.rest.push(chunk);
+    if (!this.keep(chunk, this.max)) this.done(TOO_LARGE);
   };
   readonly onEnd = (): void => this.done(this.takeText());
   readonly onClose = (): void => this.done(undefined);
@@ -82,6 +72,7 @@ class NodeBodyRead implements Deadline {
     deadlines: Deadlines | undefined,
     resolve: (result: string | BodyFailure | undefined) => void,
   ) {
+    super();
     this.req = req;
     this.max = max;
     this.deadlines = deadlines;
@@ -95,13 +86,6 @@ class NodeBodyRead implements Deadline {
 
   expire(): void {
     this.done(TIMED_OUT);
-  }
-
-  /** The body as text, letting go of the chunks (see the plain handler's `takeText`). */
-  takeText(): string {
-    const text = bodyText(this.first, this.rest, this.size);
-    this.first = this.rest = undefined;
-    return text;
   }
 
   done(result: string | BodyFailure | undefined): void {
