@@ -294,6 +294,8 @@ export interface StreamableCore {
   handle(incoming: StreamableIncoming): Promise<StreamableReply>;
   /** How many sessions are open. */
   readonly sessions: number;
+  /** The body timeout it reads bodies with (ms, `0` for none). */
+  readonly bodyTimeout: number;
   /** Closes every session and stream. */
   close(): Promise<void>;
 }
@@ -1478,11 +1480,11 @@ export function createStreamableCore(
   ): Promise<StreamableReply> => {
     if (incoming.method === 'POST') return post(incoming, ctx, cors);
     if (incoming.method === 'GET') return get(incoming, ctx, cors);
-    return end(incoming, ctx, cors);
+    return endSession(incoming, ctx, cors);
   };
 
   /** DELETE: ends the session it names. */
-  const end = async (
+  const endSession = async (
     incoming: StreamableIncoming,
     ctx: HttpContext,
     cors: readonly string[],
@@ -1543,6 +1545,7 @@ export function createStreamableCore(
 
   return {
     handle,
+    bodyTimeout: cfg.bodyTimeout,
     get sessions() {
       return sessions.size;
     },

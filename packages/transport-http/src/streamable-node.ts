@@ -121,25 +121,6 @@ function readNodeBody(
 }
 
 /**
- * The body deadlines of one handler: one shared list for its body timeout, made on first use (no
- * list without a timeout).
- */
-class BodyDeadlines {
-  #list: Deadlines | undefined = undefined;
-  #timeout = 0;
-
-  /** The list whose deadlines expire after `timeout` ms; `undefined` for no timeout. */
-  for(timeout: number): Deadlines | undefined {
-    if (timeout <= 0) return undefined;
-    if (this.#list === undefined || this.#timeout !== timeout) {
-      this.#list = new Deadlines(timeout);
-      this.#timeout = timeout;
-    }
-    return this.#list;
-  }
-}
-
-/**
  * node:http's request as the streaming handler reads it: no `Request` object is made, and its
  * methods are shared (only `header`, handed around on its own, is a closure).
  */
@@ -149,9 +130,10 @@ class NodeIncoming implements StreamableIncoming, HttpContextSource {
   readonly localAddress: string | undefined;
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
-  readonly deadlines: BodyDeadlines;
+  /** The handler's body deadlines (their timeout is the core's `bodyTimeout`). */
+  readonly deadlines: Deadlines | undefined;
 
-  constructor(req: IncomingMessage, res: ServerResponse, deadlines: BodyDeadlines) {
+  constructor(req: IncomingMessage, res: ServerResponse, deadlines: Deadlines | undefined) {
     const headers = req.headers;
     this.method = req.method ?? 'GET';
     this.header = (name) => headerOf(headers, name);
@@ -178,8 +160,8 @@ class NodeIncoming implements StreamableIncoming, HttpContextSource {
     onGone(this.res, disconnect);
   }
 
-  body(max: number, timeout: number): Promise<string | BodyFailure | undefined> {
-    return readNodeBody(this.req, max, this.deadlines.for(timeout));
+  body(max: number): Promise<string | BodyFailure | undefined> {
+    return readNodeBody(this.req, max, this.deadlines);
   }
 
   onGone(callback: () => void): void {
@@ -255,7 +237,7 @@ export function createStreamableHttpNodeHandler(
   options: StreamableHttpHandlerOptions = {},
 ): StreamableNodeHttpHandler {
   const core = createStreamableCore(server, options, true);
-  const deadlines = new BodyDeadlines();
+  const deadlines = core.bodyTimeout > 0 ? new Deadlines(core.bodyTimeout) : undefined;
   const fail = (res: ServerResponse, error: unknown): void => {
     options.onError?.(error);
     if (!res.headersSent) res.writeHead(500);
