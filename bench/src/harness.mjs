@@ -267,6 +267,18 @@ function costTable({ scenario, rows }) {
   return lines.join('\n');
 }
 
+/**
+ * The note of a second target against another baseline row (4a–5c: the write-coalesced raw), with
+ * the ratio to three places, since the target sits within a few percent; '' for rows without one.
+ */
+function floorNote(floor, row, rows) {
+  if (floor === undefined) return '';
+  const base = rows.find((r) => r.impl === floor.name && r.median !== undefined);
+  if (base === undefined) return `≥${floor.ratio.toFixed(2)}x ${floor.name}: not run; `;
+  const ratio = row.median / base.median;
+  return `≥${floor.ratio.toFixed(2)}x ${floor.name}: ${ratio >= floor.ratio ? 'met' : 'missed'} (${ratio.toFixed(3)}x); `;
+}
+
 /** One scenario's result as a markdown table. */
 export function formatTable(result) {
   const { scenario, rows } = result;
@@ -328,6 +340,7 @@ export function formatTable(result) {
       const okPeers = vsPeer === undefined || (lower ? vsPeer <= 1 : vsPeer >= 1);
       notes.push(
         `target ${lower ? '≤' : '≥'}${scenario.target.raw.toFixed(2)}x raw: ${okRaw ? 'met' : 'missed'}; ` +
+          floorNote(scenario.target.floor, row, rows) +
           `ahead of peers: ${okPeers ? 'yes' : 'no'}`,
       );
     }

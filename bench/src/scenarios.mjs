@@ -44,7 +44,7 @@ const duplexScenario = (id, title, impls, measure) => ({
   unit: 'calls/s',
   cpu: 0,
   impls,
-  target: { raw: 1.0, peers: true },
+  target: { raw: 1.0, peers: true, floor: { name: 'raw-coalesced', ratio: 0.97 } },
   config: {
     quick: { warmupCalls: 3_000, calls: 15_000 },
     full: { warmupCalls: 20_000, calls: 200_000 },
@@ -116,11 +116,13 @@ const broadcastConfig = {
  * @typedef {{ name: string, kind: 'raw' | 'kit' | 'peer', group?: string }} Impl
  * `group`: rows compare with the baseline of their group (one message size, say).
  * `lower`: lower is better (costs); the target is then a ceiling.
+ * `target.floor`: a second target, at least `ratio` times the baseline row named `name`.
  * @typedef {{
  *   id: string, title: string, unit: string, cpu: number | undefined, nodeArgs?: string[],
  *   lower?: boolean, columns?: Array<[key: string, label: string]>,
  *   timeoutMs?: { quick: number, full: number },
- *   impls: Impl[], target: { raw: number, peers: boolean } | undefined, kind?: 'heap',
+ *   impls: Impl[], kind?: 'heap',
+ *   target: { raw: number, peers: boolean, floor?: { name: string, ratio: number } } | undefined,
  *   latency?: boolean, reps?: { quick: number, full: number },
  *   config: { quick: Record<string, number>, full: Record<string, number> },
  *   measure: (impl: string, config: Record<string, number>) => Promise<{ value: number, extra?: Record<string, number> }>,

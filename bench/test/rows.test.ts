@@ -49,6 +49,34 @@ describe('cost rows (lower is better), extra columns and groups', () => {
     expect(dataRows(missed)[1]).toContain('target ≤1.10x raw: missed');
   });
 
+  it('checks a second floor against a named baseline, to three places', () => {
+    const duplex = {
+      ...scenario,
+      lower: false,
+      columns: [],
+      target: { raw: 1.0, peers: true, floor: { name: 'raw-coalesced', ratio: 0.97 } },
+    };
+    const rows = (kit: number) => [
+      row('raw', 'raw', 100),
+      row('raw-coalesced', 'raw', 300),
+      row('kit', 'kit', kit),
+    ];
+    // 0.966x prints as 0.97x in the ratio columns, yet misses the 0.97x floor.
+    expect(dataRows(formatTable({ scenario: duplex, rows: rows(289.8) }))[2]).toContain(
+      'target ≥1.00x raw: met; ≥0.97x raw-coalesced: missed (0.966x); ahead of peers: yes',
+    );
+    expect(dataRows(formatTable({ scenario: duplex, rows: rows(292) }))[2]).toContain(
+      '≥0.97x raw-coalesced: met (0.973x)',
+    );
+    const alone = formatTable({
+      scenario: duplex,
+      rows: [row('raw', 'raw', 100), row('kit', 'kit', 99)],
+    });
+    expect(dataRows(alone)[1]).toContain(
+      'target ≥1.00x raw: missed; ≥0.97x raw-coalesced: not run;',
+    );
+  });
+
   it('compares each row with the baseline of its own group', () => {
     const table = formatTable({
       scenario: { ...scenario, lower: false, target: undefined, columns: [] },
