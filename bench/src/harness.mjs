@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canPin, nodeCommand } from './common.mjs';
 import { COST_FLAT_LIMIT, GROWTH_LIMIT_MB, HEAP_LIMIT, SCENARIOS } from './scenarios.mjs';
@@ -386,10 +387,32 @@ export function formatReport(results, { quick }) {
   return [header.join('\n'), ...results.map(formatTable)].join('\n\n') + '\n';
 }
 
-/** Writes `results/latest.md` and a timestamped JSON file of the raw runs. */
-export function writeResults(results, report) {
-  mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(new URL('latest.md', `file://${RESULTS}`), report);
+/**
+ * The rows of a run that measured nothing (skipped, failed or not built), as
+ * `"<scenario id> <impl>: <why>"`.
+ */
+export function unmeasuredRows(results) {
+  return results.flatMap(({ scenario, rows }) =>
+    rows
+      .filter((row) => row.median === undefined)
+      .map((row) => `${scenario.id} ${row.impl}: ${row.note}`),
+  );
+}
+
+/**
+ * Writes the report and a timestamped JSON file of the raw runs to `dir`. The report goes to
+ * `latest.md` (the committed results) only when every row measured; a run with a row that did
+ * not (say, `redis-server` missing) would replace measured rows with `n/a`, so its report goes
+ * beside the JSON as `<timestamp>.md` and `latest.md` stays as it was.
+ *
+ * @returns the file name of the report, and the rows that measured nothing
+ */
+export function writeResults(results, report, dir = RESULTS) {
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const unmeasured = unmeasuredRows(results);
+  const file = unmeasured.length === 0 ? 'latest.md' : `${stamp}.md`;
+  writeFileSync(join(dir, file), report);
   const json = results.map(({ scenario, config, reps, rows }) => ({
     scenario: scenario.id,
     unit: scenario.unit,
@@ -397,6 +420,6 @@ export function writeResults(results, report) {
     reps,
     rows,
   }));
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  writeFileSync(new URL(`${stamp}.json`, `file://${RESULTS}`), JSON.stringify(json, null, 2));
+  writeFileSync(join(dir, `${stamp}.json`), JSON.stringify(json, null, 2));
+  return { file, unmeasured };
 }

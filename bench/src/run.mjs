@@ -33,6 +33,11 @@ const started = Date.now();
 const results = await runSuite({ ...options, log: (line) => console.error(line) });
 const report = formatReport(results, options);
 console.log('\n' + report);
-if (options.write && !options.only && !options.impls) writeResults(results, report);
-else if (options.write) console.error('(partial run: results/latest.md left as it was)');
+if (options.write && !options.only && !options.impls) {
+  const { file, unmeasured } = writeResults(results, report);
+  if (unmeasured.length > 0) {
+    console.error(`(rows that measured nothing:\n  ${unmeasured.join('\n  ')}`);
+    console.error(`results/latest.md left as it was; this run's report is results/${file})`);
+  }
+} else if (options.write) console.error('(partial run: results/latest.md left as it was)');
 console.error(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

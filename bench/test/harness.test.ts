@@ -1,6 +1,16 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kit, NotBuilt } from '../src/common.mjs';
-import { formatReport, formatTable, median, rotate, runSuite } from '../src/harness.mjs';
+import {
+  formatReport,
+  formatTable,
+  median,
+  rotate,
+  runSuite,
+  writeResults,
+} from '../src/harness.mjs';
 
 describe('bench harness', () => {
   it('runs one tiny scenario in fresh processes and renders a table with rows', async () => {
@@ -31,6 +41,29 @@ describe('bench harness', () => {
   it('treats a missing kit export as not built', async () => {
     await expect(kit('@jsonrpc-kit/core', 'noSuchExport')).rejects.toBeInstanceOf(NotBuilt);
     await expect(kit('@jsonrpc-kit/no-such-package', 'x')).rejects.toBeInstanceOf(NotBuilt);
+  });
+
+  it('writes latest.md only when every row measured', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-results-'));
+    try {
+      const scenario = { id: 'redis-fanout', unit: 'deliveries/s' };
+      const measured = { impl: 'raw', kind: 'raw', median: 10, values: [10] };
+      const skipped = { impl: 'kit', kind: 'kit', note: 'n/a: redis-server not installed' };
+
+      const partial = writeResults([{ scenario, rows: [measured, skipped] }], 'partial\n', dir);
+      expect(partial.unmeasured).toEqual(['redis-fanout kit: n/a: redis-server not installed']);
+      expect(partial.file).toMatch(/^\d{4}-.+\.md$/);
+      expect(existsSync(join(dir, 'latest.md'))).toBe(false);
+      expect(readFileSync(join(dir, partial.file), 'utf8')).toBe('partial\n');
+
+      const full = writeResults([{ scenario, rows: [measured] }], 'full\n', dir);
+      expect(full).toEqual({ file: 'latest.md', unmeasured: [] });
+      expect(readFileSync(join(dir, 'latest.md'), 'utf8')).toBe('full\n');
+      // The raw runs are written either way (one name per millisecond: both calls may share it).
+      expect(readdirSync(dir).some((name) => name.endsWith('.json'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('takes medians and rotates the order', () => {
