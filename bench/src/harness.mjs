@@ -391,7 +391,7 @@ export function formatReport(results, { quick }) {
  * The rows of a run that measured nothing (skipped, failed or not built), as
  * `"<scenario id> <impl>: <why>"`.
  */
-export function unmeasuredRows(results) {
+function unmeasuredRows(results) {
   return results.flatMap(({ scenario, rows }) =>
     rows
       .filter((row) => row.median === undefined)
