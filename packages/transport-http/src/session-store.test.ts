@@ -202,6 +202,27 @@ describe('sessions shared by two handlers (two processes on one store)', () => {
     expect(new Set([...first, ...rest].map((e) => e.id)).size).toBe(4);
   });
 
+  it("another session's Last-Event-ID is refused (404) on every process, with nothing of its stream sent", async () => {
+    const { store, eventStore } = shared();
+    const a = process_('a', { sessions: { store }, eventStore, keepAliveInterval: 0 });
+    const b = process_('b', { sessions: { store }, eventStore, keepAliveInterval: 0 });
+    const alice = (await post(a, init)).headers.get('mcp-session-id')!;
+    const bob = (await post(b, init)).headers.get('mcp-session-id')!;
+    const stream = await openStream(a, alice);
+    await post(a, '{"jsonrpc":"2.0","id":1,"method":"push","params":{"values":[1]}}', alice);
+    const first = await readSome(stream, 1);
+    await post(a, '{"jsonrpc":"2.0","id":2,"method":"push","params":{"values":[2,3]}}', alice);
+    for (const handler of [a, b]) {
+      const stolen = await openStream(handler, bob, first[0]!.id);
+      expect(stolen.status).toBe(404);
+      expect(await stolen.text()).not.toContain('"value"');
+    }
+    const own = await openStream(b, alice, first[0]!.id);
+    expect(own.status).toBe(200);
+    const rest = await readSome(own, 2);
+    expect(rest.map((e) => JSON.parse(e.data).params.value)).toEqual([2, 3]);
+  });
+
   it('what a process that does not hold the GET stream sends outside a request is stored under it for the resumption', async () => {
     const { store, eventStore } = shared();
     const a = process_('a', { sessions: { store }, eventStore, keepAliveInterval: 0 });

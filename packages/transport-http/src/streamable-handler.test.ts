@@ -541,6 +541,35 @@ describe('Streamable HTTP handler on raw bytes: GET stream and resumption', () =
     );
     expect(unknown.status).toBe(404);
   });
+
+  it("refuses (404) a Last-Event-ID of another session's stream and replays none of its events", async () => {
+    const store = createMemoryEventStore();
+    const { port } = await start({ eventStore: store });
+    const alice = await initialize(port);
+    const bob = await initialize(port);
+    const r = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":7,"method":"slow","params":{"_meta":{"progressToken":"t"}}}', {
+        'mcp-session-id': alice,
+      }),
+    );
+    const list = events(r.body);
+    expect(list).toHaveLength(3);
+    const stolen = await rawExchange(
+      port,
+      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${bob}\r\nlast-event-id: ${list[0]!.id}\r\n\r\n`,
+    );
+    expect(stolen.status).toBe(404);
+    expect(stolen.body).not.toContain('done');
+    expect(stolen.body).not.toContain('progress');
+    // The owner still resumes its own stream.
+    const own = await rawExchange(
+      port,
+      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${alice}\r\nlast-event-id: ${list[0]!.id}\r\n\r\n`,
+    );
+    expect(own.status).toBe(200);
+    expect(events(own.body).map((e) => e.id)).toEqual([list[1]!.id, list[2]!.id]);
+  });
 });
 
 describe('Streamable HTTP handler: routing and resumption of a request stream', () => {

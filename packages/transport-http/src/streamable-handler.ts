@@ -394,6 +394,29 @@ function randomId(): string {
   return String.fromCharCode(...codes);
 }
 
+/**
+ * A new stream id of a session: `<session id>.<random id>` (`.` is not in the id alphabet), so
+ * that any process, whatever the event store, can tell whose stream an event belongs to.
+ */
+function streamIdOf(session: { readonly id: string | undefined }): string {
+  return session.id === undefined ? randomId() : `${session.id}.${randomId()}`;
+}
+
+/**
+ * Whether a stream is one of this session's: event ids are scoped to their session, and a
+ * `Last-Event-ID` of another session's stream is refused, never replayed.
+ */
+function ownsStream(session: { readonly id: string | undefined }, streamId: string): boolean {
+  const id = session.id;
+  return (
+    id !== undefined &&
+    streamId.length > id.length + 1 &&
+    streamId.charCodeAt(id.length) === 46 /* . */ &&
+    streamId.startsWith(id) &&
+    streamId.indexOf('.', id.length + 1) === -1
+  );
+}
+
 function acceptsSse(accept: string | undefined): boolean {
   return accept !== undefined && (accept.includes('text/event-stream') || accept.includes('*/*'));
 }
@@ -1003,7 +1026,7 @@ export function createStreamableCore(
   const toStream = (exchange: Exchange, session: Session): SseStream => {
     if (exchange.stream !== undefined) return exchange.stream;
     const stream = openSseStream({
-      streamId: randomId(),
+      streamId: streamIdOf(session),
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
@@ -1398,7 +1421,10 @@ export function createStreamableCore(
           resumed();
         });
       }
-      if (streamId === undefined) return reply(404, errorBody(-32001, 'Event not found'), cors);
+      // Another session's event (or an unknown one) is not found: nothing of it is sent.
+      if (streamId === undefined || !ownsStream(session, streamId)) {
+        return reply(404, errorBody(-32001, 'Event not found'), cors);
+      }
       const stream = open(streamId, session, backlog);
       let exchange: Exchange | undefined;
       for (const e of session.exchanges?.keys() ?? [])
@@ -1420,7 +1446,7 @@ export function createStreamableCore(
         cors,
       );
     }
-    const streamId = randomId();
+    const streamId = streamIdOf(session);
     const stream = open(streamId, session, undefined);
     const activity = session.activityState();
     activity.standaloneId = streamId;
