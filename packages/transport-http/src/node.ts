@@ -21,7 +21,9 @@ export type { EventStore, MemoryEventStoreOptions } from './event-store.js';
 export {
   createMemoryEventStore,
   DEFAULT_EVENT_STORE_MAX_AGE,
+  DEFAULT_EVENT_STORE_MAX_BYTES,
   DEFAULT_EVENT_STORE_MAX_EVENTS,
+  DEFAULT_EVENT_STORE_MAX_STREAM_BYTES,
 } from './event-store.js';
 export type { FetchHandler, FetchRequestInfo } from './fetch-handler.js';
 export { createFetchHandler } from './fetch-handler.js';

@@ -117,21 +117,58 @@ describe('createMemoryEventStore bounds', () => {
   it("replays the later events of the id's stream in order, across many evictions", async () => {
     const store = createMemoryEventStore({ maxEvents: 300 });
     const ids: string[] = [];
-    // Ten times the bound: the oldest go one by one, the queue is cut down again and again.
+    // Ten times the bound: the oldest go one by one, the queues are cut down again and again.
     for (let i = 0; i < 3000; i++) ids.push(await store.append(i % 3 === 0 ? 'a' : 'b_x', `m${i}`));
-    for (const gone of [ids[0]!, ids[2699]!]) {
+    // 'a' keeps its last 300 (from m2100), whatever 'b_x' writes.
+    for (const gone of [ids[0]!, ids[2097]!]) {
       expect(await store.replayAfter(gone, () => {})).toBeUndefined();
     }
     const seen: string[] = [];
-    expect(await store.replayAfter(ids[2700]!, (id, m) => void seen.push(`${id} ${m}`))).toBe('a');
+    expect(await store.replayAfter(ids[2100]!, (id, m) => void seen.push(`${id} ${m}`))).toBe('a');
     const expected = [];
-    for (let i = 2701; i < 3000; i++) if (i % 3 === 0) expected.push(`a_${i + 1} m${i}`);
+    for (let i = 2101; i < 3000; i++) if (i % 3 === 0) expected.push(`a_${i + 1} m${i}`);
     expect(seen).toEqual(expected);
     const other: string[] = [];
     // A stream id holding the separator: the sequence is what follows the last one.
     expect(await store.replayAfter(ids[2998]!, (_id, m) => void other.push(m))).toBe('b_x');
     expect(other).toEqual(['m2999']);
     expect(await store.replayAfter(ids[2999]!, () => {})).toBe('b_x');
+  });
+
+  it("one stream's flood does not push out another stream's events", async () => {
+    const store = createMemoryEventStore();
+    const first = await store.append('victim', 'v0');
+    await store.append('victim', 'the answer');
+    for (let i = 0; i < 1100; i++) await store.append('flood', `f${i}`);
+    const seen: string[] = [];
+    expect(await store.replayAfter(first, (_id, m) => void seen.push(m))).toBe('victim');
+    expect(seen).toEqual(['the answer']);
+  });
+
+  it('bounds each stream by bytes, keeping its newest event whatever its size', async () => {
+    const store = createMemoryEventStore({ maxStreamBytes: 1000 });
+    const a = await store.append('s', 'x'.repeat(400));
+    const b = await store.append('s', 'y'.repeat(400));
+    const c = await store.append('s', 'z'.repeat(400)); // 3 × (400 + 64) > 1000: `a` goes
+    expect(await store.replayAfter(a, () => {})).toBeUndefined();
+    const seen: string[] = [];
+    expect(await store.replayAfter(b, (_id, m) => void seen.push(m))).toBe('s');
+    expect(seen).toEqual(['z'.repeat(400)]);
+    await store.append('s', 'w'.repeat(5000)); // alone over the bound: kept, the rest goes
+    expect(await store.replayAfter(c, () => {})).toBeUndefined();
+    expect(() => createMemoryEventStore({ maxStreamBytes: 0 })).toThrow(RangeError);
+  });
+
+  it('bounds all streams together by bytes: the stream written to least recently gives first', async () => {
+    const store = createMemoryEventStore({ maxBytes: 3 * (100 + 64) });
+    const quiet = await store.append('quiet', 'q'.repeat(100));
+    const busy = await store.append('busy', 'b'.repeat(100));
+    await store.append('busy', 'b'.repeat(100));
+    expect(await store.replayAfter(quiet, () => {})).toBe('quiet');
+    await store.append('busy', 'b'.repeat(100)); // over the total: 'quiet' was written to first
+    expect(await store.replayAfter(quiet, () => {})).toBeUndefined();
+    expect(await store.replayAfter(busy, () => {})).toBe('busy');
+    expect(() => createMemoryEventStore({ maxBytes: 0 })).toThrow(RangeError);
   });
 
   it('knows only the ids it gave', async () => {
