@@ -25,6 +25,7 @@ export type ErrorLevel = 'debug' | 'warn' | 'error';
  * | `invalid-message` | warn | a message that cannot be answered: an invalid notification, text that is not JSON on a client, a malformed answer |
  * | `unexpected-response` | warn | an answer for no call that waits |
  * | `message-too-large` | warn | a message over the size limit, refused unparsed (a request is answered -32004 with its own id) |
+ * | `caller-gone` | debug | the caller went away (its connection closed, an HTTP client disconnected or timed out) before its call was answered; the handler's `ctx.signal` was aborted and nothing is sent |
  * | `send-failed` | debug or warn | an answer or a cancel notification could not be sent (debug when the peer had gone) |
  * | `transport-error` | warn or error | the transport's own non-fatal errors (warn); it failed to start (error) |
  */
@@ -36,6 +37,7 @@ export type ErrorKind =
   | 'invalid-message'
   | 'unexpected-response'
   | 'message-too-large'
+  | 'caller-gone'
   | 'send-failed'
   | 'transport-error';
 

@@ -66,7 +66,10 @@ export function createHandlerErrors(
       );
       return INTERNAL_ERROR;
     }
-    if (!(error instanceof ConnectionClosedError)) {
+    if (error instanceof ConnectionClosedError) {
+      // The caller went away: routine, whatever the transport.
+      report(error, { kind: 'caller-gone', level: 'debug', method, id, notification: false });
+    } else {
       report(error, { kind: 'handler-failed', level: 'error', method, id, notification: false });
     }
     if (errorHandler !== undefined) {
@@ -115,7 +118,10 @@ export function createHandlerErrors(
   }
 
   function notificationFailed(method: string, error: unknown): void {
-    if (error instanceof ConnectionClosedError) return;
+    if (error instanceof ConnectionClosedError) {
+      report(error, { kind: 'caller-gone', level: 'debug', method, notification: true });
+      return;
+    }
     let kind: ErrorKind = 'notification-failed';
     let level: ErrorLevel = 'error';
     if (error instanceof MethodNotFoundError) {

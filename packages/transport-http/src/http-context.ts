@@ -3,7 +3,15 @@
  *
  * @module
  */
-import type { TransportContext, TransportHeaders } from '@jsonrpc-kit/core';
+import {
+  ConnectionClosedError,
+  type TransportContext,
+  type TransportHeaders,
+} from '@jsonrpc-kit/core';
+
+/** The abort reason of a call whose HTTP client went away. */
+const clientGone = (): ConnectionClosedError =>
+  new ConnectionClosedError('The HTTP client disconnected');
 
 /**
  * Where an {@link HttpContext}'s signal comes from: a signal to use as is (the fetch `Request`'s),
@@ -55,14 +63,21 @@ export class HttpContext implements TransportContext {
     this.#source = source;
   }
 
-  /** Aborted when the client disconnects before the answer. */
+  /**
+   * Aborted when the client disconnects before the answer, with a `ConnectionClosedError`: a
+   * caller that went away is routine, not a handler's failure.
+   */
   get signal(): AbortSignal {
-    const external = this.#source?.signal;
-    if (external !== undefined) return external;
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#gone) this.#controller.abort(new Error('The HTTP client disconnected'));
-      else this.#source?.watch?.(() => this.disconnect());
+      const source = this.#source;
+      const external = source?.signal;
+      if (this.#gone || external?.aborted === true) {
+        this.#gone = true;
+        this.#controller.abort(clientGone());
+      } else if (external !== undefined) {
+        external.addEventListener('abort', () => this.disconnect(), { once: true });
+      } else source?.watch?.(() => this.disconnect());
     }
     return this.#controller.signal;
   }
@@ -71,6 +86,6 @@ export class HttpContext implements TransportContext {
   disconnect(): void {
     if (this.#gone) return;
     this.#gone = true;
-    this.#controller?.abort(new Error('The HTTP client disconnected'));
+    this.#controller?.abort(clientGone());
   }
 }

@@ -3,9 +3,11 @@
  * WebSocket that left right after its request) is reported with a kind and a debug level, so the
  * default level keeps it out of the logs.
  */
+import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
 import { createServer, type ErrorInfo } from '@jsonrpc-kit/server';
+import { createFetchHandler, listen } from '@jsonrpc-kit/transport-http';
 import { createStreamTransport } from '@jsonrpc-kit/transport-stdio';
 import { createWebSocketServer } from '@jsonrpc-kit/transport-ws';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -121,4 +123,96 @@ describe('a WebSocket client that leaves right after its request', () => {
       notification: false,
     });
   });
+});
+
+describe('a caller that gives up before its answer', () => {
+  /** A server whose `slow` handler finishes normally once the caller has gone. */
+  function slowServer(level?: 'debug') {
+    const events: Array<[unknown, ErrorInfo]> = [];
+    const server = createServer({
+      onError: (error, info) => events.push([error, info]),
+      ...(level === undefined ? {} : { onErrorLevel: level }),
+    });
+    let started = false;
+    let finished = false;
+    server.method('slow', async (_params: unknown, ctx) => {
+      started = true;
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished = true;
+      return 'late';
+    });
+    return { server, events, started: () => started, finished: () => finished };
+  }
+
+  const GONE = { kind: 'caller-gone', level: 'debug', method: 'slow', id: 1, notification: false };
+
+  async function overHttp(level?: 'debug') {
+    const s = slowServer(level);
+    const http = await listen(s.server, { host: '127.0.0.1', port: 0 });
+    cleanups.push(() => http.close());
+    const socket = connect(http.port, '127.0.0.1');
+    cleanups.push(() => socket.destroy());
+    const body = '{"jsonrpc":"2.0","id":1,"method":"slow"}';
+    socket.write(
+      `POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
+    await waitFor(s.started);
+    socket.destroy();
+    await waitFor(s.finished);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return s.events;
+  }
+
+  async function overFetch(level?: 'debug') {
+    const s = slowServer(level);
+    const handler = createFetchHandler(s.server);
+    const controller = new AbortController();
+    const answer = handler(
+      new Request('http://127.0.0.1/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"slow"}',
+        signal: controller.signal,
+      }),
+    );
+    await waitFor(s.started);
+    controller.abort();
+    await answer.catch(() => undefined);
+    await waitFor(s.finished);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return s.events;
+  }
+
+  async function overWebSocket(level?: 'debug') {
+    const s = slowServer(level);
+    const wss = createWebSocketServer(s.server, { port: 0, host: '127.0.0.1' });
+    cleanups.push(() => wss.close({ timeout: 50 }));
+    await wss.ready;
+    const socket = new WebSocket(`ws://127.0.0.1:${wss.address()!.port}/`);
+    cleanups.push(() => socket.terminate());
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    socket.send('{"jsonrpc":"2.0","id":1,"method":"slow"}');
+    await waitFor(s.started);
+    socket.terminate();
+    await waitFor(s.finished);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return s.events;
+  }
+
+  for (const [name, run] of [
+    ['node:http', overHttp],
+    ['a fetch handler', overFetch],
+    ['WebSocket', overWebSocket],
+  ] as const) {
+    it(`${name}: is not a failing handler; reported only as caller-gone at debug level`, async () => {
+      expect(await run()).toEqual([]);
+      const events = await run('debug');
+      expect(events.map(([, info]) => info)).toEqual([GONE]);
+      expect(events[0]![0]).toBeInstanceOf(ConnectionClosedError);
+    });
+  }
 });
