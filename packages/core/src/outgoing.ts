@@ -360,7 +360,8 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     onGiveUp,
     failAll,
     close(cause) {
-      failAll(undefined, cause);
+      // The cause (a WebSocket's close code and why, say) is what a caller needs to act on.
+      failAll(cause instanceof Error ? `Connection closed: ${cause.message}` : undefined, cause);
       givenUp.clear();
       listeners?.clear();
     },

@@ -23,7 +23,7 @@
 import type { CallContext } from './call-context.js';
 import type { RequestOptions } from './endpoint.js';
 import type { MessageEnvelope } from './envelope.js';
-import { ConnectionClosedError, fromErrorObject } from './errors.js';
+import { ConnectionClosedError, fromErrorObject, RequestTooLargeError } from './errors.js';
 import { createIncomingCalls, type IncomingCall, type IncomingCalls } from './incoming.js';
 import type {
   JsonRpcErrorObject,
@@ -255,6 +255,15 @@ export interface Session {
 const send = (kind: ErrorKind, level: ErrorLevel): ErrorInfo => ({ kind, level });
 const TRANSPORT_WARN: ErrorInfo = Object.freeze(send('transport-error', 'warn'));
 const TRANSPORT_FAILED: ErrorInfo = Object.freeze(send('transport-error', 'error'));
+const TOO_LARGE: ErrorInfo = Object.freeze(send('message-too-large', 'warn'));
+
+/**
+ * How a transport's non-fatal error is reported: a message the transport refused unread for its
+ * size (a `RequestTooLargeError`, say a WebSocket message over what `ws` reads) is
+ * `message-too-large`, anything else `transport-error`.
+ */
+const transportErrorInfo = (error: Error): ErrorInfo =>
+  error instanceof RequestTooLargeError ? TOO_LARGE : TRANSPORT_WARN;
 
 /** The promise of a start that has resolved, and of a session closed before anyone asked. */
 const DONE: Promise<void> = Promise.resolve();
@@ -641,7 +650,7 @@ class SessionImpl implements Session {
   }
 
   onError(error: Error): void {
-    this.#options.report(error, TRANSPORT_WARN);
+    this.#options.report(error, transportErrorInfo(error));
   }
 
   onDisconnect(error?: Error): void {
@@ -733,7 +742,7 @@ function sessionHandler(
   const handler: { -readonly [K in keyof TransportHandler]: TransportHandler[K] } = {
     onMessage: (text) => session.received(text),
     onClose: (error) => session.shutdown(error),
-    onError: (error) => options.report(error, TRANSPORT_WARN),
+    onError: (error) => options.report(error, transportErrorInfo(error)),
     onDisconnect: (error) => session.disconnected(error),
     onEnd: () => session.inputEnded(),
   };

@@ -543,7 +543,12 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         finish(undefined);
         return;
       }
-      const detail = event.reason === '' ? '' : `: ${event.reason}`;
+      const detail =
+        event.reason !== ''
+          ? `: ${event.reason}`
+          : event.code === CloseCode.MessageTooBig
+            ? ': a message was too large for the server'
+            : '';
       const error =
         lastError instanceof TransportError
           ? lastError

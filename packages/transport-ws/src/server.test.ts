@@ -1,13 +1,15 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
-import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { createClient } from '@jsonrpc-kit/client';
+import { ConnectionClosedError, RequestTooLargeError } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EchoConnection } from '../test/echo-handler.js';
 import { createEchoHandler, type EchoHandler } from '../test/echo-handler.js';
 import { closeCode, openRaw, waitFor, withTimeout, wsUrl } from '../test/helpers.js';
+import { createWebSocketTransport } from './client-transport.js';
 import {
   createWebSocketServer,
   DEFAULT_MAX_PAYLOAD,
@@ -197,6 +199,30 @@ describe('createWebSocketServer', () => {
     await handler.connections[0]!.closed;
     expect(handler.connections[0]!.closeError).toBeInstanceOf(ConnectionClosedError);
     expect(handler.connections[0]!.closeError!.message).toContain('Max payload size exceeded');
+  });
+
+  it('reports a message over twice maxPayload to onError as message-too-large, and the client is told why', async () => {
+    const onError: Array<[unknown, unknown]> = [];
+    const rpc = createServer({ onError: (error, info) => onError.push([error, info]) });
+    rpc.method('echo', (params: unknown) => params);
+    const wss = createWebSocketServer(rpc, { port: 0, host: '127.0.0.1', maxPayload: 1024 });
+    cleanups.push(() => wss.close({ timeout: 100 }));
+    await wss.ready;
+    const client = createClient(
+      createWebSocketTransport({ url: wsUrl(wss.port, '/'), reconnect: false }),
+    );
+    cleanups.push(() => client.close());
+    const failed = await client.request('echo', ['x'.repeat(3000)]).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(ConnectionClosedError);
+    expect((failed as Error).message).toMatch(/1009.*too large for the server/);
+    await waitFor(() => onError.length > 0);
+    expect(onError.map(([, info]) => info)).toEqual([
+      { kind: 'message-too-large', level: 'warn', notification: false },
+    ]);
+    expect(onError[0]![0]).toBeInstanceOf(RequestTooLargeError);
   });
 
   it('refuses origins outside the allow-list with 403', async () => {

@@ -10,6 +10,7 @@ import {
   ConnectionClosedError,
   ErrorCode,
   LocalError,
+  RequestTooLargeError,
   serializeError,
   type Transport,
   TransportError,
@@ -300,7 +301,21 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
 
   static #sharedError(this: object, error: Error): void {
     const transport = WsSocketTransport.#served.get(this);
-    if (transport !== undefined) transport.#rareState().lastError = error;
+    if (transport !== undefined) transport.#onSocketError(error);
+  }
+
+  /** The socket's `error`: kept for the close error; a message too large to read is reported. */
+  #onSocketError(error: Error): void {
+    this.#rareState().lastError = error;
+    if ((error as { code?: unknown }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+      this.#report(
+        new RequestTooLargeError(
+          'A message too large to read was refused unread; the socket is closed with 1009',
+          undefined,
+          { cause: error },
+        ),
+      );
+    }
   }
 
   static #sharedClose(this: object, code: number, reason: Buffer): void {
@@ -321,9 +336,7 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
       const rare = this.#rareState();
       rare.messageListener = (data, isBinary) => this.#onMessage(data, isBinary);
       socket.on('message', rare.messageListener);
-      socket.on('error', (error) => {
-        this.#rareState().lastError = error;
-      });
+      socket.on('error', (error) => this.#onSocketError(error));
       socket.once('close', (code, reason) => this.#onClose(code, reason));
     } else {
       WsSocketTransport.#served.set(socket, this);
@@ -508,7 +521,12 @@ class WsSocketTransport<S extends ServerSocketLike> implements SocketTransport<S
     const rare = this.#rare;
     const lastError = rare?.lastError;
     if ((this.#flags & CLOSE_REQUESTED) === 0 && (!isCleanClose(code) || lastError !== undefined)) {
-      const text = reason.length > 0 ? `: ${reason.toString()}` : '';
+      const text =
+        reason.length > 0
+          ? `: ${reason.toString()}`
+          : code === CloseCode.MessageTooBig
+            ? `: a message was too large for the ${this.#watcher === undefined ? 'server' : 'client'}`
+            : '';
       this.#rareState().closeError =
         lastError instanceof LocalError
           ? lastError
