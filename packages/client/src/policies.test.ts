@@ -195,6 +195,26 @@ describe('response checks', () => {
     await dup.reply('{"jsonrpc":"2.0","id":1,"result":1,"result":2}');
     await expect(second).rejects.toBeInstanceOf(ProtocolError);
   });
+
+  it('the ProtocolError names the broken rule in its message and as `rule`', async () => {
+    const peer = rawPeer();
+    const call = peer.client.request('ping');
+    await peer.reply('{"jsonrpc":"2.0","id":1,"result":2,"error":{"code":1,"message":"x"}}');
+    const error = (await call.catch((e: unknown) => e)) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.rule).toBe('requireExclusiveResultOrError');
+    expect(error.message).toBe(
+      'Received an invalid answer: it breaks requireExclusiveResultOrError (ping, id 1)',
+    );
+    const policy = rawPeer({ responseChecks: responseChecks({ errorCodePolicy: 'standard' }) });
+    const second = policy.client.request('m');
+    await policy.reply('{"jsonrpc":"2.0","id":1,"error":{"code":1001,"message":"app"}}');
+    const refused = (await second.catch((e: unknown) => e)) as ProtocolError;
+    expect(refused.rule).toBe('errorCodePolicy');
+    expect(refused.message).toBe(
+      'Received an invalid answer: error code 1001 outside the error-code policy (errorCodePolicy) (m, id 1)',
+    );
+  });
 });
 
 describe('default timeout', () => {

@@ -445,6 +445,12 @@ export class ConnectionClosedError extends LocalError {
   }
 }
 
+/** Options of {@link ProtocolError}. */
+export interface ProtocolErrorOptions extends JsonRpcErrorOptions {
+  /** The response check that refused the answer. */
+  readonly rule?: string | undefined;
+}
+
 /** Options of {@link TransportError}. */
 export interface TransportErrorOptions extends JsonRpcErrorOptions {
   /** The HTTP status, for HTTP transports. */
@@ -480,14 +486,20 @@ export class ProtocolError extends LocalError {
   /** The offending text or value, when there is one. */
   readonly received: unknown;
   /**
+   * The response check that refused an answer (`requireExclusiveResultOrError`, say: an option of
+   * the client's `responseChecks`), when one did.
+   */
+  readonly rule: string | undefined;
+  /**
    * @param message - what is wrong
    * @param received - the offending text or value
-   * @param options - the call it belongs to, and a cause
+   * @param options - the call it belongs to, a cause, and the response check that refused it
    */
-  constructor(message: string, received?: unknown, options?: JsonRpcErrorOptions) {
+  constructor(message: string, received?: unknown, options?: ProtocolErrorOptions) {
     super(LocalErrorCode.Protocol, `${message}${describeCall(options)}`, options);
     this.name = 'ProtocolError';
     this.received = received;
+    this.rule = options?.rule;
   }
 }
 

@@ -246,12 +246,21 @@ export function createHandlerDispatch(
     }
     const id = parsed.id;
     const method = id === null ? undefined : session.pending.get(id)?.method;
+    // What is wrong, naming the response check that refused it.
+    const rule = parsed.rule;
+    const message = parsed.error.message;
+    const reason = message.startsWith('Invalid response: ') ? message.slice(18) : undefined;
+    let what = 'Received an invalid answer';
+    if (reason !== undefined) what += `: ${reason}`;
+    if (rule !== undefined && reason?.includes(rule) !== true) {
+      what += reason === undefined ? `: it breaks ${rule}` : ` (${rule})`;
+    }
     if (method !== undefined) {
-      const error = new ProtocolError('Received an invalid answer', value, { method, id });
+      const error = new ProtocolError(what, value, { method, id, rule });
       session.reject(id, error);
       report(error, { ...INVALID, method, id });
     } else if (!(id !== null && session.gaveUp(id))) {
-      report(new ProtocolError('Received an invalid answer', value), INVALID);
+      report(new ProtocolError(what, value, { rule }), INVALID);
     }
     return undefined;
   };

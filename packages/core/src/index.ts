@@ -74,6 +74,7 @@ export type {
   ErrorCodeValue,
   JsonRpcErrorOptions,
   LocalErrorCodeValue,
+  ProtocolErrorOptions,
   TransportErrorOptions,
 } from './errors.js';
 export {

@@ -69,6 +69,11 @@ export interface ParsedInvalid {
   readonly response: boolean;
   /** The parsed value (`undefined` when the text was not JSON). */
   readonly value: unknown;
+  /**
+   * For a response refused by the client's response checks: the option that refused it
+   * (`requireExclusiveResultOrError`, say).
+   */
+  readonly rule?: string;
 }
 
 /** One classified message. */
@@ -311,9 +316,33 @@ export function classifyResponse(
         error !== null &&
         Number.isInteger((error as Record<string, unknown>).code) &&
         typeof (error as Record<string, unknown>).message === 'string');
-  return ok
-    ? { kind: 'response', message: message as unknown as JsonRpcResponse, rawId }
-    : invalid(INVALID_REQUEST, id, rawId, message, false, true);
+  if (ok) return { kind: 'response', message: message as unknown as JsonRpcResponse, rawId };
+  const refused = invalid(INVALID_REQUEST, id, rawId, message, false, true);
+  const rule = strictRuleBroken(message, hasResult, error);
+  return rule === undefined ? refused : { ...refused, rule };
+}
+
+/**
+ * The response check (an option of the client's `responseChecks`) that a response refused by
+ * {@link classifyResponse} breaks first, in the order the checks run; `undefined` when it breaks
+ * JSON-RPC whatever the options (an id of the wrong type). Runs only for refused responses.
+ */
+function strictRuleBroken(
+  message: Record<string, unknown>,
+  hasResult: boolean,
+  error: unknown,
+): string | undefined {
+  if (message.jsonrpc !== '2.0') return 'requireJsonRpcVersion20';
+  if ('params' in message) return 'rejectRequestFields';
+  if (!('id' in message)) return 'requireIdMember';
+  if (hasResult) return 'error' in message ? 'requireExclusiveResultOrError' : undefined;
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) {
+    return 'requireErrorObjectWhenPresent';
+  }
+  const e = error as Record<string, unknown>;
+  if (!Number.isInteger(e.code)) return 'requireIntegerErrorCode';
+  if (typeof e.message !== 'string') return 'requireStringErrorMessage';
+  return undefined;
 }
 
 /**

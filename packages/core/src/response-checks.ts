@@ -112,26 +112,42 @@ export type ResponseVerdict =
       readonly ok: false;
       /** The first rule it breaks, in words. */
       readonly reason: string;
+      /**
+       * The option of {@link ResponseChecks} that refused it; absent when the response breaks
+       * JSON-RPC whatever the options (not an object, neither result nor error).
+       */
+      readonly rule?: keyof ResponseChecks;
     };
 
-function bad(reason: string): ResponseVerdict {
-  return { ok: false, reason };
+/** A broken rule: what is wrong, and the option that refused it (when one did). */
+interface Broken {
+  readonly reason: string;
+  readonly rule?: keyof ResponseChecks;
 }
 
-function idVerdict(id: unknown, checks: ResponseChecks): string | undefined {
-  if (id === null) return checks.allowNullId ? undefined : 'a null id (allowNullId is off)';
+function bad(reason: string, rule?: keyof ResponseChecks): ResponseVerdict & Broken {
+  return rule === undefined ? { ok: false, reason } : { ok: false, reason, rule };
+}
+
+function idVerdict(id: unknown, checks: ResponseChecks): Broken | undefined {
+  if (id === null)
+    return checks.allowNullId ? undefined : bad('a null id (allowNullId is off)', 'allowNullId');
   if (typeof id === 'string') {
-    return checks.allowStringId ? undefined : 'a string id (allowStringId is off)';
+    return checks.allowStringId
+      ? undefined
+      : bad('a string id (allowStringId is off)', 'allowStringId');
   }
   if (typeof id === 'number' || typeof id === 'bigint') {
-    if (!checks.allowNumericId) return 'a number id (allowNumericId is off)';
-    if (typeof id === 'number' && !Number.isFinite(id)) return 'an id that is not a finite number';
+    if (!checks.allowNumericId) return bad('a number id (allowNumericId is off)', 'allowNumericId');
+    if (typeof id === 'number' && !Number.isFinite(id)) {
+      return bad('an id that is not a finite number');
+    }
     if (typeof id === 'number' && !Number.isInteger(id) && !checks.allowFractionalId) {
-      return 'a fractional id (allowFractionalId is off)';
+      return bad('a fractional id (allowFractionalId is off)', 'allowFractionalId');
     }
     return undefined;
   }
-  return 'an id that is not a string, a number or null';
+  return bad('an id that is not a string, a number or null');
 }
 
 function codeAllowed(code: number, policy: ErrorCodePolicy): boolean {
@@ -141,24 +157,30 @@ function codeAllowed(code: number, policy: ErrorCodePolicy): boolean {
   return range !== 'custom' || (code >= policy.min && code <= policy.max);
 }
 
-function errorObjectOf(error: unknown, checks: ResponseChecks): JsonRpcErrorObject | string {
+function errorObjectOf(error: unknown, checks: ResponseChecks): JsonRpcErrorObject | Broken {
   if (typeof error !== 'object' || error === null || Array.isArray(error)) {
-    if (checks.requireErrorObjectWhenPresent) return 'an error member that is not an object';
+    if (checks.requireErrorObjectWhenPresent) {
+      return bad('an error member that is not an object', 'requireErrorObjectWhenPresent');
+    }
     return { code: ErrorCode.InternalError, message: 'Malformed error', data: error };
   }
   const e = error as Record<string, unknown>;
   let code = e.code;
   if (!Number.isInteger(code)) {
-    if (checks.requireIntegerErrorCode) return 'an error code that is not an integer';
+    if (checks.requireIntegerErrorCode) {
+      return bad('an error code that is not an integer', 'requireIntegerErrorCode');
+    }
     code = ErrorCode.InternalError;
   }
   let message = e.message;
   if (typeof message !== 'string') {
-    if (checks.requireStringErrorMessage) return 'an error message that is not a string';
+    if (checks.requireStringErrorMessage) {
+      return bad('an error message that is not a string', 'requireStringErrorMessage');
+    }
     message = message === undefined ? '' : String(message);
   }
   if (!codeAllowed(code as number, checks.errorCodePolicy)) {
-    return `error code ${code as number} outside the error-code policy`;
+    return bad(`error code ${code as number} outside the error-code policy`, 'errorCodePolicy');
   }
   return e.data === undefined
     ? { code: code as number, message: message as string }
@@ -187,21 +209,25 @@ export function checkResponse(value: unknown, checks: ResponseChecks): ResponseV
   const m = value as Record<string, unknown>;
   if (checks.rejectDuplicateMembers) {
     const name = duplicateMemberOf(m) ?? duplicateMemberOf(m.error);
-    if (name !== undefined) return bad(`a repeated member "${name}"`);
+    if (name !== undefined) return bad(`a repeated member "${name}"`, 'rejectDuplicateMembers');
   }
-  if (checks.requireJsonRpcVersion20 && m.jsonrpc !== '2.0') return bad('no "jsonrpc": "2.0"');
+  if (checks.requireJsonRpcVersion20 && m.jsonrpc !== '2.0') {
+    return bad('no "jsonrpc": "2.0"', 'requireJsonRpcVersion20');
+  }
   if (checks.rejectRequestFields && ('method' in m || 'params' in m)) {
-    return bad('request members (method or params) in a response');
+    return bad('request members (method or params) in a response', 'rejectRequestFields');
   }
-  if (!('id' in m) && checks.requireIdMember) return bad('no id member');
+  if (!('id' in m) && checks.requireIdMember) return bad('no id member', 'requireIdMember');
   const rawId = 'id' in m ? m.id : null;
   const idProblem = idVerdict(rawId, checks);
-  if (idProblem !== undefined) return bad(idProblem);
+  if (idProblem !== undefined) return idProblem as ResponseVerdict;
   const id = (typeof rawId === 'bigint' ? Number(rawId) : rawId) as JsonRpcId;
   let hasResult = 'result' in m;
   let hasError = 'error' in m;
   if (checks.requireExclusiveResultOrError) {
-    if (hasResult === hasError) return bad('not exactly one of result and error');
+    if (hasResult === hasError) {
+      return bad('not exactly one of result and error', 'requireExclusiveResultOrError');
+    }
   } else {
     if (hasResult && hasError && m.error === null) hasError = false;
     else if (hasResult && hasError && m.result === null) hasResult = false;
@@ -210,7 +236,7 @@ export function checkResponse(value: unknown, checks: ResponseChecks): ResponseV
   }
   if (hasResult) return { ok: true, response: { jsonrpc: '2.0', id, result: m.result } };
   const error = errorObjectOf(m.error, checks);
-  if (typeof error === 'string') return bad(error);
+  if ('reason' in error) return error as ResponseVerdict;
   return { ok: true, response: { jsonrpc: '2.0', id, error } };
 }
 
@@ -300,6 +326,7 @@ export function parseResponse(
         silent: false,
         response: true,
         value,
+        ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
       };
       return invalid;
     }
