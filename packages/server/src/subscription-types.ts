@@ -30,6 +30,17 @@ export type { OverflowPolicy } from './subscription-outbox.js';
  */
 export const DEFAULT_SUBSCRIPTION_QUEUE: number = 1024;
 
+/**
+ * Most subscriptions one connection may hold at once; a subscribe beyond it is refused with
+ * -32002 (`ServerBusyError`).
+ * @default 1024
+ * @example
+ * ```ts
+ * createSubscriptions(server, { maxSubscriptionsPerConnection: DEFAULT_SUBSCRIPTIONS_PER_CONNECTION / 8 });
+ * ```
+ */
+export const DEFAULT_SUBSCRIPTIONS_PER_CONNECTION: number = 1024;
+
 /** What a producer gets besides the params. */
 export interface SubscriptionContext<I = unknown> {
   /** Aborted on unsubscribe, connection close, server close, or `subscriptions.close()`. */
@@ -97,6 +108,13 @@ export interface SubscriptionsOptions {
    * @default DEFAULT_SUBSCRIPTION_QUEUE (1024)
    */
   readonly maxQueue?: number;
+  /**
+   * Most live subscriptions one connection may hold at once (one whose producer is still
+   * starting counts). A subscribe beyond it is refused with -32002 (`ServerBusyError`), its message
+   * naming the limit; the connection and its other subscriptions go on.
+   * @default DEFAULT_SUBSCRIPTIONS_PER_CONNECTION (1024)
+   */
+  readonly maxSubscriptionsPerConnection?: number;
   /**
    * What a full subscription does: `"drop-oldest"`, `"drop-newest"`, or `"close"` (the
    * subscription ends, `onError` hears a `SubscriptionError` with code `SUBSCRIPTION_OVERFLOW`,

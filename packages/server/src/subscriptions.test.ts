@@ -554,3 +554,73 @@ it('a subscription removed while a subscribe checks its params refuses that subs
   expect(started).toBe(0);
   expect(subs.count()).toBe(0);
 });
+
+describe('createSubscriptions, subscriptions per connection', () => {
+  const subscribe = (id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"eth_subscribe","params":["newHeads"]}`;
+
+  it('refuses the subscribe past the default limit (1024) with -32002 naming it; other connections go on', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, { dialect: ethereumSubscriptions });
+    subs.subscription('newHeads');
+    const remote = await connect(server);
+    // All at once: the ones still subscribing count as much as the live ones.
+    for (let id = 1; id <= 1025; id++) void remote.send(subscribe(id));
+    await remote.until(1025);
+    const answers = remote.inbox.map((text) => JSON.parse(text) as Record<string, any>);
+    const refused = answers.filter((answer) => answer.error !== undefined);
+    expect(refused).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1025,
+        error: {
+          code: -32002,
+          message: 'Too many subscriptions on this connection (limit 1024)',
+          data: { limit: 1024 },
+        },
+      },
+    ]);
+    expect(subs.count()).toBe(1024);
+    const other = await connect(server);
+    await other.send(subscribe(1));
+    await other.until(1);
+    expect(JSON.parse(other.inbox[0]!).result).toMatch(/^0x/);
+    expect(subs.count()).toBe(1025);
+  });
+
+  it('maxSubscriptionsPerConnection: refused at the limit, room again after an unsubscribe', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, {
+      dialect: ethereumSubscriptions,
+      maxSubscriptionsPerConnection: 2,
+    });
+    subs.subscription('newHeads');
+    const remote = await connect(server);
+    await remote.send(subscribe(1));
+    await remote.send(subscribe(2));
+    await remote.until(2);
+    await remote.send(subscribe(3));
+    await remote.until(3);
+    expect(remote.inbox[2]).toBe(
+      '{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Too many subscriptions on this connection (limit 2)","data":{"limit":2}}}',
+    );
+    const first = JSON.parse(remote.inbox[0]!).result as string;
+    await remote.send(`{"jsonrpc":"2.0","id":4,"method":"eth_unsubscribe","params":["${first}"]}`);
+    await remote.until(4);
+    expect(remote.inbox[3]).toBe('{"jsonrpc":"2.0","id":4,"result":true}');
+    await remote.send(subscribe(5));
+    await remote.until(5);
+    expect(JSON.parse(remote.inbox[4]!)).toMatchObject({
+      id: 5,
+      result: expect.stringMatching(/^0x/),
+    });
+    expect(subs.count()).toBe(2);
+  });
+
+  it('refuses a limit that is not a positive number', () => {
+    const server = createServer();
+    expect(() => createSubscriptions(server, { maxSubscriptionsPerConnection: 0 })).toThrow(
+      RangeError,
+    );
+  });
+});

@@ -18,6 +18,7 @@ import {
   type JsonRpcParams,
   jsonWriterOf,
   type Peer,
+  ServerBusyError,
   SubscriptionError,
   validate,
 } from '@jsonrpc-kit/core';
@@ -37,6 +38,7 @@ import { OVERFLOW_POLICIES } from './subscription-outbox.js';
 import { createLiveRun, itemTail } from './subscription-run.js';
 import {
   DEFAULT_SUBSCRIPTION_QUEUE,
+  DEFAULT_SUBSCRIPTIONS_PER_CONNECTION,
   type Producer,
   type SubscriptionContext,
   type Subscriptions,
@@ -51,10 +53,11 @@ import type { HandlerContext, Server } from './types.js';
  * cleanup runs, on unsubscribe, on connection close, on server close and on `close()`.
  *
  * @param server - the server
- * @param options - dialect, queue bound, overflow policy, item validation, error hook
+ * @param options - dialect, queue bound, subscriptions per connection, overflow policy, item
+ *   validation, error hook
  * @returns the subscriptions
  * @throws TypeError when the dialect's methods are already registered or `overflow` is unknown;
- *   RangeError when `maxQueue` is not a positive number
+ *   RangeError when `maxQueue` or `maxSubscriptionsPerConnection` is not a positive number
  * @example
  * ```ts
  * const server = createServer();
@@ -70,6 +73,11 @@ export function createSubscriptions(
   const dialect = options.dialect ?? genericSubscriptions;
   const maxQueue = options.maxQueue ?? DEFAULT_SUBSCRIPTION_QUEUE;
   if (!(maxQueue > 0)) throw new RangeError('maxQueue must be a number > 0');
+  const maxPerConnection =
+    options.maxSubscriptionsPerConnection ?? DEFAULT_SUBSCRIPTIONS_PER_CONNECTION;
+  if (!(maxPerConnection > 0)) {
+    throw new RangeError('maxSubscriptionsPerConnection must be a number > 0');
+  }
   const overflow = options.overflow ?? 'drop-oldest';
   if (!OVERFLOW_POLICIES.has(overflow)) {
     throw new TypeError('overflow must be "drop-oldest", "drop-newest" or "close"');
@@ -118,6 +126,17 @@ export function createSubscriptions(
           },
         );
 
+  /** Refuses a subscribe on a connection that holds its limit of live subscriptions. */
+  const checkRoom = (peer: Peer): void => {
+    const held = registries.get(peer)?.live.size ?? 0;
+    if (held >= maxPerConnection) {
+      throw new ServerBusyError(
+        `Too many subscriptions on this connection (limit ${maxPerConnection})`,
+        { limit: maxPerConnection },
+      );
+    }
+  };
+
   /** Peers whose close is watched: once per connection, however often it subscribes. */
   const watched = new WeakSet<Peer>();
 
@@ -145,6 +164,7 @@ export function createSubscriptions(
     if (peer === undefined) {
       throw new JsonRpcError(ErrorCode.MethodNotFound, 'Subscriptions need a duplex connection');
     }
+    checkRoom(peer);
     const call = dialect.fromSubscribeParams(raw);
     if (call === undefined) throw new InvalidParamsError('No subscription named');
     const entry = declared.get(call.name);
@@ -164,6 +184,8 @@ export function createSubscriptions(
     if (hubClosed || declared.get(call.name) !== entry) {
       throw new InvalidParamsError(`Unknown subscription "${call.name}"`);
     }
+    // Checked again: other subscribes of this connection may have taken the room meanwhile.
+    checkRoom(peer);
     const registry = registryOf(peer);
     const id = newId();
     const live: Live = new Live(
