@@ -20,6 +20,7 @@ export type {
   SubscriptionsOptions,
 } from './subscription-types.js';
 export {
+  DEFAULT_QUEUE_BYTES_PER_CONNECTION,
   DEFAULT_SUBSCRIPTION_QUEUE,
   DEFAULT_SUBSCRIPTIONS_PER_CONNECTION,
 } from './subscription-types.js';
