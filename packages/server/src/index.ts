@@ -19,7 +19,11 @@ export type {
   Subscriptions,
   SubscriptionsOptions,
 } from './subscription-types.js';
-export { DEFAULT_SUBSCRIPTION_QUEUE } from './subscription-types.js';
+export {
+  DEFAULT_QUEUE_BYTES_PER_CONNECTION,
+  DEFAULT_SUBSCRIPTION_QUEUE,
+  DEFAULT_SUBSCRIPTIONS_PER_CONNECTION,
+} from './subscription-types.js';
 export { createSubscriptions } from './subscriptions.js';
 export type {
   Connection,

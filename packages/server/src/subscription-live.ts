@@ -13,7 +13,12 @@ import {
   type StandardSchemaV1,
   SubscriptionError,
 } from '@jsonrpc-kit/core';
-import { Outbox, type OverflowPolicy, type TextTarget } from './subscription-outbox.js';
+import {
+  type ConnectionBudget,
+  Outbox,
+  type OverflowPolicy,
+  type TextTarget,
+} from './subscription-outbox.js';
 import type { Producer } from './subscription-types.js';
 import { utf8Bytes } from './utf8.js';
 
@@ -75,7 +80,7 @@ export class Live extends Outbox {
     policy: OverflowPolicy,
     onFailed: (error: unknown) => void,
   ) {
-    super(init.registry.target, limit, policy, onFailed);
+    super(init.registry.target, limit, policy, onFailed, init.registry.budget);
     this.id = init.id;
     this.name = init.name;
     this.params = init.params;
@@ -101,6 +106,8 @@ export interface Registry {
   /** Sends to the peer until a subscription's outbox learns its transport takes texts straight. */
   readonly target: TextTarget;
   readonly live: Map<string, Live>;
+  /** The budget its subscriptions share (the connection's: it outlives the registry). */
+  readonly budget: ConnectionBudget;
 }
 
 const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) =>

@@ -63,6 +63,79 @@ export interface TextTarget {
 /** What an outbox sends: a text, or its UTF-8 bytes when the target takes bytes. */
 export type OutboxMessage = string | Uint8Array;
 
+/** The size an outbox counts for a message: UTF-16 units of a text (a cheap stand-in), bytes. */
+function sizeOf(message: OutboxMessage): number {
+  return message.length;
+}
+
+/** What a set of budgets holds together (all connections of one `createSubscriptions()`). */
+export interface HeldTotals {
+  /** Items waiting in outboxes or handed to a transport whose send has not resolved. */
+  items: number;
+  /** Their size: UTF-16 units of a text, bytes of bytes. */
+  bytes: number;
+}
+
+/**
+ * The one budget all subscriptions of a connection share. Its half may sit in the transport's
+ * hands (sends handed over that have not resolved: the transport is over its high-water mark,
+ * or has not written its turn yet); once that half is taken, no outbox of the connection hands
+ * anything more to the transport and items wait in their outboxes, up to the other half; past
+ * that, each subscription's overflow policy applies. So a connection's subscriptions hold at
+ * most about `limit` bytes, however many they are. Internal.
+ */
+export class ConnectionBudget {
+  /** Most bytes in the transport's hands; as many may wait in the outboxes. */
+  readonly half: number;
+  /** Whether outboxes may hand items to the transport (less than `half` in its hands). */
+  open = true;
+  /** Bytes handed to the transport whose send has not resolved. */
+  handed = 0;
+  /** Bytes waiting in the outboxes. */
+  waiting = 0;
+  /** Outboxes with items waiting for the budget to open again, pumped in turn when it does. */
+  readonly stalled: Set<Outbox> = new Set();
+  readonly totals: HeldTotals;
+
+  /**
+   * @param limit - most bytes the connection's subscriptions hold together
+   * @param totals - what every budget of the same owner holds, kept along
+   */
+  constructor(limit: number, totals: HeldTotals = { items: 0, bytes: 0 }) {
+    this.half = limit / 2;
+    this.totals = totals;
+  }
+
+  /** Items held: waiting, or handed to the transport whose sends have not resolved. */
+  items = 0;
+
+  /** Counts items held (negative: no longer held), here and in the totals. */
+  held(items: number, bytes: number): void {
+    this.items += items;
+    this.totals.items += items;
+    this.totals.bytes += bytes;
+  }
+
+  /** A send of `size` resolved: opens the budget again once under its half, pumping in turn. */
+  settle(size: number): void {
+    this.handed -= size;
+    this.held(-1, -size);
+    if (this.open || this.handed >= this.half) return;
+    this.open = true;
+    const stalled = this.stalled;
+    // One item of each stalled outbox in turn: one subscription does not take the whole window.
+    while (this.open && stalled.size > 0) {
+      for (const outbox of stalled) {
+        if (!this.open) break;
+        if (!outbox.sendOne()) stalled.delete(outbox);
+      }
+    }
+  }
+}
+
+/** The budget of an outbox made without one: no connection-wide bound. */
+const UNBOUNDED_TOTALS: HeldTotals = { items: 0, bytes: 0 };
+
 /**
  * One subscription's outbox. A class: a server holds one per subscription, and the delivery of
  * an item that does not wait is a few reads of this object's own fields and one call to its
@@ -76,6 +149,9 @@ export class Outbox {
   readonly #limit: number;
   readonly #policy: OverflowPolicy;
   readonly #onFailed: (error: unknown) => void;
+  readonly #budget: ConnectionBudget;
+  /** Size of what waits in the queue, counted in the budget's `waiting`. */
+  #queuedBytes = 0;
   #held = true; // until release()
   #cleared = false;
   #finished = false;
@@ -90,7 +166,8 @@ export class Outbox {
   /**
    * Up to `limit` texts may be handed to the target without its `send()` having resolved (they
    * sit in the transport's buffer); beyond that, texts wait here, up to `limit` more, and the
-   * overflow policy decides what a full outbox does. So a subscription holds at most
+   * overflow policy decides what a full outbox does; the connection's budget bounds what all its
+   * outboxes hold together the same way, in bytes. So a subscription holds at most
    * `2 × limit` items, and a burst of up to `limit` items in one tick never overflows a
    * subscriber that keeps up. Cost: O(1) per item, O(limit) per `drop-oldest` overflow.
    *
@@ -98,13 +175,17 @@ export class Outbox {
    * @param limit - most texts in the transport's hands, and most texts waiting here
    * @param policy - what to do when full
    * @param onFailed - told when a send rejects (the connection went away)
+   * @param budget - the budget shared with the other subscriptions of its connection (none:
+   *   only this outbox's own bound)
    */
   constructor(
     target: TextTarget,
     limit: number,
     policy: OverflowPolicy,
     onFailed: (error: unknown) => void,
+    budget: ConnectionBudget = new ConnectionBudget(Number.POSITIVE_INFINITY, UNBOUNDED_TOTALS),
   ) {
+    this.#budget = budget;
     this.#target = target;
     this.#takesBytes = typeof target.sendBytes === 'function';
     this.#limit = limit;
@@ -134,20 +215,83 @@ export class Outbox {
    * @returns `false` when the outbox is full under the `close` policy (nothing was queued)
    */
   push(message: OutboxMessage): boolean {
-    if (this.#flowing) {
+    if (this.#flowing && this.#budget.open) {
       this.#sendNow(message);
       return true;
     }
     if (this.#cleared || this.#finished) return true;
     const queue = this.#queue;
-    if (queue.length >= this.#limit) {
+    const budget = this.#budget;
+    const size = sizeOf(message);
+    if (queue.length >= this.#limit || budget.waiting + size > budget.half) {
       if (this.#policy === 'close') return false;
-      this.#dropped++;
-      if (this.#policy === 'drop-newest') return true;
-      queue.shift();
+      if (this.#policy === 'drop-newest') {
+        this.#dropped++;
+        return true;
+      }
+      // drop-oldest: this subscription's own oldest items make the room, as far as they can.
+      while (
+        queue.length > 0 &&
+        (queue.length >= this.#limit || budget.waiting + size > budget.half)
+      ) {
+        this.#unqueue();
+        this.#dropped++;
+      }
+      if (budget.waiting + size > budget.half) {
+        // The others' items fill the budget (or this one is too big to wait): it is dropped.
+        this.#dropped++;
+        return true;
+      }
     }
-    queue.push(message);
+    this.#enqueue(message, size);
+    this.#flowing = false;
+    if (!this.#held && !budget.open) budget.stalled.add(this);
     return true;
+  }
+
+  /** Queues a message, counting it in the budget. */
+  #enqueue(message: OutboxMessage, size: number): void {
+    this.#queue.push(message);
+    this.#queuedBytes += size;
+    const budget = this.#budget;
+    budget.waiting += size;
+    budget.held(1, size);
+  }
+
+  /** Takes the oldest message waiting, uncounting it. */
+  #unqueue(): OutboxMessage {
+    const message = this.#queue.shift() as OutboxMessage;
+    const size = sizeOf(message);
+    this.#queuedBytes -= size;
+    const budget = this.#budget;
+    budget.waiting -= size;
+    budget.held(-1, -size);
+    return message;
+  }
+
+  /** Drops everything waiting, uncounting it. */
+  #drain(): void {
+    const budget = this.#budget;
+    budget.waiting -= this.#queuedBytes;
+    budget.held(-this.#queue.length, -this.#queuedBytes);
+    this.#queuedBytes = 0;
+    this.#queue.clear();
+    budget.stalled.delete(this);
+  }
+
+  /**
+   * Sends the oldest waiting message, if this outbox may send now; for the budget's turn.
+   *
+   * @returns whether more waits to be sent after this one
+   */
+  sendOne(): boolean {
+    // An outbox at its own bound of sends resumes when one of them settles.
+    if (this.#held || this.#cleared || this.#queue.length === 0) return false;
+    if (this.#outstanding >= this.#limit) return false;
+    this.#sendNow(this.#unqueue());
+    if (this.#queue.length > 0) return true;
+    this.#flowing = !this.#finished && this.#outstanding < this.#limit;
+    return false;
   }
 
   /**
@@ -176,7 +320,7 @@ export class Outbox {
     this.#finished = true;
     this.#flowing = false;
     if (text === undefined) return;
-    this.#queue.push(text);
+    this.#enqueue(text, sizeOf(text));
     this.#pump();
   }
 
@@ -184,7 +328,7 @@ export class Outbox {
   clear(): void {
     this.#cleared = true;
     this.#flowing = false;
-    this.#queue.clear();
+    this.#drain();
   }
 
   /**
@@ -194,8 +338,8 @@ export class Outbox {
    * @returns as {@link Outbox.push}
    */
   pushBytes(head: Uint8Array, tail: Uint8Array): boolean {
-    if (this.#flowing) {
-      this.#watch(this.#target.sendBytes!(head, tail));
+    if (this.#flowing && this.#budget.open) {
+      this.#watch(this.#target.sendBytes!(head, tail), head.length + tail.length);
       return true;
     }
     return this.push(joinBytes(head, tail));
@@ -204,11 +348,15 @@ export class Outbox {
   #sendNow(message: OutboxMessage): void {
     this.#watch(
       typeof message === 'string' ? this.#target.send(message) : this.#target.sendBytes!(message),
+      message.length,
     );
   }
 
-  /** Follows a send's promise, unless it is known to have settled. */
-  #watch(promise: Promise<void>): void {
+  /**
+   * Follows a send's promise, unless it is known to have settled; until it settles, `size`
+   * counts in the connection's budget as in the transport's hands.
+   */
+  #watch(promise: Promise<void>, size: number): void {
     if (promise === lastSettled) return;
     if (settled.has(promise)) {
       lastSettled = promise;
@@ -216,13 +364,21 @@ export class Outbox {
     }
     outboxCounters.waited++;
     if (++this.#outstanding >= this.#limit) this.#flowing = false;
+    const budget = this.#budget;
+    budget.handed += size;
+    budget.held(1, size);
+    if (budget.handed >= budget.half) budget.open = false;
     promise.then(
       () => {
         settled.add(promise);
         this.#outstanding--;
+        budget.settle(size);
         this.#pump();
       },
-      (error: unknown) => this.#fail(error),
+      (error: unknown) => {
+        budget.settle(size);
+        this.#fail(error);
+      },
     );
   }
 
@@ -232,15 +388,25 @@ export class Outbox {
     // The connection went away: nothing waiting can be sent any more.
     this.#cleared = true;
     this.#flowing = false;
-    this.#queue.clear();
+    this.#drain();
     this.#onFailed(error);
   }
 
   #pump(): void {
     const queue = this.#queue;
-    while (!this.#held && !this.#cleared && queue.length > 0 && this.#outstanding < this.#limit) {
-      this.#sendNow(queue.shift() as OutboxMessage);
+    const budget = this.#budget;
+    while (
+      !this.#held &&
+      !this.#cleared &&
+      queue.length > 0 &&
+      this.#outstanding < this.#limit &&
+      budget.open
+    ) {
+      this.#sendNow(this.#unqueue());
     }
+    if (!this.#held && !this.#cleared && queue.length > 0 && !budget.open) {
+      budget.stalled.add(this);
+    } else if (queue.length === 0) budget.stalled.delete(this);
     this.#flowing =
       !this.#held &&
       !this.#cleared &&

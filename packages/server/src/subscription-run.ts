@@ -166,7 +166,7 @@ export function createLiveRun(config: LiveRunConfig): LiveRun {
     if (typeof tail === 'string' ? live.push(live.head + tail) : live.pushShared(tail)) return;
     const error = new SubscriptionError(
       'SUBSCRIPTION_OVERFLOW',
-      `Subscription "${live.name}" closed: its subscriber fell ${maxQueue} items behind`,
+      `Subscription "${live.name}" closed: its subscriber fell behind (${maxQueue} items waiting, or its connection's byte budget full)`,
       { name: live.name },
     );
     report(error, live);

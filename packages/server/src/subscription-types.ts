@@ -30,6 +30,29 @@ export type { OverflowPolicy } from './subscription-outbox.js';
  */
 export const DEFAULT_SUBSCRIPTION_QUEUE: number = 1024;
 
+/**
+ * Most subscriptions one connection may hold at once; a subscribe beyond it is refused with
+ * -32002 (`ServerBusyError`).
+ * @default 1024
+ * @example
+ * ```ts
+ * createSubscriptions(server, { maxSubscriptionsPerConnection: DEFAULT_SUBSCRIPTIONS_PER_CONNECTION / 8 });
+ * ```
+ */
+export const DEFAULT_SUBSCRIPTIONS_PER_CONNECTION: number = 1024;
+
+/**
+ * Most bytes of items one connection's subscriptions hold together: half of it for items handed
+ * to the transport whose sends have not resolved (it is over its high-water mark), half for items
+ * waiting in their queues. Sizes count a text's UTF-16 units (its bytes for plain ASCII).
+ * @default 8 MiB
+ * @example
+ * ```ts
+ * createSubscriptions(server, { maxQueueBytesPerConnection: DEFAULT_QUEUE_BYTES_PER_CONNECTION * 4 });
+ * ```
+ */
+export const DEFAULT_QUEUE_BYTES_PER_CONNECTION: number = 8 * 1024 * 1024;
+
 /** What a producer gets besides the params. */
 export interface SubscriptionContext<I = unknown> {
   /** Aborted on unsubscribe, connection close, server close, or `subscriptions.close()`. */
@@ -97,6 +120,24 @@ export interface SubscriptionsOptions {
    * @default DEFAULT_SUBSCRIPTION_QUEUE (1024)
    */
   readonly maxQueue?: number;
+  /**
+   * Most live subscriptions one connection may hold at once (one whose producer is still
+   * starting counts). A subscribe beyond it is refused with -32002 (`ServerBusyError`), its message
+   * naming the limit; the connection and its other subscriptions go on.
+   * @default DEFAULT_SUBSCRIPTIONS_PER_CONNECTION (1024)
+   */
+  readonly maxSubscriptionsPerConnection?: number;
+  /**
+   * Most bytes of items all subscriptions of one connection hold together, however many they
+   * are: once half of it sits in the transport's hands (sends that have not resolved: the
+   * transport is over its high-water mark), no subscription of that connection hands it more;
+   * items wait in their queues, up to the other half, and past that each subscription's
+   * {@link SubscriptionsOptions.overflow} applies (`"drop-oldest"` drops that subscription's own
+   * oldest items; when the others' items fill the budget, the new item is dropped). Sizes count a
+   * text's UTF-16 units (its bytes for plain ASCII).
+   * @default DEFAULT_QUEUE_BYTES_PER_CONNECTION (8 MiB)
+   */
+  readonly maxQueueBytesPerConnection?: number;
   /**
    * What a full subscription does: `"drop-oldest"`, `"drop-newest"`, or `"close"` (the
    * subscription ends, `onError` hears a `SubscriptionError` with code `SUBSCRIPTION_OVERFLOW`,
@@ -182,6 +223,19 @@ export interface Subscriptions {
    * @returns the count
    */
   count(name?: string): number;
+  /**
+   * What the subscriptions hold for subscribers that have not taken it yet: items waiting in
+   * their queues, and items handed to a transport whose send has not resolved.
+   *
+   * @param connection - count only what this connection's subscriptions hold (a server
+   *   connection, or a handler's `ctx.peer`); omit for every connection
+   * @returns how many items, and their size (UTF-16 units of their texts, or their bytes)
+   * @example
+   * ```ts
+   * const { items, bytes } = subscriptions.held();
+   * ```
+   */
+  held(connection?: Peer): { readonly items: number; readonly bytes: number };
   /** Connections that hold a registry now (one per connection with a live subscription). */
   readonly connections: number;
   /**

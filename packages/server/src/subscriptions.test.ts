@@ -554,3 +554,147 @@ it('a subscription removed while a subscribe checks its params refuses that subs
   expect(started).toBe(0);
   expect(subs.count()).toBe(0);
 });
+
+describe('createSubscriptions, subscriptions per connection', () => {
+  const subscribe = (id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"eth_subscribe","params":["newHeads"]}`;
+
+  it('refuses the subscribe past the default limit (1024) with -32002 naming it; other connections go on', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, { dialect: ethereumSubscriptions });
+    subs.subscription('newHeads');
+    const remote = await connect(server);
+    // All at once: the ones still subscribing count as much as the live ones.
+    for (let id = 1; id <= 1025; id++) void remote.send(subscribe(id));
+    await remote.until(1025);
+    const answers = remote.inbox.map((text) => JSON.parse(text) as Record<string, any>);
+    const refused = answers.filter((answer) => answer.error !== undefined);
+    expect(refused).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1025,
+        error: {
+          code: -32002,
+          message: 'Too many subscriptions on this connection (limit 1024)',
+          data: { limit: 1024 },
+        },
+      },
+    ]);
+    expect(subs.count()).toBe(1024);
+    const other = await connect(server);
+    await other.send(subscribe(1));
+    await other.until(1);
+    expect(JSON.parse(other.inbox[0]!).result).toMatch(/^0x/);
+    expect(subs.count()).toBe(1025);
+  });
+
+  it('maxSubscriptionsPerConnection: refused at the limit, room again after an unsubscribe', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, {
+      dialect: ethereumSubscriptions,
+      maxSubscriptionsPerConnection: 2,
+    });
+    subs.subscription('newHeads');
+    const remote = await connect(server);
+    await remote.send(subscribe(1));
+    await remote.send(subscribe(2));
+    await remote.until(2);
+    await remote.send(subscribe(3));
+    await remote.until(3);
+    expect(remote.inbox[2]).toBe(
+      '{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Too many subscriptions on this connection (limit 2)","data":{"limit":2}}}',
+    );
+    const first = JSON.parse(remote.inbox[0]!).result as string;
+    await remote.send(`{"jsonrpc":"2.0","id":4,"method":"eth_unsubscribe","params":["${first}"]}`);
+    await remote.until(4);
+    expect(remote.inbox[3]).toBe('{"jsonrpc":"2.0","id":4,"result":true}');
+    await remote.send(subscribe(5));
+    await remote.until(5);
+    expect(JSON.parse(remote.inbox[4]!)).toMatchObject({
+      id: 5,
+      result: expect.stringMatching(/^0x/),
+    });
+    expect(subs.count()).toBe(2);
+  });
+
+  it('refuses a limit that is not a positive number', () => {
+    const server = createServer();
+    expect(() => createSubscriptions(server, { maxSubscriptionsPerConnection: 0 })).toThrow(
+      RangeError,
+    );
+    expect(() => createSubscriptions(server, { maxQueueBytesPerConnection: -1 })).toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe('createSubscriptions, one budget for all subscriptions of a connection', () => {
+  const ITEM = 'x'.repeat(16 * 1024);
+  const subscribe = (id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"subscribe","params":{"name":"blobs"}}`;
+
+  it('20 subscriptions of a subscriber that never reads hold one budget, and the others are served', async () => {
+    const server = createServer();
+    const subs = createSubscriptions(server, { maxQueueBytesPerConnection: 1024 * 1024 });
+    subs.subscription('blobs');
+    let transport!: ReturnType<typeof gated>;
+    const stuck = await connect(server, (t) => (transport = gated(t)));
+    const reader = await connect(server);
+    for (let id = 1; id <= 20; id++) await stuck.send(subscribe(id));
+    await stuck.until(20);
+    await reader.send(subscribe(1));
+    await reader.until(1);
+    await tick();
+    // From here on the stuck subscriber's transport never resolves a send: it does not read.
+    const answers = transport.sent;
+    const itemSize = ITEM.length + 200; // the item's text and its envelope
+    let most = { handed: 0, held: 0 };
+    for (let i = 0; i < 3_000; i++) {
+      expect(subs.publish('blobs', ITEM)).toBe(21);
+      const handed = (transport.sent - answers) * itemSize;
+      most = {
+        handed: Math.max(most.handed, handed),
+        held: Math.max(most.held, subs.held().bytes),
+      };
+      if (handed > 8 * 1024 * 1024) break; // far past the bound: stop before memory grows
+      if (i % 100 === 99) await tick();
+    }
+    // Half the budget in the transport's hands (and one item over), as much waiting.
+    expect(most.handed).toBeLessThanOrEqual(512 * 1024 + itemSize);
+    expect(most.held).toBeLessThanOrEqual(1024 * 1024 + itemSize);
+    await reader.until(3_001);
+    expect(reader.inbox).toHaveLength(3_001);
+    expect(subs.count()).toBe(21);
+    // Once it reads again, what was kept goes out (the newest items) and nothing is held.
+    for (let i = 0; i < 200 && subs.held().items > 0; i++) {
+      transport.release();
+      await tick();
+    }
+    expect(subs.held()).toEqual({ items: 0, bytes: 0 });
+    subs.publish('blobs', 'after');
+    await stuck.until(transport.sent);
+    expect(JSON.parse(stuck.inbox.at(-1)!).params.item).toBe('after');
+  });
+
+  it('close: a subscription that finds the budget full ends with SUBSCRIPTION_OVERFLOW', async () => {
+    const server = createServer();
+    const errors: unknown[] = [];
+    const subs = createSubscriptions(server, {
+      maxQueueBytesPerConnection: 20 * ITEM.length,
+      overflow: 'close',
+      onError: (error) => errors.push(error),
+    });
+    subs.subscription('blobs');
+    let transport!: ReturnType<typeof gated>;
+    const stuck = await connect(server, (t) => (transport = gated(t)));
+    await stuck.send(subscribe(1));
+    await stuck.send(subscribe(2));
+    await stuck.until(2);
+    await tick();
+    for (let i = 0; i < 30 && errors.length === 0; i++) subs.publish('blobs', ITEM);
+    expect(errors[0]).toMatchObject({ code: 'SUBSCRIPTION_OVERFLOW' });
+    expect(subs.count()).toBeLessThan(2);
+    expect(subs.held().bytes).toBeLessThanOrEqual(20 * ITEM.length + 2 * (ITEM.length + 200));
+    transport.release();
+  });
+});

@@ -18,6 +18,7 @@ import {
   type JsonRpcParams,
   jsonWriterOf,
   type Peer,
+  ServerBusyError,
   SubscriptionError,
   validate,
 } from '@jsonrpc-kit/core';
@@ -33,10 +34,12 @@ import {
   SharedTail,
   textTarget,
 } from './subscription-live.js';
-import { OVERFLOW_POLICIES } from './subscription-outbox.js';
+import { ConnectionBudget, type HeldTotals, OVERFLOW_POLICIES } from './subscription-outbox.js';
 import { createLiveRun, itemTail } from './subscription-run.js';
 import {
+  DEFAULT_QUEUE_BYTES_PER_CONNECTION,
   DEFAULT_SUBSCRIPTION_QUEUE,
+  DEFAULT_SUBSCRIPTIONS_PER_CONNECTION,
   type Producer,
   type SubscriptionContext,
   type Subscriptions,
@@ -51,10 +54,12 @@ import type { HandlerContext, Server } from './types.js';
  * cleanup runs, on unsubscribe, on connection close, on server close and on `close()`.
  *
  * @param server - the server
- * @param options - dialect, queue bound, overflow policy, item validation, error hook
+ * @param options - dialect, queue bounds (per subscription and per connection), subscriptions
+ *   per connection, overflow policy, item validation, error hook
  * @returns the subscriptions
  * @throws TypeError when the dialect's methods are already registered or `overflow` is unknown;
- *   RangeError when `maxQueue` is not a positive number
+ *   RangeError when `maxQueue`, `maxSubscriptionsPerConnection` or `maxQueueBytesPerConnection`
+ *   is not a positive number
  * @example
  * ```ts
  * const server = createServer();
@@ -70,6 +75,20 @@ export function createSubscriptions(
   const dialect = options.dialect ?? genericSubscriptions;
   const maxQueue = options.maxQueue ?? DEFAULT_SUBSCRIPTION_QUEUE;
   if (!(maxQueue > 0)) throw new RangeError('maxQueue must be a number > 0');
+  const maxPerConnection =
+    options.maxSubscriptionsPerConnection ?? DEFAULT_SUBSCRIPTIONS_PER_CONNECTION;
+  if (!(maxPerConnection > 0)) {
+    throw new RangeError('maxSubscriptionsPerConnection must be a number > 0');
+  }
+  const maxBytesPerConnection =
+    options.maxQueueBytesPerConnection ?? DEFAULT_QUEUE_BYTES_PER_CONNECTION;
+  if (!(maxBytesPerConnection > 0)) {
+    throw new RangeError('maxQueueBytesPerConnection must be a number > 0');
+  }
+  /** What every connection's budget holds, kept along by the budgets. */
+  const heldTotals: HeldTotals = { items: 0, bytes: 0 };
+  /** Each connection's budget: kept while its ended subscriptions still drain. */
+  const budgets = new WeakMap<Peer, ConnectionBudget>();
   const overflow = options.overflow ?? 'drop-oldest';
   if (!OVERFLOW_POLICIES.has(overflow)) {
     throw new TypeError('overflow must be "drop-oldest", "drop-newest" or "close"');
@@ -118,13 +137,29 @@ export function createSubscriptions(
           },
         );
 
+  /** Refuses a subscribe on a connection that holds its limit of live subscriptions. */
+  const checkRoom = (peer: Peer): void => {
+    const held = registries.get(peer)?.live.size ?? 0;
+    if (held >= maxPerConnection) {
+      throw new ServerBusyError(
+        `Too many subscriptions on this connection (limit ${maxPerConnection})`,
+        { limit: maxPerConnection },
+      );
+    }
+  };
+
   /** Peers whose close is watched: once per connection, however often it subscribes. */
   const watched = new WeakSet<Peer>();
 
   const registryOf = (peer: Peer): Registry => {
     let registry = registries.get(peer);
     if (registry === undefined) {
-      registry = { peer, target: textTarget(peer), live: new Map() };
+      let budget = budgets.get(peer);
+      if (budget === undefined) {
+        budget = new ConnectionBudget(maxBytesPerConnection, heldTotals);
+        budgets.set(peer, budget);
+      }
+      registry = { peer, target: textTarget(peer), live: new Map(), budget };
       registries.set(peer, registry);
       const closed = (peer as { closed?: unknown }).closed;
       if (closed instanceof Promise && !watched.has(peer)) {
@@ -145,6 +180,7 @@ export function createSubscriptions(
     if (peer === undefined) {
       throw new JsonRpcError(ErrorCode.MethodNotFound, 'Subscriptions need a duplex connection');
     }
+    checkRoom(peer);
     const call = dialect.fromSubscribeParams(raw);
     if (call === undefined) throw new InvalidParamsError('No subscription named');
     const entry = declared.get(call.name);
@@ -164,6 +200,8 @@ export function createSubscriptions(
     if (hubClosed || declared.get(call.name) !== entry) {
       throw new InvalidParamsError(`Unknown subscription "${call.name}"`);
     }
+    // Checked again: other subscribes of this connection may have taken the room meanwhile.
+    checkRoom(peer);
     const registry = registryOf(peer);
     const id = newId();
     const live: Live = new Live(
@@ -292,6 +330,13 @@ export function createSubscriptions(
       let count = 0;
       for (const registry of registries.values()) count += registry.live.size;
       return count;
+    },
+    held(connection) {
+      if (connection === undefined) return { items: heldTotals.items, bytes: heldTotals.bytes };
+      const budget = budgets.get(connection);
+      return budget === undefined
+        ? { items: 0, bytes: 0 }
+        : { items: budget.items, bytes: budget.handed + budget.waiting };
     },
     get connections() {
       return registries.size;
