@@ -13,6 +13,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import { readAnswerText } from './answer-body.js';
 import { DEFAULT_MAX_EVENT_BYTES } from './constants.js';
 import {
   expectsAnswer,
@@ -83,8 +84,10 @@ export interface StreamableHttpTransportOptions {
    */
   readonly onSessionExpired?: () => void;
   /**
-   * The largest message taken from an event stream, in characters (each at least one byte). A
-   * stream whose event grows past it is dropped: the requests it owed an answer fail with a
+   * The largest message taken: a JSON answer's body in bytes (counted as they arrive), an event of
+   * a stream in characters (each at least one byte). A JSON answer over it is dropped at once, its
+   * exchange aborted, and `send` rejects with a `TransportError` saying the answer was too large;
+   * a stream whose event grows past it is dropped: the requests it owed an answer fail with a
    * `TransportError`, and the GET stream counts a failed attempt to reconnect.
    *
    * @default {@link DEFAULT_MAX_EVENT_BYTES} (16 MiB)
@@ -418,6 +421,21 @@ export function createStreamableHttpTransport(
     }
   };
 
+  /** What a failed fetch, or a failed read of its body, rejects a send with. */
+  const failed = (error: unknown, signal: AbortSignal | undefined): Error => {
+    if (closed) return new ConnectionClosedError('HTTP transport closed', { cause: error });
+    if (signal?.aborted) return new AbortError({ cause: signal.reason });
+    if (error instanceof TransportError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new TransportError(`HTTP request failed: ${message}`, { cause: error });
+  };
+
+  /** A JSON (or error) answer's body, at most `maxMessageBytes` of it. */
+  const bodyOf = (response: Response, signal: AbortSignal | undefined): Promise<string> =>
+    readAnswerText(response, maxMessageBytes).catch((error: unknown) => {
+      throw failed(error, signal);
+    });
+
   const post = async (
     text: string,
     signal: AbortSignal | undefined,
@@ -436,24 +454,22 @@ export function createStreamableHttpTransport(
         signal: signal === undefined ? closer.signal : AbortSignal.any([closer.signal, signal]),
       });
     } catch (error) {
-      if (closed) throw new ConnectionClosedError('HTTP transport closed', { cause: error });
-      if (signal?.aborted) throw new AbortError({ cause: signal.reason });
-      const message = error instanceof Error ? error.message : String(error);
-      throw new TransportError(`HTTP request failed: ${message}`, { cause: error });
+      throw failed(error, signal);
     }
     learnSession(response);
     const status = response.status;
     if (sessionId === undefined && status >= 200 && status < 300) sessionless = true;
     answered();
     if (status === 404 && sessionAtSend !== undefined) {
-      const body = await response.text();
+      const body = await bodyOf(response, signal);
       const error = new TransportError('HTTP 404: session expired', { status, body });
       // This call fails with the error; the owner is then told to subscribe again.
       if (sessionId === sessionAtSend) lose(error, false);
       throw error;
     }
     if (status < 200 || status > 299) {
-      throw new TransportError(`HTTP ${status}`, { status, body: await response.text() });
+      const body = await bodyOf(response, signal);
+      throw new TransportError(`HTTP ${status}`, { status, body });
     }
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('text/event-stream') && response.body !== null) {
@@ -494,7 +510,7 @@ export function createStreamableHttpTransport(
       void reading;
       return;
     }
-    const body = await response.text();
+    const body = await bodyOf(response, signal);
     if (body.trim() === '') {
       if (expectsAnswer(text)) {
         throw new TransportError(`HTTP ${status}: no answer to a request`, { status, body });
