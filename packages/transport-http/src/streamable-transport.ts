@@ -227,13 +227,16 @@ export function createStreamableHttpTransport(
 
   /**
    * Reads an event stream to its end: `ended` when it ended cleanly, `dropped` when it broke off,
-   * `too-large` when an event grew past `maxMessageBytes` (the stream is cancelled then).
+   * `too-large` when an event grew past `maxMessageBytes`, `settled` when `settled()` said after a
+   * chunk that nothing more is wanted from it (the stream is cancelled in both, which aborts its
+   * exchange).
    */
   const readEvents = async (
     body: ReadableStream<Uint8Array>,
     onId: (id: string) => void,
     onMessage: (data: string) => void,
-  ): Promise<'ended' | 'dropped' | 'too-large'> => {
+    settled?: () => boolean,
+  ): Promise<'ended' | 'dropped' | 'too-large' | 'settled'> => {
     const decoder = new TextDecoder();
     let tooLarge = false;
     const parser = createSseParser((event) => {
@@ -255,6 +258,10 @@ export function createStreamableHttpTransport(
           await reader.cancel().catch(() => undefined);
           return 'too-large';
         }
+        if (settled?.() === true) {
+          await reader.cancel().catch(() => undefined);
+          return 'settled';
+        }
       }
     } catch {
       return 'dropped';
@@ -270,13 +277,21 @@ export function createStreamableHttpTransport(
     lastEventId: string | undefined,
     onId: (id: string) => void,
     keepOpen: AbortSignal | undefined,
+    stop?: AbortSignal,
   ): Promise<void> => {
     let attempt = 0;
     /** Set once a stream came and went: the next one waits `initialDelay` all the same. */
     let again = false;
     let last = lastEventId;
+    const until = keepOpen ?? stop;
     const signal =
-      keepOpen === undefined ? closer.signal : AbortSignal.any([closer.signal, keepOpen]);
+      until === undefined
+        ? closer.signal
+        : AbortSignal.any(
+            keepOpen === undefined || stop === undefined
+              ? [closer.signal, until]
+              : [closer.signal, keepOpen, stop],
+          );
     while (!closed && attempt <= maxRetries) {
       if (attempt > 0) await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), signal);
       else if (again) await sleep(initialDelay, signal);
@@ -487,16 +502,24 @@ export function createStreamableHttpTransport(
             if (owed !== undefined && owed.size > 0) takeAnswered(owed, data);
             deliver(data);
           },
+          // Every request it carried is answered: nothing more is wanted from this stream, even
+          // when the server holds it open.
+          owed === undefined ? undefined : () => owed.size === 0,
         );
+        if (end === 'settled') return;
         if (end === 'too-large') {
           const error = overLimit(`HTTP ${status} event stream`);
           if (owed !== undefined && owed.size > 0 && !closed) throw error;
           report(error);
           return;
         }
-        // A stream that dropped before its end: resume it where it stopped.
+        // The send's signal aborted the exchange (its calls timed out or were aborted): nobody
+        // waits for what the stream would bring, so it is not resumed.
+        if (signal?.aborted) throw new AbortError({ cause: signal.reason });
+        // A stream that dropped before its end: resume it where it stopped (until the send's
+        // signal says its calls gave up).
         if (end === 'dropped' && !closed && last !== undefined) {
-          await resume(last, () => {}, undefined);
+          await resume(last, () => {}, undefined, signal);
           return;
         }
         if (owed !== undefined && owed.size > 0 && !closed) {
