@@ -13,9 +13,10 @@
 export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
 
 /**
- * The largest message the Streamable HTTP client transport takes from an event stream, counted
- * in characters (each at least one byte): a server that never ends a line or an event cannot grow
- * the client's memory past it.
+ * The largest answer the HTTP client transports take (`maxMessageBytes`): a JSON body, counted
+ * in bytes as they arrive, or a message of a Streamable HTTP event stream, counted in characters
+ * (each at least one byte). A server that sends an endless body, or never ends a line or an event,
+ * cannot grow the client's memory past it.
  *
  * @default 16777216 (16 MiB)
  */

@@ -7,18 +7,25 @@
  */
 import { headIdText, type ParsedMessage, parse, TransportError } from '@jsonrpc-kit/core';
 
-/** Whether one classified message is owed an answer: a request, or an invalid call with an id. */
+/**
+ * Whether one classified message is owed an answer: a request, or an invalid call with an id,
+ * except a JSON-RPC 1.0 notification: without `jsonrpc`, `"id": null` marks a notification, which
+ * a 1.0 server runs and never answers (a 2.0 call with `"id": null` is still owed its answer).
+ */
 function owedAnswer(message: ParsedMessage): boolean {
   if (message.kind === 'request') return true;
   if (message.kind !== 'invalid' || message.response) return false;
   const value = message.value;
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('id' in value)) {
+    return false;
+  }
+  return (value as { id: unknown }).id !== null || 'jsonrpc' in value;
 }
 
 /**
  * Whether `text` (a message or batch that was sent) holds at least one call with an `id` member,
- * that is, one that only an answer completes. Notifications, responses and text that is not JSON
- * hold none.
+ * that is, one that only an answer completes. Notifications (also JSON-RPC 1.0's, which carry
+ * `"id": null` and no `jsonrpc`), responses and text that is not JSON hold none.
  *
  * Cheap for the common case of a notification: text without `"id"` (and without a `\u` escape
  * that could spell it) is never parsed.
@@ -29,6 +36,7 @@ function owedAnswer(message: ParsedMessage): boolean {
  * ```ts
  * expectsAnswer('{"jsonrpc":"2.0","id":1,"method":"add"}'); // true
  * expectsAnswer('{"jsonrpc":"2.0","method":"log"}'); // false
+ * expectsAnswer('{"id":null,"method":"log","params":[]}'); // false (JSON-RPC 1.0)
  * ```
  */
 export function expectsAnswer(text: string): boolean {

@@ -6,9 +6,11 @@
 import { setMaxListeners } from 'node:events';
 import type { Transport } from '@jsonrpc-kit/core';
 import type { Dispatcher } from 'undici';
+import { answerTooLarge, declaredTooLarge } from './answer-body.js';
 import { DEFAULT_KEEP_ALIVE_TIMEOUT } from './constants.js';
 import { fetchPost } from './http-transport.js';
 import {
+  answerLimit,
   createPostTransport,
   type HttpReply,
   type HttpTransportOptions,
@@ -46,7 +48,9 @@ export interface NodeHttpTransportOptions extends HttpTransportOptions {
  * `createHttpTransport` of the package's default entry: `send` resolves once the exchange is
  * complete, 2xx JSON bodies go to `handler.onMessage`, empty 2xx bodies complete quietly when the
  * message held only notifications, non-2xx answers, non-JSON 2xx bodies and empty 2xx bodies to a
- * message holding a request reject with a `TransportError` carrying `status` and `body`,
+ * message holding a request reject with a `TransportError` carrying `status` and `body`, an
+ * answer body over `maxMessageBytes` (16 MiB by default) is dropped as its bytes pass it (the
+ * connection destroyed) and rejects with a `TransportError` saying the answer was too large,
  * network failures with a `TransportError` and its `cause`, `signal` with an `AbortError`,
  * `timeout` with a `TimeoutError`, and sends after `close()` with a `ConnectionClosedError`.
  * `close()` aborts exchanges in flight and closes the pool the transport created.
@@ -54,7 +58,9 @@ export interface NodeHttpTransportOptions extends HttpTransportOptions {
  * @param options - url, headers, timeout, and the pool's options or your own dispatcher
  * @returns the transport
  * @throws TypeError when `url` is not an absolute http(s) URL
- * @throws RangeError when `timeout` is negative
+ * @throws RangeError when `timeout` is negative or `maxMessageBytes` not positive
+ * @throws TransportError (`TRANSPORT_ERROR`, from `send`) for a non-2xx status, a non-JSON body,
+ *   an empty body to a request, or a body over `maxMessageBytes`
  * @example
  * ```ts
  * import { createClient } from '@jsonrpc-kit/client';
@@ -69,13 +75,14 @@ export function createHttpTransport(options: NodeHttpTransportOptions): Transpor
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`createHttpTransport: not an http(s) URL: ${url.href}`);
   }
+  const maxBytes = answerLimit(options);
   if (options.fetch !== undefined) {
-    return createPostTransport(options, { post: fetchPost(url.href, options.fetch) });
+    return createPostTransport(options, { post: fetchPost(url.href, options.fetch, maxBytes) });
   }
   // Bun matches the `node` condition, but its `undici` is a stand-in whose `request` answers
   // nothing: use Bun's own fetch there.
   if (options.dispatcher === undefined && typeof process.versions.bun === 'string') {
-    return createPostTransport(options, { post: fetchPost(url.href, fetch) });
+    return createPostTransport(options, { post: fetchPost(url.href, fetch, maxBytes) });
   }
   const origin = url.origin;
   const path = url.pathname + url.search;
@@ -108,7 +115,7 @@ export function createHttpTransport(options: NodeHttpTransportOptions): Transpor
         ? { origin, path, method: 'POST', headers, body }
         : { origin, path, method: 'POST', headers, body, signal },
     );
-    return { status: answer.statusCode, body: await answer.body.text() };
+    return { status: answer.statusCode, body: await readBody(answer, maxBytes) };
   };
 
   return createPostTransport(options, {
@@ -121,5 +128,45 @@ export function createHttpTransport(options: NodeHttpTransportOptions): Transpor
       const d = dispatcher ?? (loading === undefined ? undefined : await loading);
       await d?.destroy();
     },
+  });
+}
+
+/**
+ * An undici answer's body as UTF-8 text, its bytes counted as they arrive: past `max` (or when
+ * `Content-Length` says it will be) the body is destroyed, which destroys its connection, and
+ * the read fails. An abort of the request's signal fails it too.
+ */
+function readBody(answer: Dispatcher.ResponseData, max: number): Promise<string> {
+  const body = answer.body;
+  const status = answer.statusCode;
+  if (declaredTooLarge(answer.headers['content-length'] as string | undefined, max)) {
+    body.destroy();
+    return Promise.reject(answerTooLarge(status, max));
+  }
+  return new Promise((resolve, reject) => {
+    let first: Buffer | undefined;
+    let rest: Buffer[] | undefined;
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.destroy();
+        reject(answerTooLarge(status, max));
+        return;
+      }
+      if (first === undefined) first = chunk;
+      else if (rest === undefined) rest = [chunk];
+      else rest.push(chunk);
+    });
+    body.on('end', () => {
+      if (first === undefined) return resolve('');
+      const text =
+        rest === undefined
+          ? first.toString('utf8')
+          : Buffer.concat([first, ...rest], size).toString('utf8');
+      // As undici's `text()` (and fetch's): a leading byte order mark is not part of the text.
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    });
+    body.on('error', reject);
   });
 }

@@ -16,7 +16,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { DEFAULT_HTTP_TIMEOUT } from './constants.js';
+import { DEFAULT_HTTP_TIMEOUT, DEFAULT_MAX_EVENT_BYTES } from './constants.js';
 import { expectsAnswer, missingAnswer } from './expects-answer.js';
 
 /** Request headers: fixed, or a function called before every request (fresh auth tokens). */
@@ -50,6 +50,15 @@ export interface HttpTransportOptions {
    * @default 0 ({@link DEFAULT_HTTP_TIMEOUT})
    */
   readonly timeout?: number;
+  /**
+   * The largest answer body taken, in bytes, counted as it arrives. A larger one (or one whose
+   * `Content-Length` says so) is dropped at once, its connection closed, and `send` rejects with a
+   * `TransportError` saying the answer was too large: a server cannot grow the client's memory
+   * past it, not even with an endless body.
+   *
+   * @default 16777216 ({@link DEFAULT_MAX_EVENT_BYTES}, 16 MiB)
+   */
+  readonly maxMessageBytes?: number;
 }
 
 /** Status and body of an HTTP answer. */
@@ -64,6 +73,19 @@ export type Post = (
   headers: Readonly<Record<string, string>>,
   signal: AbortSignal | undefined,
 ) => Promise<HttpReply>;
+
+/**
+ * The answer size limit of a client transport's options.
+ *
+ * @param options - the transport's options
+ * @returns `maxMessageBytes`, or its default
+ * @throws RangeError when `maxMessageBytes` is not a positive number
+ */
+export function answerLimit(options: { readonly maxMessageBytes?: number | undefined }): number {
+  const max = options.maxMessageBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  if (!(max > 0)) throw new RangeError(`maxMessageBytes must be > 0, got ${max}`);
+  return max;
+}
 
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
@@ -145,6 +167,8 @@ export function createPostTransport(
     if (closed) return new ConnectionClosedError('HTTP transport closed', { cause: error });
     if (userSignal?.aborted) return new AbortError({ cause: userSignal.reason });
     if (timeoutSignal?.aborted) return new TimeoutError(timeout, { cause: error });
+    // The POST function's own verdict (an answer too large).
+    if (error instanceof TransportError) return error;
     const message = error instanceof Error ? error.message : String(error);
     return new TransportError(`HTTP request failed: ${message}`, { cause: error });
   };

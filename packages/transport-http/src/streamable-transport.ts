@@ -13,6 +13,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import { readAnswerText } from './answer-body.js';
 import { DEFAULT_MAX_EVENT_BYTES } from './constants.js';
 import {
   expectsAnswer,
@@ -83,8 +84,10 @@ export interface StreamableHttpTransportOptions {
    */
   readonly onSessionExpired?: () => void;
   /**
-   * The largest message taken from an event stream, in characters (each at least one byte). A
-   * stream whose event grows past it is dropped: the requests it owed an answer fail with a
+   * The largest message taken: a JSON answer's body in bytes (counted as they arrive), an event of
+   * a stream in characters (each at least one byte). A JSON answer over it is dropped at once, its
+   * exchange aborted, and `send` rejects with a `TransportError` saying the answer was too large;
+   * a stream whose event grows past it is dropped: the requests it owed an answer fail with a
    * `TransportError`, and the GET stream counts a failed attempt to reconnect.
    *
    * @default {@link DEFAULT_MAX_EVENT_BYTES} (16 MiB)
@@ -224,13 +227,16 @@ export function createStreamableHttpTransport(
 
   /**
    * Reads an event stream to its end: `ended` when it ended cleanly, `dropped` when it broke off,
-   * `too-large` when an event grew past `maxMessageBytes` (the stream is cancelled then).
+   * `too-large` when an event grew past `maxMessageBytes`, `settled` when `settled()` said after a
+   * chunk that nothing more is wanted from it (the stream is cancelled in both, which aborts its
+   * exchange).
    */
   const readEvents = async (
     body: ReadableStream<Uint8Array>,
     onId: (id: string) => void,
     onMessage: (data: string) => void,
-  ): Promise<'ended' | 'dropped' | 'too-large'> => {
+    settled?: () => boolean,
+  ): Promise<'ended' | 'dropped' | 'too-large' | 'settled'> => {
     const decoder = new TextDecoder();
     let tooLarge = false;
     const parser = createSseParser((event) => {
@@ -252,6 +258,10 @@ export function createStreamableHttpTransport(
           await reader.cancel().catch(() => undefined);
           return 'too-large';
         }
+        if (settled?.() === true) {
+          await reader.cancel().catch(() => undefined);
+          return 'settled';
+        }
       }
     } catch {
       return 'dropped';
@@ -267,13 +277,21 @@ export function createStreamableHttpTransport(
     lastEventId: string | undefined,
     onId: (id: string) => void,
     keepOpen: AbortSignal | undefined,
+    stop?: AbortSignal,
   ): Promise<void> => {
     let attempt = 0;
     /** Set once a stream came and went: the next one waits `initialDelay` all the same. */
     let again = false;
     let last = lastEventId;
+    const until = keepOpen ?? stop;
     const signal =
-      keepOpen === undefined ? closer.signal : AbortSignal.any([closer.signal, keepOpen]);
+      until === undefined
+        ? closer.signal
+        : AbortSignal.any(
+            keepOpen === undefined || stop === undefined
+              ? [closer.signal, until]
+              : [closer.signal, keepOpen, stop],
+          );
     while (!closed && attempt <= maxRetries) {
       if (attempt > 0) await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), signal);
       else if (again) await sleep(initialDelay, signal);
@@ -418,6 +436,21 @@ export function createStreamableHttpTransport(
     }
   };
 
+  /** What a failed fetch, or a failed read of its body, rejects a send with. */
+  const failed = (error: unknown, signal: AbortSignal | undefined): Error => {
+    if (closed) return new ConnectionClosedError('HTTP transport closed', { cause: error });
+    if (signal?.aborted) return new AbortError({ cause: signal.reason });
+    if (error instanceof TransportError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new TransportError(`HTTP request failed: ${message}`, { cause: error });
+  };
+
+  /** A JSON (or error) answer's body, at most `maxMessageBytes` of it. */
+  const bodyOf = (response: Response, signal: AbortSignal | undefined): Promise<string> =>
+    readAnswerText(response, maxMessageBytes).catch((error: unknown) => {
+      throw failed(error, signal);
+    });
+
   const post = async (
     text: string,
     signal: AbortSignal | undefined,
@@ -436,24 +469,22 @@ export function createStreamableHttpTransport(
         signal: signal === undefined ? closer.signal : AbortSignal.any([closer.signal, signal]),
       });
     } catch (error) {
-      if (closed) throw new ConnectionClosedError('HTTP transport closed', { cause: error });
-      if (signal?.aborted) throw new AbortError({ cause: signal.reason });
-      const message = error instanceof Error ? error.message : String(error);
-      throw new TransportError(`HTTP request failed: ${message}`, { cause: error });
+      throw failed(error, signal);
     }
     learnSession(response);
     const status = response.status;
     if (sessionId === undefined && status >= 200 && status < 300) sessionless = true;
     answered();
     if (status === 404 && sessionAtSend !== undefined) {
-      const body = await response.text();
+      const body = await bodyOf(response, signal);
       const error = new TransportError('HTTP 404: session expired', { status, body });
       // This call fails with the error; the owner is then told to subscribe again.
       if (sessionId === sessionAtSend) lose(error, false);
       throw error;
     }
     if (status < 200 || status > 299) {
-      throw new TransportError(`HTTP ${status}`, { status, body: await response.text() });
+      const body = await bodyOf(response, signal);
+      throw new TransportError(`HTTP ${status}`, { status, body });
     }
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('text/event-stream') && response.body !== null) {
@@ -471,16 +502,24 @@ export function createStreamableHttpTransport(
             if (owed !== undefined && owed.size > 0) takeAnswered(owed, data);
             deliver(data);
           },
+          // Every request it carried is answered: nothing more is wanted from this stream, even
+          // when the server holds it open.
+          owed === undefined ? undefined : () => owed.size === 0,
         );
+        if (end === 'settled') return;
         if (end === 'too-large') {
           const error = overLimit(`HTTP ${status} event stream`);
           if (owed !== undefined && owed.size > 0 && !closed) throw error;
           report(error);
           return;
         }
-        // A stream that dropped before its end: resume it where it stopped.
+        // The send's signal aborted the exchange (its calls timed out or were aborted): nobody
+        // waits for what the stream would bring, so it is not resumed.
+        if (signal?.aborted) throw new AbortError({ cause: signal.reason });
+        // A stream that dropped before its end: resume it where it stopped (until the send's
+        // signal says its calls gave up).
         if (end === 'dropped' && !closed && last !== undefined) {
-          await resume(last, () => {}, undefined);
+          await resume(last, () => {}, undefined, signal);
           return;
         }
         if (owed !== undefined && owed.size > 0 && !closed) {
@@ -494,7 +533,7 @@ export function createStreamableHttpTransport(
       void reading;
       return;
     }
-    const body = await response.text();
+    const body = await bodyOf(response, signal);
     if (body.trim() === '') {
       if (expectsAnswer(text)) {
         throw new TransportError(`HTTP ${status}: no answer to a request`, { status, body });

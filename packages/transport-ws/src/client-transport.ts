@@ -59,6 +59,15 @@ export const DEFAULT_CLIENT_HIGH_WATER_MARK: number = 1024 * 1024;
  */
 export const DEFAULT_CLOSE_TIMEOUT: number = 1000;
 
+/**
+ * The largest message the client takes from the server, in bytes, where the socket can be told
+ * (`ws`, the default on Node): a larger one closes the connection with 1009 without being read
+ * whole. The same limit the HTTP client transports put on an answer.
+ *
+ * @default 16777216 (16 MiB)
+ */
+export const DEFAULT_CLIENT_MAX_PAYLOAD: number = 16 * 1024 * 1024;
+
 /** How often a waiting `send()` re-checks `bufferedAmount`, in ms (browsers have no drain event). */
 const BUFFER_POLL_MS = 5;
 
@@ -149,6 +158,17 @@ export interface WebSocketTransportOptions {
    * @default DEFAULT_CLOSE_TIMEOUT (1000)
    */
   readonly closeTimeout?: number | undefined;
+  /**
+   * The largest message taken from the server, in bytes. A larger one is not read whole: `ws`
+   * closes the connection with 1009 (message too big), the calls in flight fail with a
+   * `ConnectionClosedError` whose `cause` is a `TransportError` naming the limit, and the transport
+   * reconnects as after any drop. Applied where the transport opens the socket with `ws` (Node,
+   * no `WebSocket` option given): a browser's `WebSocket`, or one passed in the `WebSocket`
+   * option, has no such setting.
+   *
+   * @default DEFAULT_CLIENT_MAX_PAYLOAD (16 MiB)
+   */
+  readonly maxPayload?: number | undefined;
   /** The `WebSocket` constructor to use. @default `ws` on Node, the global `WebSocket` elsewhere */
   readonly WebSocket?: WebSocketConstructor | undefined;
   /**
@@ -241,9 +261,9 @@ const decoder: TextDecoder | undefined =
  *
  * Text frames carry messages; a binary frame is decoded as UTF-8 or reported through `onError`.
  *
- * @param options - URL, reconnect policy, heartbeat, queue
+ * @param options - URL, reconnect policy, heartbeat, queue, maxPayload
  * @returns the transport
- * @throws RangeError when the reconnect options are out of range
+ * @throws RangeError when the reconnect options are out of range, or `maxPayload` is not positive
  * @example
  * ```ts
  * import { createClient } from '@jsonrpc-kit/client';
@@ -280,6 +300,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
   const highWaterMark = options.highWaterMark ?? DEFAULT_CLIENT_HIGH_WATER_MARK;
   const closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
+  const maxPayload = options.maxPayload ?? DEFAULT_CLIENT_MAX_PAYLOAD;
+  if (!(maxPayload > 0)) throw new RangeError(`maxPayload must be > 0, got ${maxPayload}`);
 
   let state: WebSocketTransportState = 'connecting';
   const contract = createTransportState();
@@ -482,6 +504,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       current = isNodeWs
         ? new Ctor(url, protocols as string[] | undefined, {
             perMessageDeflate: false,
+            maxPayload,
             ...(options.headers === undefined ? {} : { headers: options.headers }),
           })
         : options.headers === undefined
@@ -528,7 +551,15 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     if (listens) current.on!('message', onNodeMessage);
     else current.onmessage = onMessage;
     current.onerror = (event) => {
-      lastError = errorOf(event) ?? lastError;
+      const error = errorOf(event);
+      // `ws` refused a message over `maxPayload` (and closes with 1009): say so to the calls.
+      lastError =
+        (error as { code?: unknown } | undefined)?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+          ? new TransportError(
+              `WebSocket message over maxPayload (${maxPayload} bytes): closed with 1009`,
+              { cause: error },
+            )
+          : (error ?? lastError);
     };
     current.onclose = (event) => {
       clearTimeout(connectTimer);

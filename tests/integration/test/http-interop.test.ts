@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@jsonrpc-kit/client';
-import { MethodNotFoundError } from '@jsonrpc-kit/core';
+import { jsonrpc1, MethodNotFoundError } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { createHttpTransport, type HttpListener, listen } from '@jsonrpc-kit/transport-http/node';
 import jayson from 'jayson';
@@ -112,5 +112,43 @@ describe('our client calls a jayson HTTP server', () => {
       { ok: true, value: 4 },
       { ok: true, value: 6 },
     ]);
+  });
+});
+
+describe('our JSON-RPC 1.0 client calls a jayson HTTP server in 1.0 mode', () => {
+  it('a notification (id null) resolves once jayson ran it; requests are answered', async () => {
+    const noted: unknown[] = [];
+    const jserver = new jayson.Server(
+      {
+        add: (args: number[], callback: (err: unknown, result?: unknown) => void) =>
+          callback(null, args[0]! + args[1]!),
+        note: (args: unknown, callback: (err: unknown) => void) => {
+          noted.push(args);
+          callback(null);
+        },
+      },
+      { version: 1 } as never,
+    );
+    const httpServer = jserver.http();
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          httpServer.closeAllConnections();
+          httpServer.close(() => resolve());
+        }),
+    );
+    const { port } = httpServer.address() as AddressInfo;
+    for (const fetchPath of [false, true]) {
+      const url = `http://127.0.0.1:${port}/`;
+      const transport = createHttpTransport(
+        fetchPath ? { url, fetch: (input, init) => fetch(input, init) } : { url },
+      );
+      const c = createClient(transport, { jsonrpc1, requestTimeout: 2000 });
+      cleanups.push(() => c.close());
+      await expect(c.notify('note', ['hi'])).resolves.toBeUndefined();
+      expect(await c.request('add', [1, 2])).toBe(3);
+    }
+    expect(noted).toEqual([['hi'], ['hi']]);
   });
 });
