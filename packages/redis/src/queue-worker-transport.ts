@@ -431,6 +431,9 @@ export function createRedisQueueWorkerTransport(
           }
         }
         if (key !== undefined) taken = byId.get(key);
+        // An error with id null that no request with id null waits for answers the batch being
+        // served (`[]`, over the server's batch limit): its caller is the one to get it.
+        if (taken === undefined && key === 'null') taken = batch;
       }
       if (taken === undefined) {
         report(new TransportError(`No caller to route a message to on queue "${queue}"; dropped`));

@@ -1,0 +1,69 @@
+import { createClient } from '@jsonrpc-kit/client';
+import { ErrorCode, type TransportHandler } from '@jsonrpc-kit/core';
+import { createServer } from '@jsonrpc-kit/server';
+import { createClient as createRedisClient } from '@redis/client';
+import { describe, expect, it } from 'vitest';
+import { skipReason, useRedisServer } from '../test/redis-server.js';
+import { createRedisQueueClientTransport } from './queue-client-transport.js';
+import { createRedisQueueWorkerTransport } from './queue-worker-transport.js';
+
+describe.skipIf(skipReason !== undefined)('queue transport against hostile callers', () => {
+  const redis = useRedisServer();
+
+  /** A raw connection for looking at the streams; closed by `await using`. */
+  const rawRedis = async () => {
+    const raw = createRedisClient({ url: redis.url });
+    await raw.connect();
+    return Object.assign(raw, { [Symbol.asyncDispose]: async () => raw.destroy() });
+  };
+
+  it('a poison batch ([] or over maxBatchSize) is answered to its caller and acknowledged; the worker goes on', async () => {
+    const queue = 'q-poison-batch';
+    const server = createServer({ maxBatchSize: 2 });
+    server.method('ping', () => 'pong');
+    await using _connection = server.connect(
+      createRedisQueueWorkerTransport({ url: redis.url, queue, blockMs: 100, concurrency: 2 }),
+    );
+    await using raw = await rawRedis();
+    // Two callers send `[]` straight to the transport; each gets its own id-null error.
+    const heard: string[][] = [[], []];
+    const callers = [0, 1].map((n) =>
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+    );
+    for (const [n, caller] of callers.entries()) {
+      const handler: TransportHandler = {
+        onMessage: (m) => void heard[n]!.push(m),
+        onClose: () => {},
+      };
+      await caller.start(handler);
+      await caller.send('[]');
+    }
+    await expect.poll(() => heard.map((h) => h.length), { timeout: 3000 }).toEqual([1, 1]);
+    for (const h of heard) {
+      expect(JSON.parse(h[0]!)).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+    }
+    // A batch over the server's maxBatchSize fails its call promptly, with the server's error.
+    await using client = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+      { requestTimeout: 10_000 },
+    );
+    const started = Date.now();
+    const results = await client.batch((b) => [
+      b.request('ping'),
+      b.request('ping'),
+      b.request('ping'),
+    ]);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(
+      Array(3).fill(ErrorCode.BatchTooLarge),
+    );
+    expect(Date.now() - started).toBeLessThan(3000);
+    // The worker (concurrency 2, three poison entries) still serves, and holds nothing.
+    expect(await client.request('ping')).toBe('pong');
+    await expect
+      .poll(async () => ((await raw.sendCommand(['XPENDING', queue, 'workers'])) as [number])[0], {
+        timeout: 3000,
+      })
+      .toBe(0);
+    for (const caller of callers) await caller.close();
+  });
+});
