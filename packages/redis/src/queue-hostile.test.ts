@@ -27,7 +27,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     await using raw = await rawRedis();
     // Two callers send `[]` straight to the transport; each gets its own id-null error.
     const heard: string[][] = [[], []];
-    const callers = [0, 1].map((n) =>
+    const callers = [0, 1].map(() =>
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
     );
     for (const [n, caller] of callers.entries()) {
@@ -40,7 +40,10 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     }
     await expect.poll(() => heard.map((h) => h.length), { timeout: 3000 }).toEqual([1, 1]);
     for (const h of heard) {
-      expect(JSON.parse(h[0]!)).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+      expect(JSON.parse(h[0]!)).toMatchObject({
+        id: null,
+        error: { code: ErrorCode.InvalidRequest },
+      });
     }
     // A batch over the server's maxBatchSize fails its call promptly, with the server's error.
     await using client = createClient(
@@ -65,5 +68,68 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
       })
       .toBe(0);
     for (const caller of callers) await caller.close();
+  });
+
+  it('a request that stops every worker that takes it is given up on after maxDeliveries: answered, acknowledged, dead-lettered', {
+    timeout: 20_000,
+  }, async () => {
+    const queue = 'q-poison-request';
+    const maxDeliveries = 2;
+    let ran = 0;
+    const connections: { close(): Promise<void> }[] = [];
+    /** A worker that stops (closes, without answering) when it runs `poison`. */
+    const startDyingWorker = () => {
+      const server = createServer();
+      const transport = createRedisQueueWorkerTransport({
+        url: redis.url,
+        queue,
+        blockMs: 100,
+        visibilityTimeout: 300,
+        maxDeliveries,
+      });
+      server.method('poison', () => {
+        ran++;
+        void transport.close();
+        return new Promise(() => {});
+      });
+      connections.push(server.connect(transport));
+      return transport;
+    };
+    await using raw = await rawRedis();
+    await using client = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+      { requestTimeout: 15_000 },
+    );
+    let outcome: unknown;
+    const call = client.request('poison', { n: 1 }).then(
+      () => (outcome = 'answered'),
+      (error: unknown) => (outcome = error),
+    );
+    let last = startDyingWorker();
+    // Each time the worker holding it stops, start another; bounded.
+    for (let workers = 1; workers < 6 && outcome === undefined; workers++) {
+      await expect
+        .poll(() => ran >= workers || outcome !== undefined, { timeout: 5000 })
+        .toBe(true);
+      if (outcome === undefined) last = startDyingWorker();
+    }
+    await call;
+    expect(outcome).toMatchObject({ code: ErrorCode.InternalError, data: { deliveries: 3 } });
+    expect(ran).toBe(maxDeliveries);
+    expect(last.deadLettered).toBe(1);
+    const dead = (await raw.sendCommand(['XRANGE', `${queue}:dead`, '-', '+'])) as [
+      string,
+      string[],
+    ][];
+    expect(dead).toHaveLength(1);
+    const fields = dead[0]![1];
+    expect(fields[fields.indexOf('b') + 1]).toContain('"poison"');
+    expect(fields[fields.indexOf('n') + 1]).toBe('3');
+    await expect
+      .poll(async () => ((await raw.sendCommand(['XPENDING', queue, 'workers'])) as [number])[0], {
+        timeout: 3000,
+      })
+      .toBe(0);
+    for (const connection of connections) await connection.close();
   });
 });
