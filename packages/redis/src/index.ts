@@ -24,6 +24,7 @@ export type {
 export {
   createRedisQueueClientTransport,
   DEFAULT_QUEUE_FORGET_AFTER,
+  QUEUE_RECOUNT_MS,
 } from './queue-client-transport.js';
 export type { RedisQueueOptions } from './queue-keys.js';
 export {

@@ -8,6 +8,7 @@ import {
   asyncDisposeSymbol,
   ConnectionClosedError,
   headIdText,
+  type SendOptions,
   scanEnvelope,
   scanHead,
   type Transport,
@@ -40,7 +41,11 @@ import { readStreamReply } from './stream-reply.js';
 /** Options of {@link createRedisQueueClientTransport}. */
 export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
   /**
-   * Approximate cap on the request stream's length (`XADD … MAXLEN ~`).
+   * Cap on the requests in the stream not yet done (waiting for a worker or being served; a
+   * worker deletes each request it is done with). While the stream holds this many, `send()`
+   * rejects at once with a `TransportError` saying the queue is full; nothing is trimmed. The
+   * length is counted (`XLEN`) at most every {@link QUEUE_RECOUNT_MS} and this caller's own
+   * requests are added in between, so with several callers the stream may go a little past it.
    *
    * @default {@link DEFAULT_QUEUE_MAX_LENGTH}
    */
@@ -57,6 +62,12 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
    */
   readonly forgetAfter?: number | undefined;
 }
+
+/**
+ * How often a caller counts the request stream's length (`XLEN`) while it sends, in
+ * milliseconds. @default 100
+ */
+export const QUEUE_RECOUNT_MS = 100;
 
 /**
  * How long the queue's caller side waits for an answer before it forgets the message.
@@ -108,7 +119,8 @@ export function createRedisQueueClientTransport(
   const callerId = uniqueId();
   const queue = options.queue;
   const ownReplyKey = replyKey(queue, callerId);
-  const maxLength = String(options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH);
+  const maxLength = options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH;
+  if (!(maxLength > 0)) throw new RangeError(`maxQueueLength must be > 0, got ${maxLength}`);
   const blockMs = String(options.blockMs ?? 1000);
   const forgetAfter = options.forgetAfter ?? DEFAULT_QUEUE_FORGET_AFTER;
   if (!(forgetAfter > 0)) throw new RangeError(`forgetAfter must be > 0, got ${forgetAfter}`);
@@ -129,6 +141,46 @@ export function createRedisQueueClientTransport(
   };
   const forget = (correlation: string): boolean =>
     outstanding.delete(correlation) || earlier.delete(correlation);
+  /**
+   * The request stream's length as last counted, when, and how many entries this caller had
+   * added by then: the backlog is that count plus what this caller added since.
+   */
+  let counted = 0;
+  let countedAt = Number.NEGATIVE_INFINITY;
+  let addedAtCount = 0;
+  let added = 0;
+  let counting: Promise<void> | undefined;
+  const recount = (connection: RedisConnection): Promise<void> => {
+    if (counting !== undefined) return counting;
+    const addedBefore = added;
+    counting = command(connection, ['XLEN', queue]).then(
+      (length) => {
+        counted = Number(length);
+        addedAtCount = addedBefore;
+        countedAt = Date.now();
+        counting = undefined;
+      },
+      () => {
+        counting = undefined;
+      },
+    );
+    return counting;
+  };
+  /**
+   * Whether the queue is full: at once from the last count while it is recent; a count that is
+   * not is taken again first.
+   */
+  const isFull = (connection: RedisConnection): boolean | Promise<boolean> => {
+    const fresh = Date.now() - countedAt < QUEUE_RECOUNT_MS;
+    if (!fresh) void recount(connection);
+    if (counted + added - addedAtCount < maxLength) return false;
+    if (fresh) return true;
+    return recount(connection).then(() => counted + added - addedAtCount >= maxLength);
+  };
+  const queueFull = (): TransportError =>
+    new TransportError(
+      `Queue "${queue}" is full: ${maxLength} requests wait for a worker; message refused`,
+    );
   let nextCorrelation = 0;
   let duplicates = 0;
   let handler: TransportHandler | undefined;
@@ -196,6 +248,59 @@ export function createRedisQueueClientTransport(
     notifyClose(closeError(reason));
   };
 
+  /** Puts one message on the stream, once the queue is known not to be full. */
+  const add = (
+    connection: RedisConnection,
+    message: string,
+    sendOptions: SendOptions | undefined,
+  ): Promise<void> => {
+    const correlation = String(nextCorrelation++);
+    // A request as core wrote it is told from its head; any other text is scanned.
+    const answered =
+      headIdText(message, 'request') !== undefined ||
+      (isBatchText(message)
+        ? batchExpectsAnswer(message)
+        : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
+    if (answered) {
+      age();
+      outstanding.set(correlation, true);
+      // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
+      // and a request lost with Redis leaves nothing behind here.
+      sendOptions?.signal?.addEventListener('abort', () => forget(correlation), {
+        once: true,
+      });
+    }
+    added++;
+    // A chain, not an async function: its own promise and resumption cost more per call.
+    return command(connection, [
+      'XADD',
+      queue,
+      '*',
+      FIELD_CORRELATION,
+      correlation,
+      FIELD_REPLY_TO,
+      ownReplyKey,
+      FIELD_BODY,
+      message,
+    ]).then(noop, (error: unknown) => {
+      forget(correlation);
+      throw new TransportError(`Redis refused a message for queue "${queue}"`, {
+        cause: error,
+      });
+    });
+  };
+
+  const send = (message: string, sendOptions?: SendOptions): Promise<void> => {
+    const connection = commands;
+    if (closed || connection === undefined) return Promise.reject(new ConnectionClosedError());
+    const full = isFull(connection);
+    if (full === false) return add(connection, message, sendOptions);
+    if (full === true) return Promise.reject(queueFull());
+    return full.then((isNowFull) =>
+      isNowFull ? Promise.reject(queueFull()) : send(message, sendOptions),
+    );
+  };
+
   return {
     callerId,
     get duplicates() {
@@ -216,45 +321,7 @@ export function createRedisQueueClientTransport(
       }
       readLoop = runReads(reader);
     },
-    send(message, sendOptions) {
-      if (closed || commands === undefined) return Promise.reject(new ConnectionClosedError());
-      const correlation = String(nextCorrelation++);
-      // A request as core wrote it is told from its head; any other text is scanned.
-      const answered =
-        headIdText(message, 'request') !== undefined ||
-        (isBatchText(message)
-          ? batchExpectsAnswer(message)
-          : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
-      if (answered) {
-        age();
-        outstanding.set(correlation, true);
-        // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
-        // and a request lost with Redis leaves nothing behind here.
-        sendOptions?.signal?.addEventListener('abort', () => forget(correlation), {
-          once: true,
-        });
-      }
-      // A chain, not an async function: its own promise and resumption cost more per call.
-      return command(commands, [
-        'XADD',
-        queue,
-        'MAXLEN',
-        '~',
-        maxLength,
-        '*',
-        FIELD_CORRELATION,
-        correlation,
-        FIELD_REPLY_TO,
-        ownReplyKey,
-        FIELD_BODY,
-        message,
-      ]).then(noop, (error: unknown) => {
-        forget(correlation);
-        throw new TransportError(`Redis refused a message for queue "${queue}"`, {
-          cause: error,
-        });
-      });
-    },
+    send,
     close,
     [asyncDisposeSymbol]: () => close(),
   } as RedisQueueClientTransport;

@@ -4,7 +4,7 @@ import { createServer } from '@jsonrpc-kit/server';
 import { createClient as createRedisClient } from '@redis/client';
 import { describe, expect, it } from 'vitest';
 import { skipReason, useRedisServer } from '../test/redis-server.js';
-import { createRedisQueueClientTransport } from './queue-client-transport.js';
+import { createRedisQueueClientTransport, QUEUE_RECOUNT_MS } from './queue-client-transport.js';
 import { createRedisQueueWorkerTransport } from './queue-worker-transport.js';
 
 describe.skipIf(skipReason !== undefined)('queue transport against hostile callers', () => {
@@ -131,5 +131,43 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
       })
       .toBe(0);
     for (const connection of connections) await connection.close();
+  });
+
+  it('refuses new requests at once while the queue is at maxQueueLength, and trims none of those it took', {
+    timeout: 20_000,
+  }, async () => {
+    const queue = 'q-full';
+    const maxQueueLength = 50;
+    await using raw = await rawRedis();
+    await using client = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100, maxQueueLength }),
+      { requestTimeout: 10_000 },
+    );
+    // No worker yet: 250 calls, of which the queue takes 50 and refuses the rest at once.
+    const started = Date.now();
+    const outcomes: unknown[] = [];
+    const calls = Array.from({ length: 250 }, (_, n) =>
+      client.request('ping', [n]).then(
+        (value) => void outcomes.push(value),
+        (error: { code?: unknown; message?: string }) =>
+          void outcomes.push(`${String(error.code)}: ${error.message}`),
+      ),
+    );
+    await expect.poll(() => outcomes.length, { timeout: 3000 }).toBe(200);
+    expect(Date.now() - started).toBeLessThan(3000);
+    for (const outcome of outcomes) expect(String(outcome)).toMatch(/^TRANSPORT_ERROR: .*full/);
+    expect(await raw.sendCommand(['XLEN', queue])).toBe(maxQueueLength);
+    // A worker then answers every request the queue took, and the stream empties.
+    const server = createServer();
+    server.method('ping', ([n]: [number]) => n);
+    await using _connection = server.connect(
+      createRedisQueueWorkerTransport({ url: redis.url, queue, blockMs: 100 }),
+    );
+    await Promise.all(calls);
+    expect(outcomes.filter((o) => typeof o === 'number')).toHaveLength(maxQueueLength);
+    await expect.poll(() => raw.sendCommand(['XLEN', queue]), { timeout: 3000 }).toBe(0);
+    // Room again: a new call goes through (once the full count is older than a recount).
+    await new Promise((resolve) => setTimeout(resolve, QUEUE_RECOUNT_MS));
+    expect(await client.request('ping', [7])).toBe(7);
   });
 });

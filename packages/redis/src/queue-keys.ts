@@ -37,8 +37,8 @@ export const FIELD_DELIVERIES = 'n';
 export const DEFAULT_REPLY_TTL_SECONDS = 3600;
 
 /**
- * Approximate cap on the length of the request stream (`XADD … MAXLEN ~`). Entries already taken
- * by a worker stay in its pending list whatever the trimming. @default 100000
+ * Cap on the requests in the stream not yet done (waiting for a worker or being served): beyond
+ * it a caller refuses new requests at once. Nothing is trimmed. @default 100000
  */
 export const DEFAULT_QUEUE_MAX_LENGTH = 100_000;
 

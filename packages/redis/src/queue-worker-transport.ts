@@ -207,7 +207,11 @@ export function createRedisQueueWorkerTransport(
     const ids = toAcknowledge;
     toAcknowledge = [];
     if (ids.length > 0 && commands !== undefined) {
-      acknowledged = commands.sendCommand(['XACK', queue, group, ...ids]).catch(report);
+      // Done with: acknowledged, and deleted from the stream, which so holds only the requests
+      // not yet done (what callers count against `maxQueueLength`; nothing is trimmed).
+      const acked = commands.sendCommand(['XACK', queue, group, ...ids]);
+      const deleted = commands.sendCommand(['XDEL', queue, ...ids]);
+      acknowledged = Promise.all([acked, deleted]).catch(report);
     }
   };
 
