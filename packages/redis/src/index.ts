@@ -23,6 +23,7 @@ export type {
 } from './queue-client-transport.js';
 export {
   createRedisQueueClientTransport,
+  DEFAULT_MAX_QUEUED_SENDS,
   DEFAULT_QUEUE_FORGET_AFTER,
   QUEUE_RECOUNT_MS,
 } from './queue-client-transport.js';

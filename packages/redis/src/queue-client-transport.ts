@@ -7,6 +7,7 @@
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
+  FifoQueue,
   headIdText,
   type SendOptions,
   scanEnvelope,
@@ -61,6 +62,25 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
    * @default {@link DEFAULT_QUEUE_FORGET_AFTER} (10 minutes)
    */
   readonly forgetAfter?: number | undefined;
+  /**
+   * How many messages wait, in order, while Redis is unreachable; once it is back they go out,
+   * but those whose caller gave up meanwhile (the call timed out or was aborted) are dropped.
+   * Beyond this, `send()` rejects at once with a `TransportError`.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_SENDS}
+   */
+  readonly maxQueuedSends?: number | undefined;
+}
+
+/** How many messages a caller holds while Redis is unreachable; more are refused. @default 1000 */
+export const DEFAULT_MAX_QUEUED_SENDS = 1000;
+
+/** A message held while Redis is unreachable. */
+interface HeldSend {
+  readonly message: string;
+  readonly options: SendOptions | undefined;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
 }
 
 /**
@@ -124,6 +144,9 @@ export function createRedisQueueClientTransport(
   const blockMs = String(options.blockMs ?? 1000);
   const forgetAfter = options.forgetAfter ?? DEFAULT_QUEUE_FORGET_AFTER;
   if (!(forgetAfter > 0)) throw new RangeError(`forgetAfter must be > 0, got ${forgetAfter}`);
+  const maxHeld = options.maxQueuedSends ?? DEFAULT_MAX_QUEUED_SENDS;
+  /** Messages held while Redis is unreachable, in order. */
+  const held = new FifoQueue<HeldSend>();
   /**
    * Correlation tokens of the messages still waiting for their answer, sent since `since` (a
    * `TurnoverMap`: it gains and loses one per call), and those of the `forgetAfter` before.
@@ -238,6 +261,9 @@ export function createRedisQueueClientTransport(
   const close = async (reason?: unknown): Promise<void> => {
     if (closed) return;
     closed = true;
+    for (let next = held.shift(); next !== undefined; next = held.shift()) {
+      next.reject(new ConnectionClosedError());
+    }
     dropConnection(reader);
     await readLoop;
     if (commands !== undefined) {
@@ -261,18 +287,27 @@ export function createRedisQueueClientTransport(
       (isBatchText(message)
         ? batchExpectsAnswer(message)
         : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
+    /** The entry's id once Redis gave it; `null` once its caller gave up. */
+    let entryId: string | null | undefined;
+    const signal = sendOptions?.signal;
     if (answered) {
       age();
       outstanding.set(correlation, true);
       // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
-      // and a request lost with Redis leaves nothing behind here.
-      sendOptions?.signal?.addEventListener('abort', () => forget(correlation), {
-        once: true,
-      });
+      // a request lost with Redis leaves nothing behind here, and one no worker took yet is
+      // deleted from the stream, so that no worker runs it.
+      signal?.addEventListener(
+        'abort',
+        () => {
+          forget(correlation);
+          if (entryId !== undefined && entryId !== null) withdraw(entryId);
+          entryId = null;
+        },
+        { once: true },
+      );
     }
     added++;
-    // A chain, not an async function: its own promise and resumption cost more per call.
-    return command(connection, [
+    const sent = command(connection, [
       'XADD',
       queue,
       '*',
@@ -282,23 +317,73 @@ export function createRedisQueueClientTransport(
       ownReplyKey,
       FIELD_BODY,
       message,
-    ]).then(noop, (error: unknown) => {
+    ]);
+    const refused = (error: unknown): never => {
       forget(correlation);
       throw new TransportError(`Redis refused a message for queue "${queue}"`, {
         cause: error,
       });
-    });
+    };
+    // A chain, not an async function: its own promise and resumption cost more per call.
+    if (signal === undefined || !answered) return sent.then(noop, refused);
+    return sent.then((id) => {
+      if (entryId === null) withdraw(String(id));
+      else entryId = String(id);
+    }, refused);
+  };
+
+  /** Deletes an entry whose caller gave up: a worker that has not taken it never will. */
+  const withdraw = (entryId: string): void => {
+    if (commands === undefined || closed) return;
+    command(commands, ['XDEL', queue, entryId]).catch(noop);
+  };
+
+  /** Sends the messages held while Redis was unreachable, in order; drops those given up on. */
+  const flushHeld = (): void => {
+    const connection = commands;
+    while (connection !== undefined && connection.isReady && !closed && held.length > 0) {
+      const next = held.shift()!;
+      if (next.options?.signal?.aborted === true) {
+        next.resolve();
+        continue;
+      }
+      add(connection, next.message, next.options).then(next.resolve, next.reject);
+    }
   };
 
   const send = (message: string, sendOptions?: SendOptions): Promise<void> => {
     const connection = commands;
     if (closed || connection === undefined) return Promise.reject(new ConnectionClosedError());
+    if (!connection.isReady || held.length > 0) return hold(message, sendOptions);
     const full = isFull(connection);
     if (full === false) return add(connection, message, sendOptions);
     if (full === true) return Promise.reject(queueFull());
     return full.then((isNowFull) =>
       isNowFull ? Promise.reject(queueFull()) : send(message, sendOptions),
     );
+  };
+
+  /** Holds a message while Redis is unreachable, up to `maxQueuedSends`. */
+  const hold = (message: string, sendOptions: SendOptions | undefined): Promise<void> => {
+    if (held.length >= maxHeld) {
+      // Full: first let go of the messages whose caller gave up meanwhile.
+      const kept: HeldSend[] = [];
+      for (let next = held.shift(); next !== undefined; next = held.shift()) {
+        if (next.options?.signal?.aborted === true) next.resolve();
+        else kept.push(next);
+      }
+      for (const next of kept) held.push(next);
+    }
+    if (held.length >= maxHeld) {
+      return Promise.reject(
+        new TransportError(
+          `Redis is unreachable and ${maxHeld} messages already wait; message for queue "${queue}" refused`,
+        ),
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      held.push({ message, options: sendOptions, resolve, reject });
+    });
   };
 
   return {
@@ -310,7 +395,9 @@ export function createRedisQueueClientTransport(
       if (handler !== undefined) throw new Error('Transport already started');
       handler = h;
       try {
-        ({ commands, reader } = await openPair(options));
+        // Commands are refused while Redis is unreachable (no offline queue without a bound):
+        // this transport holds what waits, bounded, and drops what its caller gave up on.
+        ({ commands, reader } = await openPair(options, { disableOfflineQueue: true }));
       } catch (error) {
         throw new TransportError(`Cannot reach Redis for queue "${queue}"`, { cause: error });
       }
@@ -319,6 +406,7 @@ export function createRedisQueueClientTransport(
         dropConnection(reader);
         return;
       }
+      commands.on('ready', flushHeld);
       readLoop = runReads(reader);
     },
     send,

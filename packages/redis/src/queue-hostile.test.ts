@@ -170,4 +170,69 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     await new Promise((resolve) => setTimeout(resolve, QUEUE_RECOUNT_MS));
     expect(await client.request('ping', [7])).toBe(7);
   });
+
+  it('a call given up on before a worker took it is never run: it is deleted from the stream', async () => {
+    const queue = 'q-given-up';
+    await using raw = await rawRedis();
+    await using client = createClient(
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
+    );
+    await expect(client.request('slow', [], { timeout: 200 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
+    await expect.poll(() => raw.sendCommand(['XLEN', queue]), { timeout: 2000 }).toBe(0);
+    let ran = 0;
+    const server = createServer();
+    server.method('slow', () => ++ran);
+    server.method('ping', () => 'pong');
+    await using _connection = server.connect(
+      createRedisQueueWorkerTransport({ url: redis.url, queue, blockMs: 100 }),
+    );
+    expect(await client.request('ping')).toBe('pong');
+    expect(ran).toBe(0);
+  });
+
+  it('while Redis is down: holds at most maxQueuedSends, refuses more at once, drops the calls given up on and sends the rest once it is back', {
+    timeout: 30_000,
+  }, async () => {
+    const queue = 'q-outage';
+    const ran: string[] = [];
+    const server = createServer();
+    server.method('run', ([name]: [string]) => {
+      ran.push(name);
+      return name;
+    });
+    await using _connection = server.connect(
+      createRedisQueueWorkerTransport({ url: redis.url, queue, blockMs: 100 }),
+    );
+    const transport = createRedisQueueClientTransport({
+      url: redis.url,
+      queue,
+      blockMs: 100,
+      maxQueuedSends: 6,
+    });
+    await using client = createClient(transport, { requestTimeout: 20_000 });
+    expect(await client.request('run', ['before'])).toBe('before');
+    const restarted = redis.restart(1500);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Three calls that give up during the outage, three that wait, and more than the bound.
+    const givenUp = ['g1', 'g2', 'g3'].map((name) =>
+      client
+        .request('run', [name], { timeout: 300 })
+        .catch((error: { code: string }) => error.code),
+    );
+    const waiting = ['w1', 'w2', 'w3'].map((name) => client.request('run', [name]));
+    const started = Date.now();
+    const refused = await client.request('run', ['over']).catch((error: Error) => error);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(refused).toMatchObject({ code: 'TRANSPORT_ERROR' });
+    expect((refused as Error).message).toMatch(/unreachable/);
+    expect(await Promise.all(givenUp)).toEqual(['TIMEOUT', 'TIMEOUT', 'TIMEOUT']);
+    // With the given-up ones let go of, there is room again for one more.
+    const late = client.request('run', ['late']);
+    await restarted;
+    expect(await Promise.all([...waiting, late])).toEqual(['w1', 'w2', 'w3', 'late']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ran.filter((name) => name.startsWith('g'))).toEqual([]);
+  });
 });
