@@ -341,7 +341,7 @@ export function createRedisQueueClientTransport(
   /** Sends the messages held while Redis was unreachable, in order; drops those given up on. */
   const flushHeld = (): void => {
     const connection = commands;
-    while (connection !== undefined && connection.isReady && !closed && held.length > 0) {
+    while (connection?.isReady && !closed && held.length > 0) {
       const next = held.shift()!;
       if (next.options?.signal?.aborted === true) {
         next.resolve();
