@@ -117,10 +117,16 @@ export interface RedisQueueClientTransport extends Transport {
  * comes after its caller gave up (the call timed out or was aborted) is dropped the same way. A
  * handler with side effects may still run twice: make it idempotent.
  *
+ * A call given up on (timed out, aborted) before a worker took it is deleted from the stream, so
+ * no worker runs it. While Redis is unreachable, up to `maxQueuedSends` messages wait and go out
+ * once it is back (but not those given up on meanwhile); more are refused at once.
+ *
  * @param options - where Redis is and the queue's key
  * @returns the transport; give it to `createClient()`
  * @throws TransportError (from `start()`) when Redis cannot be reached; `send()` rejects with
- *   `ConnectionClosedError` after close and `TransportError` when Redis refuses the entry
+ *   `ConnectionClosedError` after close, and `TransportError` when Redis refuses the entry, when
+ *   the queue is full (`maxQueueLength` requests not yet done), or when Redis is unreachable and
+ *   `maxQueuedSends` messages already wait
  * @example
  * ```ts
  * import { createClient } from '@jsonrpc-kit/client';

@@ -137,6 +137,12 @@ interface Taken {
  *   worker that dies before that leaves the request pending; after `visibilityTimeout` another
  *   worker takes it over and answers it. A caller may so get a second answer, which its
  *   transport drops (see {@link createRedisQueueClientTransport}).
+ * - A request done with is deleted from the stream (`XDEL`) with its acknowledgement: the stream
+ *   holds only the requests not yet done, which callers count against their `maxQueueLength`.
+ *   One consumer group per queue.
+ * - A request handed out more than `maxDeliveries` times (every worker that took it stopped
+ *   before answering) is not run again: its caller gets an error, and it is acknowledged and
+ *   copied to the dead-letter stream ({@link deadLetterKey}).
  * - Notifications are acknowledged as soon as they are handed to the server: at most once.
  * - Two requests from different callers with the same id are served one after the other, never
  *   at once, so that each answer finds its caller; batches likewise one at a time.
