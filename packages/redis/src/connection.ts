@@ -173,12 +173,14 @@ export function closeOnce(client: RedisConnection): () => Promise<void> {
  * blocking read holds its connection). On failure, closes whichever opened.
  *
  * @param options - where Redis is
+ * @param commandsExtra - per-connection options of the command connection (offline queue)
  * @returns both connections
  */
 export async function openPair(
   options: RedisConnectionOptions,
+  commandsExtra: Partial<RedisClientOptions> = {},
 ): Promise<{ commands: RedisConnection; reader: RedisConnection }> {
-  const commands = await openConnection(options);
+  const commands = await openConnection(options, commandsExtra);
   try {
     return { commands, reader: await openConnection(options) };
   } catch (error) {

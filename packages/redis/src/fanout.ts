@@ -203,11 +203,18 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
   let closed = false;
   let flushing = false;
 
+  /**
+   * Whether publishes go out now: both connections are up. The subscriber is ready only once it
+   * has made its subscriptions again (`@redis/client` renews them before it says so), so what
+   * was held during an outage reaches this process's own subscribers too.
+   */
+  const up = (): boolean => pub.isReady && sub.isReady;
+
   const flush = async (): Promise<void> => {
     if (flushing) return;
     flushing = true;
     try {
-      while (queue.length > 0 && pub.isReady && !closed) {
+      while (queue.length > 0 && up() && !closed) {
         const next = queue.at(0)!;
         try {
           await send(next.channel, next.text);
@@ -222,6 +229,7 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
     }
   };
   pub.on('ready', () => void flush());
+  sub.on('ready', () => void flush());
 
   const deliver = (topic: string, text: string): void => {
     const set = listeners.get(topic);
@@ -253,7 +261,7 @@ export async function createRedisFanout(options: RedisFanoutOptions = {}): Promi
   const publishText = async (topic: string, text: string): Promise<void> => {
     if (closed) throw new ConnectionClosedError();
     const channel = prefix + topic;
-    if (pub.isReady && queue.length === 0) {
+    if (up() && queue.length === 0) {
       try {
         await send(channel, text);
         return;

@@ -23,16 +23,23 @@ export type {
 } from './queue-client-transport.js';
 export {
   createRedisQueueClientTransport,
+  DEFAULT_MAX_QUEUED_SENDS,
   DEFAULT_QUEUE_FORGET_AFTER,
+  QUEUE_RECOUNT_MS,
 } from './queue-client-transport.js';
 export type { RedisQueueOptions } from './queue-keys.js';
-export { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REPLY_TTL_SECONDS } from './queue-keys.js';
+export {
+  DEFAULT_QUEUE_MAX_LENGTH,
+  DEFAULT_REPLY_TTL_SECONDS,
+  deadLetterKey,
+} from './queue-keys.js';
 export type {
   RedisQueueWorkerTransport,
   RedisQueueWorkerTransportOptions,
 } from './queue-worker-transport.js';
 export {
   createRedisQueueWorkerTransport,
+  DEFAULT_MAX_DELIVERIES,
   DEFAULT_VISIBILITY_TIMEOUT,
   DEFAULT_WORKER_CONCURRENCY,
 } from './queue-worker-transport.js';

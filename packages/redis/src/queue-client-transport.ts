@@ -7,7 +7,9 @@
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
+  FifoQueue,
   headIdText,
+  type SendOptions,
   scanEnvelope,
   scanHead,
   type Transport,
@@ -40,7 +42,11 @@ import { readStreamReply } from './stream-reply.js';
 /** Options of {@link createRedisQueueClientTransport}. */
 export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
   /**
-   * Approximate cap on the request stream's length (`XADD … MAXLEN ~`).
+   * Cap on the requests in the stream not yet done (waiting for a worker or being served; a
+   * worker deletes each request it is done with). While the stream holds this many, `send()`
+   * rejects at once with a `TransportError` saying the queue is full; nothing is trimmed. The
+   * length is counted (`XLEN`) at most every {@link QUEUE_RECOUNT_MS} and this caller's own
+   * requests are added in between, so with several callers the stream may go a little past it.
    *
    * @default {@link DEFAULT_QUEUE_MAX_LENGTH}
    */
@@ -56,7 +62,32 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
    * @default {@link DEFAULT_QUEUE_FORGET_AFTER} (10 minutes)
    */
   readonly forgetAfter?: number | undefined;
+  /**
+   * How many messages wait, in order, while Redis is unreachable; once it is back they go out,
+   * but those whose caller gave up meanwhile (the call timed out or was aborted) are dropped.
+   * Beyond this, `send()` rejects at once with a `TransportError`.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_SENDS}
+   */
+  readonly maxQueuedSends?: number | undefined;
 }
+
+/** How many messages a caller holds while Redis is unreachable; more are refused. @default 1000 */
+export const DEFAULT_MAX_QUEUED_SENDS = 1000;
+
+/** A message held while Redis is unreachable. */
+interface HeldSend {
+  readonly message: string;
+  readonly options: SendOptions | undefined;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * How often a caller counts the request stream's length (`XLEN`) while it sends, in
+ * milliseconds. @default 100
+ */
+export const QUEUE_RECOUNT_MS = 100;
 
 /**
  * How long the queue's caller side waits for an answer before it forgets the message.
@@ -86,10 +117,16 @@ export interface RedisQueueClientTransport extends Transport {
  * comes after its caller gave up (the call timed out or was aborted) is dropped the same way. A
  * handler with side effects may still run twice: make it idempotent.
  *
+ * A call given up on (timed out, aborted) before a worker took it is deleted from the stream, so
+ * no worker runs it. While Redis is unreachable, up to `maxQueuedSends` messages wait and go out
+ * once it is back (but not those given up on meanwhile); more are refused at once.
+ *
  * @param options - where Redis is and the queue's key
  * @returns the transport; give it to `createClient()`
  * @throws TransportError (from `start()`) when Redis cannot be reached; `send()` rejects with
- *   `ConnectionClosedError` after close and `TransportError` when Redis refuses the entry
+ *   `ConnectionClosedError` after close, and `TransportError` when Redis refuses the entry, when
+ *   the queue is full (`maxQueueLength` requests not yet done), or when Redis is unreachable and
+ *   `maxQueuedSends` messages already wait
  * @example
  * ```ts
  * import { createClient } from '@jsonrpc-kit/client';
@@ -108,10 +145,14 @@ export function createRedisQueueClientTransport(
   const callerId = uniqueId();
   const queue = options.queue;
   const ownReplyKey = replyKey(queue, callerId);
-  const maxLength = String(options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH);
+  const maxLength = options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH;
+  if (!(maxLength > 0)) throw new RangeError(`maxQueueLength must be > 0, got ${maxLength}`);
   const blockMs = String(options.blockMs ?? 1000);
   const forgetAfter = options.forgetAfter ?? DEFAULT_QUEUE_FORGET_AFTER;
   if (!(forgetAfter > 0)) throw new RangeError(`forgetAfter must be > 0, got ${forgetAfter}`);
+  const maxHeld = options.maxQueuedSends ?? DEFAULT_MAX_QUEUED_SENDS;
+  /** Messages held while Redis is unreachable, in order. */
+  const held = new FifoQueue<HeldSend>();
   /**
    * Correlation tokens of the messages still waiting for their answer, sent since `since` (a
    * `TurnoverMap`: it gains and loses one per call), and those of the `forgetAfter` before.
@@ -129,6 +170,46 @@ export function createRedisQueueClientTransport(
   };
   const forget = (correlation: string): boolean =>
     outstanding.delete(correlation) || earlier.delete(correlation);
+  /**
+   * The request stream's length as last counted, when, and how many entries this caller had
+   * added by then: the backlog is that count plus what this caller added since.
+   */
+  let counted = 0;
+  let countedAt = Number.NEGATIVE_INFINITY;
+  let addedAtCount = 0;
+  let added = 0;
+  let counting: Promise<void> | undefined;
+  const recount = (connection: RedisConnection): Promise<void> => {
+    if (counting !== undefined) return counting;
+    const addedBefore = added;
+    counting = command(connection, ['XLEN', queue]).then(
+      (length) => {
+        counted = Number(length);
+        addedAtCount = addedBefore;
+        countedAt = Date.now();
+        counting = undefined;
+      },
+      () => {
+        counting = undefined;
+      },
+    );
+    return counting;
+  };
+  /**
+   * Whether the queue is full: at once from the last count while it is recent; a count that is
+   * not is taken again first.
+   */
+  const isFull = (connection: RedisConnection): boolean | Promise<boolean> => {
+    const fresh = Date.now() - countedAt < QUEUE_RECOUNT_MS;
+    if (!fresh) void recount(connection);
+    if (counted + added - addedAtCount < maxLength) return false;
+    if (fresh) return true;
+    return recount(connection).then(() => counted + added - addedAtCount >= maxLength);
+  };
+  const queueFull = (): TransportError =>
+    new TransportError(
+      `Queue "${queue}" is full: ${maxLength} requests wait for a worker; message refused`,
+    );
   let nextCorrelation = 0;
   let duplicates = 0;
   let handler: TransportHandler | undefined;
@@ -186,6 +267,9 @@ export function createRedisQueueClientTransport(
   const close = async (reason?: unknown): Promise<void> => {
     if (closed) return;
     closed = true;
+    for (let next = held.shift(); next !== undefined; next = held.shift()) {
+      next.reject(new ConnectionClosedError());
+    }
     dropConnection(reader);
     await readLoop;
     if (commands !== undefined) {
@@ -194,6 +278,118 @@ export function createRedisQueueClientTransport(
       dropConnection(commands);
     }
     notifyClose(closeError(reason));
+  };
+
+  /** Puts one message on the stream, once the queue is known not to be full. */
+  const add = (
+    connection: RedisConnection,
+    message: string,
+    sendOptions: SendOptions | undefined,
+  ): Promise<void> => {
+    const correlation = String(nextCorrelation++);
+    // A request as core wrote it is told from its head; any other text is scanned.
+    const answered =
+      headIdText(message, 'request') !== undefined ||
+      (isBatchText(message)
+        ? batchExpectsAnswer(message)
+        : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
+    /** The entry's id once Redis gave it; `null` once its caller gave up. */
+    let entryId: string | null | undefined;
+    const signal = sendOptions?.signal;
+    if (answered) {
+      age();
+      outstanding.set(correlation, true);
+      // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
+      // a request lost with Redis leaves nothing behind here, and one no worker took yet is
+      // deleted from the stream, so that no worker runs it.
+      signal?.addEventListener(
+        'abort',
+        () => {
+          forget(correlation);
+          if (entryId !== undefined && entryId !== null) withdraw(entryId);
+          entryId = null;
+        },
+        { once: true },
+      );
+    }
+    added++;
+    const sent = command(connection, [
+      'XADD',
+      queue,
+      '*',
+      FIELD_CORRELATION,
+      correlation,
+      FIELD_REPLY_TO,
+      ownReplyKey,
+      FIELD_BODY,
+      message,
+    ]);
+    const refused = (error: unknown): never => {
+      forget(correlation);
+      throw new TransportError(`Redis refused a message for queue "${queue}"`, {
+        cause: error,
+      });
+    };
+    // A chain, not an async function: its own promise and resumption cost more per call.
+    if (signal === undefined || !answered) return sent.then(noop, refused);
+    return sent.then((id) => {
+      if (entryId === null) withdraw(String(id));
+      else entryId = String(id);
+    }, refused);
+  };
+
+  /** Deletes an entry whose caller gave up: a worker that has not taken it never will. */
+  const withdraw = (entryId: string): void => {
+    if (commands === undefined || closed) return;
+    command(commands, ['XDEL', queue, entryId]).catch(noop);
+  };
+
+  /** Sends the messages held while Redis was unreachable, in order; drops those given up on. */
+  const flushHeld = (): void => {
+    const connection = commands;
+    while (connection?.isReady && !closed && held.length > 0) {
+      const next = held.shift()!;
+      if (next.options?.signal?.aborted === true) {
+        next.resolve();
+        continue;
+      }
+      add(connection, next.message, next.options).then(next.resolve, next.reject);
+    }
+  };
+
+  const send = (message: string, sendOptions?: SendOptions): Promise<void> => {
+    const connection = commands;
+    if (closed || connection === undefined) return Promise.reject(new ConnectionClosedError());
+    if (!connection.isReady || held.length > 0) return hold(message, sendOptions);
+    const full = isFull(connection);
+    if (full === false) return add(connection, message, sendOptions);
+    if (full === true) return Promise.reject(queueFull());
+    return full.then((isNowFull) =>
+      isNowFull ? Promise.reject(queueFull()) : send(message, sendOptions),
+    );
+  };
+
+  /** Holds a message while Redis is unreachable, up to `maxQueuedSends`. */
+  const hold = (message: string, sendOptions: SendOptions | undefined): Promise<void> => {
+    if (held.length >= maxHeld) {
+      // Full: first let go of the messages whose caller gave up meanwhile.
+      const kept: HeldSend[] = [];
+      for (let next = held.shift(); next !== undefined; next = held.shift()) {
+        if (next.options?.signal?.aborted === true) next.resolve();
+        else kept.push(next);
+      }
+      for (const next of kept) held.push(next);
+    }
+    if (held.length >= maxHeld) {
+      return Promise.reject(
+        new TransportError(
+          `Redis is unreachable and ${maxHeld} messages already wait; message for queue "${queue}" refused`,
+        ),
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      held.push({ message, options: sendOptions, resolve, reject });
+    });
   };
 
   return {
@@ -205,7 +401,9 @@ export function createRedisQueueClientTransport(
       if (handler !== undefined) throw new Error('Transport already started');
       handler = h;
       try {
-        ({ commands, reader } = await openPair(options));
+        // Commands are refused while Redis is unreachable (no offline queue without a bound):
+        // this transport holds what waits, bounded, and drops what its caller gave up on.
+        ({ commands, reader } = await openPair(options, { disableOfflineQueue: true }));
       } catch (error) {
         throw new TransportError(`Cannot reach Redis for queue "${queue}"`, { cause: error });
       }
@@ -214,47 +412,10 @@ export function createRedisQueueClientTransport(
         dropConnection(reader);
         return;
       }
+      commands.on('ready', flushHeld);
       readLoop = runReads(reader);
     },
-    send(message, sendOptions) {
-      if (closed || commands === undefined) return Promise.reject(new ConnectionClosedError());
-      const correlation = String(nextCorrelation++);
-      // A request as core wrote it is told from its head; any other text is scanned.
-      const answered =
-        headIdText(message, 'request') !== undefined ||
-        (isBatchText(message)
-          ? batchExpectsAnswer(message)
-          : (scanHead(message) ?? scanEnvelope(message)).kind !== 'notification');
-      if (answered) {
-        age();
-        outstanding.set(correlation, true);
-        // Nobody waits any more (the call timed out): a late answer is dropped like a duplicate,
-        // and a request lost with Redis leaves nothing behind here.
-        sendOptions?.signal?.addEventListener('abort', () => forget(correlation), {
-          once: true,
-        });
-      }
-      // A chain, not an async function: its own promise and resumption cost more per call.
-      return command(commands, [
-        'XADD',
-        queue,
-        'MAXLEN',
-        '~',
-        maxLength,
-        '*',
-        FIELD_CORRELATION,
-        correlation,
-        FIELD_REPLY_TO,
-        ownReplyKey,
-        FIELD_BODY,
-        message,
-      ]).then(noop, (error: unknown) => {
-        forget(correlation);
-        throw new TransportError(`Redis refused a message for queue "${queue}"`, {
-          cause: error,
-        });
-      });
-    },
+    send,
     close,
     [asyncDisposeSymbol]: () => close(),
   } as RedisQueueClientTransport;

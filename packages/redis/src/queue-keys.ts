@@ -25,6 +25,10 @@ export const FIELD_CORRELATION = 'c';
 export const FIELD_REPLY_TO = 'r';
 /** Stream field: the JSON-RPC text. */
 export const FIELD_BODY = 'b';
+/** Dead-letter stream field: the id the request had on the request stream. */
+export const FIELD_ENTRY_ID = 'i';
+/** Dead-letter stream field: how many times the request was handed out. */
+export const FIELD_DELIVERIES = 'n';
 
 /**
  * How long a caller's reply stream lives after its last answer, in seconds: a caller that went
@@ -33,10 +37,27 @@ export const FIELD_BODY = 'b';
 export const DEFAULT_REPLY_TTL_SECONDS = 3600;
 
 /**
- * Approximate cap on the length of the request stream (`XADD … MAXLEN ~`). Entries already taken
- * by a worker stay in its pending list whatever the trimming. @default 100000
+ * Cap on the requests in the stream not yet done (waiting for a worker or being served): beyond
+ * it a caller refuses new requests at once. Nothing is trimmed. @default 100000
  */
 export const DEFAULT_QUEUE_MAX_LENGTH = 100_000;
+
+/**
+ * The dead-letter stream of a queue: where a worker parks a request that was handed out more
+ * than `maxDeliveries` times (every worker that took it stopped before answering).
+ *
+ * @param queue - the request stream's key
+ * @returns the key, `<queue>:dead`
+ * @example
+ * ```ts
+ * import { deadLetterKey } from '@jsonrpc-kit/redis';
+ *
+ * console.log(deadLetterKey('calc')); // calc:dead
+ * ```
+ */
+export function deadLetterKey(queue: string): string {
+  return `${queue}:dead`;
+}
 
 /**
  * A unique id for a caller or a worker: a random UUID. `node:crypto` is taken from the built-in's

@@ -7,6 +7,7 @@
 import {
   asyncDisposeSymbol,
   ConnectionClosedError,
+  ErrorCode,
   headIdText,
   SENT,
   scanEnvelope,
@@ -30,8 +31,11 @@ import {
 import {
   batchExpectsAnswer,
   DEFAULT_REPLY_TTL_SECONDS,
+  deadLetterKey,
   FIELD_BODY,
   FIELD_CORRELATION,
+  FIELD_DELIVERIES,
+  FIELD_ENTRY_ID,
   FIELD_REPLY_TO,
   isBatchText,
   type RedisQueueOptions,
@@ -48,8 +52,17 @@ export const DEFAULT_VISIBILITY_TIMEOUT = 30_000;
 /** How many requests one worker holds at once. @default 64 */
 export const DEFAULT_WORKER_CONCURRENCY = 64;
 
+/**
+ * How many times a request is handed to a worker before it is given up on: answered with an
+ * error, acknowledged and parked on the dead-letter stream. @default 5
+ */
+export const DEFAULT_MAX_DELIVERIES = 5;
+
 /** Entries a reply stream keeps, about (`XADD … MAXLEN ~`). */
 const REPLY_MAX_LENGTH = '10000';
+
+/** Entries the dead-letter stream keeps, about (`XADD … MAXLEN ~`): the oldest go first. */
+const DEAD_LETTER_MAX_LENGTH = '10000';
 
 /** Options of {@link createRedisQueueWorkerTransport}. */
 export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
@@ -85,6 +98,16 @@ export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
    * @default {@link DEFAULT_REPLY_TTL_SECONDS}
    */
   readonly replyTtlSeconds?: number | undefined;
+  /**
+   * How many times a request may be handed to a worker (Redis counts each delivery: the first
+   * read and every takeover). A request taken over once more than this (every worker that took
+   * it stopped before answering, as a request that crashes its worker does) is not run again: its
+   * caller gets an error (-32603, `data: { deliveries }`), and the request is acknowledged and
+   * copied to the dead-letter stream `<queue>:dead` ({@link deadLetterKey}).
+   *
+   * @default {@link DEFAULT_MAX_DELIVERIES}
+   */
+  readonly maxDeliveries?: number | undefined;
 }
 
 /** A {@link Transport} that serves one worker's share of a Redis queue. */
@@ -93,6 +116,8 @@ export interface RedisQueueWorkerTransport extends Transport {
   readonly consumer: string;
   /** Requests this worker took over from a worker that stopped renewing them. */
   readonly claimed: number;
+  /** Requests this worker gave up on after `maxDeliveries` and parked on the dead-letter stream. */
+  readonly deadLettered: number;
   /** Closes the transport (as `close()`). */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -112,6 +137,12 @@ interface Taken {
  *   worker that dies before that leaves the request pending; after `visibilityTimeout` another
  *   worker takes it over and answers it. A caller may so get a second answer, which its
  *   transport drops (see {@link createRedisQueueClientTransport}).
+ * - A request done with is deleted from the stream (`XDEL`) with its acknowledgement: the stream
+ *   holds only the requests not yet done, which callers count against their `maxQueueLength`.
+ *   One consumer group per queue.
+ * - A request handed out more than `maxDeliveries` times (every worker that took it stopped
+ *   before answering) is not run again: its caller gets an error, and it is acknowledged and
+ *   copied to the dead-letter stream ({@link deadLetterKey}).
  * - Notifications are acknowledged as soon as they are handed to the server: at most once.
  * - Two requests from different callers with the same id are served one after the other, never
  *   at once, so that each answer finds its caller; batches likewise one at a time.
@@ -142,6 +173,12 @@ export function createRedisQueueWorkerTransport(
   const concurrency = options.concurrency ?? DEFAULT_WORKER_CONCURRENCY;
   const blockMs = String(options.blockMs ?? 1000);
   const replyTtl = String(options.replyTtlSeconds ?? DEFAULT_REPLY_TTL_SECONDS);
+  const maxDeliveries = options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
+  if (!(Number.isInteger(maxDeliveries) && maxDeliveries >= 1)) {
+    throw new RangeError(`maxDeliveries must be an integer >= 1, got ${maxDeliveries}`);
+  }
+  const deadLetters = deadLetterKey(queue);
+  let deadLettered = 0;
   let handler: TransportHandler | undefined;
   let commands: RedisConnection | undefined;
   let reader: RedisConnection | undefined;
@@ -176,7 +213,11 @@ export function createRedisQueueWorkerTransport(
     const ids = toAcknowledge;
     toAcknowledge = [];
     if (ids.length > 0 && commands !== undefined) {
-      acknowledged = commands.sendCommand(['XACK', queue, group, ...ids]).catch(report);
+      // Done with: acknowledged, and deleted from the stream, which so holds only the requests
+      // not yet done (what callers count against `maxQueueLength`; nothing is trimmed).
+      const acked = commands.sendCommand(['XACK', queue, group, ...ids]);
+      const deleted = commands.sendCommand(['XDEL', queue, ...ids]);
+      acknowledged = Promise.all([acked, deleted]).catch(report);
     }
   };
 
@@ -338,11 +379,89 @@ export function createRedisQueueWorkerTransport(
       String(concurrency - held.size),
     ]);
     const entries = Array.isArray(reply) ? readEntries(reply[1]) : [];
+    if (entries.length === 0) return;
+    const deliveries = await deliveriesOf(connection, entries);
     for (const entry of entries) {
-      if (held.has(entry.id)) continue;
+      if (held.has(entry.id) || closed) continue;
+      const count = deliveries.get(entry.id) ?? 0;
+      if (count > maxDeliveries) {
+        void giveUp(connection, entry, count).catch(report);
+        continue;
+      }
       claimed++;
       take(entry);
     }
+  };
+
+  /** How many times each of the entries just taken over was delivered, as Redis counts. */
+  const deliveriesOf = async (
+    connection: RedisConnection,
+    entries: readonly StreamEntry[],
+  ): Promise<Map<string, number>> => {
+    const reply = await connection.sendCommand([
+      'XPENDING',
+      queue,
+      group,
+      entries[0]!.id,
+      entries[entries.length - 1]!.id,
+      String(entries.length + held.size),
+      consumer,
+    ]);
+    const counts = new Map<string, number>();
+    if (Array.isArray(reply)) {
+      for (const row of reply) {
+        if (Array.isArray(row)) counts.set(String(row[0]), Number(row[3]));
+      }
+    }
+    return counts;
+  };
+
+  /**
+   * A request handed out more than `maxDeliveries` times: parked on the dead-letter stream, its
+   * caller answered with an error, then acknowledged. Should a step fail, it stays pending and is
+   * given up on again at its next takeover.
+   */
+  const giveUp = async (
+    connection: RedisConnection,
+    entry: StreamEntry,
+    deliveries: number,
+  ): Promise<void> => {
+    const fields = entry.fields;
+    const flat: string[] = [];
+    for (const name of Object.keys(fields)) flat.push(name, fields[name]!);
+    await connection.sendCommand([
+      'XADD',
+      deadLetters,
+      'MAXLEN',
+      '~',
+      DEAD_LETTER_MAX_LENGTH,
+      '*',
+      ...flat,
+      FIELD_ENTRY_ID,
+      entry.id,
+      FIELD_DELIVERIES,
+      String(deliveries),
+    ]);
+    const to = fields[FIELD_REPLY_TO];
+    const correlation = fields[FIELD_CORRELATION];
+    const answer = abandonedAnswer(fields[FIELD_BODY], deliveries, deadLetters);
+    if (to !== undefined && correlation !== undefined && answer !== undefined) {
+      await connection.sendCommand([
+        'XADD',
+        to,
+        'MAXLEN',
+        '~',
+        REPLY_MAX_LENGTH,
+        '*',
+        FIELD_CORRELATION,
+        correlation,
+        FIELD_BODY,
+        answer,
+      ]);
+      renewExpiry(connection, to);
+    }
+    deadLettered++;
+    acknowledge(entry.id);
   };
 
   const createGroup = async (): Promise<void> => {
@@ -391,6 +510,9 @@ export function createRedisQueueWorkerTransport(
     get claimed() {
       return claimed;
     },
+    get deadLettered() {
+      return deadLettered;
+    },
     async start(h) {
       if (handler !== undefined) throw new Error('Transport already started');
       handler = h;
@@ -431,6 +553,9 @@ export function createRedisQueueWorkerTransport(
           }
         }
         if (key !== undefined) taken = byId.get(key);
+        // An error with id null that no request with id null waits for answers the batch being
+        // served (`[]`, over the server's batch limit): its caller is the one to get it.
+        if (taken === undefined && key === 'null') taken = batch;
       }
       if (taken === undefined) {
         report(new TransportError(`No caller to route a message to on queue "${queue}"; dropped`));
@@ -479,4 +604,55 @@ export function createRedisQueueWorkerTransport(
     close,
     [asyncDisposeSymbol]: () => close(),
   } as RedisQueueWorkerTransport;
+}
+
+/**
+ * The answer to a request given up on: an error for each request in it, with its own id; none
+ * for notifications alone.
+ *
+ * @param body - the request's text
+ * @param deliveries - how many times it was handed out
+ * @param deadLetters - the dead-letter stream's key
+ * @returns the answer's text, or `undefined` when nothing in it expects one
+ */
+function abandonedAnswer(
+  body: string | undefined,
+  deliveries: number,
+  deadLetters: string,
+): string | undefined {
+  const error = JSON.stringify({
+    code: ErrorCode.InternalError,
+    message: `Request given up on after ${deliveries} deliveries: every worker that took it stopped before answering (parked on "${deadLetters}")`,
+    data: { deliveries },
+  });
+  const answer = (id: string): string => `{"jsonrpc":"2.0","id":${id},"error":${error}}`;
+  if (body === undefined) return undefined;
+  if (!isBatchText(body)) {
+    let key = headIdText(body, 'request');
+    if (key === undefined) {
+      const envelope = scanHead(body) ?? scanEnvelope(body);
+      if (envelope.kind === 'notification' || envelope.kind === 'response') return undefined;
+      key = stringifyId(envelope.id, envelope.rawId);
+    }
+    return answer(key);
+  }
+  let members: unknown;
+  try {
+    members = JSON.parse(body);
+  } catch {
+    return answer('null');
+  }
+  if (!Array.isArray(members) || members.length === 0) return answer('null');
+  const answers: string[] = [];
+  for (const member of members) {
+    if (member === null || typeof member !== 'object' || !('method' in member)) {
+      answers.push(answer('null'));
+    } else if ('id' in member) {
+      const id = (member as { id: unknown }).id;
+      answers.push(
+        answer(typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : 'null'),
+      );
+    }
+  }
+  return answers.length === 0 ? undefined : `[${answers.join(',')}]`;
 }
