@@ -147,6 +147,16 @@ export interface StreamableHttpHandlerOptions extends HttpHandlerOptions, Origin
    */
   readonly maxBufferedEvents?: number;
   /**
+   * Bytes a slow reader may leave queued on one stream beyond what its socket takes. A stream
+   * still holding this much when another event comes is dropped: its connection is destroyed (not
+   * ended, so nothing written stays queued for a client that does not read) and, with an event
+   * store, what it did not deliver is resumed with `Last-Event-ID`. An event is always written when
+   * nothing is queued, whatever its size. `Infinity`: no bound but {@link maxBufferedEvents}.
+   *
+   * @default 1048576 ({@link DEFAULT_MAX_BUFFERED_BYTES}, 1 MiB)
+   */
+  readonly maxBufferedBytes?: number;
+  /**
    * MCP protocol versions accepted in the `MCP-Protocol-Version` header (an unknown one is
    * answered 400); `false` ignores the header.
    *
@@ -221,6 +231,13 @@ export const DEFAULT_KEEP_ALIVE_INTERVAL: number = 15_000;
  * @default 1000
  */
 export const DEFAULT_MAX_BUFFERED_EVENTS: number = 1000;
+/**
+ * Bytes a slow reader may leave queued on one stream before its connection is dropped: below the
+ * event store's bound of one stream (4 MiB), so what is dropped can be resumed.
+ *
+ * @default 1048576 (1 MiB)
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES: number = 1024 * 1024;
 /**
  * The notifications that go on the GET stream by default: the item and end methods of the
  * subscription dialects in core (`subscription`, `subscription.end`, `eth_subscription`).
@@ -949,6 +966,10 @@ export function createStreamableCore(
   /** One keep-alive timer for every open stream of this handler. */
   const keepAlive = createKeepAlive(options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  if (!(maxBufferedBytes > 0)) {
+    throw new RangeError(`maxBufferedBytes must be > 0, got ${maxBufferedBytes}`);
+  }
   const versions =
     options.protocolVersions === false
       ? undefined
@@ -1030,6 +1051,7 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
+      maxBufferedBytes,
       onGone: answerStreamGone,
       owner: session,
       direct,
@@ -1467,6 +1489,7 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
+      maxBufferedBytes,
       onGone: streamGone,
       owner: session,
       prelude,
