@@ -105,6 +105,27 @@ export interface StreamableSessionOptions {
    * @default 10000 ({@link DEFAULT_MAX_SESSIONS})
    */
   readonly maxSessions?: number;
+  /**
+   * Most sessions one client (see {@link StreamableSessionOptions.clientKey}) may hold open at
+   * once on this process. Past it, a request that would start one (or continue here a session of
+   * another process) is answered `503 Service Unavailable` with `Retry-After`, so that one address
+   * flooding `initialize` cannot take the whole table from every other client. Behind a reverse
+   * proxy every request comes from the proxy: key on the forwarded address, or raise this.
+   * `Infinity`: no bound but `maxSessions`.
+   *
+   * @default 1000 ({@link DEFAULT_MAX_SESSIONS_PER_CLIENT}, a tenth of the default `maxSessions`,
+   *   as `listen()` and the WebSocket server allow one address 1,000 of 10,000 connections)
+   */
+  readonly maxSessionsPerClient?: number;
+  /**
+   * Who a session belongs to, for `maxSessionsPerClient`: read from the request that starts it
+   * (after `authenticate`, so `ctx.auth` may be used). Takes the same function as the server's
+   * own `clientKey` option. `undefined`: a session counted for no client (only `maxSessions`
+   * bounds those). `false`: no bound per client.
+   *
+   * @default the remote address (`ctx.remoteAddress`), as the server's fair admission keys
+   */
+  readonly clientKey?: ((context: TransportContext) => string | undefined) | false;
 }
 
 /** Options of {@link createStreamableHttpHandler}. */
@@ -219,6 +240,13 @@ export const DEFAULT_MAX_SESSIONS: number = 10_000;
  * @default 5
  */
 export const SESSIONS_FULL_RETRY_AFTER: number = 5;
+/**
+ * Most sessions one client (by default one remote address) may hold open at once on a streaming
+ * handler's process: a tenth of {@link DEFAULT_MAX_SESSIONS}.
+ *
+ * @default 1000
+ */
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT: number = 1000;
 /**
  * Milliseconds of silence on a stream before a keep-alive comment.
  *
@@ -541,6 +569,29 @@ class SessionActivity {
   }
 }
 
+/**
+ * Who opened a session: the client it counts against (`maxSessionsPerClient`). Frozen, and one
+ * record for every session in a row opened alike, so a session keeps one reference.
+ */
+interface SessionOrigin {
+  readonly client: string | undefined;
+}
+
+/**
+ * Keeps one {@link SessionOrigin} for sessions opened alike in a row.
+ *
+ * @returns the keeper of one handler: a client in, its record out (`undefined` for none)
+ */
+function keepOrigins(): (client: string | undefined) => SessionOrigin | undefined {
+  let last: SessionOrigin | undefined;
+  return (client) => {
+    if (client === undefined) return undefined;
+    if (last !== undefined && last.client === client) return last;
+    last = Object.freeze({ client: flat(client) });
+    return last;
+  };
+}
+
 /** When this module loaded, as `Date.now()` gives it. */
 const EPOCH = Date.now();
 
@@ -570,11 +621,18 @@ abstract class Session implements Transport {
   /** Its waiting POSTs and its stream's state, while it has any (see {@link SessionActivity}). */
   activity: SessionActivity | undefined = undefined;
   lastActive: number;
+  /** Who opened it (one record for sessions opened alike), or `undefined` when nobody is named. */
+  readonly origin: SessionOrigin | undefined;
 
-  constructor(id: string | undefined, streamId: string | undefined) {
+  constructor(
+    id: string | undefined,
+    streamId: string | undefined,
+    origin: SessionOrigin | undefined,
+  ) {
     this.id = id;
     if (streamId !== undefined) this.activityState().standaloneId = streamId;
     this.lastActive = clock();
+    this.origin = origin;
   }
 
   /** The handler that made it. */
@@ -750,6 +808,7 @@ function sessionClass(
 ): new (
   id: string | undefined,
   streamId: string | undefined,
+  origin: SessionOrigin | undefined,
 ) => Session {
   return class HandlerSession extends Session {
     get owner(): SessionOwner {
@@ -956,6 +1015,17 @@ export function createStreamableCore(
   const idleTimeout = so.idleTimeout ?? DEFAULT_SESSION_IDLE_TIMEOUT;
   const maxSessions = so.maxSessions ?? DEFAULT_MAX_SESSIONS;
   if (!(maxSessions >= 1)) throw new RangeError(`maxSessions must be >= 1, got ${maxSessions}`);
+  const maxPerClient = so.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
+  if (!(maxPerClient >= 1)) {
+    throw new RangeError(`maxSessionsPerClient must be >= 1, got ${maxPerClient}`);
+  }
+  const clientKey =
+    so.clientKey === false
+      ? undefined
+      : (so.clientKey ?? ((ctx: TransportContext) => ctx.remoteAddress));
+  /** Sessions held on this process per client (those counted for one), kept while non-zero. */
+  const perClient = new Map<string, number>();
+  const originOf = keepOrigins();
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
   // Without a shared store, the table of this process is the record: no second copy of it.
   const sessionStore = so.store;
@@ -1153,6 +1223,7 @@ export function createStreamableCore(
     session.handler = CLOSED_HANDLER;
     if (session.id !== undefined) {
       sessions.delete(session.id);
+      releaseClientSlot(session.origin?.client);
       if (forget && sessionStore !== undefined)
         await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
     }
@@ -1181,12 +1252,17 @@ export function createStreamableCore(
   /** What sessions keep of their starting requests: one object while they start alike. */
   const factsOf = keepSessionFacts();
 
+  /**
+   * Opens a session; one with an id goes into the table, counted against the client of `origin`
+   * (its slot already taken).
+   */
   const openSession = (
     id: string | undefined,
     ctx: HttpContext,
     streamId?: string | undefined,
+    origin?: SessionOrigin | undefined,
   ): Session => {
-    const session = new HandlerSession(id, streamId);
+    const session = new HandlerSession(id, streamId, origin);
     if (id !== undefined) {
       sessions.set(id, session);
       startSweeper();
@@ -1197,16 +1273,52 @@ export function createStreamableCore(
     return session;
   };
 
-  /** Whether a session may start: when full, sessions past their idle timeout go first. */
-  const roomForSession = (): boolean => {
-    if (sessions.size + starting < maxSessions) return true;
+  /** Sweeps out sessions past their idle timeout, at most once a second. */
+  const sweepWhenFull = (): void => {
     const now = clock();
     if (now - sweptWhenFull >= 1000) {
       sweptWhenFull = now;
       sweep();
     }
+  };
+
+  /** Whether a session may start: when full, sessions past their idle timeout go first. */
+  const roomForSession = (): boolean => {
+    if (sessions.size + starting < maxSessions) return true;
+    sweepWhenFull();
     return sessions.size + starting < maxSessions;
   };
+
+  /**
+   * Counts a session against its client: `false` (nothing counted) when the client holds its
+   * share already, after sessions past their idle timeout are closed.
+   */
+  const takeClientSlot = (client: string | undefined): boolean => {
+    if (client === undefined) return true;
+    let held = perClient.get(client) ?? 0;
+    if (held >= maxPerClient) {
+      sweepWhenFull();
+      held = perClient.get(client) ?? 0;
+      if (held >= maxPerClient) return false;
+    }
+    perClient.set(client, held + 1);
+    return true;
+  };
+  /** A session counted against its client is gone (or never opened). */
+  const releaseClientSlot = (client: string | undefined): void => {
+    if (client === undefined) return;
+    const held = (perClient.get(client) ?? 1) - 1;
+    if (held <= 0) perClient.delete(client);
+    else perClient.set(client, held);
+  };
+
+  /** The answer when a client holds its share of the sessions already. */
+  const clientFull = (cors: readonly string[]): StreamableReply =>
+    reply(503, errorBody(-32000, 'Service Unavailable: too many sessions from this client'), [
+      ...cors,
+      'retry-after',
+      String(SESSIONS_FULL_RETRY_AFTER),
+    ]);
 
   /** The answer when this process has no room for another session. */
   const sessionsFull = (cors: readonly string[]): StreamableReply =>
@@ -1280,9 +1392,11 @@ export function createStreamableCore(
     // Another request of the session may have continued it here while this one looked it up.
     session = sessions.get(id);
     if (session === undefined || session.closed) {
-      // Continued here: it counts against this process's cap like a session started here.
+      // Continued here: it counts against this process's caps like a session started here.
       if (!roomForSession()) return sessionsFull(cors);
-      session = openSession(id, ctx, record.streamId);
+      const origin = originOf(clientKey?.(ctx));
+      if (!takeClientSlot(origin?.client)) return clientFull(cors);
+      session = openSession(id, ctx, record.streamId, origin);
     } else if (record.streamId !== undefined && session.standalone?.open !== true) {
       // Another process may have opened the session's stream since: resume that one as its own.
       session.activityState().standaloneId = record.streamId;
@@ -1311,16 +1425,19 @@ export function createStreamableCore(
     if (!stateful) session = openSession(undefined, ctx);
     else if (incoming.header(sessionHeader) === undefined && classified.startsSession) {
       if (!roomForSession()) return sessionsFull(cors);
+      const origin = originOf(clientKey?.(ctx));
+      if (!takeClientSlot(origin?.client)) return clientFull(cors);
       const id = randomId();
       starting++;
       try {
         if (sessionStore !== undefined) await sessionStore.create(id, NO_RECORD, sessionTtl);
       } catch {
+        releaseClientSlot(origin?.client);
         return storeDown(cors);
       } finally {
         starting--;
       }
-      session = openSession(id, ctx);
+      session = openSession(id, ctx, undefined, origin);
       headers = [...cors, sessionHeader, id];
     } else {
       let found = sessionOf(incoming, ctx, cors);
