@@ -126,6 +126,20 @@ export interface StreamableSessionOptions {
    * @default the remote address (`ctx.remoteAddress`), as the server's fair admission keys
    */
   readonly clientKey?: ((context: TransportContext) => string | undefined) | false;
+  /**
+   * Who a request speaks for, from what `authenticate` returned: with `authenticate` set, a
+   * session is bound to the principal of the request that opened it, and a request of another
+   * principal naming it (POST, GET, DELETE) is answered 404 as an unknown session would be, so a
+   * session id alone, leaked or guessed, neither acts as its owner nor learns that the session
+   * exists. The principal is kept in the session's {@link SessionRecord}, so every process sharing
+   * the store checks it. Without `authenticate` nothing is compared.
+   *
+   * @default the auth value itself when a string or number; its `sub` or `subject` member when a
+   *   string or number; otherwise its JSON text (every member must then be equal: key the
+   *   principal yourself when the auth value holds something that changes between requests, such
+   *   as a token's expiry); `undefined` for `null` or `undefined` (anonymous, bound to anonymous)
+   */
+  readonly principalOf?: (auth: unknown) => string | undefined;
 }
 
 /** Options of {@link createStreamableHttpHandler}. */
@@ -575,21 +589,57 @@ class SessionActivity {
  */
 interface SessionOrigin {
   readonly client: string | undefined;
+  /** The principal it is bound to (with `authenticate`), if any. */
+  readonly principal: string | undefined;
 }
 
 /**
  * Keeps one {@link SessionOrigin} for sessions opened alike in a row.
  *
- * @returns the keeper of one handler: a client in, its record out (`undefined` for none)
+ * @returns the keeper of one handler: a client and principal in, their record out (`undefined`
+ *   for neither)
  */
-function keepOrigins(): (client: string | undefined) => SessionOrigin | undefined {
+function keepOrigins(): (
+  client: string | undefined,
+  principal: string | undefined,
+) => SessionOrigin | undefined {
   let last: SessionOrigin | undefined;
-  return (client) => {
-    if (client === undefined) return undefined;
-    if (last !== undefined && last.client === client) return last;
-    last = Object.freeze({ client: flat(client) });
+  return (client, principal) => {
+    if (client === undefined && principal === undefined) return undefined;
+    if (last !== undefined && last.client === client && last.principal === principal) return last;
+    last = Object.freeze({
+      client: client === undefined ? undefined : flat(client),
+      principal: principal === undefined ? undefined : flat(principal),
+    });
     return last;
   };
+}
+
+/**
+ * The default principal of an auth value (see `StreamableSessionOptions.principalOf`).
+ *
+ * @param auth - what `authenticate` returned
+ * @returns its principal, or `undefined` for none
+ * @throws TypeError when the value has no subject and no JSON text (a cycle, a `BigInt`)
+ */
+function defaultPrincipalOf(auth: unknown): string | undefined {
+  if (auth === undefined || auth === null) return undefined;
+  if (typeof auth === 'string') return auth;
+  if (typeof auth === 'number') return String(auth);
+  if (typeof auth === 'object') {
+    const { sub, subject } = auth as { sub?: unknown; subject?: unknown };
+    const id = sub ?? subject;
+    if (typeof id === 'string') return id;
+    if (typeof id === 'number') return String(id);
+  }
+  try {
+    return JSON.stringify(auth);
+  } catch (error) {
+    throw new TypeError(
+      'The auth value has no subject and no JSON text: give sessions.principalOf',
+      { cause: error },
+    );
+  }
 }
 
 /** When this module loaded, as `Date.now()` gives it. */
@@ -839,8 +889,14 @@ const REQUEST_ONLY_HEADERS: ReadonlySet<string> = new Set([
   'upgrade',
 ]);
 const NO_HEADERS: TransportHeaders = Object.freeze({});
-/** The record of a session that has no stream yet: one for all of them. */
+/** The record of a session that has no stream yet and no principal: one for all of them. */
 const NO_RECORD: SessionRecord = Object.freeze({});
+
+/** The first record of a session: its principal, if it is bound to one. */
+function recordOf(origin: SessionOrigin | undefined): SessionRecord {
+  const principal = origin?.principal;
+  return principal === undefined ? NO_RECORD : { principal };
+}
 
 /**
  * A flat copy of a text: one string, where a text built by concatenation (the request URL) is a
@@ -1026,6 +1082,12 @@ export function createStreamableCore(
   /** Sessions held on this process per client (those counted for one), kept while non-zero. */
   const perClient = new Map<string, number>();
   const originOf = keepOrigins();
+  /** With `authenticate`, the principal a request speaks for; sessions are bound to it. */
+  const principalOf =
+    cfg.authenticate === undefined ? undefined : (so.principalOf ?? defaultPrincipalOf);
+  /** The origin of a session a request would open: its client and principal. */
+  const originFor = (ctx: HttpContext): SessionOrigin | undefined =>
+    originOf(clientKey?.(ctx), principalOf?.(ctx.auth));
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
   // Without a shared store, the table of this process is the record: no second copy of it.
   const sessionStore = so.store;
@@ -1068,17 +1130,27 @@ export function createStreamableCore(
     const now = clock();
     for (const session of sessions.values()) {
       if (session.busy || session.standalone?.open === true) {
-        if (session.id !== undefined) void touchSession(session.id);
+        void touchSession(session);
         continue;
       }
       // Idle here: this process lets go of it; the store expires it unless another serves it.
       if (expired(session, now)) void closeSession(session, undefined, false);
     }
   };
-  const touchSession = async (id: string, streamId?: string): Promise<void> => {
-    if (sessionStore === undefined) return;
+  /** Keeps a session alive in the store; with its stream's id, its record is written again. */
+  const touchSession = async (session: Session, streamId?: string): Promise<void> => {
+    if (sessionStore === undefined || session.id === undefined) return;
+    const principal = session.origin?.principal;
     try {
-      await sessionStore.touch(id, sessionTtl, streamId === undefined ? undefined : { streamId });
+      await sessionStore.touch(
+        session.id,
+        sessionTtl,
+        streamId === undefined
+          ? undefined
+          : principal === undefined
+            ? { streamId }
+            : { streamId, principal },
+      );
     } catch {
       // the store is down: the session lives here until it comes back
     }
@@ -1357,6 +1429,10 @@ export function createStreamableCore(
     if (sessionStore !== undefined) return storedSessionOf(sessionStore, id, session, ctx, cors);
     // This process's sessions only: known and not past its idle timeout, or not found.
     if (session === undefined || session.closed) return notFound(cors);
+    // Bound to another principal: as unknown, and not kept alive by this request.
+    if (principalOf !== undefined && session.origin?.principal !== principalOf(ctx.auth)) {
+      return notFound(cors);
+    }
     const now = clock();
     if (expired(session, now)) {
       void closeSession(session);
@@ -1392,11 +1468,17 @@ export function createStreamableCore(
     // Another request of the session may have continued it here while this one looked it up.
     session = sessions.get(id);
     if (session === undefined || session.closed) {
+      const origin = originFor(ctx);
+      // Bound to another principal (the store's record says which): as unknown.
+      if (principalOf !== undefined && record.principal !== origin?.principal) {
+        return notFound(cors);
+      }
       // Continued here: it counts against this process's caps like a session started here.
       if (!roomForSession()) return sessionsFull(cors);
-      const origin = originOf(clientKey?.(ctx));
       if (!takeClientSlot(origin?.client)) return clientFull(cors);
       session = openSession(id, ctx, record.streamId, origin);
+    } else if (principalOf !== undefined && session.origin?.principal !== principalOf(ctx.auth)) {
+      return notFound(cors);
     } else if (record.streamId !== undefined && session.standalone?.open !== true) {
       // Another process may have opened the session's stream since: resume that one as its own.
       session.activityState().standaloneId = record.streamId;
@@ -1425,12 +1507,12 @@ export function createStreamableCore(
     if (!stateful) session = openSession(undefined, ctx);
     else if (incoming.header(sessionHeader) === undefined && classified.startsSession) {
       if (!roomForSession()) return sessionsFull(cors);
-      const origin = originOf(clientKey?.(ctx));
+      const origin = originFor(ctx);
       if (!takeClientSlot(origin?.client)) return clientFull(cors);
       const id = randomId();
       starting++;
       try {
-        if (sessionStore !== undefined) await sessionStore.create(id, NO_RECORD, sessionTtl);
+        if (sessionStore !== undefined) await sessionStore.create(id, recordOf(origin), sessionTtl);
       } catch {
         releaseClientSlot(origin?.client);
         return storeDown(cors);
@@ -1591,7 +1673,7 @@ export function createStreamableCore(
     activity.standaloneId = streamId;
     activity.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.
-    void touchSession(session.id!, streamId);
+    void touchSession(session, streamId);
     const backlog = activity.backlog;
     activity.backlog = undefined;
     if (backlog !== undefined) {
