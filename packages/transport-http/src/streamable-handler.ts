@@ -15,6 +15,7 @@ import {
   isPromiseLike,
   META_HEADER,
   type ParseResult,
+  type Profile,
   parse,
   scanEnvelope,
   scanHead,
@@ -71,7 +72,9 @@ export interface StreamableSessionOptions {
    */
   readonly header?: string;
   /**
-   * Milliseconds a session may stay idle (no request, no open stream) before it is closed.
+   * Milliseconds a session may stay idle before it is closed: counted from its client's last
+   * request, or from when its last open stream or waiting POST went away. Handlers still running
+   * do not keep a session whose client left: closing it aborts them (their `ctx.signal`).
    *
    * @default 600000 ({@link DEFAULT_SESSION_IDLE_TIMEOUT})
    */
@@ -300,6 +303,11 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
 const METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
 const STATELESS_METHODS: ReadonlySet<string> = new Set(['POST']);
 
+/** Where a request's id goes in a cancel notice built from the protocol's params. */
+const ID_MARK = '\u0000id\u0000';
+/** {@link ID_MARK} as JSON writes it. */
+const ID_MARK_JSON = JSON.stringify(ID_MARK);
+
 /** Milliseconds an exchange still waits for the answer to a cancelled request. */
 const CANCEL_GRACE = 100;
 
@@ -517,6 +525,8 @@ interface Exchange {
   answers: string[] | undefined;
   stream: SseStream | undefined;
   done: boolean;
+  /** Its client went away (its answers may still go to the event store). */
+  gone: boolean;
   readonly respond: (reply: StreamableReply) => void;
   readonly headers: readonly string[];
 }
@@ -844,6 +854,18 @@ abstract class Session implements Transport {
   get busy(): boolean {
     return this.exchanges !== undefined && this.exchanges.size > 0;
   }
+
+  /**
+   * Whether its client is there: its GET stream is open, or a POST still waits with its client
+   * connected. A session whose client went away is idle even while its handlers run.
+   */
+  get connected(): boolean {
+    if (this.standalone?.open === true) return true;
+    const exchanges = this.exchanges;
+    if (exchanges === undefined) return false;
+    for (const exchange of exchanges.keys()) if (!exchange.gone) return true;
+    return false;
+  }
 }
 
 /**
@@ -1120,16 +1142,17 @@ export function createStreamableCore(
    */
   let starting = 0;
 
-  /** Whether a session is past its idle timeout here (none of its requests or streams open). */
+  /**
+   * Whether a session is past its idle timeout here: no request of its client for that long and
+   * none of its requests or streams open on the client's side. Handlers still running do not keep
+   * it: closing it aborts them (their `ctx.signal`).
+   */
   const expired = (session: Session, now: number): boolean =>
-    idleTimeout > 0 &&
-    now - session.lastActive > idleTimeout &&
-    !session.busy &&
-    session.standalone?.open !== true;
+    idleTimeout > 0 && now - session.lastActive > idleTimeout && !session.connected;
   const sweep = (): void => {
     const now = clock();
     for (const session of sessions.values()) {
-      if (session.busy || session.standalone?.open === true) {
+      if (session.connected) {
         void touchSession(session);
         continue;
       }
@@ -1245,6 +1268,24 @@ export function createStreamableCore(
     const target = session.carrierOf(text.includes('progressToken') ? tokenOf(text) : undefined);
     if (target !== undefined) return toStream(target, session).send(text);
     return sendStandalone(session, text, false);
+  };
+
+  /**
+   * Cancels the calls of a POST that still wait for their answers, as the client would: with the
+   * cancel notice of the server's protocol (its session's profile), so their `ctx.signal` aborts.
+   */
+  const cancelCalls = (session: Session, exchange: Exchange): void => {
+    const cancellation = (session.handler as { readonly profile?: Profile<unknown> } | undefined)
+      ?.profile?.cancellation;
+    if (cancellation === undefined) return;
+    const method = JSON.stringify(cancellation.method);
+    // The id goes in as its exact text (ids beyond 2^53 keep their digits).
+    const template = JSON.stringify(cancellation.toParams(ID_MARK));
+    for (const id of exchange.ids) {
+      if (session.waiterOf(id) !== exchange) continue;
+      const params = template.replace(ID_MARK_JSON, () => id);
+      session.deliver(`{"jsonrpc":"2.0","method":${method},"params":${params}}`);
+    }
   };
 
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
@@ -1587,6 +1628,7 @@ export function createStreamableCore(
       answers: undefined,
       stream: undefined,
       done: false,
+      gone: false,
       respond,
       headers,
     };
@@ -1594,9 +1636,14 @@ export function createStreamableCore(
     if (streamable && mode === 'sse') toStream(exchange, session);
     incoming.onGone(() => {
       if (exchange.done) return;
-      // The client went away: without a store nothing can replay the answers.
+      // The client went away: the session is idle from now on, whatever still runs.
+      exchange.gone = true;
+      session.lastActive = clock();
+      // Without a store nothing can replay the answers.
       if (store === undefined || session.id === undefined) {
         exchange.done = true;
+        // Nothing could deliver their answers: the calls still running are cancelled.
+        if (session.id !== undefined) cancelCalls(session, exchange);
         session.forget(exchange);
         exchange.stream?.end();
         if (session.id === undefined) void closeSession(session);
