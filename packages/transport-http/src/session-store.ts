@@ -10,6 +10,12 @@
 export interface SessionRecord {
   /** The id of the session's own stream (the one its GET opened), once it has one. */
   readonly streamId?: string | undefined;
+  /**
+   * Who the session is bound to (the principal of the request that opened it, when the handler
+   * has `authenticate`): a request of another principal is refused on every process. A store
+   * keeps it as it keeps `streamId`.
+   */
+  readonly principal?: string | undefined;
 }
 
 /**

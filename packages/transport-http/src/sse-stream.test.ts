@@ -22,6 +22,7 @@ describe('openSseStream', () => {
       store,
       keepAlive: undefined,
       maxBufferedEvents: 10,
+      maxBufferedBytes: 1024 * 1024,
       onGone: () => {},
       owner: undefined,
     });
@@ -34,7 +35,7 @@ describe('openSseStream', () => {
     expect(replayed).toEqual(['s_2 {"a":2}']);
   });
 
-  it('ends the stream when a reader leaves more than maxBufferedEvents queued (events stay stored)', async () => {
+  it('drops the stream when a reader leaves more than maxBufferedEvents queued (events stay stored)', async () => {
     const store = createMemoryEventStore();
     let gone = 0;
     const stream = openSseStream({
@@ -42,17 +43,62 @@ describe('openSseStream', () => {
       store,
       keepAlive: undefined,
       maxBufferedEvents: 3,
+      maxBufferedBytes: 1024 * 1024,
       onGone: () => gone++,
       owner: undefined,
     });
     for (let i = 1; i <= 6; i++) await stream.send(`{"n":${i}}`);
     expect(stream.open).toBe(false);
     expect(gone).toBe(1);
-    const text = await readAll(stream.body);
-    expect(text.match(/^data:/gm)).toHaveLength(3);
+    // Dropped, not ended: its body is errored, what it queued thrown away.
+    await expect(readAll(stream.body)).rejects.toThrow(/fell behind/);
     const later: string[] = [];
-    await store.replayAfter('s_3', (_id, m) => void later.push(m));
-    expect(later).toEqual(['{"n":4}', '{"n":5}', '{"n":6}']);
+    await store.replayAfter('s_1', (_id, m) => void later.push(m));
+    expect(later).toEqual(['{"n":2}', '{"n":3}', '{"n":4}', '{"n":5}', '{"n":6}']);
+  });
+
+  it('drops the stream when a reader leaves more than maxBufferedBytes queued, counting what it took', async () => {
+    let gone = 0;
+    const stream = openSseStream({
+      streamId: 's',
+      store: undefined,
+      keepAlive: undefined,
+      maxBufferedEvents: 1000,
+      maxBufferedBytes: 4096,
+      onGone: () => gone++,
+      owner: undefined,
+    });
+    const kib = `"${'x'.repeat(1000)}"`;
+    const reader = stream.body.getReader();
+    // A reader that keeps up never reaches the bound, however much goes through.
+    for (let i = 0; i < 20; i++) {
+      void stream.send(kib);
+      await reader.read();
+    }
+    expect(stream.open).toBe(true);
+    // One that stops: four events of about 1 KiB fit, the fifth finds the bound reached.
+    for (let i = 0; i < 4; i++) void stream.send(kib);
+    expect(stream.open).toBe(true);
+    void stream.send(kib);
+    expect(stream.open).toBe(false);
+    expect(gone).toBe(1);
+    await expect(reader.read()).rejects.toThrow(/fell behind/);
+  });
+
+  it('writes an event larger than maxBufferedBytes when nothing is queued', async () => {
+    const stream = openSseStream({
+      streamId: 's',
+      store: undefined,
+      keepAlive: undefined,
+      maxBufferedEvents: 1000,
+      maxBufferedBytes: 100,
+      onGone: () => {},
+      owner: undefined,
+    });
+    void stream.send(`"${'x'.repeat(1000)}"`);
+    expect(stream.open).toBe(true);
+    stream.end();
+    expect(await readAll(stream.body)).toContain('x'.repeat(1000));
   });
 
   it('makes senders wait for the reader past 64 queued events (backpressure), then lets them go on', async () => {
@@ -61,6 +107,7 @@ describe('openSseStream', () => {
       store: undefined,
       keepAlive: undefined,
       maxBufferedEvents: 1000,
+      maxBufferedBytes: 1024 * 1024,
       onGone: () => {},
       owner: undefined,
     });
@@ -87,6 +134,7 @@ describe('openSseStream', () => {
       store: undefined,
       keepAlive: createKeepAlive(10),
       maxBufferedEvents: 10,
+      maxBufferedBytes: 1024 * 1024,
       onGone: () => {},
       owner: undefined,
     });

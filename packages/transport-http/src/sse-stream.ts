@@ -1,13 +1,18 @@
 /**
  * One outgoing Server-Sent Events stream: a `ReadableStream` of bytes with event ids from the
- * event store, keep-alive comments when idle, and a bound on what a slow reader leaves queued.
+ * event store, keep-alive comments when idle, and bounds (events and bytes) on what a slow reader
+ * leaves queued: past them its connection is dropped.
  *
  * @module
  */
+import { FifoQueue } from '@jsonrpc-kit/core';
 import type { EventStore } from './event-store.js';
 import { encodeSseEvent, SSE_KEEP_ALIVE } from './sse.js';
 
 const encoder = new TextEncoder();
+
+/** Why a body was errored: its reader left more queued than the stream's bounds. */
+const FELL_BEHIND = 'The reader fell behind: event stream dropped';
 
 /** Events queued before `send` makes its caller wait for the reader (backpressure). */
 const SOFT_MARK = 64;
@@ -52,6 +57,8 @@ export interface SseSink {
   write(chunk: Uint8Array): boolean;
   /** Ends the output. */
   end(): void;
+  /** Drops the connection at once: what was written and not yet sent is thrown away. */
+  destroy(): unknown;
   /** Whether it is already closed. */
   readonly destroyed: boolean;
   /** Calls back on `close` (gone). */
@@ -118,7 +125,12 @@ export interface SseStreamOptions<O = unknown> {
    */
   readonly maxBufferedEvents: number;
   /**
-   * The client went away, or the stream was ended for falling behind: called with `owner`, so
+   * Bytes a slow reader may leave queued (beyond what its socket takes) before its connection is
+   * dropped. An event is always written when nothing is queued, whatever its size.
+   */
+  readonly maxBufferedBytes: number;
+  /**
+   * The client went away, or the stream was dropped for falling behind: called with `owner`, so
    * one function serves every stream.
    */
   readonly onGone: (owner: O) => void;
@@ -153,12 +165,22 @@ class SseStreamImpl implements SseStream {
   #sink: SseSink | undefined = undefined;
   /** Events written to the sink since it said it was full. */
   #full = 0;
+  /**
+   * Bytes queued beyond the reader's room: written to the sink since it said it was full, or
+   * waiting before a body or sink took them, or in the body's queue.
+   */
+  #queuedBytes = 0;
+  /** The sizes of the chunks in the body's queue, oldest first (only while it holds some). */
+  #sizes: FifoQueue<number> | undefined = undefined;
   /** What was sent before the body was made or a sink attached. */
   #pending: Uint8Array[] | undefined = undefined;
+  /** It was dropped for falling behind (not ended): nothing of it is to be delivered. */
+  #dropped = false;
   #drained: Deferred | undefined = undefined;
   readonly #store: EventStore | undefined;
   readonly #keepAlive: KeepAlive | undefined;
   readonly #maxBuffered: number;
+  readonly #maxBytes: number;
   readonly #onGone: (owner: unknown) => void;
   readonly #owner: unknown;
 
@@ -167,9 +189,14 @@ class SseStreamImpl implements SseStream {
     this.#store = options.store;
     this.#keepAlive = options.keepAlive;
     this.#maxBuffered = options.maxBufferedEvents;
+    this.#maxBytes = options.maxBufferedBytes;
     this.#onGone = options.onGone;
     this.#owner = options.owner;
-    if (options.prelude) this.#pending = [encoder.encode(options.prelude)];
+    if (options.prelude) {
+      const chunk = encoder.encode(options.prelude);
+      this.#pending = [chunk];
+      this.#queuedBytes = chunk.byteLength;
+    }
     if (options.direct !== true) this.#body = new ReadableStream<Uint8Array>(this, STRATEGY);
     this.#keepAlive?.add(this);
   }
@@ -183,17 +210,30 @@ class SseStreamImpl implements SseStream {
     this.#sink = sink;
     const pending = this.#pending;
     this.#pending = undefined;
+    this.#queuedBytes = 0;
     if (sink.destroyed) {
       this.#gone();
+      return;
+    }
+    if (this.#dropped) {
+      sink.destroy();
       return;
     }
     // `on`, not `once`: 'close' comes once, and `once` would add a wrapper and a bound function.
     sink.on('close', () => this.#gone());
     let room = true;
-    if (pending !== undefined) for (const chunk of pending) room = sink.write(chunk);
+    let bytes = 0;
+    if (pending !== undefined) {
+      for (const chunk of pending) {
+        room = sink.write(chunk);
+        bytes += chunk.byteLength;
+      }
+    }
     if (!this.#open) sink.end();
-    else if (!room) this.#block(sink, pending!.length);
-    else this.#release();
+    else if (!room) {
+      this.#block(sink, pending!.length);
+      this.#queuedBytes = bytes;
+    } else this.#release();
   }
 
   get open(): boolean {
@@ -205,7 +245,12 @@ class SseStreamImpl implements SseStream {
     this.#controller = controller;
     const pending = this.#pending;
     this.#pending = undefined;
-    if (pending !== undefined) for (const chunk of pending) controller.enqueue(chunk);
+    this.#queuedBytes = 0;
+    if (this.#dropped) {
+      controller.error(new Error(FELL_BEHIND));
+      return;
+    }
+    if (pending !== undefined) for (const chunk of pending) this.#enqueue(controller, chunk);
     if (!this.#open) controller.close();
   }
 
@@ -259,6 +304,7 @@ class SseStreamImpl implements SseStream {
     this.#full = written;
     sink.once('drain', () => {
       this.#full = 0;
+      this.#queuedBytes = 0;
       this.#release();
     });
   }
@@ -267,6 +313,46 @@ class SseStreamImpl implements SseStream {
     const d = this.#drained;
     this.#drained = undefined;
     d?.resolve();
+  }
+
+  /**
+   * The reader fell too far behind: the stream stops and its connection is dropped (destroyed,
+   * not ended, so that nothing written stays queued for a reader that does not read). What was
+   * stored stays in the event store for a `Last-Event-ID` resumption.
+   */
+  #drop(): void {
+    if (!this.#open) return;
+    this.#dropped = true;
+    this.#stop();
+    this.#pending = undefined;
+    this.#sizes = undefined;
+    this.#queuedBytes = 0;
+    const sink = this.#sink;
+    if (sink !== undefined) sink.destroy();
+    else if (this.#controller !== undefined) {
+      try {
+        this.#controller.error(new Error(FELL_BEHIND));
+      } catch {
+        // already closed or errored by the reader
+      }
+    }
+    this.#onGone(this.#owner);
+  }
+
+  /** Puts a chunk in the body's queue, its size counted until the reader takes it. */
+  #enqueue(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): void {
+    controller.enqueue(chunk);
+    (this.#sizes ??= new FifoQueue()).push(chunk.byteLength);
+    this.#queuedBytes += chunk.byteLength;
+  }
+
+  /** Bytes still in the body's queue: the chunks the reader took leave it from the front. */
+  #bodyBytes(queued: number): number {
+    const sizes = this.#sizes;
+    if (sizes === undefined) return 0;
+    while (sizes.length > queued) this.#queuedBytes -= sizes.shift()!;
+    if (sizes.length === 0) this.#sizes = undefined;
+    return this.#queuedBytes;
   }
 
   #stop(): void {
@@ -287,25 +373,30 @@ class SseStreamImpl implements SseStream {
         : sink !== undefined
           ? this.#full
           : (this.#pending?.length ?? 0);
-    if (queued >= this.#maxBuffered) {
-      // The reader fell too far behind: end the stream instead of buffering without bound.
-      this.end();
-      this.#onGone(this.#owner);
+    const chunk = encoder.encode(text);
+    const bytes = controller !== undefined ? this.#bodyBytes(queued) : this.#queuedBytes;
+    if (queued >= this.#maxBuffered || (bytes > 0 && bytes + chunk.byteLength > this.#maxBytes)) {
+      // The reader fell too far behind: drop it instead of buffering without bound.
+      this.#drop();
       return undefined;
     }
-    const chunk = encoder.encode(text);
     if (controller !== undefined) {
-      controller.enqueue(chunk);
+      this.#enqueue(controller, chunk);
       if ((controller.desiredSize ?? 1) > 0) return undefined;
     } else if (sink !== undefined) {
       if (this.#full > 0) {
         sink.write(chunk);
         this.#full++;
+        this.#queuedBytes += chunk.byteLength;
       } else if (sink.write(chunk)) return undefined;
-      else this.#block(sink, 1);
+      else {
+        this.#block(sink, 1);
+        this.#queuedBytes = chunk.byteLength;
+      }
     } else {
       const pending = (this.#pending ??= []);
       pending.push(chunk);
+      this.#queuedBytes += chunk.byteLength;
       if (pending.length < SOFT_MARK) return undefined;
     }
     // Past the mark: the sender waits until the reader takes more (backpressure).
@@ -325,10 +416,11 @@ export type { SseStreamImpl };
 /**
  * Opens an SSE stream. Backpressure policy: past 64 queued events `send` resolves only when the
  * reader takes more (so `ctx.peer.notify` waits for a slow client); when senders that do not wait
- * let more than `maxBufferedEvents` events queue up, the stream is ended (the events stay in the
- * store, so the client can come back with `Last-Event-ID`) rather than buffering without bound.
+ * let more than `maxBufferedEvents` events or `maxBufferedBytes` bytes queue up, the stream is
+ * dropped: a sink (its socket) is destroyed, a body errored, so nothing written stays queued (the
+ * events stay in the store, so the client can come back with `Last-Event-ID`).
  *
- * @param options - id, store, shared keep-alive timer, buffer bound, and the gone callback
+ * @param options - id, store, shared keep-alive timer, buffer bounds, and the gone callback
  * @returns the stream
  */
 export function openSseStream<O>(options: SseStreamOptions<O>): SseStream {

@@ -712,6 +712,56 @@ describe('Streamable HTTP handler: stateless and disconnects', () => {
   });
 });
 
+describe('Streamable HTTP handler: a session whose client went away', () => {
+  it('expires idleTimeout after its client left, though a handler still runs, aborting it', async () => {
+    const { port, aborted } = await start({ sessions: { idleTimeout: 100 } });
+    const id = await initialize(port);
+    const kept = await initialize(port);
+    const stream = await openRaw(
+      port,
+      `GET / HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${kept}\r\n\r\n`,
+    );
+    const open = await openRaw(
+      port,
+      post('{"jsonrpc":"2.0","id":"h1","method":"hang"}', { 'mcp-session-id': id }),
+    );
+    await sleep(30);
+    open.socket.destroy();
+    await until(() => aborted.length === 1, 2000);
+    expect(aborted).toEqual(['h1']);
+    const after = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":2,"method":"add","params":[1,2]}', { 'mcp-session-id': id }),
+    );
+    expect(after.status).toBe(404);
+    // A session whose client holds its GET stream open is not idle, however long.
+    expect(stream.text().startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+    const alive = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":3,"method":"add","params":[1,2]}', { 'mcp-session-id': kept }),
+    );
+    expect(alive.body).toBe('{"jsonrpc":"2.0","id":3,"result":3}');
+  });
+
+  it('without an event store, aborts at once a call whose answer stream dropped; the session goes on', async () => {
+    const { port, aborted } = await start({ eventStore: false });
+    const id = await initialize(port);
+    const open = await openRaw(
+      port,
+      post('{"jsonrpc":"2.0","id":"h2","method":"hang"}', { 'mcp-session-id': id }),
+    );
+    await sleep(30);
+    open.socket.destroy();
+    await until(() => aborted.length === 1, 1000);
+    expect(aborted).toEqual(['h2']);
+    const after = await rawExchange(
+      port,
+      post('{"jsonrpc":"2.0","id":"h2b","method":"add","params":[1,2]}', { 'mcp-session-id': id }),
+    );
+    expect(after.body).toBe('{"jsonrpc":"2.0","id":"h2b","result":3}');
+  });
+});
+
 describe('Streamable HTTP handler on raw bytes: a POST is read as its server reads it', () => {
   async function startWith(serverOptions: Parameters<typeof createServer>[0]) {
     const server = createServer(serverOptions);

@@ -15,6 +15,7 @@ import {
   isPromiseLike,
   META_HEADER,
   type ParseResult,
+  type Profile,
   parse,
   scanEnvelope,
   scanHead,
@@ -71,7 +72,9 @@ export interface StreamableSessionOptions {
    */
   readonly header?: string;
   /**
-   * Milliseconds a session may stay idle (no request, no open stream) before it is closed.
+   * Milliseconds a session may stay idle before it is closed: counted from its client's last
+   * request, or from when its last open stream or waiting POST went away. Handlers still running
+   * do not keep a session whose client left: closing it aborts them (their `ctx.signal`).
    *
    * @default 600000 ({@link DEFAULT_SESSION_IDLE_TIMEOUT})
    */
@@ -105,6 +108,41 @@ export interface StreamableSessionOptions {
    * @default 10000 ({@link DEFAULT_MAX_SESSIONS})
    */
   readonly maxSessions?: number;
+  /**
+   * Most sessions one client (see {@link StreamableSessionOptions.clientKey}) may hold open at
+   * once on this process. Past it, a request that would start one (or continue here a session of
+   * another process) is answered `503 Service Unavailable` with `Retry-After`, so that one address
+   * flooding `initialize` cannot take the whole table from every other client. Behind a reverse
+   * proxy every request comes from the proxy: key on the forwarded address, or raise this.
+   * `Infinity`: no bound but `maxSessions`.
+   *
+   * @default 1000 ({@link DEFAULT_MAX_SESSIONS_PER_CLIENT}, a tenth of the default `maxSessions`,
+   *   as `listen()` and the WebSocket server allow one address 1,000 of 10,000 connections)
+   */
+  readonly maxSessionsPerClient?: number;
+  /**
+   * Who a session belongs to, for `maxSessionsPerClient`: read from the request that starts it
+   * (after `authenticate`, so `ctx.auth` may be used). Takes the same function as the server's
+   * own `clientKey` option. `undefined`: a session counted for no client (only `maxSessions`
+   * bounds those). `false`: no bound per client.
+   *
+   * @default the remote address (`ctx.remoteAddress`), as the server's fair admission keys
+   */
+  readonly clientKey?: ((context: TransportContext) => string | undefined) | false;
+  /**
+   * Who a request speaks for, from what `authenticate` returned: with `authenticate` set, a
+   * session is bound to the principal of the request that opened it, and a request of another
+   * principal naming it (POST, GET, DELETE) is answered 404 as an unknown session would be, so a
+   * session id alone, leaked or guessed, neither acts as its owner nor learns that the session
+   * exists. The principal is kept in the session's {@link SessionRecord}, so every process sharing
+   * the store checks it. Without `authenticate` nothing is compared.
+   *
+   * @default the auth value itself when a string or number; its `sub` or `subject` member when a
+   *   string or number; otherwise its JSON text (every member must then be equal: key the
+   *   principal yourself when the auth value holds something that changes between requests, such
+   *   as a token's expiry); `undefined` for `null` or `undefined` (anonymous, bound to anonymous)
+   */
+  readonly principalOf?: (auth: unknown) => string | undefined;
 }
 
 /** Options of {@link createStreamableHttpHandler}. */
@@ -146,6 +184,16 @@ export interface StreamableHttpHandlerOptions extends HttpHandlerOptions, Origin
    * @default 1000 ({@link DEFAULT_MAX_BUFFERED_EVENTS})
    */
   readonly maxBufferedEvents?: number;
+  /**
+   * Bytes a slow reader may leave queued on one stream beyond what its socket takes. A stream
+   * still holding this much when another event comes is dropped: its connection is destroyed (not
+   * ended, so nothing written stays queued for a client that does not read) and, with an event
+   * store, what it did not deliver is resumed with `Last-Event-ID`. An event is always written when
+   * nothing is queued, whatever its size. `Infinity`: no bound but {@link maxBufferedEvents}.
+   *
+   * @default 1048576 ({@link DEFAULT_MAX_BUFFERED_BYTES}, 1 MiB)
+   */
+  readonly maxBufferedBytes?: number;
   /**
    * MCP protocol versions accepted in the `MCP-Protocol-Version` header (an unknown one is
    * answered 400); `false` ignores the header.
@@ -210,6 +258,13 @@ export const DEFAULT_MAX_SESSIONS: number = 10_000;
  */
 export const SESSIONS_FULL_RETRY_AFTER: number = 5;
 /**
+ * Most sessions one client (by default one remote address) may hold open at once on a streaming
+ * handler's process: a tenth of {@link DEFAULT_MAX_SESSIONS}.
+ *
+ * @default 1000
+ */
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT: number = 1000;
+/**
  * Milliseconds of silence on a stream before a keep-alive comment.
  *
  * @default 15000
@@ -221,6 +276,13 @@ export const DEFAULT_KEEP_ALIVE_INTERVAL: number = 15_000;
  * @default 1000
  */
 export const DEFAULT_MAX_BUFFERED_EVENTS: number = 1000;
+/**
+ * Bytes a slow reader may leave queued on one stream before its connection is dropped: below the
+ * event store's bound of one stream (4 MiB), so what is dropped can be resumed.
+ *
+ * @default 1048576 (1 MiB)
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES: number = 1024 * 1024;
 /**
  * The notifications that go on the GET stream by default: the item and end methods of the
  * subscription dialects in core (`subscription`, `subscription.end`, `eth_subscription`).
@@ -240,6 +302,11 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
 
 const METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE']);
 const STATELESS_METHODS: ReadonlySet<string> = new Set(['POST']);
+
+/** Where a request's id goes in a cancel notice built from the protocol's params. */
+const ID_MARK = '\u0000id\u0000';
+/** {@link ID_MARK} as JSON writes it. */
+const ID_MARK_JSON = JSON.stringify(ID_MARK);
 
 /** Milliseconds an exchange still waits for the answer to a cancelled request. */
 const CANCEL_GRACE = 100;
@@ -458,6 +525,8 @@ interface Exchange {
   answers: string[] | undefined;
   stream: SseStream | undefined;
   done: boolean;
+  /** Its client went away (its answers may still go to the event store). */
+  gone: boolean;
   readonly respond: (reply: StreamableReply) => void;
   readonly headers: readonly string[];
 }
@@ -524,6 +593,65 @@ class SessionActivity {
   }
 }
 
+/**
+ * Who opened a session: the client it counts against (`maxSessionsPerClient`). Frozen, and one
+ * record for every session in a row opened alike, so a session keeps one reference.
+ */
+interface SessionOrigin {
+  readonly client: string | undefined;
+  /** The principal it is bound to (with `authenticate`), if any. */
+  readonly principal: string | undefined;
+}
+
+/**
+ * Keeps one {@link SessionOrigin} for sessions opened alike in a row.
+ *
+ * @returns the keeper of one handler: a client and principal in, their record out (`undefined`
+ *   for neither)
+ */
+function keepOrigins(): (
+  client: string | undefined,
+  principal: string | undefined,
+) => SessionOrigin | undefined {
+  let last: SessionOrigin | undefined;
+  return (client, principal) => {
+    if (client === undefined && principal === undefined) return undefined;
+    if (last !== undefined && last.client === client && last.principal === principal) return last;
+    last = Object.freeze({
+      client: client === undefined ? undefined : flat(client),
+      principal: principal === undefined ? undefined : flat(principal),
+    });
+    return last;
+  };
+}
+
+/**
+ * The default principal of an auth value (see `StreamableSessionOptions.principalOf`).
+ *
+ * @param auth - what `authenticate` returned
+ * @returns its principal, or `undefined` for none
+ * @throws TypeError when the value has no subject and no JSON text (a cycle, a `BigInt`)
+ */
+function defaultPrincipalOf(auth: unknown): string | undefined {
+  if (auth === undefined || auth === null) return undefined;
+  if (typeof auth === 'string') return auth;
+  if (typeof auth === 'number') return String(auth);
+  if (typeof auth === 'object') {
+    const { sub, subject } = auth as { sub?: unknown; subject?: unknown };
+    const id = sub ?? subject;
+    if (typeof id === 'string') return id;
+    if (typeof id === 'number') return String(id);
+  }
+  try {
+    return JSON.stringify(auth);
+  } catch (error) {
+    throw new TypeError(
+      'The auth value has no subject and no JSON text: give sessions.principalOf',
+      { cause: error },
+    );
+  }
+}
+
 /** When this module loaded, as `Date.now()` gives it. */
 const EPOCH = Date.now();
 
@@ -553,11 +681,18 @@ abstract class Session implements Transport {
   /** Its waiting POSTs and its stream's state, while it has any (see {@link SessionActivity}). */
   activity: SessionActivity | undefined = undefined;
   lastActive: number;
+  /** Who opened it (one record for sessions opened alike), or `undefined` when nobody is named. */
+  readonly origin: SessionOrigin | undefined;
 
-  constructor(id: string | undefined, streamId: string | undefined) {
+  constructor(
+    id: string | undefined,
+    streamId: string | undefined,
+    origin: SessionOrigin | undefined,
+  ) {
     this.id = id;
     if (streamId !== undefined) this.activityState().standaloneId = streamId;
     this.lastActive = clock();
+    this.origin = origin;
   }
 
   /** The handler that made it. */
@@ -719,6 +854,18 @@ abstract class Session implements Transport {
   get busy(): boolean {
     return this.exchanges !== undefined && this.exchanges.size > 0;
   }
+
+  /**
+   * Whether its client is there: its GET stream is open, or a POST still waits with its client
+   * connected. A session whose client went away is idle even while its handlers run.
+   */
+  get connected(): boolean {
+    if (this.standalone?.open === true) return true;
+    const exchanges = this.exchanges;
+    if (exchanges === undefined) return false;
+    for (const exchange of exchanges.keys()) if (!exchange.gone) return true;
+    return false;
+  }
 }
 
 /**
@@ -733,6 +880,7 @@ function sessionClass(
 ): new (
   id: string | undefined,
   streamId: string | undefined,
+  origin: SessionOrigin | undefined,
 ) => Session {
   return class HandlerSession extends Session {
     get owner(): SessionOwner {
@@ -763,8 +911,14 @@ const REQUEST_ONLY_HEADERS: ReadonlySet<string> = new Set([
   'upgrade',
 ]);
 const NO_HEADERS: TransportHeaders = Object.freeze({});
-/** The record of a session that has no stream yet: one for all of them. */
+/** The record of a session that has no stream yet and no principal: one for all of them. */
 const NO_RECORD: SessionRecord = Object.freeze({});
+
+/** The first record of a session: its principal, if it is bound to one. */
+function recordOf(origin: SessionOrigin | undefined): SessionRecord {
+  const principal = origin?.principal;
+  return principal === undefined ? NO_RECORD : { principal };
+}
 
 /**
  * A flat copy of a text: one string, where a text built by concatenation (the request URL) is a
@@ -939,6 +1093,23 @@ export function createStreamableCore(
   const idleTimeout = so.idleTimeout ?? DEFAULT_SESSION_IDLE_TIMEOUT;
   const maxSessions = so.maxSessions ?? DEFAULT_MAX_SESSIONS;
   if (!(maxSessions >= 1)) throw new RangeError(`maxSessions must be >= 1, got ${maxSessions}`);
+  const maxPerClient = so.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
+  if (!(maxPerClient >= 1)) {
+    throw new RangeError(`maxSessionsPerClient must be >= 1, got ${maxPerClient}`);
+  }
+  const clientKey =
+    so.clientKey === false
+      ? undefined
+      : (so.clientKey ?? ((ctx: TransportContext) => ctx.remoteAddress));
+  /** Sessions held on this process per client (those counted for one), kept while non-zero. */
+  const perClient = new Map<string, number>();
+  const originOf = keepOrigins();
+  /** With `authenticate`, the principal a request speaks for; sessions are bound to it. */
+  const principalOf =
+    cfg.authenticate === undefined ? undefined : (so.principalOf ?? defaultPrincipalOf);
+  /** The origin of a session a request would open: its client and principal. */
+  const originFor = (ctx: HttpContext): SessionOrigin | undefined =>
+    originOf(clientKey?.(ctx), principalOf?.(ctx.auth));
   const startMethod = so.startMethod === undefined ? 'initialize' : so.startMethod;
   // Without a shared store, the table of this process is the record: no second copy of it.
   const sessionStore = so.store;
@@ -949,6 +1120,10 @@ export function createStreamableCore(
   /** One keep-alive timer for every open stream of this handler. */
   const keepAlive = createKeepAlive(options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
   const maxBuffered = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  if (!(maxBufferedBytes > 0)) {
+    throw new RangeError(`maxBufferedBytes must be > 0, got ${maxBufferedBytes}`);
+  }
   const versions =
     options.protocolVersions === false
       ? undefined
@@ -967,27 +1142,38 @@ export function createStreamableCore(
    */
   let starting = 0;
 
-  /** Whether a session is past its idle timeout here (none of its requests or streams open). */
+  /**
+   * Whether a session is past its idle timeout here: no request of its client for that long and
+   * none of its requests or streams open on the client's side. Handlers still running do not keep
+   * it: closing it aborts them (their `ctx.signal`).
+   */
   const expired = (session: Session, now: number): boolean =>
-    idleTimeout > 0 &&
-    now - session.lastActive > idleTimeout &&
-    !session.busy &&
-    session.standalone?.open !== true;
+    idleTimeout > 0 && now - session.lastActive > idleTimeout && !session.connected;
   const sweep = (): void => {
     const now = clock();
     for (const session of sessions.values()) {
-      if (session.busy || session.standalone?.open === true) {
-        if (session.id !== undefined) void touchSession(session.id);
+      if (session.connected) {
+        void touchSession(session);
         continue;
       }
       // Idle here: this process lets go of it; the store expires it unless another serves it.
       if (expired(session, now)) void closeSession(session, undefined, false);
     }
   };
-  const touchSession = async (id: string, streamId?: string): Promise<void> => {
-    if (sessionStore === undefined) return;
+  /** Keeps a session alive in the store; with its stream's id, its record is written again. */
+  const touchSession = async (session: Session, streamId?: string): Promise<void> => {
+    if (sessionStore === undefined || session.id === undefined) return;
+    const principal = session.origin?.principal;
     try {
-      await sessionStore.touch(id, sessionTtl, streamId === undefined ? undefined : { streamId });
+      await sessionStore.touch(
+        session.id,
+        sessionTtl,
+        streamId === undefined
+          ? undefined
+          : principal === undefined
+            ? { streamId }
+            : { streamId, principal },
+      );
     } catch {
       // the store is down: the session lives here until it comes back
     }
@@ -1030,6 +1216,7 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
+      maxBufferedBytes,
       onGone: answerStreamGone,
       owner: session,
       direct,
@@ -1083,6 +1270,24 @@ export function createStreamableCore(
     return sendStandalone(session, text, false);
   };
 
+  /**
+   * Cancels the calls of a POST that still wait for their answers, as the client would: with the
+   * cancel notice of the server's protocol (its session's profile), so their `ctx.signal` aborts.
+   */
+  const cancelCalls = (session: Session, exchange: Exchange): void => {
+    const cancellation = (session.handler as { readonly profile?: Profile<unknown> } | undefined)
+      ?.profile?.cancellation;
+    if (cancellation === undefined) return;
+    const method = JSON.stringify(cancellation.method);
+    // The id goes in as its exact text (ids beyond 2^53 keep their digits).
+    const template = JSON.stringify(cancellation.toParams(ID_MARK));
+    for (const id of exchange.ids) {
+      if (session.waiterOf(id) !== exchange) continue;
+      const params = template.replace(ID_MARK_JSON, () => id);
+      session.deliver(`{"jsonrpc":"2.0","method":${method},"params":${params}}`);
+    }
+  };
+
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
   const forgetCancelled = (session: Session, ids: readonly string[]): void => {
     setTimeout(() => {
@@ -1131,6 +1336,7 @@ export function createStreamableCore(
     session.handler = CLOSED_HANDLER;
     if (session.id !== undefined) {
       sessions.delete(session.id);
+      releaseClientSlot(session.origin?.client);
       if (forget && sessionStore !== undefined)
         await Promise.resolve(sessionStore.delete(session.id)).catch(() => undefined);
     }
@@ -1159,12 +1365,17 @@ export function createStreamableCore(
   /** What sessions keep of their starting requests: one object while they start alike. */
   const factsOf = keepSessionFacts();
 
+  /**
+   * Opens a session; one with an id goes into the table, counted against the client of `origin`
+   * (its slot already taken).
+   */
   const openSession = (
     id: string | undefined,
     ctx: HttpContext,
     streamId?: string | undefined,
+    origin?: SessionOrigin | undefined,
   ): Session => {
-    const session = new HandlerSession(id, streamId);
+    const session = new HandlerSession(id, streamId, origin);
     if (id !== undefined) {
       sessions.set(id, session);
       startSweeper();
@@ -1175,16 +1386,52 @@ export function createStreamableCore(
     return session;
   };
 
-  /** Whether a session may start: when full, sessions past their idle timeout go first. */
-  const roomForSession = (): boolean => {
-    if (sessions.size + starting < maxSessions) return true;
+  /** Sweeps out sessions past their idle timeout, at most once a second. */
+  const sweepWhenFull = (): void => {
     const now = clock();
     if (now - sweptWhenFull >= 1000) {
       sweptWhenFull = now;
       sweep();
     }
+  };
+
+  /** Whether a session may start: when full, sessions past their idle timeout go first. */
+  const roomForSession = (): boolean => {
+    if (sessions.size + starting < maxSessions) return true;
+    sweepWhenFull();
     return sessions.size + starting < maxSessions;
   };
+
+  /**
+   * Counts a session against its client: `false` (nothing counted) when the client holds its
+   * share already, after sessions past their idle timeout are closed.
+   */
+  const takeClientSlot = (client: string | undefined): boolean => {
+    if (client === undefined) return true;
+    let held = perClient.get(client) ?? 0;
+    if (held >= maxPerClient) {
+      sweepWhenFull();
+      held = perClient.get(client) ?? 0;
+      if (held >= maxPerClient) return false;
+    }
+    perClient.set(client, held + 1);
+    return true;
+  };
+  /** A session counted against its client is gone (or never opened). */
+  const releaseClientSlot = (client: string | undefined): void => {
+    if (client === undefined) return;
+    const held = (perClient.get(client) ?? 1) - 1;
+    if (held <= 0) perClient.delete(client);
+    else perClient.set(client, held);
+  };
+
+  /** The answer when a client holds its share of the sessions already. */
+  const clientFull = (cors: readonly string[]): StreamableReply =>
+    reply(503, errorBody(-32000, 'Service Unavailable: too many sessions from this client'), [
+      ...cors,
+      'retry-after',
+      String(SESSIONS_FULL_RETRY_AFTER),
+    ]);
 
   /** The answer when this process has no room for another session. */
   const sessionsFull = (cors: readonly string[]): StreamableReply =>
@@ -1223,6 +1470,10 @@ export function createStreamableCore(
     if (sessionStore !== undefined) return storedSessionOf(sessionStore, id, session, ctx, cors);
     // This process's sessions only: known and not past its idle timeout, or not found.
     if (session === undefined || session.closed) return notFound(cors);
+    // Bound to another principal: as unknown, and not kept alive by this request.
+    if (principalOf !== undefined && session.origin?.principal !== principalOf(ctx.auth)) {
+      return notFound(cors);
+    }
     const now = clock();
     if (expired(session, now)) {
       void closeSession(session);
@@ -1258,9 +1509,17 @@ export function createStreamableCore(
     // Another request of the session may have continued it here while this one looked it up.
     session = sessions.get(id);
     if (session === undefined || session.closed) {
-      // Continued here: it counts against this process's cap like a session started here.
+      const origin = originFor(ctx);
+      // Bound to another principal (the store's record says which): as unknown.
+      if (principalOf !== undefined && record.principal !== origin?.principal) {
+        return notFound(cors);
+      }
+      // Continued here: it counts against this process's caps like a session started here.
       if (!roomForSession()) return sessionsFull(cors);
-      session = openSession(id, ctx, record.streamId);
+      if (!takeClientSlot(origin?.client)) return clientFull(cors);
+      session = openSession(id, ctx, record.streamId, origin);
+    } else if (principalOf !== undefined && session.origin?.principal !== principalOf(ctx.auth)) {
+      return notFound(cors);
     } else if (record.streamId !== undefined && session.standalone?.open !== true) {
       // Another process may have opened the session's stream since: resume that one as its own.
       session.activityState().standaloneId = record.streamId;
@@ -1289,16 +1548,19 @@ export function createStreamableCore(
     if (!stateful) session = openSession(undefined, ctx);
     else if (incoming.header(sessionHeader) === undefined && classified.startsSession) {
       if (!roomForSession()) return sessionsFull(cors);
+      const origin = originFor(ctx);
+      if (!takeClientSlot(origin?.client)) return clientFull(cors);
       const id = randomId();
       starting++;
       try {
-        if (sessionStore !== undefined) await sessionStore.create(id, NO_RECORD, sessionTtl);
+        if (sessionStore !== undefined) await sessionStore.create(id, recordOf(origin), sessionTtl);
       } catch {
+        releaseClientSlot(origin?.client);
         return storeDown(cors);
       } finally {
         starting--;
       }
-      session = openSession(id, ctx);
+      session = openSession(id, ctx, undefined, origin);
       headers = [...cors, sessionHeader, id];
     } else {
       let found = sessionOf(incoming, ctx, cors);
@@ -1366,6 +1628,7 @@ export function createStreamableCore(
       answers: undefined,
       stream: undefined,
       done: false,
+      gone: false,
       respond,
       headers,
     };
@@ -1373,9 +1636,14 @@ export function createStreamableCore(
     if (streamable && mode === 'sse') toStream(exchange, session);
     incoming.onGone(() => {
       if (exchange.done) return;
-      // The client went away: without a store nothing can replay the answers.
+      // The client went away: the session is idle from now on, whatever still runs.
+      exchange.gone = true;
+      session.lastActive = clock();
+      // Without a store nothing can replay the answers.
       if (store === undefined || session.id === undefined) {
         exchange.done = true;
+        // Nothing could deliver their answers: the calls still running are cancelled.
+        if (session.id !== undefined) cancelCalls(session, exchange);
         session.forget(exchange);
         exchange.stream?.end();
         if (session.id === undefined) void closeSession(session);
@@ -1452,7 +1720,7 @@ export function createStreamableCore(
     activity.standaloneId = streamId;
     activity.standalone = stream;
     // Another process continuing the session resumes this stream as the session's own.
-    void touchSession(session.id!, streamId);
+    void touchSession(session, streamId);
     const backlog = activity.backlog;
     activity.backlog = undefined;
     if (backlog !== undefined) {
@@ -1467,6 +1735,7 @@ export function createStreamableCore(
       store,
       keepAlive,
       maxBufferedEvents: maxBuffered,
+      maxBufferedBytes,
       onGone: streamGone,
       owner: session,
       prelude,

@@ -94,10 +94,11 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
       expect(own.filter((value) => typeof value === 'function')).toEqual([]);
       // No set or array kept by an idle session (its answered POST left none behind).
       expect(own.filter((value) => value instanceof Set || Array.isArray(value))).toEqual([]);
-      // Four fields: its id, handler, last activity, and one empty slot; what waiting POSTs or a
-      // stream need is made only while a session has them, and its owner (the handler) is on the
-      // prototype its handler's sessions share.
-      expect(own).toHaveLength(4);
+      // Five fields: its id, handler, last activity, origin (who opened it: one frozen record for
+      // sessions opened alike) and one empty slot; what waiting POSTs or a stream need is made
+      // only while a session has them, and its owner (the handler) is on the prototype its
+      // handler's sessions share.
+      expect(own).toHaveLength(5);
       expect(own.filter((value) => value === undefined)).toHaveLength(1);
       // Its last activity is a small integer (milliseconds since the handler's module loaded):
       // held in the session itself, where a `Date.now()` would be a boxed number beside it.
@@ -110,6 +111,9 @@ describe('Streamable HTTP: what an idle session costs (counted)', () => {
     for (const handler of handlers) expect(Object.keys(handler)).toEqual([]);
     expect(handlers[0]!.onMessage).toBe(handlers[1]!.onMessage);
     const [a, b] = connected;
+    const origin = (a!.transport as unknown as { origin: unknown }).origin;
+    expect(Object.isFrozen(origin)).toBe(true);
+    expect((b!.transport as unknown as { origin: unknown }).origin).toBe(origin);
     expect(a!.transport.send).toBe(b!.transport.send);
     expect(a!.transport.start).toBe(b!.transport.start);
     expect(a!.transport.close).toBe(b!.transport.close);

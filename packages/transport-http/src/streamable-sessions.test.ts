@@ -1,11 +1,22 @@
+import { connect } from 'node:net';
 import { mcpProfile } from '@jsonrpc-kit/core';
 import { createServer, createSubscriptions, type Subscriptions } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, openGetStream, rawExchange, rawPost, serve, until } from '../test/helpers.js';
+import {
+  closeAll,
+  openGetStream,
+  type RawResponse,
+  rawExchange,
+  rawPost,
+  readResponse,
+  serve,
+  until,
+} from '../test/helpers.js';
 import { createMemorySessionStore } from './session-store.js';
 import { createSseParser, type SseEvent } from './sse.js';
 import {
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CLIENT,
   SESSIONS_FULL_RETRY_AFTER,
   type StreamableHttpHandlerOptions,
 } from './streamable-handler.js';
@@ -164,6 +175,97 @@ describe('Streamable HTTP handler on raw bytes: the session cap', () => {
     expect(() => createStreamableHttpNodeHandler(server, { sessions: { maxSessions: 0 } })).toThrow(
       RangeError,
     );
+  });
+});
+
+/** Sends raw bytes from a given local address (any of 127.0.0.0/8 reaches 127.0.0.1 on Linux). */
+function exchangeFrom(port: number, localAddress: string, raw: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => {
+      readResponse(socket).then(
+        (r) => {
+          socket.destroy();
+          resolve(r);
+        },
+        (error: unknown) => {
+          socket.destroy();
+          reject(error);
+        },
+      );
+      socket.write(raw);
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('Streamable HTTP handler on raw bytes: the share of one client', () => {
+  it('is 1000 sessions by default, a tenth of the table', () => {
+    expect(DEFAULT_MAX_SESSIONS_PER_CLIENT).toBe(1000);
+    expect(DEFAULT_MAX_SESSIONS_PER_CLIENT).toBe(DEFAULT_MAX_SESSIONS / 10);
+  });
+
+  it('answers 503 with Retry-After to one address past its share, while another address starts sessions', async () => {
+    const { port } = await start({ sessions: { maxSessions: 100, maxSessionsPerClient: 3 } });
+    const flood = [];
+    for (let i = 0; i < 6; i++)
+      flood.push((await exchangeFrom(port, '127.0.0.1', post(init))).status);
+    expect(flood).toEqual([200, 200, 200, 503, 503, 503]);
+    const refused = await exchangeFrom(port, '127.0.0.1', post(init));
+    expect(refused.headers['retry-after']).toBe(String(SESSIONS_FULL_RETRY_AFTER));
+    expect(refused.headers['mcp-session-id']).toBeUndefined();
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Service Unavailable: too many sessions from this client' },
+    });
+    // Another address (the default key) still gets its sessions.
+    const other = await exchangeFrom(port, '127.0.0.2', post(init));
+    expect(other.status).toBe(200);
+    expect(other.headers['mcp-session-id']).toBeDefined();
+  });
+
+  it('gives a slot back when a session ends, and keys on the clientKey given', async () => {
+    const { port } = await start({
+      sessions: {
+        maxSessionsPerClient: 1,
+        clientKey: (ctx) => ctx.headers?.['x-client'] as string | undefined,
+      },
+    });
+    const a = await rawExchange(port, post(init, { 'x-client': 'a' }));
+    expect(a.status).toBe(200);
+    expect((await rawExchange(port, post(init, { 'x-client': 'a' }))).status).toBe(503);
+    expect((await rawExchange(port, post(init, { 'x-client': 'b' }))).status).toBe(200);
+    // No key: counted for no client, bounded by maxSessions only.
+    expect((await rawExchange(port, post(init))).status).toBe(200);
+    expect((await rawExchange(port, post(init))).status).toBe(200);
+    const ended = await rawExchange(
+      port,
+      `DELETE / HTTP/1.1\r\nhost: 127.0.0.1\r\nmcp-session-id: ${a.headers['mcp-session-id']}\r\ncontent-length: 0\r\n\r\n`,
+    );
+    expect(ended.status).toBe(200);
+    expect((await rawExchange(port, post(init, { 'x-client': 'a' }))).status).toBe(200);
+  });
+
+  it('counts a session another process started against the client continuing it here', async () => {
+    const store = createMemorySessionStore();
+    const a = await start({ sessions: { store, maxSessionsPerClient: 1 } });
+    const b = await start({ sessions: { store, maxSessionsPerClient: 1 } });
+    const onA = await rawExchange(a.port, post(init));
+    const onB = await rawExchange(b.port, post(init));
+    const call = post('{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":0,"say":"here"}}', {
+      'mcp-session-id': onB.headers['mcp-session-id']!,
+    });
+    expect(onA.status).toBe(200);
+    // 127.0.0.1 holds its one session on A: B's session is not continued there for it.
+    expect((await rawExchange(a.port, call)).status).toBe(503);
+    expect((await rawExchange(b.port, call)).status).toBe(200);
+  });
+
+  it('refuses a share below 1', () => {
+    const server = createServer();
+    expect(() =>
+      createStreamableHttpNodeHandler(server, { sessions: { maxSessionsPerClient: 0 } }),
+    ).toThrow(RangeError);
   });
 });
 
