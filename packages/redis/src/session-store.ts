@@ -24,6 +24,11 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
 export interface RedisSessionRecord {
   /** The id of the session's own stream, once it has one. */
   readonly streamId?: string | undefined;
+  /**
+   * Who the session is bound to (the streaming handler's principal of the request that opened
+   * it): a request of another principal is refused on every process.
+   */
+  readonly principal?: string | undefined;
 }
 
 /**
