@@ -35,7 +35,7 @@ describe('losslessNumbers bounds the digits it converts to a BigInt', () => {
       '123456789012345678901',
       12345678901234567890n,
       Number.POSITIVE_INFINITY,
-      Number("123456789012345678901.5"),
+      Number('123456789012345678901.5'),
     ]);
     // Without bigint nothing changes: JSON.parse's numbers.
     expect(parseJson(text, { maxBigIntDigits: 20 })).toStrictEqual(JSON.parse(text));
