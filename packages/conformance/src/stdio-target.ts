@@ -39,9 +39,16 @@ const STDERR_KEEP = 4_096;
 /** The targets running, so that the command line can stop them when it is interrupted. */
 const running = new Set<ChildProcess>();
 
+/** Process groups are POSIX: on Windows the target is signalled alone (and gets no console). */
+const GROUPS = process.platform !== 'win32';
+
 /** Sends a signal to every process of the target's group (the target leads its own group). */
 function signalGroup(child: ChildProcess, name: NodeJS.Signals): void {
   if (child.pid === undefined) return;
+  if (!GROUPS) {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    return;
+  }
   try {
     process.kill(-child.pid, name);
   } catch {
@@ -86,7 +93,7 @@ export function spawnStdio(
   framing: Framing,
   budget: ReadBudget = createReadBudget(Number.POSITIVE_INFINITY),
 ): StdioConnection {
-  const child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, { shell: true, detached: GROUPS, stdio: ['pipe', 'pipe', 'pipe'] });
   running.add(child);
   const inbox = createInbox();
   const garbage: string[] = [];
