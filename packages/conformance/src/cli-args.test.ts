@@ -34,6 +34,8 @@ describe('parseCli', () => {
       'notifications/cancelled',
       '--timeout',
       '2000',
+      '--max-answer-bytes',
+      '65536',
       '--only',
       'spec.',
       '--config',
@@ -49,6 +51,7 @@ describe('parseCli', () => {
         maxBatchSize: 50,
         cancellation: ['notifications/cancelled'],
         timeoutMs: 2000,
+        maxAnswerBytes: 65536,
       },
       only: ['spec.'],
       json: false,
@@ -69,6 +72,10 @@ describe('parseCli', () => {
     [['--http', 'http://a/', '--method', 'subtract'], /ROLE=NAME/],
     [['--http', 'http://a/', '--max-body-bytes', '0'], /positive integer or none/],
     [['--http', 'http://a/', '--timeout', '0'], /--timeout/],
+    [
+      ['--http', 'http://a/', '--max-answer-bytes', 'none'],
+      /--max-answer-bytes must be a positive/,
+    ],
     [['--http', 'http://a/', '--bogus'], /Unknown option/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCli(argv)).toThrow(message);

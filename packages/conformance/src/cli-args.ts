@@ -27,6 +27,8 @@ Options:
   --cancel DIALECT|none    a cancellation dialect the target speaks (repeatable):
                            $/cancelRequest, notifications/cancelled
   --timeout MS             the deadline of one case (default 5000)
+  --max-answer-bytes N     the most bytes read from the target in one case; past it the case
+                           fails and its connection is dropped (default 16777216)
   --only PREFIX            run only cases whose id starts with PREFIX (repeatable)
   --json                   print the report as JSON
   --help                   show this text
@@ -80,6 +82,7 @@ export function parseCli(argv: readonly string[]): CliRequest {
       'max-batch-size': { type: 'string' },
       cancel: { type: 'string', multiple: true },
       timeout: { type: 'string' },
+      'max-answer-bytes': { type: 'string' },
       only: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -130,6 +133,12 @@ export function parseCli(argv: readonly string[]): CliRequest {
     if (!Number.isInteger(timeout) || timeout <= 0)
       throw new TypeError('--timeout must be a positive integer');
     overrides.timeoutMs = timeout;
+  }
+  if (values['max-answer-bytes'] !== undefined) {
+    const bytes = Number(values['max-answer-bytes']);
+    if (!Number.isInteger(bytes) || bytes <= 0)
+      throw new TypeError('--max-answer-bytes must be a positive integer');
+    overrides.maxAnswerBytes = bytes;
   }
   return {
     mode: 'run',

@@ -9,6 +9,19 @@ import { parseCli, USAGE } from './cli-args.js';
 import { type ConformanceConfigInput, loadConfig } from './config.js';
 import { formatResult, formatSummary } from './report.js';
 import { runConformance } from './run.js';
+import { killRunningTargets } from './stdio-target.js';
+
+// A stdio target runs in a process group of its own, out of reach of the terminal's Ctrl-C: stop
+// it with the tool.
+for (const [name, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(name, () => {
+    killRunningTargets();
+    process.exit(code);
+  });
+}
 
 async function main(): Promise<number> {
   let request: ReturnType<typeof parseCli>;

@@ -74,7 +74,28 @@ export interface ConformanceConfig {
   readonly timeoutMs: number;
   /** How long to wait for answers that must not come, in milliseconds. @default 30 */
   readonly quietMs: number;
+  /**
+   * The most bytes the tool reads from the target in one case (all its answers, on every
+   * connection of the case). A target that sends more (an endless HTTP body, a huge WebSocket
+   * message, stdout without end) fails the case, its connection is dropped, and the next case
+   * goes on with a fresh one.
+   *
+   * @default DEFAULT_MAX_ANSWER_BYTES (16 MiB)
+   */
+  readonly maxAnswerBytes: number;
 }
+
+/**
+ * The default of {@link ConformanceConfig.maxAnswerBytes}: 16 MiB, sixteen times the largest
+ * request the default configuration sends, and far above what any case needs to read.
+ *
+ * @default 16777216
+ * @example
+ * ```ts
+ * resolveConfig({}).maxAnswerBytes === DEFAULT_MAX_ANSWER_BYTES; // true
+ * ```
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 16_777_216;
 
 /** A partial configuration, as read from a JSON file or given to {@link runConformance}. */
 export interface ConformanceConfigInput {
@@ -94,11 +115,14 @@ export interface ConformanceConfigInput {
   readonly timeoutMs?: number | undefined;
   /** See {@link ConformanceConfig.quietMs}. */
   readonly quietMs?: number | undefined;
+  /** See {@link ConformanceConfig.maxAnswerBytes}. */
+  readonly maxAnswerBytes?: number | undefined;
 }
 
 /**
  * The defaults: the specification's method names, and the limits and cancellation of the kit's
- * conformance server (1 MiB bodies, -32004; batches of 100, -32003; `$/cancelRequest`).
+ * conformance server (1 MiB bodies, -32004; batches of 100, -32003; `$/cancelRequest`); 16 MiB
+ * read a case at most.
  *
  * @example
  * ```ts
@@ -124,6 +148,7 @@ export const DEFAULT_CONFIG: ConformanceConfig = Object.freeze({
   cancellation: Object.freeze(['$/cancelRequest'] as const),
   timeoutMs: 5_000,
   quietMs: 30,
+  maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
 });
 
 const DIALECTS: readonly string[] = ['$/cancelRequest', 'notifications/cancelled'];
@@ -195,6 +220,11 @@ export function resolveConfig(input: ConformanceConfigInput = {}): ConformanceCo
     cancellation: [...cancellation],
     timeoutMs: positiveInteger(given(input.timeoutMs, d.timeoutMs), 'timeoutMs', false)!,
     quietMs: positiveInteger(given(input.quietMs, d.quietMs), 'quietMs', false)!,
+    maxAnswerBytes: positiveInteger(
+      given(input.maxAnswerBytes, d.maxAnswerBytes),
+      'maxAnswerBytes',
+      false,
+    )!,
   };
 }
 

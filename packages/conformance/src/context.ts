@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ReadBudget } from './budget.js';
 import type { Answered, Outcome } from './check.js';
 import type { ConformanceConfig, MethodRole } from './config.js';
 import type { Framing } from './framing.js';
@@ -101,6 +102,8 @@ export interface RunState {
   shared: DuplexConnection | undefined;
   readonly garbage: string[];
   pings: number;
+  /** The bytes read from the target in the current case (reset at each case's start). */
+  readonly budget: ReadBudget;
 }
 
 /** The follow-up request that proves the target has nothing more to say. */
@@ -137,8 +140,8 @@ export function createContext(
   const overtakenMs = Math.max(10 * config.quietMs, Math.floor(answerMs / 3));
 
   const openDuplex = async (): Promise<DuplexConnection> => {
-    if ('ws' in target) return openWs(target.ws, answerMs);
-    if ('stdio' in target) return spawnStdio(target.stdio, target.framing);
+    if ('ws' in target) return openWs(target.ws, answerMs, state.budget);
+    if ('stdio' in target) return spawnStdio(target.stdio, target.framing, state.budget);
     throw new Error('this case needs a WebSocket or stdio target');
   };
 
@@ -197,7 +200,7 @@ export function createContext(
     next,
     async http(options) {
       if (!('http' in target)) throw new Error('this case needs an HTTP target');
-      return httpSend(target.http, { timeoutMs: answerMs, ...options });
+      return httpSend(target.http, { timeoutMs: answerMs, ...options, budget: state.budget });
     },
     async duplex() {
       if (state.shared === undefined || state.shared.isClosed) {
@@ -208,13 +211,13 @@ export function createContext(
     },
     async freshWs() {
       if (!('ws' in target)) throw new Error('this case needs a WebSocket target');
-      const connection = await openWs(target.ws, answerMs);
+      const connection = await openWs(target.ws, answerMs, state.budget);
       opened.push(connection);
       return connection;
     },
     freshStdio() {
       if (!('stdio' in target)) throw new Error('this case needs a stdio target');
-      const connection = spawnStdio(target.stdio, target.framing);
+      const connection = spawnStdio(target.stdio, target.framing, state.budget);
       opened.push(connection);
       return connection;
     },
@@ -224,7 +227,11 @@ export function createContext(
     },
     async exchange(text, expectAnswer) {
       if ('http' in target) {
-        const answer = await httpSend(target.http, { body: text, timeoutMs: answerMs });
+        const answer = await httpSend(target.http, {
+          body: text,
+          timeoutMs: answerMs,
+          budget: state.budget,
+        });
         return { messages: answer.body.trim() === '' ? [] : [answer.body], http: answer };
       }
       const connection = await ctx.duplex();

@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createReadBudget, type ReadBudget } from './budget.js';
 import { pause } from './pause.js';
 
 /** What an HTTP target answered. */
@@ -26,6 +27,8 @@ export interface HttpSendOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The deadline for the whole exchange, in milliseconds. */
   readonly timeoutMs: number;
+  /** Counts the body's bytes; past its bound the exchange is dropped. @default no bound */
+  readonly budget?: ReadBudget;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface HttpSendOptions {
  * @param url - the endpoint
  * @param options - method, body, headers and deadline
  * @returns status, headers and body text
- * @throws Error when the connection fails or the deadline passes
+ * @throws Error when the connection fails, the deadline passes or the body passes the budget
  */
 export function httpSend(url: string, options: HttpSendOptions): Promise<HttpAnswer> {
   const parts =
@@ -53,6 +56,7 @@ export function httpSend(url: string, options: HttpSendOptions): Promise<HttpAns
   };
   if (method !== 'GET') headers['content-length'] = String(length);
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  const budget = options.budget ?? createReadBudget(Number.POSITIVE_INFINITY);
   return new Promise<HttpAnswer>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | undefined, answer?: HttpAnswer): void => {
@@ -70,7 +74,13 @@ export function httpSend(url: string, options: HttpSendOptions): Promise<HttpAns
     );
     const req = send(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('data', (chunk: Buffer) => {
+        if (budget.take(chunk.length)) chunks.push(chunk);
+        else {
+          chunks.length = 0;
+          finish(new Error(budget.describe()));
+        }
+      });
       res.on('error', (error) => finish(error));
       res.on('end', () => {
         finish(undefined, {

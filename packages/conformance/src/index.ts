@@ -5,7 +5,7 @@ export type {
   MethodNames,
   MethodRole,
 } from './config.js';
-export { DEFAULT_CONFIG, loadConfig, resolveConfig } from './config.js';
+export { DEFAULT_CONFIG, DEFAULT_MAX_ANSWER_BYTES, loadConfig, resolveConfig } from './config.js';
 export type { Target, TransportKind } from './context.js';
 export type { Framing } from './framing.js';
 export { formatResult, formatSummary } from './report.js';

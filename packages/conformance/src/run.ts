@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { createReadBudget } from './budget.js';
 import { ALL_CASES } from './cases/index.js';
 import type { Outcome } from './check.js';
 import { type ConformanceConfig, type ConformanceConfigInput, resolveConfig } from './config.js';
@@ -118,7 +119,12 @@ export function caseIds(transport: TransportKind): string[] {
 export async function runConformance(options: RunConformanceOptions): Promise<ConformanceReport> {
   const config = resolveConfig(options.config);
   const kind = transportOf(options.target);
-  const state: RunState = { shared: undefined, garbage: [], pings: 0 };
+  const state: RunState = {
+    shared: undefined,
+    garbage: [],
+    pings: 0,
+    budget: createReadBudget(config.maxAnswerBytes),
+  };
   const results: CaseResult[] = [];
   try {
     for (const c of casesFor(kind, options.only)) {
@@ -162,6 +168,7 @@ async function runCase(
     return { status: 'skip', detail: `methods.${missing} is not configured` };
   const reason = c.skipWhen?.(config);
   if (reason !== undefined) return { status: 'skip', detail: reason };
+  state.budget.reset();
   const { ctx, dispose } = createContext(target, config, state);
   let timer: NodeJS.Timeout | undefined;
   let outcome: Outcome;
@@ -181,6 +188,8 @@ async function runCase(
     clearTimeout(timer);
   }
   await dispose();
+  // Whatever the case concluded from a cut answer, the answer was too long.
+  if (state.budget.exceeded) outcome = { status: 'fail', detail: state.budget.describe() };
   // After a failure the shared connection may hold late answers: start the next case afresh.
   if (outcome.status === 'fail') await closeShared(state);
   return outcome;

@@ -5,6 +5,7 @@
  * @module
  */
 import WebSocket from 'ws';
+import { createReadBudget, type ReadBudget } from './budget.js';
 import { createInbox, type Inbox } from './inbox.js';
 
 /** A raw WebSocket connection. */
@@ -31,11 +32,19 @@ export interface WsConnection {
  *
  * @param url - the `ws:` or `wss:` endpoint
  * @param timeoutMs - how long the opening handshake may take
+ * @param budget - counts the bytes of the messages read; past its bound (or for one message
+ *   larger than it) the connection is dropped
  * @returns the open connection
  * @throws Error when the handshake fails or takes longer than `timeoutMs`
  */
-export async function openWs(url: string, timeoutMs: number): Promise<WsConnection> {
-  const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: 256 * 1024 * 1024 });
+export async function openWs(
+  url: string,
+  timeoutMs: number,
+  budget: ReadBudget = createReadBudget(Number.POSITIVE_INFINITY),
+): Promise<WsConnection> {
+  // ws refuses a message larger than maxPayload as it arrives (close code 1009), before holding it.
+  const maxPayload = Number.isFinite(budget.limit) ? budget.limit : 256 * 1024 * 1024;
+  const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload });
   const inbox = createInbox();
   const closed = new Promise<number>((resolve) => {
     socket.on('close', (code) => {
@@ -49,13 +58,21 @@ export async function openWs(url: string, timeoutMs: number): Promise<WsConnecti
       : Buffer.isBuffer(data)
         ? data
         : Buffer.from(data);
+    if (inbox.ended) return;
+    if (!budget.take(bytes.length)) {
+      inbox.end();
+      socket.terminate();
+      return;
+    }
     inbox.push({ text: bytes.toString('utf8'), binary: isBinary });
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => {
       socket.off('error', reject);
       // Later errors (a reset) end the connection; the close event reports them.
-      socket.on('error', () => {});
+      socket.on('error', (error: Error & { code?: string }) => {
+        if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') budget.exceed();
+      });
       resolve();
     });
     socket.once('error', reject);

@@ -34,7 +34,8 @@ export interface Codec {
   readonly decode?: ((value: unknown) => unknown) | undefined;
   /**
    * Reads a whole message text instead of `JSON.parse`; throws on text that is not JSON.
-   * `losslessNumbers` reads integers beyond 2^53 as `BigInt` with every digit.
+   * `losslessNumbers` reads integers beyond 2^53 as `BigInt` with every digit (beyond
+   * `MAX_BIGINT_DIGITS` digits, as their text).
    * @default JSON.parse
    */
   readonly read?: ((text: string) => unknown) | undefined;
@@ -50,6 +51,12 @@ export interface Codec {
  * The lossless-number codec: big integers keep every digit in both directions, as plain JSON
  * numbers. An integer a JavaScript number holds exactly stays a `number`; a larger one becomes a
  * `BigInt`; a `BigInt` is written as digits. Reading costs one linear pass over the text.
+ *
+ * An integer of more than `MAX_BIGINT_DIGITS` (4,300) digits is not converted: turning
+ * decimal text into a `BigInt` costs time quadratic in its digits, which untrusted input must not
+ * choose. It is read as its exact text, a string (`"1234…"`, with its sign), so no digit is lost;
+ * `BigInt(value)` converts it when the application wants to pay for that. Without the codec,
+ * `JSON.parse` reads such a number as `Infinity` or a rounded `number`.
  *
  * @example
  * ```ts

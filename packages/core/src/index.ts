@@ -120,7 +120,7 @@ export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js'
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
 export type { ParseJsonOptions } from './json.js';
-export { duplicateMemberOf, parseJson, stringifyJson } from './json.js';
+export { duplicateMemberOf, MAX_BIGINT_DIGITS, parseJson, stringifyJson } from './json.js';
 export type { JsonRpc1 } from './jsonrpc1.js';
 export {
   jsonrpc1,

@@ -7,10 +7,41 @@
  * @module
  */
 
+/**
+ * The most digits an integer read with `bigint: true` is converted to a `BigInt` from; a longer
+ * integer is kept as its text (a string, every digit). Converting decimal text to a `BigInt` costs
+ * time quadratic in its digits (about 120 ms for a million digits on Node 20, where a `Number`
+ * reads them in 1 ms), so without a bound a few requests of one huge number each could hold a
+ * server's CPU for seconds. 4,300 is Python's bound for the same conversion (since
+ * CVE-2020-10735): far above any integer an application computes with (2^4096 has 1,234
+ * digits), and its conversion takes about 50 µs, so that a 1 MiB message of such numbers costs
+ * milliseconds.
+ *
+ * @default 4300
+ * @example
+ * ```ts
+ * typeof parseJson('9'.repeat(MAX_BIGINT_DIGITS + 1), { bigint: true }); // 'string'
+ * ```
+ */
+export const MAX_BIGINT_DIGITS = 4_300;
+
 /** Options of {@link parseJson}. */
 export interface ParseJsonOptions {
-  /** Read integers that a JavaScript number cannot hold exactly as `BigInt`. @default false */
+  /**
+   * Read integers that a JavaScript number cannot hold exactly as `BigInt` (up to
+   * `maxBigIntDigits` digits; a longer one as its text, a string).
+   *
+   * @default false
+   */
   readonly bigint?: boolean;
+  /**
+   * With `bigint`: the most digits (the sign not counted) an integer is converted to a `BigInt`
+   * from. A longer integer is kept as its exact text, a string such as `"-1234…"`: nothing is
+   * lost, and nothing quadratic is done on untrusted input. Checked in constant time per number.
+   *
+   * @default MAX_BIGINT_DIGITS (4300)
+   */
+  readonly maxBigIntDigits?: number;
   /** Mark objects that repeat a member name (see {@link duplicateMemberOf}). @default false */
   readonly duplicates?: boolean;
 }
@@ -38,10 +69,12 @@ class Reader {
   readonly text: string;
   readonly bigint: boolean;
   readonly duplicates: boolean;
-  constructor(text: string, bigint: boolean, duplicates: boolean) {
+  readonly maxBigIntDigits: number;
+  constructor(text: string, bigint: boolean, duplicates: boolean, maxBigIntDigits: number) {
     this.text = text;
     this.bigint = bigint;
     this.duplicates = duplicates;
+    this.maxBigIntDigits = maxBigIntDigits;
   }
 
   fail(): never {
@@ -96,7 +129,7 @@ class Reader {
       : text.slice(start + 1, pos);
   }
 
-  number(): number | bigint {
+  number(): number | bigint | string {
     const text = this.text;
     const start = this.pos;
     let pos = start;
@@ -129,7 +162,10 @@ class Reader {
     this.pos = pos;
     const source = text.slice(start, pos);
     const value = Number(source);
-    return integer && this.bigint && !Number.isSafeInteger(value) ? BigInt(source) : value;
+    if (!integer || !this.bigint || Number.isSafeInteger(value)) return value;
+    // The digits were counted by the scan: a bound checked in O(1), before any conversion.
+    const digitCount = pos - start - (text.charCodeAt(start) === 0x2d ? 1 : 0);
+    return digitCount > this.maxBigIntDigits ? source : BigInt(source);
   }
 
   array(depth: number): unknown[] {
@@ -192,11 +228,12 @@ class Reader {
 }
 
 /**
- * Reads JSON text as `JSON.parse` does, and optionally keeps big integers exact (as `BigInt`) and
- * marks objects with duplicate member names. Linear in the text's length.
+ * Reads JSON text as `JSON.parse` does, and optionally keeps big integers exact (as `BigInt`, or
+ * as their text beyond `maxBigIntDigits` digits) and marks objects with duplicate member names.
+ * Linear in the text's length.
  *
  * @param text - JSON text
- * @param options - `bigint` and `duplicates`
+ * @param options - `bigint`, `maxBigIntDigits` and `duplicates`
  * @returns the value
  * @throws SyntaxError when the text is not JSON (exactly when `JSON.parse` throws)
  * @example
@@ -205,7 +242,12 @@ class Reader {
  * ```
  */
 export function parseJson(text: string, options: ParseJsonOptions = {}): unknown {
-  const reader = new Reader(text, options.bigint === true, options.duplicates === true);
+  const reader = new Reader(
+    text,
+    options.bigint === true,
+    options.duplicates === true,
+    options.maxBigIntDigits ?? MAX_BIGINT_DIGITS,
+  );
   const value = reader.value(0);
   reader.space();
   if (reader.pos !== text.length) reader.fail();
