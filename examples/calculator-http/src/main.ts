@@ -7,7 +7,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
-import { JsonRpcError, type TapDirection, tapTransport } from '@jsonrpc-kit/core';
+import { JsonRpcError } from '@jsonrpc-kit/core';
+import { type TapDirection, tapTransport } from '@jsonrpc-kit/core/testing';
 import { createHttpTransport, listen } from '@jsonrpc-kit/transport-http';
 import { createCalculatorServer } from './calculator.js';
 import { calculator, DIVISION_BY_ZERO } from './contract.js';

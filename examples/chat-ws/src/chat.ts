@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type ConnectionLike, JsonRpcError, type Peer } from '@jsonrpc-kit/core';
+import { JsonRpcError, type Peer } from '@jsonrpc-kit/core';
+import type { ConnectionLike } from '@jsonrpc-kit/core/engine';
 import { createServer, type Server, type ServerOptions } from '@jsonrpc-kit/server';
 
 /** Application error codes of the chat. */

@@ -5,7 +5,8 @@
  * @module
  */
 import { type Client, createClient } from '@jsonrpc-kit/client';
-import { MethodNotFoundError, type TapDirection, tapTransport } from '@jsonrpc-kit/core';
+import { MethodNotFoundError } from '@jsonrpc-kit/core';
+import { type TapDirection, tapTransport } from '@jsonrpc-kit/core/testing';
 import {
   createWebSocketTransport,
   type ReconnectOptions,

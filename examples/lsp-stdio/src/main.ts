@@ -7,12 +7,8 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
-import {
-  LSP_REQUEST_CANCELLED,
-  lspProfile,
-  type TapDirection,
-  tapTransport,
-} from '@jsonrpc-kit/core';
+import { LSP_REQUEST_CANCELLED, lspProfile } from '@jsonrpc-kit/core';
+import { type TapDirection, tapTransport } from '@jsonrpc-kit/core/testing';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
 
 /** Prints one line. */

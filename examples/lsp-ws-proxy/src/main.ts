@@ -8,12 +8,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
-import {
-  LSP_REQUEST_CANCELLED,
-  lspProfile,
-  type TapDirection,
-  tapTransport,
-} from '@jsonrpc-kit/core';
+import { LSP_REQUEST_CANCELLED, lspProfile } from '@jsonrpc-kit/core';
+import { type TapDirection, tapTransport } from '@jsonrpc-kit/core/testing';
 import { createWebSocketTransport } from '@jsonrpc-kit/transport-ws/client';
 import { startLspProxy } from './proxy.js';
 

@@ -6,7 +6,8 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
-import { JsonRpcError, type TapDirection, tapTransport } from '@jsonrpc-kit/core';
+import { JsonRpcError } from '@jsonrpc-kit/core';
+import { type TapDirection, tapTransport } from '@jsonrpc-kit/core/testing';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
 import { runHttp } from './http-demo.js';
 import type { CallToolResult } from './mcp.js';

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { JsonRpcId, Session } from '@jsonrpc-kit/core';
+import type { JsonRpcId } from '@jsonrpc-kit/core';
+import type { Session } from '@jsonrpc-kit/core/engine';
 import { deferred, type Exchange, type Exchanges } from './exchanges.js';
 
 /** Marks a notification among the queued ids. */

@@ -5,17 +5,19 @@
  *
  * @module
  */
+import type {
+  CallInfo,
+  JsonRpcId,
+  JsonRpcParams,
+  RequestOptions,
+  StandardSchemaV1,
+} from '@jsonrpc-kit/core';
 import {
-  type CallInfo,
   formatIssues,
   isPromiseLike,
-  type JsonRpcId,
-  type JsonRpcParams,
-  type RequestOptions,
   type StandardSchemaResult,
-  type StandardSchemaV1,
   validate,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 import { ResultValidationError } from './errors.js';
 import type { ClientCall } from './types.js';
 

@@ -7,28 +7,30 @@
  */
 import {
   AbortError,
-  asyncDisposeSymbol,
   ConnectionClosedError,
   type Contract,
-  createHandlerDispatch,
-  createReporter,
-  createSession,
   defaultProfile,
   type ErrorInfo,
   genericSubscriptions,
-  hasCallContext,
   type JsonRpcId,
   type JsonRpcParams,
-  jsonWriterOf,
   type Middleware,
   type RequestOptions,
-  runMiddleware,
   type StandardSchemaV1,
   serializeNotification,
   serializeRequest,
   type Transport,
-  withDecodedParams,
 } from '@jsonrpc-kit/core';
+import {
+  asyncDisposeSymbol,
+  createHandlerDispatch,
+  createReporter,
+  createSession,
+  hasCallContext,
+  jsonWriterOf,
+  runMiddleware,
+  withDecodedParams,
+} from '@jsonrpc-kit/core/engine';
 import { createAutoBatchQueue } from './auto-batch.js';
 import type { BatchBuilder, BatchEntry } from './batch.js';
 import { checkCall, checkedIds, checkResult, newCall } from './call-checks.js';

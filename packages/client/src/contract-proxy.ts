@@ -4,18 +4,18 @@
  *
  * @module
  */
-import {
-  type Contract,
-  type ContractEntry,
-  type InferInput,
-  type ItemOutput,
-  type JsonRpcParams,
-  type NotificationDefinition,
-  paramNamesOf,
-  type ResultOutput,
-  type StandardSchemaV1,
-  type SubscriptionDefinition,
+import type {
+  Contract,
+  ContractEntry,
+  InferInput,
+  ItemOutput,
+  JsonRpcParams,
+  NotificationDefinition,
+  ResultOutput,
+  StandardSchemaV1,
+  SubscriptionDefinition,
 } from '@jsonrpc-kit/core';
+import { paramNamesOf } from '@jsonrpc-kit/core/engine';
 import { namedParams, orderedParams, positionalParams } from './arguments.js';
 import type { SubscribeOptions, Subscription } from './subscription-handle.js';
 

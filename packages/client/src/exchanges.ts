@@ -8,15 +8,17 @@
 import {
   type ErrorInfo,
   fromErrorObject,
-  type GiveUpReason,
   type JsonRpcErrorObject,
   type JsonRpcId,
-  type ParsedBatch,
   ProtocolError,
+} from '@jsonrpc-kit/core';
+import {
+  type GiveUpReason,
+  type ParsedBatch,
   type Session,
   sendError,
   TurnoverMap,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 
 /** Settles the notifications queued in an exchange. */
 export interface Deferred {

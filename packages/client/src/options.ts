@@ -12,9 +12,9 @@ import type {
   JsonRpc1,
   JsonRpcId,
   Profile,
-  ResponseChecker,
   SubscriptionDialect,
 } from '@jsonrpc-kit/core';
+import type { ResponseChecker } from '@jsonrpc-kit/core/engine';
 
 /**
  * Options of auto-batching.

@@ -7,13 +7,12 @@
  */
 import {
   type Codec,
-  decodeResults,
   type JsonRpc1,
   type ParseOptions,
   type ParseResult,
   parse,
-  type ResponseChecker,
 } from '@jsonrpc-kit/core';
+import { decodeResults, type ResponseChecker } from '@jsonrpc-kit/core/engine';
 
 /**
  * Makes the client's reader.

@@ -11,9 +11,8 @@ import {
   type JsonRpcParams,
   LocalError,
   type RequestOptions,
-  type Session,
-  sendError,
 } from '@jsonrpc-kit/core';
+import { type Session, sendError } from '@jsonrpc-kit/core/engine';
 import type { BatchBuilder, BatchEntry, BatchResult } from './batch.js';
 import { batchBuilder } from './batch.js';
 import type { Exchanges } from './exchanges.js';

@@ -6,15 +6,8 @@
  *
  * @module
  */
-import {
-  asyncDisposeSymbol,
-  FifoQueue,
-  formatIssues,
-  type JsonRpcParams,
-  type StandardSchemaV1,
-  SubscriptionError,
-  validate,
-} from '@jsonrpc-kit/core';
+import { type JsonRpcParams, type StandardSchemaV1, SubscriptionError } from '@jsonrpc-kit/core';
+import { asyncDisposeSymbol, FifoQueue, formatIssues, validate } from '@jsonrpc-kit/core/engine';
 import { ResultValidationError } from './errors.js';
 import type { SubscriberHost } from './subscriber.js';
 

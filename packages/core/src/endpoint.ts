@@ -185,10 +185,10 @@ export interface ConnectionHandler<C extends ConnectionLike = ConnectionLike> {
   readonly maxRequestBytes?: number | undefined;
   /**
    * How its connections parse what they receive (a server's batch limit, codec and JSON-RPC 1.0
-   * setting): the same function as their handlers' {@link TransportHandler.parse}. An adapter that
+   * setting): the same function as their handlers' `TransportHandler.parse`. An adapter that
    * must read a message before it knows which connection takes it (a Streamable HTTP POST that
    * starts a session) parses it with this and hands the result on through
-   * {@link TransportHandler.onParsed}.
+   * `TransportHandler.onParsed`.
    */
   readonly parse?: ((text: string) => ParseResult) | undefined;
   /**

@@ -22,7 +22,7 @@ const MIN_CUT = 64;
  * @typeParam T - the items
  * @example
  * ```ts
- * import { FifoQueue } from '@jsonrpc-kit/core';
+ * import { FifoQueue } from '@jsonrpc-kit/core/engine';
  *
  * const queue = new FifoQueue<string>();
  * queue.push('a');

@@ -29,7 +29,7 @@ const COPY_EVERY = 4096;
  * @typeParam V - the values
  * @example
  * ```ts
- * import { TurnoverMap } from '@jsonrpc-kit/core';
+ * import { TurnoverMap } from '@jsonrpc-kit/core/engine';
  *
  * const waiting = new TurnoverMap<number, string>();
  * waiting.set(1, 'sum');

@@ -1,10 +1,6 @@
 import { type Client, createClient } from '@jsonrpc-kit/client';
-import {
-  ConnectionClosedError,
-  createMemoryTransportPair,
-  JsonRpcError,
-  tapTransport,
-} from '@jsonrpc-kit/core';
+import { ConnectionClosedError, createMemoryTransportPair, JsonRpcError } from '@jsonrpc-kit/core';
+import { tapTransport } from '@jsonrpc-kit/core/testing';
 import { createServer, type Server } from '@jsonrpc-kit/server';
 import { createHttpTransport, type HttpListener, listen } from '@jsonrpc-kit/transport-http';
 import * as api from '@opentelemetry/api';

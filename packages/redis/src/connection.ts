@@ -4,11 +4,8 @@
  *
  * @module
  */
-import {
-  backoffDelay,
-  ConnectionClosedError,
-  type ResolvedBackoffOptions,
-} from '@jsonrpc-kit/core';
+import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { backoffDelay, type ResolvedBackoffOptions } from '@jsonrpc-kit/core/engine';
 import { createClient, type RedisClientOptions } from '@redis/client';
 
 /** Where and how to reach Redis; shared by every factory of this package. */

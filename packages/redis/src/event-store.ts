@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { asyncDisposeSymbol } from '@jsonrpc-kit/core';
+import { asyncDisposeSymbol } from '@jsonrpc-kit/core/engine';
 import { closeOnce, openConnection, type RedisConnectionOptions } from './connection.js';
 import { readEntries } from './stream-reply.js';
 

@@ -4,12 +4,8 @@
  *
  * @module
  */
-import {
-  asyncDisposeSymbol,
-  ConnectionClosedError,
-  FifoQueue,
-  TransportError,
-} from '@jsonrpc-kit/core';
+import { ConnectionClosedError, TransportError } from '@jsonrpc-kit/core';
+import { asyncDisposeSymbol, FifoQueue } from '@jsonrpc-kit/core/engine';
 import {
   closeConnection,
   dropConnection,

@@ -5,18 +5,20 @@
  * @module
  */
 import {
-  asyncDisposeSymbol,
   ConnectionClosedError,
-  FifoQueue,
-  headIdText,
   type SendOptions,
-  scanEnvelope,
-  scanHead,
   type Transport,
   TransportError,
   type TransportHandler,
-  TurnoverMap,
 } from '@jsonrpc-kit/core';
+import {
+  asyncDisposeSymbol,
+  FifoQueue,
+  headIdText,
+  scanEnvelope,
+  scanHead,
+  TurnoverMap,
+} from '@jsonrpc-kit/core/engine';
 import {
   closeError,
   command,

@@ -5,19 +5,21 @@
  * @module
  */
 import {
-  asyncDisposeSymbol,
   ConnectionClosedError,
   ErrorCode,
+  type Transport,
+  TransportError,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
+import {
+  asyncDisposeSymbol,
   headIdText,
   SENT,
   scanEnvelope,
   scanHead,
   stringifyId,
-  type Transport,
-  TransportError,
-  type TransportHandler,
   TurnoverMap,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 import {
   CLOSE_WAIT_MS,
   closeError,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { asyncDisposeSymbol } from '@jsonrpc-kit/core';
+import { asyncDisposeSymbol } from '@jsonrpc-kit/core/engine';
 import { closeOnce, openConnection, type RedisConnectionOptions } from './connection.js';
 
 /** The prefix of each session's key. @default "jsonrpc-kit:session:" */

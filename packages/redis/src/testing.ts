@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { asyncDisposeSymbol } from '@jsonrpc-kit/core';
+import { asyncDisposeSymbol } from '@jsonrpc-kit/core/engine';
 
 /** What to do when `redis-server` is missing. */
 export const REDIS_SERVER_INSTALL_HINT: string =

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { BatchTooLargeError, joinAnswers, serializeError } from '@jsonrpc-kit/core';
+import { BatchTooLargeError, serializeError } from '@jsonrpc-kit/core';
+import { joinAnswers } from '@jsonrpc-kit/core/engine';
 import type { LimitFunction } from 'p-limit';
 
 export { joinAnswers };

@@ -7,13 +7,12 @@
  *
  * @module
  */
+import type { CallContext, TransportContext } from '@jsonrpc-kit/core';
 import {
-  type CallContext,
   DEFAULT_CONTEXT_MEMBER,
   readCallContext,
   readCallContextHeaders,
-  type TransportContext,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 import type { Call } from './call.js';
 
 /**

@@ -6,18 +6,16 @@
  *
  * @module
  */
+import { type ErrorInfo as CoreErrorInfo, jsonrpc1, serializeError } from '@jsonrpc-kit/core';
 import {
   type AnswerOptions,
   answerResult,
-  type ErrorInfo as CoreErrorInfo,
   isPromiseLike,
-  jsonrpc1,
   type ParsedNotification,
   type ParsedRequest,
   type Session,
-  serializeError,
   serializeError1,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 import type { Answer } from './batch.js';
 import { Call } from './call.js';
 import type { DispatcherConfig, Scope } from './dispatch.js';

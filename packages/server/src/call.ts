@@ -4,13 +4,8 @@
  *
  * @module
  */
-import type {
-  JsonRpcId,
-  Peer,
-  ProgressReporter,
-  Session,
-  TransportContext,
-} from '@jsonrpc-kit/core';
+import type { JsonRpcId, Peer, ProgressReporter, TransportContext } from '@jsonrpc-kit/core';
+import type { Session } from '@jsonrpc-kit/core/engine';
 import type { MiddlewareContext } from './types.js';
 
 /** Something that holds a signal, read lazily: a transport context or an incoming context. */

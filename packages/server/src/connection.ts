@@ -6,23 +6,25 @@
  * @module
  */
 import {
-  asyncDisposeSymbol,
   type ErrorInfo as CoreErrorInfo,
-  createSession,
-  type FifoQueue,
   type JsonRpcParams,
-  type MessageEnvelope,
   type ParseResult,
   type Peer,
   type Profile,
   type RequestOptions,
   RequestTooLargeError,
-  type Session,
-  type SessionOptions,
-  scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import {
+  asyncDisposeSymbol,
+  createSession,
+  type FifoQueue,
+  type MessageEnvelope,
+  type Session,
+  type SessionOptions,
+  scanEnvelope,
+} from '@jsonrpc-kit/core/engine';
 import type { Answer } from './batch.js';
 import type { Dispatcher, Scope } from './dispatch.js';
 import { type Lane, type Limiter, NO_LANES, NO_QUEUE, NO_TURNS } from './limiter.js';

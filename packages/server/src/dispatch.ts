@@ -11,17 +11,19 @@ import {
   ErrorCode,
   fromErrorObject,
   InvalidRequestError,
-  type ParsedInvalid,
-  type ParsedMessage,
-  type ParsedResponse,
   type ParseOptions,
   type ParseResult,
   type Peer,
   parse,
-  type Session,
   serializeError,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import type {
+  ParsedInvalid,
+  ParsedMessage,
+  ParsedResponse,
+  Session,
+} from '@jsonrpc-kit/core/engine';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import type { Call, SignalSource } from './call.js';
 import type { ContextReader } from './call-context.js';

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { FifoQueue } from '@jsonrpc-kit/core';
+import { FifoQueue } from '@jsonrpc-kit/core/engine';
 
 /** One client's share of a fair limiter. */
 export interface Lane {

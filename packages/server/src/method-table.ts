@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Contract, contractName } from '@jsonrpc-kit/core';
+import type { Contract } from '@jsonrpc-kit/core';
+import { contractName } from '@jsonrpc-kit/core/engine';
 import { type Entry, makeEntry } from './registry.js';
 import type { ContractImplementation, ImplementOptions, MethodDescriptor } from './types.js';
 

@@ -15,8 +15,6 @@
  * @module
  */
 import {
-  asyncDisposeSymbol,
-  type ConnectionLike,
   type IncomingContext,
   type IncomingNotificationHandler,
   type IncomingRequestHandler,
@@ -31,6 +29,7 @@ import {
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import { asyncDisposeSymbol, type ConnectionLike } from '@jsonrpc-kit/core/engine';
 import { createServer } from './server.js';
 import type { Connection, Middleware, MiddlewareContext, Server, ServerOptions } from './types.js';
 

@@ -4,14 +4,13 @@
  *
  * @module
  */
+import { InvalidParamsError, type StandardSchemaV1 } from '@jsonrpc-kit/core';
 import {
   checkParamNames,
-  InvalidParamsError,
   type ParamsShape,
   paramNamesOf,
   paramsShapeOf,
-  type StandardSchemaV1,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 import type { MethodDescriptor } from './types.js';
 
 /** A registered method or notification. */

@@ -6,15 +6,17 @@
  * @module
  */
 import {
-  formatIssues,
   InvalidParamsError,
-  isPromiseLike,
   MethodNotFoundError,
   RequestTimeoutError,
-  runMiddleware,
   ServerBusyError,
-  type StandardSchemaResult,
 } from '@jsonrpc-kit/core';
+import {
+  formatIssues,
+  isPromiseLike,
+  runMiddleware,
+  type StandardSchemaResult,
+} from '@jsonrpc-kit/core/engine';
 import type { Call } from './call.js';
 import type { ContextReader } from './call-context.js';
 import type { Scope } from './dispatch.js';

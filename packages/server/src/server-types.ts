@@ -6,16 +6,14 @@
  */
 import type {
   Codec,
-  ConnectionHandler,
-  ConnectionLike,
   Contract,
   IncomingNotificationHandler,
   IncomingRequestHandler,
-  MessageHandler,
   ParseResult,
   Transport,
   TransportContext,
 } from '@jsonrpc-kit/core';
+import type { ConnectionHandler, ConnectionLike, MessageHandler } from '@jsonrpc-kit/core/engine';
 import type {
   ContractImplementation,
   Handler,

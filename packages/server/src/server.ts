@@ -5,9 +5,7 @@
  * @module
  */
 import {
-  asyncDisposeSymbol,
   type Contract,
-  createReporter,
   defaultProfile,
   ErrorCode,
   type IncomingContext,
@@ -15,14 +13,18 @@ import {
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcRequest,
-  jsonReaderOf,
   jsonrpc1,
-  jsonWriterOf,
   RequestTooLargeError,
-  scanEnvelope,
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import {
+  asyncDisposeSymbol,
+  createReporter,
+  jsonReaderOf,
+  jsonWriterOf,
+  scanEnvelope,
+} from '@jsonrpc-kit/core/engine';
 import { Call } from './call.js';
 import { createContextReader } from './call-context.js';
 import { type ConnectionConfig, connectionMaker } from './connection.js';

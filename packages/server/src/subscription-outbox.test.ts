@@ -1,4 +1,4 @@
-import { SENT } from '@jsonrpc-kit/core';
+import { SENT } from '@jsonrpc-kit/core/engine';
 import { describe, expect, it } from 'vitest';
 import { Outbox, outboxCounters } from './subscription-outbox.js';
 

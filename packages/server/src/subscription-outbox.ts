@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { FifoQueue } from '@jsonrpc-kit/core';
+import { FifoQueue } from '@jsonrpc-kit/core/engine';
 import { joinBytes } from './utf8.js';
 
 /**

@@ -7,15 +7,14 @@
  * @module
  */
 import {
-  formatIssues,
   type JsonRpcParams,
   type Peer,
   type StandardSchemaV1,
   type SubscriptionDialect,
   SubscriptionError,
   serializeNotification,
-  validate,
 } from '@jsonrpc-kit/core';
+import { formatIssues, validate } from '@jsonrpc-kit/core/engine';
 import {
   type Declared,
   errorObject,

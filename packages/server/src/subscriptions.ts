@@ -9,19 +9,16 @@
  * @module
  */
 import {
-  asyncDisposeSymbol,
   ErrorCode,
-  formatIssues,
   genericSubscriptions,
   InvalidParamsError,
   JsonRpcError,
   type JsonRpcParams,
-  jsonWriterOf,
   type Peer,
   ServerBusyError,
   SubscriptionError,
-  validate,
 } from '@jsonrpc-kit/core';
+import { asyncDisposeSymbol, formatIssues, jsonWriterOf, validate } from '@jsonrpc-kit/core/engine';
 import { directTransportOf } from './connection.js';
 import { fanoutTopics } from './subscription-fanout.js';
 import {

@@ -4,12 +4,8 @@
  *
  * @module
  */
-import {
-  type JsonRpcErrorObject,
-  type MessageEnvelope,
-  RequestTooLargeError,
-  serializeError,
-} from '@jsonrpc-kit/core';
+import { type JsonRpcErrorObject, RequestTooLargeError, serializeError } from '@jsonrpc-kit/core';
+import type { MessageEnvelope } from '@jsonrpc-kit/core/engine';
 import type { ErrorInfo } from './types.js';
 
 /**

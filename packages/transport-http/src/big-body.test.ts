@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { MessageHandler } from '@jsonrpc-kit/core';
+import type { MessageHandler } from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, rawExchange, serve } from '../test/helpers.js';
 import { createHttpHandler } from './node-handler.js';

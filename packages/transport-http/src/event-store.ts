@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { FifoQueue } from '@jsonrpc-kit/core';
+import { FifoQueue } from '@jsonrpc-kit/core/engine';
 
 /**
  * Keeps the events of streams so that a client reconnecting with `Last-Event-ID` gets what it

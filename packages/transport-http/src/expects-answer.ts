@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { headIdText, type ParsedMessage, parse, TransportError } from '@jsonrpc-kit/core';
+import { parse, TransportError } from '@jsonrpc-kit/core';
+import { headIdText, type ParsedMessage } from '@jsonrpc-kit/core/engine';
 
 /**
  * Whether one classified message is owed an answer: a request, or an invalid call with an id,

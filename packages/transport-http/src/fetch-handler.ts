@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { MessageHandler } from '@jsonrpc-kit/core';
-import { isPromiseLike } from '@jsonrpc-kit/core';
+import type { MessageHandler } from '@jsonrpc-kit/core/engine';
+import { isPromiseLike } from '@jsonrpc-kit/core/engine';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';

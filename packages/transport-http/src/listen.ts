@@ -5,7 +5,7 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { MessageHandler } from '@jsonrpc-kit/core';
+import type { MessageHandler } from '@jsonrpc-kit/core/engine';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { createHttpHandler } from './node-handler.js';
 

@@ -4,8 +4,8 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MessageHandler } from '@jsonrpc-kit/core';
-import { isPromiseLike } from '@jsonrpc-kit/core';
+import type { MessageHandler } from '@jsonrpc-kit/core/engine';
+import { isPromiseLike } from '@jsonrpc-kit/core/engine';
 import { ChunkedBody } from './body-text.js';
 import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import { Deadlines } from './deadlines.js';

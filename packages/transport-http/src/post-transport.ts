@@ -8,14 +8,13 @@ import {
   AbortError,
   type CallContext,
   ConnectionClosedError,
-  callContextHeaders,
-  createTransportState,
   type SendOptions,
   TimeoutError,
   type Transport,
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import { callContextHeaders, createTransportState } from '@jsonrpc-kit/core/engine';
 import { DEFAULT_HTTP_TIMEOUT, DEFAULT_MAX_EVENT_BYTES } from './constants.js';
 import { expectsAnswer, missingAnswer } from './expects-answer.js';
 

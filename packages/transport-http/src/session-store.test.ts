@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ConnectionHandler } from '@jsonrpc-kit/core';
+import type { ConnectionHandler } from '@jsonrpc-kit/core/engine';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryEventStore, type EventStore } from './event-store.js';

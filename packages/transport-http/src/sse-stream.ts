@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { FifoQueue } from '@jsonrpc-kit/core';
+import { FifoQueue } from '@jsonrpc-kit/core/engine';
 import type { EventStore } from './event-store.js';
 import { encodeSseEvent, SSE_KEEP_ALIVE } from './sse.js';
 

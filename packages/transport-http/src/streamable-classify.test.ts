@@ -1,9 +1,5 @@
-import {
-  scanEnvelope,
-  serializeError,
-  serializeRequest,
-  serializeSuccess,
-} from '@jsonrpc-kit/core';
+import { serializeError, serializeRequest, serializeSuccess } from '@jsonrpc-kit/core';
+import { scanEnvelope } from '@jsonrpc-kit/core/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answeredIds } from './streamable-classify.js';

@@ -5,17 +5,15 @@
  *
  * @module
  */
+import { type ParseResult, parse, serializeError } from '@jsonrpc-kit/core';
 import {
   type MessageEnvelope,
   type ParsedInvalid,
   type ParsedMessage,
   type ParsedRequest,
-  type ParseResult,
-  parse,
   scanEnvelope,
   scanHead,
-  serializeError,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 
 /**
  * Cancellation notifications (MCP's, and the kit's and LSP's default): a cancelled request may

@@ -8,26 +8,28 @@
  */
 import {
   ConnectionClosedError,
-  type ConnectionHandler,
   ethereumSubscriptions,
-  FifoQueue,
   genericSubscriptions,
-  isPromiseLike,
-  META_HEADER,
   type ParseResult,
   type Profile,
   parse,
-  scanEnvelope,
-  scanHead,
   serializeError,
-  TIMEOUT_HEADER,
   type Transport,
   type TransportContext,
   TransportError,
   type TransportHandler,
   type TransportHeaders,
-  TurnoverMap,
 } from '@jsonrpc-kit/core';
+import {
+  type ConnectionHandler,
+  FifoQueue,
+  isPromiseLike,
+  META_HEADER,
+  scanEnvelope,
+  scanHead,
+  TIMEOUT_HEADER,
+  TurnoverMap,
+} from '@jsonrpc-kit/core/engine';
 import { batchMembers } from './batch-members.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
 import {

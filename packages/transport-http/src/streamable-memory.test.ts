@@ -1,9 +1,5 @@
-import {
-  type Transport,
-  type TransportContext,
-  type TransportHandler,
-  TurnoverMap,
-} from '@jsonrpc-kit/core';
+import type { Transport, TransportContext, TransportHandler } from '@jsonrpc-kit/core';
+import { TurnoverMap } from '@jsonrpc-kit/core/engine';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAll, openGetStream, rawExchange, rawPost, serve, until } from '../test/helpers.js';

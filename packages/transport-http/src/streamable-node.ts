@@ -4,7 +4,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ConnectionHandler } from '@jsonrpc-kit/core';
+import type { ConnectionHandler } from '@jsonrpc-kit/core/engine';
 import { ChunkedBody } from './body-text.js';
 import { Deadlines } from './deadlines.js';
 import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';

@@ -1,7 +1,8 @@
 // Test helpers: a tiny MessageHandler, raw HTTP over net, and servers that always close.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import type { MessageHandler, TransportContext } from '@jsonrpc-kit/core';
+import type { TransportContext } from '@jsonrpc-kit/core';
+import type { MessageHandler } from '@jsonrpc-kit/core/engine';
 
 /** A MessageHandler that records what it saw. */
 export interface EchoServer extends MessageHandler {

@@ -8,11 +8,11 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   ConnectionClosedError,
-  createTransportState,
   type Transport,
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import { createTransportState } from '@jsonrpc-kit/core/engine';
 import { closeReasonError } from './close-reason.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
 import type { FrameError } from './errors.js';

@@ -1,4 +1,5 @@
-import { ConnectionClosedError, toError } from '@jsonrpc-kit/core';
+import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { toError } from '@jsonrpc-kit/core/engine';
 
 /**
  * The error `onClose` receives for `close(reason)`: none without a reason, the reason itself when

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core';
+import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core/engine';
 import {
   asBuffer,
   DEFAULT_MAX_HEADER_BYTES,

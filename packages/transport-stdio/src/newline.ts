@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core';
+import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core/engine';
 import {
   asBuffer,
   DEFAULT_MAX_MESSAGE_BYTES,

@@ -1,12 +1,12 @@
-import * as core from '@jsonrpc-kit/core';
+import * as core from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recorder } from '../test/helpers.js';
 import { DEFAULT_RESPAWN } from './respawn.js';
 import { spawnTransport } from './spawn-transport.js';
 
 // Core's helper, watched: the respawn delays must be the ones it computes.
-vi.mock('@jsonrpc-kit/core', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@jsonrpc-kit/core')>();
+vi.mock('@jsonrpc-kit/core/engine', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@jsonrpc-kit/core/engine')>();
   return { ...actual, backoffDelay: vi.fn(actual.backoffDelay) };
 });
 

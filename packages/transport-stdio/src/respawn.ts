@@ -9,14 +9,16 @@
 import type { ChildProcess } from 'node:child_process';
 import {
   type BackoffOptions,
-  backoffDelay,
   ConnectionClosedError,
-  createTransportState,
-  resolveBackoff,
   type Transport,
   type TransportHandler,
-  toError,
 } from '@jsonrpc-kit/core';
+import {
+  backoffDelay,
+  createTransportState,
+  resolveBackoff,
+  toError,
+} from '@jsonrpc-kit/core/engine';
 import type { ProcessExit, SpawnedTransport } from './spawn-transport.js';
 
 /**

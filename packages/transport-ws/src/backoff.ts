@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { BackoffOptions, ResolvedBackoffOptions } from '@jsonrpc-kit/core';
+import type { BackoffOptions } from '@jsonrpc-kit/core';
+import type { ResolvedBackoffOptions } from '@jsonrpc-kit/core/engine';
 
 /**
  * How a client transport reconnects after its socket drops: core's {@link BackoffOptions}

@@ -4,15 +4,13 @@
  *
  * @module
  */
+import { ConnectionClosedError, type Transport, TransportError } from '@jsonrpc-kit/core';
 import {
   backoffDelay,
-  ConnectionClosedError,
   createTransportState,
   resolveBackoff,
-  type Transport,
-  TransportError,
   toError,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/engine';
 import {
   DEFAULT_RECONNECT,
   type ReconnectOptions,

@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
-import type { ConnectionLike, Transport, TransportContext } from '@jsonrpc-kit/core';
+import type { Transport, TransportContext } from '@jsonrpc-kit/core';
+import type { ConnectionLike } from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRaw, waitFor, withTimeout, wsUrl } from '../test/helpers.js';
 import { createWebSocketServer } from './server.js';

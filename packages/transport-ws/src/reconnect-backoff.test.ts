@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
-import * as core from '@jsonrpc-kit/core';
+import * as core from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RECONNECT } from './backoff.js';
 import { createWebSocketTransport } from './client-transport.js';
 
 // Core's helper, watched: the reconnect delays must be the ones it computes.
-vi.mock('@jsonrpc-kit/core', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@jsonrpc-kit/core')>();
+vi.mock('@jsonrpc-kit/core/engine', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@jsonrpc-kit/core/engine')>();
   return { ...actual, backoffDelay: vi.fn(actual.backoffDelay) };
 });
 

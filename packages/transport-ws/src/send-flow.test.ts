@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
-import { SENT, type TransportHandler } from '@jsonrpc-kit/core';
+import type { TransportHandler } from '@jsonrpc-kit/core';
+import { SENT } from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { waitFor, withTimeout, wsUrl } from '../test/helpers.js';

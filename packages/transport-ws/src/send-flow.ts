@@ -16,7 +16,8 @@
  *
  * @module
  */
-import { ConnectionClosedError, SENT } from '@jsonrpc-kit/core';
+import { ConnectionClosedError } from '@jsonrpc-kit/core';
+import { SENT } from '@jsonrpc-kit/core/engine';
 
 /** The part of a Node `net.Socket` that holds writes back until `uncork()`. */
 export interface Corkable {

@@ -13,13 +13,8 @@ import {
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import {
-  type ConnectionHandler,
-  type ConnectionLike,
-  type JsonRpcParams,
-  serializeNotification,
-  TransportError,
-} from '@jsonrpc-kit/core';
+import { type JsonRpcParams, serializeNotification, TransportError } from '@jsonrpc-kit/core';
+import type { ConnectionHandler, ConnectionLike } from '@jsonrpc-kit/core/engine';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './close-codes.js';
 import {

@@ -15,8 +15,8 @@ import {
   type Transport,
   TransportError,
   type TransportHandler,
-  toError,
 } from '@jsonrpc-kit/core';
+import { toError } from '@jsonrpc-kit/core/engine';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
 import {
   afterSend,

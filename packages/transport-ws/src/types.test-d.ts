@@ -1,4 +1,5 @@
-import type { ConnectionLike, Transport } from '@jsonrpc-kit/core';
+import type { Transport } from '@jsonrpc-kit/core';
+import type { ConnectionLike } from '@jsonrpc-kit/core/engine';
 import { describe, expectTypeOf, it } from 'vitest';
 import { createEchoHandler, type EchoConnection } from '../test/echo-handler.js';
 import { createWebSocketTransport, type WebSocketTransportState } from './client-transport.js';

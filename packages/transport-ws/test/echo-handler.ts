@@ -6,11 +6,8 @@
 import { setMaxListeners } from 'node:events';
 import {
   ConnectionClosedError,
-  type ConnectionHandler,
-  type ConnectionLike,
   ErrorCode,
   type JsonRpcParams,
-  type ParsedMessage,
   parse,
   serializeError,
   serializeNotification,
@@ -18,6 +15,7 @@ import {
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import type { ConnectionHandler, ConnectionLike, ParsedMessage } from '@jsonrpc-kit/core/engine';
 
 export interface EchoConnection extends ConnectionLike {
   readonly context: TransportContext;

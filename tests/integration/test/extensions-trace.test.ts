@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@jsonrpc-kit/client';
-import { tapTransport } from '@jsonrpc-kit/core';
+import { tapTransport } from '@jsonrpc-kit/core/testing';
 import {
   type OpenTelemetryApiLike,
   type PropagationApiLike,

@@ -3,14 +3,13 @@
 // or a clear error within the client's timeout, no call is left pending, and the server still
 // serves a fresh connection afterwards. The seed is in each test's name; set FAULT_SEED to
 // replay another run.
+import { JsonRpcError, LocalError } from '@jsonrpc-kit/core';
 import {
   createFaultyTransport,
   FAULT_NAMES,
   type FaultName,
   type FaultyTransport,
-  JsonRpcError,
-  LocalError,
-} from '@jsonrpc-kit/core';
+} from '@jsonrpc-kit/core/testing';
 import { describe, it } from 'vitest';
 import { transports } from './matrix-transports.js';
 

@@ -13,7 +13,8 @@ import {
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type Client, type ClientOptions, createClient } from '@jsonrpc-kit/client';
-import { createMemoryTransportPair, type Transport, tapTransport } from '@jsonrpc-kit/core';
+import { createMemoryTransportPair, type Transport } from '@jsonrpc-kit/core';
+import { tapTransport } from '@jsonrpc-kit/core/testing';
 import type { Server } from '@jsonrpc-kit/server';
 import { createHttpTransport, listen } from '@jsonrpc-kit/transport-http/node';
 import { createStreamTransport, spawnTransport } from '@jsonrpc-kit/transport-stdio';

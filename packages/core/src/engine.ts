@@ -1,0 +1,76 @@
+/**
+ * The engine of jsonrpc-kit, for authors of transports and of packages built on the kit: the
+ * session (the duplex engine the server's connections and the client run on), its call tables,
+ * the handler dispatch, envelope scanners, backoff, the queues and maps the engine keeps, and the
+ * helpers the packages share. Applications use the main entry, `@jsonrpc-kit/core`.
+ *
+ * @module
+ */
+export type { ResolvedBackoffOptions } from './backoff.js';
+export { backoffDelay, resolveBackoff } from './backoff.js';
+export {
+  CONTEXT_TIMEOUT_KEY,
+  callContextHeaders,
+  DEFAULT_CONTEXT_MEMBER,
+  hasCallContext,
+  META_HEADER,
+  outgoingContext,
+  readCallContext,
+  readCallContextHeaders,
+  TIMEOUT_HEADER,
+} from './call-context.js';
+export { decodeResults, jsonReaderOf, jsonWriterOf, withDecodedParams } from './codec.js';
+export type { MaybeSchema, ParamsShape } from './contract.js';
+export { checkParamNames, contractName, paramNamesOf, paramsShapeOf } from './contract.js';
+export { asyncDisposeSymbol } from './dispose.js';
+export type { ConnectionHandler, ConnectionLike, MessageHandler } from './endpoint.js';
+export type { EnvelopeScanner, MessageEnvelope } from './envelope.js';
+export { createEnvelopeScanner, headIdText, scanEnvelope, scanHead } from './envelope.js';
+export { FifoQueue } from './fifo-queue.js';
+export type { AnswerOptions, HandlerDispatchOptions } from './handlers.js';
+export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
+export type { IncomingCall, IncomingCalls } from './incoming.js';
+export { createIncomingCalls } from './incoming.js';
+export { duplicateMemberOf } from './json.js';
+export {
+  serializeError1,
+  serializeNotification1,
+  serializeRequest1,
+  serializeSuccess1,
+} from './jsonrpc1.js';
+export { runMiddleware } from './middleware.js';
+export type {
+  ParsedBatch,
+  ParsedInvalid,
+  ParsedMessage,
+  ParsedNotification,
+  ParsedRequest,
+  ParsedResponse,
+} from './parse.js';
+export type {
+  GiveUpReason,
+  PendingCallOptions,
+  PendingCalls,
+  PendingCallsOptions,
+} from './pending.js';
+export { createPendingCalls } from './pending.js';
+export { createReporter } from './report.js';
+export type { ResponseChecker, ResponseVerdict } from './response-checks.js';
+export { checkResponse, responseChecksOf } from './response-checks.js';
+export type {
+  StandardSchemaIssue,
+  StandardSchemaPathSegment,
+  StandardSchemaProps,
+  StandardSchemaResult,
+} from './schema.js';
+export { formatIssues, isStandardSchema, validate } from './schema.js';
+export { sendError } from './send-error.js';
+export { stringifyId, UNSERIALIZABLE_RESULT } from './serialize.js';
+export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
+export { createSession } from './session.js';
+export { isPromiseLike } from './thenable.js';
+export { toError } from './to-error.js';
+export { SENT } from './transport.js';
+export type { TransportState } from './transport-state.js';
+export { createTransportState } from './transport-state.js';
+export { TurnoverMap } from './turnover-map.js';
