@@ -1,6 +1,7 @@
 /**
  * `createWebSocketTransport`: a reconnecting client `Transport`. It imports no `node:` module:
- * on Node it loads `ws` with a dynamic import, elsewhere it uses the global `WebSocket`.
+ * on Node and Bun it loads `ws` with a dynamic import, elsewhere (Deno included, unless handshake
+ * headers are wanted) it uses the global `WebSocket`.
  *
  * @module
  */
@@ -235,21 +236,43 @@ function isBun(): boolean {
   return typeof process !== 'undefined' && typeof process.versions?.bun === 'string';
 }
 
-function loadWebSocket(): Promise<WebSocketConstructor> {
-  if (isNode()) {
+/** Deno, which also says it is Node (`process.versions.node`) to npm packages. */
+function isDeno(): boolean {
+  return (
+    typeof (globalThis as { Deno?: { version?: { deno?: unknown } } }).Deno?.version?.deno ===
+    'string'
+  );
+}
+
+/** The constructor the transport opens sockets with, and whether it is `ws`. */
+interface LoadedWebSocket {
+  readonly Ctor: WebSocketConstructor;
+  readonly ws: boolean;
+}
+
+/**
+ * `ws` on Node and Bun; on Deno, its own `WebSocket` unless handshake headers are wanted (only
+ * `ws` sends them), since `ws` reads environment variables as it loads (`--allow-env`) where the
+ * global needs `--allow-net` alone; the global `WebSocket` elsewhere.
+ *
+ * @param headers - whether the handshake carries headers
+ * @returns the constructor
+ */
+function loadWebSocket(headers: boolean): Promise<LoadedWebSocket> {
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (isNode() && !(isDeno() && global !== undefined && !headers)) {
     // ws's CommonJS entry (see ws.cjs): its ESM wrapper costs Node 20 about 50 ms more to load.
     nodeWebSocket ??= import('./ws.cjs').then(
       (module) => module.default.WebSocket as unknown as WebSocketConstructor,
     );
-    return nodeWebSocket;
+    return nodeWebSocket.then((Ctor) => ({ Ctor, ws: true }));
   }
-  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (global === undefined) {
     return Promise.reject(
       new TransportError('No WebSocket implementation: pass the WebSocket option'),
     );
   }
-  return Promise.resolve(global);
+  return Promise.resolve({ Ctor: global, ws: false });
 }
 
 function errorOf(event: unknown): Error | undefined {
@@ -530,15 +553,19 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
 
   const connect = async (): Promise<void> => {
     reconnectTimer = undefined;
-    let Ctor: WebSocketConstructor;
+    let loaded: LoadedWebSocket;
     try {
-      Ctor = options.WebSocket ?? (await loadWebSocket());
+      loaded =
+        options.WebSocket === undefined
+          ? await loadWebSocket(options.headers !== undefined)
+          : { Ctor: options.WebSocket, ws: false };
     } catch (error) {
       finish(toError(error, (message) => new TransportError(message)));
       return;
     }
     if (finished || userClosed) return;
-    const isNodeWs = options.WebSocket === undefined && isNode();
+    const Ctor = loaded.Ctor;
+    const isNodeWs = loaded.ws;
     let current: WebSocketLike & NodeWebSocketExtras;
     try {
       current = isNodeWs
