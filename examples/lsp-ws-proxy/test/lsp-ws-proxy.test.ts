@@ -97,6 +97,39 @@ describe('lsp-ws-proxy', () => {
     expect(await next()).toBe(`{"jsonrpc":"2.0","id":3,"result":{"greeting":"${GREETING}"}}`);
   });
 
+  it('a 2 MiB didOpen passes through, as over stdio: the proxy carries what the upstream does', async () => {
+    const lsp = await startLspProxy();
+    cleanups.push(() => lsp.close());
+    expect(lsp.proxy.maxRequestBytes).toBe(16 * 1024 * 1024);
+    const diagnostics: { uri: string; diagnostics: unknown[] }[] = [];
+    const errors: Error[] = [];
+    const client = createClient(createWebSocketTransport({ url: lsp.url, reconnect: false }), {
+      profile: lspProfile,
+      requestTimeout: 10_000,
+      onRequest: () => ['hi'],
+      onNotification: (notification) => {
+        if (notification.method === 'textDocument/publishDiagnostics') {
+          diagnostics.push(notification.params as { uri: string; diagnostics: unknown[] });
+        }
+      },
+      onError: (error) => errors.push(error),
+    });
+    cleanups.push(() => client.close());
+    await client.request('initialize', { capabilities: {} });
+    // 2 MiB of text with one TODO at its end: the diagnostic proves the server read all of it.
+    const text = `${'x'.repeat(2 * 1024 * 1024)}\n// TODO: the end\n`;
+    await client.notify('textDocument/didOpen', {
+      textDocument: { uri: 'file:///big.ts', languageId: 'typescript', version: 1, text },
+    });
+    for (let i = 0; i < 1000 && diagnostics.length === 0; i++) await sleep(10);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]!.uri).toBe('file:///big.ts');
+    expect(diagnostics[0]!.diagnostics).toHaveLength(1);
+    // The socket is still open.
+    expect(await client.request('example/slowCount', { to: 1, delayMs: 1 })).toEqual({ count: 1 });
+    expect(errors).toEqual([]);
+  });
+
   it('node dist/server.js --port 0 prints its URL first', async () => {
     const child = spawn(process.execPath, [SERVER_JS, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -55,7 +55,9 @@ describe('parseCli', () => {
       },
       only: ['spec.'],
       json: false,
+      strict: false,
     });
+    expect(parseCli(['--ws', 'ws://h/', '--strict'])).toMatchObject({ strict: true });
     expect(parseCli(['--ws', 'ws://h/', '--cancel', 'none'])).toMatchObject({
       overrides: { cancellation: [] },
     });

@@ -30,10 +30,13 @@ Options:
   --max-answer-bytes N     the most bytes read from the target in one case; past it the case
                            fails and its connection is dropped (default 16777216)
   --only PREFIX            run only cases whose id starts with PREFIX (repeatable)
+  --strict                 count the limit (limits.*) and HTTP policy (http.*) cases in the
+                           verdict too; by default they are reported apart, not counted
   --json                   print the report as JSON
   --help                   show this text
 
-Exit status: 0 when no case failed, 1 when one did, 2 for a usage error.
+Exit status: 0 when no counted case failed, 1 when one did, 2 for a usage error. The
+specification's cases are counted; limits.* and http.* only with --strict.
 `;
 
 /** What the command line asks for. */
@@ -46,6 +49,8 @@ export type CliRequest =
       readonly overrides: ConformanceConfigInput;
       readonly only: readonly string[] | undefined;
       readonly json: boolean;
+      /** Whether the limit and HTTP policy cases count in the verdict. */
+      readonly strict: boolean;
     };
 
 function limit(value: string | undefined, name: string): number | null | undefined {
@@ -85,6 +90,7 @@ export function parseCli(argv: readonly string[]): CliRequest {
       'max-answer-bytes': { type: 'string' },
       only: { type: 'string', multiple: true },
       json: { type: 'boolean' },
+      strict: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -147,5 +153,6 @@ export function parseCli(argv: readonly string[]): CliRequest {
     overrides,
     only: values.only,
     json: values.json === true,
+    strict: values.strict === true,
   };
 }

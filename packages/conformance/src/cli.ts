@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `jsonrpc-conformance`: runs the conformance cases against one target and prints a line per case
- * and a summary (or JSON with `--json`). Exits 1 when a case failed, 2 for a usage error.
+ * and a summary (or JSON with `--json`). Exits 1 when a counted case failed (the specification's;
+ * the limit and HTTP policy cases too with `--strict`), 2 for a usage error.
  *
  * @module
  */
@@ -48,6 +49,7 @@ async function main(): Promise<number> {
     target: request.target,
     config,
     only: request.only,
+    strict: request.strict,
     onResult: json ? undefined : (result) => process.stdout.write(`${formatResult(result)}\n`),
   }).catch((error: unknown) => {
     process.stderr.write(`jsonrpc-conformance: ${(error as Error)?.message ?? String(error)}\n`);

@@ -106,6 +106,34 @@ export interface RunState {
   readonly budget: ReadBudget;
 }
 
+/**
+ * The share of a case's deadline (`timeoutMs`) one answer may take: the rest is left for what
+ * follows it in the case (the follow-up request, a second exchange), so that a case fails with
+ * what was missing rather than with its own deadline.
+ */
+export const ANSWER_SHARE: number = 0.6;
+
+/**
+ * How long one answer is waited for in a case whose deadline is `timeoutMs`.
+ *
+ * @param timeoutMs - the case's deadline
+ * @returns {@link ANSWER_SHARE} of it, at least 1 ms
+ */
+export function answerWaitMs(timeoutMs: number): number {
+  return Math.max(1, Math.floor(timeoutMs * ANSWER_SHARE));
+}
+
+/**
+ * The wait for one answer as a failure tells it: `3000 ms (60 % of the 5000 ms case deadline,
+ * --timeout)`.
+ *
+ * @param timeoutMs - the case's deadline
+ * @returns the text
+ */
+export function describeAnswerWait(timeoutMs: number): string {
+  return `${answerWaitMs(timeoutMs)} ms (${Math.round(ANSWER_SHARE * 100)} % of the ${timeoutMs} ms case deadline, --timeout)`;
+}
+
 /** The follow-up request that proves the target has nothing more to say. */
 function pingText(config: ConformanceConfig, id: string): string {
   const method = config.methods.subtract ?? 'conformance.ping';
@@ -136,7 +164,9 @@ export function createContext(
 ): { ctx: CaseContext; dispose: () => Promise<void> } {
   const kind = transportOf(target);
   const opened: DuplexConnection[] = [];
-  const answerMs = Math.max(1, Math.floor(config.timeoutMs * 0.6));
+  const answerMs = answerWaitMs(config.timeoutMs);
+  /** How a wait for an answer is told in a failure: the figure and where it comes from. */
+  const answerWait = describeAnswerWait(config.timeoutMs);
   const overtakenMs = Math.max(10 * config.quietMs, Math.floor(answerMs / 3));
 
   const openDuplex = async (): Promise<DuplexConnection> => {
@@ -200,7 +230,12 @@ export function createContext(
     next,
     async http(options) {
       if (!('http' in target)) throw new Error('this case needs an HTTP target');
-      return httpSend(target.http, { timeoutMs: answerMs, ...options, budget: state.budget });
+      return httpSend(target.http, {
+        timeoutMs: answerMs,
+        waitText: answerWait,
+        ...options,
+        budget: state.budget,
+      });
     },
     async duplex() {
       if (state.shared === undefined || state.shared.isClosed) {
@@ -230,6 +265,7 @@ export function createContext(
         const answer = await httpSend(target.http, {
           body: text,
           timeoutMs: answerMs,
+          waitText: answerWait,
           budget: state.budget,
         });
         return { messages: answer.body.trim() === '' ? [] : [answer.body], http: answer };
@@ -242,7 +278,7 @@ export function createContext(
       if (!answered) {
         trouble = connection.isClosed
           ? 'the connection closed'
-          : `the target stopped answering (no answer to a follow-up request within ${answerMs} ms)`;
+          : `the target stopped answering: no answer to a follow-up request within ${answerWait}`;
       }
       return { messages: before, trouble };
     },

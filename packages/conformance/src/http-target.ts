@@ -27,6 +27,8 @@ export interface HttpSendOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The deadline for the whole exchange, in milliseconds. */
   readonly timeoutMs: number;
+  /** The deadline as a failure tells it. @default "`timeoutMs` ms" */
+  readonly waitText?: string;
   /** Counts the body's bytes; past its bound the exchange is dropped. @default no bound */
   readonly budget?: ReadBudget;
 }
@@ -69,7 +71,8 @@ export function httpSend(url: string, options: HttpSendOptions): Promise<HttpAns
       } else resolve(answer!);
     };
     const timer = setTimeout(
-      () => finish(new Error(`no HTTP answer within ${options.timeoutMs} ms`)),
+      () =>
+        finish(new Error(`no HTTP answer within ${options.waitText ?? `${options.timeoutMs} ms`}`)),
       options.timeoutMs,
     );
     const req = send(url, { method, headers, agent: false }, (res) => {

@@ -9,5 +9,11 @@ export { DEFAULT_CONFIG, DEFAULT_MAX_ANSWER_BYTES, loadConfig, resolveConfig } f
 export type { Target, TransportKind } from './context.js';
 export type { Framing } from './framing.js';
 export { formatResult, formatSummary } from './report.js';
-export type { CaseResult, ConformanceReport, RunConformanceOptions } from './run.js';
-export { caseIds, describeTarget, runConformance } from './run.js';
+export type {
+  CaseGroup,
+  CaseResult,
+  ConformanceReport,
+  GroupCounts,
+  RunConformanceOptions,
+} from './run.js';
+export { caseGroup, caseIds, describeTarget, runConformance } from './run.js';

@@ -25,28 +25,46 @@ export function formatResult(result: CaseResult): string {
     : `${line}\n     ambiguous: ${result.ambiguity}`;
 }
 
+const GROUP_NAMES = { limits: 'limits', policy: 'HTTP policy' } as const;
+
 /**
- * Formats the summary of a run.
+ * Formats the summary of a run: the verdict's counts (the specification's cases, or every case
+ * with `strict`) and the cases that failed, then the limit and HTTP policy cases apart when they
+ * are not counted.
  *
  * @param report - the report
- * @returns e.g. `61 passed, 0 failed, 2 skipped of 63 cases against http http://…`
+ * @returns e.g. `52 passed, 0 failed, 0 skipped of 52 specification cases against http http://…`
+ *   and a line per group not counted
  * @example
  * ```ts
  * console.log(formatSummary(report));
  * ```
  */
 export function formatSummary(report: ConformanceReport): string {
-  const total = report.results.length;
+  const counted = report.strict ? report.results : report.results.filter((r) => r.group === 'spec');
+  const what = report.strict
+    ? 'cases (strict: limits and HTTP policy counted)'
+    : 'specification cases';
   const lines = [
-    `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped of ${total} cases against ${report.target}`,
+    `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped of ${counted.length} ${what} against ${report.target}`,
   ];
-  if (report.failed > 0) {
-    lines.push(
-      `failed: ${report.results
-        .filter((r) => r.status === 'fail')
-        .map((r) => r.id)
-        .join(', ')}`,
+  const failedIds = (results: readonly CaseResult[]) =>
+    results.filter((r) => r.status === 'fail').map((r) => r.id);
+  if (report.failed > 0) lines.push(`failed: ${failedIds(counted).join(', ')}`);
+  if (!report.strict) {
+    const apart = (['limits', 'policy'] as const).filter((group) =>
+      report.results.some((r) => r.group === group),
     );
+    if (apart.length > 0) {
+      lines.push('not counted (the specification says nothing about them; --strict counts them):');
+      for (const group of apart) {
+        const counts = report.groups[group];
+        const failed = failedIds(report.results.filter((r) => r.group === group));
+        lines.push(
+          `  ${GROUP_NAMES[group]}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`,
+        );
+      }
+    }
   }
   return lines.join('\n');
 }

@@ -32,10 +32,14 @@ describe('runConformance never hangs on a target that says nothing', () => {
         only: ['spec.positional-params', 'spec.notification'],
       });
       expect(statuses(report)).toEqual({
-        'spec.positional-params': 'fail: no HTTP answer within 180 ms',
-        'spec.positional-params-reversed': 'fail: no HTTP answer within 180 ms',
-        'spec.notification': 'fail: no HTTP answer within 180 ms',
-        'spec.notification-unknown-method': 'fail: no HTTP answer within 180 ms',
+        'spec.positional-params':
+          'fail: no HTTP answer within 180 ms (60 % of the 300 ms case deadline, --timeout)',
+        'spec.positional-params-reversed':
+          'fail: no HTTP answer within 180 ms (60 % of the 300 ms case deadline, --timeout)',
+        'spec.notification':
+          'fail: no HTTP answer within 180 ms (60 % of the 300 ms case deadline, --timeout)',
+        'spec.notification-unknown-method':
+          'fail: no HTTP answer within 180 ms (60 % of the 300 ms case deadline, --timeout)',
       });
       expect(report.ok).toBe(false);
     } finally {
@@ -55,7 +59,7 @@ describe('runConformance never hangs on a target that says nothing', () => {
       });
       expect(statuses(report)).toMatchObject({
         'spec.notification':
-          'fail: the target stopped answering (no answer to a follow-up request within 240 ms)',
+          'fail: the target stopped answering: no answer to a follow-up request within 240 ms (60 % of the 400 ms case deadline, --timeout)',
         'ws.close': 'pass: closed with 1000',
       });
     } finally {

@@ -17,10 +17,51 @@ import {
   transportOf,
 } from './context.js';
 
+/**
+ * What a case checks, and so whether it counts in the verdict:
+ * - `spec`: what the JSON-RPC 2.0 specification and the transport's own standard require (RFC
+ *   6455, the stdio framings, the cancellation dialects the configuration lists), and that the
+ *   target keeps serving (`robust.*`). These make the verdict.
+ * - `limits`: the limits the configuration states (`limits.*`: `maxBodyBytes`, `maxBatchSize`),
+ *   which the specification does not have.
+ * - `policy`: the common HTTP status policy (`http.*`); the specification says nothing of HTTP.
+ *
+ * `limits` and `policy` are reported apart and count only with `strict`.
+ */
+export type CaseGroup = 'spec' | 'limits' | 'policy';
+
+/** The cases of a group a report counts. */
+export interface GroupCounts {
+  /** How many passed. */
+  readonly passed: number;
+  /** How many failed. */
+  readonly failed: number;
+  /** How many did not apply. */
+  readonly skipped: number;
+}
+
+/**
+ * The group of a case, from its id.
+ *
+ * @param id - a case id
+ * @returns `limits` for `limits.*`, `policy` for `http.*`, `spec` otherwise
+ * @example
+ * ```ts
+ * caseGroup('http.get'); // 'policy'
+ * ```
+ */
+export function caseGroup(id: string): CaseGroup {
+  if (id.startsWith('limits.')) return 'limits';
+  if (id.startsWith('http.')) return 'policy';
+  return 'spec';
+}
+
 /** The result of one case. */
 export interface CaseResult {
   /** The case's id, e.g. `spec.empty-batch`. */
   readonly id: string;
+  /** Whether it checks the specification, a stated limit, or the HTTP policy. */
+  readonly group: CaseGroup;
   /** What the case checks, in one line. */
   readonly title: string;
   /** Whether the target passed it, failed it, or it did not apply (see `detail`). */
@@ -39,15 +80,19 @@ export interface ConformanceReport {
   readonly target: string;
   /** The target's transport. */
   readonly transport: TransportKind;
-  /** One result per case, in the order they ran. */
+  /** One result per case, in the order they ran, of every group. */
   readonly results: readonly CaseResult[];
-  /** How many cases passed. */
+  /** Whether the limit and policy cases count in the verdict (the `strict` option). */
+  readonly strict: boolean;
+  /** The counts of each group, counted in the verdict or not. */
+  readonly groups: Readonly<Record<CaseGroup, GroupCounts>>;
+  /** How many cases of the verdict passed: the `spec` group's, or every group's with `strict`. */
   readonly passed: number;
-  /** How many cases failed. */
+  /** How many cases of the verdict failed. */
   readonly failed: number;
-  /** How many cases did not apply to the target. */
+  /** How many cases of the verdict did not apply to the target. */
   readonly skipped: number;
-  /** Whether no case failed. */
+  /** Whether no case of the verdict failed. */
   readonly ok: boolean;
 }
 
@@ -61,6 +106,13 @@ export interface RunConformanceOptions {
   readonly only?: readonly string[] | undefined;
   /** Called with each result as soon as its case has run. */
   readonly onResult?: ((result: CaseResult) => void) | undefined;
+  /**
+   * Counts the limit (`limits.*`) and HTTP policy (`http.*`) cases in the verdict too. They run
+   * and are reported either way.
+   *
+   * @default false
+   */
+  readonly strict?: boolean | undefined;
 }
 
 /**
@@ -105,6 +157,8 @@ export function caseIds(transport: TransportKind): string[] {
 /**
  * Runs the conformance cases against a target and reports each. Cases run one at a time; each has
  * `config.timeoutMs` to finish. A failed case gets the target a fresh connection for the next.
+ * The verdict (`passed`, `failed`, `skipped`, `ok`) counts the specification's cases (group
+ * `spec`) unless `strict` is set; the limit and HTTP policy cases are counted apart in `groups`.
  *
  * @param options - the target, its configuration, a filter and a progress callback
  * @returns the report
@@ -132,6 +186,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Co
       const outcome = await runCase(c, options.target, config, state);
       const result: CaseResult = {
         id: c.id,
+        group: caseGroup(c.id),
         title: c.title,
         status: outcome.status,
         detail: outcome.detail,
@@ -144,16 +199,25 @@ export async function runConformance(options: RunConformanceOptions): Promise<Co
   } finally {
     await closeShared(state);
   }
-  const count = (status: CaseResult['status']) => results.filter((r) => r.status === status).length;
-  const failed = count('fail');
+  const strict = options.strict === true;
+  const countsOf = (of: readonly CaseResult[]): GroupCounts => {
+    const count = (status: CaseResult['status']) => of.filter((r) => r.status === status).length;
+    return { passed: count('pass'), failed: count('fail'), skipped: count('skip') };
+  };
+  const inGroup = (group: CaseGroup) => results.filter((r) => r.group === group);
+  const verdict = countsOf(strict ? results : inGroup('spec'));
   return {
     target: describeTarget(options.target),
     transport: kind,
     results,
-    passed: count('pass'),
-    failed,
-    skipped: count('skip'),
-    ok: failed === 0,
+    strict,
+    groups: {
+      spec: countsOf(inGroup('spec')),
+      limits: countsOf(inGroup('limits')),
+      policy: countsOf(inGroup('policy')),
+    },
+    ...verdict,
+    ok: verdict.failed === 0,
   };
 }
 

@@ -33,7 +33,7 @@ function version(name: string): string {
   throw new Error(`no package.json for ${name}`);
 }
 
-/** The README's score row for a peer: `| json-rpc-2.0 1.8.1 | HTTP | 44 | 15 | 4 | ids |`. */
+/** The README's score row for a peer: `| json-rpc-2.0 1.8.1 | HTTP | 38 | 14 | 0 | ids |`. */
 function readmeRow(label: string, endpoint: string) {
   const row = README.split('\n').find((line) => line.startsWith(`| ${label} | ${endpoint} |`));
   if (row === undefined) return undefined;

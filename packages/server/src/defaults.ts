@@ -16,6 +16,19 @@ import type { TransportContext } from '@jsonrpc-kit/core';
 export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
 
 /**
+ * Largest accepted request text of a {@link createProxy} proxy, in UTF-8 bytes (16 MiB): what the
+ * kit's client transports carry upstream by default (stdio, HTTP, WebSocket), so that a proxy does
+ * not refuse what its upstream takes (a large `textDocument/didOpen`, say). Transport adapters
+ * serving the proxy adopt it, as they adopt any server's `maxRequestBytes`.
+ * @default 16777216
+ * @example
+ * ```ts
+ * createProxy(upstream, { maxRequestBytes: DEFAULT_PROXY_MAX_REQUEST_BYTES / 4 });
+ * ```
+ */
+export const DEFAULT_PROXY_MAX_REQUEST_BYTES: number = 16 * 1024 * 1024;
+
+/**
  * Longest accepted batch.
  * @default 100
  * @example

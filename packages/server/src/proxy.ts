@@ -30,6 +30,7 @@ import {
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import { asyncDisposeSymbol, type ConnectionLike } from '@jsonrpc-kit/core/engine';
+import { DEFAULT_PROXY_MAX_REQUEST_BYTES } from './defaults.js';
 import { createServer } from './server.js';
 import type { Connection, Middleware, MiddlewareContext, Server, ServerOptions } from './types.js';
 
@@ -121,12 +122,17 @@ const refuse = (): never => {
  * - With `options.callContext`, the caller's deadline and metadata go upstream as call options.
  * - Params and results are read and written again on the way: give the proxy and its upstream
  *   client `codec: losslessNumbers` (from core) and big integers keep every digit both ways.
+ * - Its `maxRequestBytes` defaults to {@link DEFAULT_PROXY_MAX_REQUEST_BYTES} (16 MiB), what the
+ *   kit's client transports carry upstream, not a server's 1 MiB: the transport adapter serving
+ *   the proxy adopts it (a WebSocket server's `maxPayload`, an HTTP handler's body limit), so a
+ *   proxy in front of a stdio language server takes the 2 MiB `didOpen` the server takes.
  *
  * Middleware added with `proxy.use()` runs before the forwarding (auth, logging, rate limits);
  * methods registered on the proxy are never reached: every call is forwarded.
  *
  * @param target - the upstream client, or a function making one per downstream connection
- * @param options - the front server's options (limits, profile, `callContext`, `onError`)
+ * @param options - the front server's options (limits, profile, `callContext`, `onError`);
+ *   `maxRequestBytes` defaults to {@link DEFAULT_PROXY_MAX_REQUEST_BYTES}
  * @returns a server that forwards everything
  * @throws RangeError for invalid limits, as `createServer`
  * @example
@@ -142,7 +148,10 @@ const refuse = (): never => {
  * ```
  */
 export function createProxy(target: ProxyTarget, options: ServerOptions = {}): Server {
-  const server = createServer(options);
+  const server = createServer({
+    ...options,
+    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_PROXY_MAX_REQUEST_BYTES,
+  });
   const shared = typeof target === 'function' ? undefined : target;
   const make = typeof target === 'function' ? target : undefined;
   /** The upstream of each downstream connection, by the connection (a call's `ctx.peer`). */

@@ -17,6 +17,7 @@ import {
 import { callContextHeaders, createTransportState } from '@jsonrpc-kit/core/engine';
 import { DEFAULT_HTTP_TIMEOUT, DEFAULT_MAX_EVENT_BYTES } from './constants.js';
 import { expectsAnswer, missingAnswer } from './expects-answer.js';
+import { failureText } from './failure-text.js';
 
 /** Request headers: fixed, or a function called before every request (fresh auth tokens). */
 export type HttpHeadersOption =
@@ -168,8 +169,7 @@ export function createPostTransport(
     if (timeoutSignal?.aborted) return new TimeoutError(timeout, { cause: error });
     // The POST function's own verdict (an answer too large).
     if (error instanceof TransportError) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    return new TransportError(`HTTP request failed: ${message}`, { cause: error });
+    return new TransportError(`HTTP request failed: ${failureText(error)}`, { cause: error });
   };
 
   const exchange = async (

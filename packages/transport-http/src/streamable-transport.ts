@@ -22,6 +22,7 @@ import {
   takeAnswered,
   unansweredWords,
 } from './expects-answer.js';
+import { failureText } from './failure-text.js';
 import type { FetchLike, HttpHeadersOption } from './post-transport.js';
 import { createSseParser } from './sse.js';
 
@@ -441,8 +442,7 @@ export function createStreamableHttpTransport(
     if (closed) return new ConnectionClosedError('HTTP transport closed', { cause: error });
     if (signal?.aborted) return new AbortError({ cause: signal.reason });
     if (error instanceof TransportError) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    return new TransportError(`HTTP request failed: ${message}`, { cause: error });
+    return new TransportError(`HTTP request failed: ${failureText(error)}`, { cause: error });
   };
 
   /** A JSON (or error) answer's body, at most `maxMessageBytes` of it. */

@@ -1,6 +1,7 @@
 /**
  * `createWebSocketTransport`: a reconnecting client `Transport`. It imports no `node:` module:
- * on Node it loads `ws` with a dynamic import, elsewhere it uses the global `WebSocket`.
+ * on Node and Bun it loads `ws` with a dynamic import, elsewhere (Deno included, unless handshake
+ * headers are wanted) it uses the global `WebSocket`.
  *
  * @module
  */
@@ -138,7 +139,12 @@ export interface WebSocketTransportOptions {
     | false
     | undefined;
   /**
-   * Milliseconds one opening handshake may take.
+   * Milliseconds one opening handshake may take, and the first connection may take to open,
+   * attempts included. A transport whose first connection has not opened by then (nothing
+   * listens, the server refuses the upgrade, the name does not resolve) closes: `start()` and the
+   * calls waiting for it fail with a `TransportError` whose `cause` is the last attempt's error
+   * (`ECONNREFUSED`, `Unexpected server response: 403`, …). With `reconnect: false` the first
+   * failed attempt closes it at once. Once a connection has opened, `reconnect` alone decides.
    *
    * @default DEFAULT_CONNECT_TIMEOUT (10000)
    */
@@ -174,9 +180,17 @@ export interface WebSocketTransportOptions {
    *
    * @param state - the new state
    * @param previous - the state before
+   * @param error - why, when a failure caused the change: for `reconnecting`, why the socket
+   *   dropped; for `closed`, why the transport closed (a first connection that could not open
+   *   gives a `TransportError` whose `cause` is the refusal). `undefined` for `open` and after
+   *   `close()`.
    */
   readonly onStateChange?:
-    | ((state: WebSocketTransportState, previous: WebSocketTransportState) => void)
+    | ((
+        state: WebSocketTransportState,
+        previous: WebSocketTransportState,
+        error?: Error | undefined,
+      ) => void)
     | undefined;
   /** Called after each successful reconnect (after `handler.onReconnect`): resubscribe here. */
   readonly onReconnect?: (() => void) | undefined;
@@ -220,21 +234,43 @@ function isBun(): boolean {
   return typeof process !== 'undefined' && typeof process.versions?.bun === 'string';
 }
 
-function loadWebSocket(): Promise<WebSocketConstructor> {
-  if (isNode()) {
+/** Deno, which also says it is Node (`process.versions.node`) to npm packages. */
+function isDeno(): boolean {
+  return (
+    typeof (globalThis as { Deno?: { version?: { deno?: unknown } } }).Deno?.version?.deno ===
+    'string'
+  );
+}
+
+/** The constructor the transport opens sockets with, and whether it is `ws`. */
+interface LoadedWebSocket {
+  readonly Ctor: WebSocketConstructor;
+  readonly ws: boolean;
+}
+
+/**
+ * `ws` on Node and Bun; on Deno, its own `WebSocket` unless handshake headers are wanted (only
+ * `ws` sends them), since `ws` reads environment variables as it loads (`--allow-env`) where the
+ * global needs `--allow-net` alone; the global `WebSocket` elsewhere.
+ *
+ * @param headers - whether the handshake carries headers
+ * @returns the constructor
+ */
+function loadWebSocket(headers: boolean): Promise<LoadedWebSocket> {
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (isNode() && !(isDeno() && global !== undefined && !headers)) {
     // ws's CommonJS entry (see ws.cjs): its ESM wrapper costs Node 20 about 50 ms more to load.
     nodeWebSocket ??= import('./ws.cjs').then(
       (module) => module.default.WebSocket as unknown as WebSocketConstructor,
     );
-    return nodeWebSocket;
+    return nodeWebSocket.then((Ctor) => ({ Ctor, ws: true }));
   }
-  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (global === undefined) {
     return Promise.reject(
       new TransportError('No WebSocket implementation: pass the WebSocket option'),
     );
   }
-  return Promise.resolve(global);
+  return Promise.resolve({ Ctor: global, ws: false });
 }
 
 function errorOf(event: unknown): Error | undefined {
@@ -312,6 +348,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   let queue: Queued[] = [];
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bounds the first connection: see `connectTimeout`. */
+  let phaseTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Why the last attempt at a first connection failed. */
+  let attemptError: Error | undefined;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatMonitor: HeartbeatMonitor | undefined;
 
@@ -326,13 +366,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     resolveClosed = resolve;
   });
 
-  const setState = (next: WebSocketTransportState): void => {
+  const setState = (next: WebSocketTransportState, error?: Error): void => {
     if (next === state) return;
     const previous = state;
     state = next;
     if (options.onStateChange !== undefined) {
       try {
-        options.onStateChange(next, previous);
+        options.onStateChange(next, previous, error);
       } catch (error) {
         report(error);
       }
@@ -415,10 +455,11 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const finish = (error: Error | undefined): void => {
     if (finished) return;
     finished = true;
-    setState('closed');
+    setState('closed', error);
     stopHeartbeat();
     clearTimeout(reconnectTimer);
     clearTimeout(connectTimer);
+    clearTimeout(phaseTimer);
     clearTimeout(closeTimer);
     const pending = queue;
     queue = [];
@@ -460,6 +501,28 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     reconnectTimer = setTimeout(() => void connect(), backoffDelay(attempts, reconnect));
   };
 
+  /** The first connection did not open within `connectTimeout`: close, saying why. */
+  const giveUpConnecting = (): void => {
+    if (everOpened || finished || userClosed) return;
+    const current = socket;
+    if (current !== undefined) {
+      socket = undefined;
+      current.onopen = current.onmessage = current.onclose = null;
+      current.onerror = noop; // `ws` emits the abort of the handshake as an error
+      if (typeof current.terminate === 'function') current.terminate();
+      else current.close();
+    }
+    const why =
+      attemptError ??
+      lastError ??
+      new TransportError(`No answer to the opening handshake within ${connectTimeout} ms`);
+    finish(
+      new TransportError(`Cannot connect to ${url} within ${connectTimeout} ms: ${why.message}`, {
+        cause: why,
+      }),
+    );
+  };
+
   const onMessage = (event: { readonly data: unknown }): void => {
     const data = event.data;
     let text: string;
@@ -488,15 +551,19 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
 
   const connect = async (): Promise<void> => {
     reconnectTimer = undefined;
-    let Ctor: WebSocketConstructor;
+    let loaded: LoadedWebSocket;
     try {
-      Ctor = options.WebSocket ?? (await loadWebSocket());
+      loaded =
+        options.WebSocket === undefined
+          ? await loadWebSocket(options.headers !== undefined)
+          : { Ctor: options.WebSocket, ws: false };
     } catch (error) {
       finish(toError(error, (message) => new TransportError(message)));
       return;
     }
     if (finished || userClosed) return;
-    const isNodeWs = options.WebSocket === undefined && isNode();
+    const Ctor = loaded.Ctor;
+    const isNodeWs = loaded.ws;
     let current: WebSocketLike & NodeWebSocketExtras;
     try {
       current = isNodeWs
@@ -524,6 +591,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     current.onopen = () => {
       clearTimeout(connectTimer);
       if (userClosed) return;
+      clearTimeout(phaseTimer);
       attempts = 0;
       const reconnected = everOpened;
       everOpened = true;
@@ -578,16 +646,23 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
           : event.code === CloseCode.MessageTooBig
             ? ': a message was too large for the server'
             : '';
-      const error =
+      let error: Error =
         lastError instanceof TransportError
           ? lastError
           : new ConnectionClosedError(
               `WebSocket closed (${event.code}${detail})`,
               lastError === undefined ? undefined : { cause: lastError },
             );
+      if (!everOpened) {
+        // The first connection did not open: what refused it (ECONNREFUSED, a 403, a DNS
+        // failure) is what the caller needs, not the 1006 that follows.
+        const why = lastError ?? error;
+        attemptError = why;
+        error = new TransportError(`Cannot connect to ${url}: ${why.message}`, { cause: why });
+      }
       const wasOpen = state === 'open';
       if (wasOpen && reconnect !== false) {
-        setState('reconnecting');
+        setState('reconnecting', error);
         try {
           contract.handler?.onDisconnect?.(error);
         } catch (hookError) {
@@ -607,6 +682,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       if (contract.started) return contract.start(owner);
       if (finished) return Promise.reject(new ConnectionClosedError());
       void contract.start(owner);
+      phaseTimer = setTimeout(giveUpConnecting, connectTimeout);
       void connect();
       return startPromise;
     },

@@ -37,10 +37,14 @@ function dialectCase(
       );
       await new Promise((resolve) => setTimeout(resolve, 50));
       connection.send(`{"jsonrpc":"2.0","method":"${dialect}","params":${params(requestId)}}`);
-      const waitMs = ctx.config.timeoutMs * 0.4;
+      const waitMs = Math.round(ctx.config.timeoutMs * 0.4);
       const message = await ctx.next(connection, waitMs);
       if (message === undefined) {
-        if (answerRequired) return fail(`no answer within ${waitMs} ms of the cancellation`);
+        if (answerRequired) {
+          return fail(
+            `no answer within ${waitMs} ms of the cancellation (40 % of the ${ctx.config.timeoutMs} ms case deadline, --timeout)`,
+          );
+        }
         if (!(await ctx.alive(connection))) return fail('the target stopped answering');
         return pass('not answered (as MCP asks), and the connection still serves');
       }
