@@ -51,7 +51,7 @@ export function buildServer(cancelled = []) {
     'item',
     'test://items/{id}',
     { complete: { id: (value) => ['1', '2', '10'].filter((id) => id.startsWith(value)) } },
-    (uri, { id }) => `item ${id}`,
+    (_uri, { id }) => `item ${id}`,
   );
   mcp.prompt(
     'greet',
