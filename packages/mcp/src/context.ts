@@ -156,7 +156,10 @@ export interface McpContext {
    * @returns the roots
    * @throws ProtocolError when the client did not declare `roots`; the client's error otherwise
    */
-  listRoots(options?: RequestOptions): Promise<{ readonly roots: readonly Root[] }>;
+  listRoots(options?: RequestOptions): Promise<{
+    /** The client's roots. */
+    readonly roots: readonly Root[];
+  }>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -97,7 +97,10 @@ export interface ResourceDefinition {
 export type ResourceReturn =
   | string
   | Uint8Array
-  | { readonly contents: readonly ResourceContents[] };
+  | {
+      /** The contents (several for a resource made of parts). */
+      readonly contents: readonly ResourceContents[];
+    };
 
 /** Reads a static resource. */
 export type ResourceHandler = (

@@ -12,7 +12,10 @@ import { isStandardSchema, type StandardSchemaV1 } from '@jsonrpc-kit/core';
 export type JsonSchema = { readonly [key: string]: unknown };
 
 /** An object JSON Schema, as MCP requires for a tool's `inputSchema` and `outputSchema`. */
-export type ObjectJsonSchema = { readonly type: 'object' } & JsonSchema;
+export type ObjectJsonSchema = {
+  /** Always `"object"`. */
+  readonly type: 'object';
+} & JsonSchema;
 
 interface StandardJsonConverter {
   readonly input?: (options: { target: string }) => unknown;

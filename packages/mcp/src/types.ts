@@ -198,7 +198,10 @@ export type LoggingLevel =
 /** What a client declared it can do, in `initialize`. */
 export interface ClientCapabilities {
   /** It answers `roots/list` (and tells when its roots change). */
-  readonly roots?: { readonly listChanged?: boolean };
+  readonly roots?: {
+    /** It tells when its roots change (`notifications/roots/list_changed`). */
+    readonly listChanged?: boolean;
+  };
   /** It answers `sampling/createMessage`. */
   readonly sampling?: Readonly<Record<string, unknown>>;
   /** It answers `elicitation/create`. */
@@ -225,7 +228,9 @@ export interface Implementation {
 export interface CreateMessageParams {
   /** The conversation. */
   readonly messages: ReadonlyArray<{
+    /** Who says it. */
     readonly role: 'user' | 'assistant';
+    /** What is said. */
     readonly content: Content | readonly Content[];
   }>;
   /** The most tokens to generate. */
