@@ -32,9 +32,15 @@ import { gzipSync } from 'node:zlib';
 // 0.13 KB; 19.98 KB measured when this budget was set. 19.75 KiB: a subscription's buffer in core's
 // `FifoQueue` (an array's `shift` moves every item once it holds more than about 16,000: 70 µs per
 // item at 100,000), about 0.07 KB; 20.13 KB measured when this budget was set.
+// 20.75 KiB: a client facing a hostile server (issue: hostile peers, round 3) counts the bytes of
+// every answer it reads on the fetch path and stops past `maxMessageBytes` (about 0.3 KB), the
+// WebSocket client takes `maxPayload` and says a 1009 close was a message too large, a malformed
+// answer's `ProtocolError` names the response check it breaks (the strict checks' rule found
+// only for a refused answer), and a JSON-RPC 1.0 notification over HTTP owes no answer; 20.44 KB
+// measured when this budget was set.
 // Making the profiles, subscriptions and call context tree-shakable for apps that do not use them
 // is the next cut.
-export const BROWSER_CLIENT_BUDGET = 19.75 * 1024;
+export const BROWSER_CLIENT_BUDGET = 20.75 * 1024;
 
 const root = new URL('..', import.meta.url).pathname;
 
