@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createClient } from '@jsonrpc-kit/client';
 import type { JsonRpcNotification } from '@jsonrpc-kit/core';
+import type { CallToolResult } from '@jsonrpc-kit/mcp';
 import { createStreamableHttpTransport } from '@jsonrpc-kit/transport-http';
-import type { CallToolResult } from './mcp.js';
+import { textOf } from './tools.js';
 
 /** Prints one line. */
 type Log = (line: string) => void;
@@ -85,13 +86,13 @@ export async function runHttp(serverJs: string, log: Log): Promise<void> {
       name: 'add',
       arguments: { a: 2, b: 40 },
     });
-    log(`add → ${sum.content[0]?.text}`);
+    log(`add → ${textOf(sum)}`);
     const done = await client.request<CallToolResult>('tools/call', {
       name: 'countdown',
       arguments: { steps: 3, delayMs: 10 },
       _meta: { progressToken: 'demo' },
     });
-    log(`countdown → ${done.content[0]?.text} (progress on the answer's event stream)`);
+    log(`countdown → ${textOf(done)} (progress on the answer's event stream)`);
     if (progress.join() !== '1/3,2/3,3/3')
       throw new Error(`tools-stdio: progress ${progress.join()}`);
   } finally {

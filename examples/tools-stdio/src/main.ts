@@ -8,9 +8,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@jsonrpc-kit/client';
 import { JsonRpcError } from '@jsonrpc-kit/core';
 import { type TapDirection, tapTransport } from '@jsonrpc-kit/core/testing';
+import type { CallToolResult } from '@jsonrpc-kit/mcp';
 import { spawnTransport } from '@jsonrpc-kit/transport-stdio';
 import { runHttp } from './http-demo.js';
-import type { CallToolResult } from './mcp.js';
+import { textOf } from './tools.js';
 
 /** Prints one line. */
 export type Log = (line: string) => void;
@@ -24,10 +25,6 @@ export const SERVER_JS: string = fileURLToPath(new URL('../dist/server.js', impo
 
 function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`tools-stdio: ${what}`);
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((item) => item.text).join('');
 }
 
 /**

@@ -8,13 +8,10 @@
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MCP_PUSH_METHODS } from '@jsonrpc-kit/mcp';
 import { createStreamableHttpNodeHandler } from '@jsonrpc-kit/transport-http/node';
 import { createStdioTransport } from '@jsonrpc-kit/transport-stdio';
-import { createMcpServer } from './mcp.js';
-import { TOOLS } from './tools.js';
-
-/** The name and version the server reports. */
-export const SERVER_INFO = { name: 'jsonrpc-kit-tools-stdio', version: '0.0.0' } as const;
+import { createToolsServer } from './tools.js';
 
 const args = process.argv.slice(2);
 const quiet = args.includes('--quiet');
@@ -26,13 +23,13 @@ const option = (name: string): string | undefined => {
   return at === -1 ? undefined : args[at + 1];
 };
 
-const server = createMcpServer({ tools: TOOLS, info: SERVER_INFO, log });
+const mcp = createToolsServer(log);
 
 if (args.includes('--http')) {
   const host = option('--host') ?? '127.0.0.1';
   const port = Number(option('--port') ?? '0');
   // One endpoint, /mcp; each MCP session is one connection of the server.
-  const handler = createStreamableHttpNodeHandler(server);
+  const handler = createStreamableHttpNodeHandler(mcp.server, { pushMethods: MCP_PUSH_METHODS });
   const http = createHttpServer((req, res) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') {
       res.writeHead(404).end();
@@ -48,15 +45,15 @@ if (args.includes('--http')) {
   const stop = (): void => {
     http.close();
     http.closeAllConnections();
-    void handler.close().then(() => server.close());
+    void handler.close().then(() => mcp.close());
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
-  const connection = server.connect(createStdioTransport({ framing: 'newline' }), {
+  const connection = mcp.connect(createStdioTransport({ framing: 'newline' }), {
     kind: 'stdio',
   });
   connection.closed
-    .then(() => server.close())
+    .then(() => mcp.close())
     .catch((error: unknown) => log(`closing: ${String(error)}`));
 }

@@ -1,132 +1,104 @@
 /**
- * The tools: each one a name, a description, a valibot schema for its arguments (which becomes
- * its JSON Schema `inputSchema`), and a function.
+ * The MCP tool server on `@jsonrpc-kit/mcp`: `add`, `echo`, and `countdown` (progress,
+ * cancellation). Each tool is a name, a description, a valibot schema of its arguments (its JSON
+ * Schema is what `tools/list` shows) and a handler.
  *
  * @module
  */
-import { toJsonSchema } from '@valibot/to-json-schema';
+import { type CallToolResult, createMcpServer, type McpServer } from '@jsonrpc-kit/mcp';
 import * as v from 'valibot';
 
-/** An object schema for a tool's arguments. */
-export type ArgumentsSchema = v.ObjectSchema<
-  v.ObjectEntries,
-  v.ErrorMessage<v.ObjectIssue> | undefined
->;
+/** The name and version the server reports. */
+export const SERVER_INFO = { name: 'jsonrpc-kit-tools-stdio', version: '0.0.0' } as const;
 
-/** One tool. */
-export interface Tool<S extends ArgumentsSchema = ArgumentsSchema> {
-  /** The tool's name, as `tools/call` names it. */
-  readonly name: string;
-  /** What the tool does, for the model. */
-  readonly description: string;
-  /** The schema of its arguments. */
-  readonly input: S;
-  /**
-   * Runs the tool.
-   *
-   * @param args - the validated arguments
-   * @param signal - aborted when the call is cancelled
-   * @param progress - reports progress to a client that asked for it (a `progressToken`)
-   * @returns the text answered
-   */
-  run(
-    args: v.InferOutput<S>,
-    signal: AbortSignal,
-    progress: (progress: number, total?: number) => void,
-  ): string | Promise<string>;
-}
+const described = <S extends v.GenericSchema>(schema: S, description: string) =>
+  v.pipe(schema, v.description(description));
 
 /**
- * Defines a tool, typing `run` by the schema.
+ * Creates the tool server.
  *
- * @param tool - the tool
- * @returns the same tool
- * @example
- * ```ts
- * const upper = defineTool({
- *   name: 'upper',
- *   description: 'Upper-cases text.',
- *   input: v.object({ text: v.string() }),
- *   run: ({ text }) => text.toUpperCase(),
- * });
- * ```
+ * @param log - where diagnostics go (never stdout on stdio)
+ * @returns the server: `mcp.connect(createStdioTransport({ framing: 'newline' }))`
  */
-export function defineTool<S extends ArgumentsSchema>(tool: Tool<S>): Tool {
-  return tool as unknown as Tool;
-}
-
-/** The JSON Schema of a tool's arguments, as `tools/list` shows it. */
-export type InputSchema = { readonly type: 'object' } & Readonly<Record<string, unknown>>;
-
-/**
- * The JSON Schema of a tool's arguments, from its valibot schema.
- *
- * @param tool - the tool
- * @returns an object schema
- */
-export function inputSchemaOf(tool: Tool): InputSchema {
-  const { $schema: _dialect, ...schema } = toJsonSchema(tool.input) as Record<string, unknown>;
-  return { ...schema, type: 'object' };
-}
-
-/** `add({ a, b })`: the sum, as text. */
-export const addTool: Tool = defineTool({
-  name: 'add',
-  description: 'Adds two numbers and answers the sum as text.',
-  input: v.object({
-    a: v.pipe(v.number(), v.description('The first number')),
-    b: v.pipe(v.number(), v.description('The second number')),
-  }),
-  run: ({ a, b }) => String(a + b),
-});
-
-/** `echo({ text })`: the same text. */
-export const echoTool: Tool = defineTool({
-  name: 'echo',
-  description: 'Answers the text it is given.',
-  input: v.object({ text: v.pipe(v.string(), v.description('The text to echo')) }),
-  run: ({ text }) => text,
-});
-
-/** `countdown({ steps, delayMs })`: waits `steps` times, reporting progress; honours cancellation. */
-export const countdownTool: Tool = defineTool({
-  name: 'countdown',
-  description: 'Counts down, reporting progress at each step; stops when cancelled.',
-  input: v.object({
-    steps: v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(1),
-      v.maxValue(1000),
-      v.description('How many steps'),
-    ),
-    delayMs: v.optional(
-      v.pipe(v.number(), v.minValue(0), v.maxValue(10_000), v.description('Milliseconds per step')),
-      100,
-    ),
-  }),
-  run: async ({ steps, delayMs }, signal, progress) => {
-    for (let i = 1; i <= steps; i++) {
-      await new Promise<void>((resolve, reject) => {
-        if (signal.aborted) {
-          reject(signal.reason);
-          return;
-        }
-        const timer = setTimeout(resolve, delayMs);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            reject(signal.reason);
-          },
-          { once: true },
-        );
-      });
-      progress(i, steps);
+export function createToolsServer(log: (line: string) => void = () => {}): McpServer {
+  const mcp = createMcpServer({
+    ...SERVER_INFO,
+    server: { onError: (error, info) => log(`error in ${info.method ?? 'a message'}: ${error}`) },
+  });
+  mcp.server.use((ctx, next) => {
+    const params = ctx.params as { protocolVersion?: string; clientInfo?: { name?: string } };
+    if (ctx.method === 'initialize') {
+      log(
+        `initialize from ${params?.clientInfo?.name ?? 'a client'} (asked ${params?.protocolVersion})`,
+      );
     }
-    return `counted down ${steps}`;
-  },
-});
+    return next();
+  });
 
-/** Every tool of the example. */
-export const TOOLS: readonly Tool[] = [addTool, echoTool, countdownTool];
+  mcp.tool(
+    'add',
+    {
+      description: 'Adds two numbers and answers the sum as text.',
+      input: v.object({
+        a: described(v.number(), 'The first number'),
+        b: described(v.number(), 'The second number'),
+      }),
+    },
+    ({ a, b }) => String(a + b),
+  );
+
+  mcp.tool(
+    'echo',
+    {
+      description: 'Answers the text it is given.',
+      input: v.object({ text: described(v.string(), 'The text to echo') }),
+    },
+    ({ text }) => text,
+  );
+
+  mcp.tool(
+    'countdown',
+    {
+      description: 'Counts down, reporting progress at each step; stops when cancelled.',
+      input: v.object({
+        steps: described(
+          v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
+          'How many steps',
+        ),
+        delayMs: v.optional(
+          described(v.pipe(v.number(), v.minValue(0), v.maxValue(10_000)), 'Milliseconds per step'),
+          100,
+        ),
+      }),
+    },
+    async ({ steps, delayMs }, ctx) => {
+      for (let i = 1; i <= steps; i++) {
+        await new Promise((resolve, reject) => {
+          if (ctx.signal.aborted) return reject(ctx.signal.reason);
+          const stop = () => {
+            clearTimeout(timer);
+            reject(ctx.signal.reason);
+          };
+          const timer = setTimeout(() => {
+            ctx.signal.removeEventListener('abort', stop);
+            resolve(undefined);
+          }, delayMs);
+          ctx.signal.addEventListener('abort', stop, { once: true });
+        });
+        await ctx.progress(i, steps);
+      }
+      return `counted down ${steps}`;
+    },
+  );
+  return mcp;
+}
+
+/**
+ * The text of a tool's answer.
+ *
+ * @param result - a `tools/call` result
+ * @returns its text blocks, joined
+ */
+export function textOf(result: CallToolResult): string {
+  return result.content.map((item) => (item.type === 'text' ? item.text : '')).join('');
+}

@@ -7,10 +7,8 @@ import { createMemoryTransportPair, type Transport } from '@jsonrpc-kit/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/mcp.js';
-import { defineTool, TOOLS } from '../src/tools.js';
+import { createToolsServer } from '../src/tools.js';
 
 /** Records the raw texts in both directions. */
 interface Wire {
@@ -40,20 +38,6 @@ function sdkTransport(side: Transport, wire: Wire): SdkTransport {
 }
 
 let started: { aborted: boolean } | undefined;
-const slowTool = defineTool({
-  name: 'slow',
-  description: 'Waits until cancelled.',
-  input: v.object({}),
-  run: (_args, signal) =>
-    new Promise<string>((_resolve, reject) => {
-      const state = { aborted: false };
-      started = state;
-      signal.addEventListener('abort', () => {
-        state.aborted = true;
-        reject(signal.reason);
-      });
-    }),
-});
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -61,10 +45,20 @@ afterEach(async () => {
 });
 
 async function connect(): Promise<{ client: Client; wire: Wire }> {
-  const server = createMcpServer({
-    tools: [...TOOLS, slowTool],
-    info: { name: 'wire', version: '1' },
-  });
+  const server = createToolsServer();
+  server.tool(
+    'slow',
+    { description: 'Waits until cancelled.' },
+    (_args, ctx) =>
+      new Promise<string>((_resolve, reject) => {
+        const state = { aborted: false };
+        started = state;
+        ctx.signal.addEventListener('abort', () => {
+          state.aborted = true;
+          reject(ctx.signal.reason);
+        });
+      }),
+  );
   const [serverSide, clientSide] = createMemoryTransportPair();
   const connection = server.connect(serverSide);
   cleanups.push(() => connection.close());

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MCP_SERVER_PROTOCOL_VERSIONS } from '@jsonrpc-kit/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/main.js';
-import { createMcpServer, DEFAULT_PROTOCOL_VERSION } from '../src/mcp.js';
-import { TOOLS } from '../src/tools.js';
+import { createToolsServer } from '../src/tools.js';
+
+const NEWEST = MCP_SERVER_PROTOCOL_VERSIONS[0];
 
 const EXAMPLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_JS = join(EXAMPLE_DIR, 'dist', 'server.js');
@@ -30,7 +32,7 @@ describe('the official MCP SDK client against node dist/server.js', () => {
       name: 'jsonrpc-kit-tools-stdio',
       version: '0.0.0',
     });
-    expect(client.getServerCapabilities()).toEqual({ tools: {} });
+    expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: { listChanged: true } });
 
     const { tools } = await client.listTools();
     expect(tools).toEqual([
@@ -119,8 +121,8 @@ describe('raw stdio', () => {
         jsonrpc: '2.0',
         id: 1,
         result: {
-          protocolVersion: DEFAULT_PROTOCOL_VERSION,
-          capabilities: { tools: {} },
+          protocolVersion: NEWEST,
+          capabilities: { logging: {}, tools: { listChanged: true } },
           serverInfo: { name: 'jsonrpc-kit-tools-stdio', version: '0.0.0' },
         },
       },
@@ -133,14 +135,15 @@ describe('raw stdio', () => {
 });
 
 describe('createMcpServer (in-process)', () => {
-  const server = createMcpServer({ tools: TOOLS, info: { name: 't', version: '1' } });
+  const { server } = createToolsServer();
 
   it('echoes a supported protocol version and falls back for others', async () => {
     for (const [asked, answered] of [
       ['2024-11-05', '2024-11-05'],
       ['2025-03-26', '2025-03-26'],
       ['2025-06-18', '2025-06-18'],
-      ['2030-01-01', '2025-06-18'],
+      ['2025-11-25', '2025-11-25'],
+      ['2030-01-01', NEWEST],
     ]) {
       const answer = await server.handle(
         `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"${asked}","capabilities":{}}}`,
@@ -164,9 +167,7 @@ describe('createMcpServer (in-process)', () => {
   });
 
   it('refuses two tools with one name', () => {
-    expect(() =>
-      createMcpServer({ tools: [TOOLS[0]!, TOOLS[0]!], info: { name: 't', version: '1' } }),
-    ).toThrow(TypeError);
+    expect(() => createToolsServer().tool('add', {}, () => '')).toThrow(TypeError);
   });
 });
 

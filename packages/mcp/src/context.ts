@@ -1,0 +1,249 @@
+/**
+ * What an MCP server knows about each client (its `initialize`, its logging level, its
+ * subscriptions), kept per connection, and the context a tool, resource or prompt handler gets.
+ *
+ * @module
+ */
+import {
+  type JsonRpcId,
+  type ProgressReporter,
+  ProtocolError,
+  type RequestOptions,
+  type TransportContext,
+} from '@jsonrpc-kit/core';
+import type { HandlerContext } from '@jsonrpc-kit/server';
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Implementation,
+  LoggingLevel,
+  Root,
+} from './types.js';
+
+/** The eight logging levels, least severe first. */
+export const LOGGING_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+/** What the server knows about one client (one connection, one Streamable HTTP session). */
+export interface McpClientInfo {
+  /** The protocol version agreed in `initialize`; `undefined` before it. */
+  readonly protocolVersion: string | undefined;
+  /** The client's name and version; `undefined` before `initialize`. */
+  readonly info: Implementation | undefined;
+  /** What the client declared it can do (`{}` before `initialize`). */
+  readonly capabilities: ClientCapabilities;
+  /** The least severe level the client wants logged (`logging/setLevel`); `undefined`: all. */
+  readonly logLevel: LoggingLevel | undefined;
+}
+
+/** The state of one client. */
+export class ClientState implements McpClientInfo {
+  protocolVersion: string | undefined = undefined;
+  info: Implementation | undefined = undefined;
+  capabilities: ClientCapabilities = {};
+  logLevel: LoggingLevel | undefined = undefined;
+  initialized = false;
+  subscriptions: Set<string> | undefined = undefined;
+
+  /**
+   * Whether a message at `level` goes to this client.
+   *
+   * @param level - the message's level
+   * @returns `true` when it is at least the client's level
+   */
+  wants(level: LoggingLevel): boolean {
+    return (
+      this.logLevel === undefined ||
+      LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel)
+    );
+  }
+}
+
+const states = new WeakMap<object, ClientState>();
+
+/**
+ * The state of the client a call came from (one per connection; a call without a connection,
+ * over `server.handle()`, gets a fresh one).
+ *
+ * @param ctx - the handler's context
+ * @returns the client's state
+ */
+export function clientStateOf(ctx: HandlerContext): ClientState {
+  const key = ctx.peer;
+  if (key === undefined) return new ClientState();
+  let state = states.get(key);
+  if (state === undefined) {
+    state = new ClientState();
+    states.set(key, state);
+  }
+  return state;
+}
+
+/**
+ * The state of a connection's client, if it has one.
+ *
+ * @param connection - a connection of the server
+ * @returns its state, or `undefined` when it sent nothing yet
+ */
+export function existingClientState(connection: object): ClientState | undefined {
+  return states.get(connection);
+}
+
+/** What a tool, resource or prompt handler gets besides its arguments. */
+export interface McpContext {
+  /** Aborted when the client cancels the call (`notifications/cancelled`) or goes away. */
+  readonly signal: AbortSignal;
+  /** The id of the request. */
+  readonly requestId: JsonRpcId | undefined;
+  /** The client: its protocol version, name, capabilities and logging level. */
+  readonly client: McpClientInfo;
+  /** The request's `_meta`, if it had one. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** Facts about the transport (HTTP headers, the session id, …). */
+  readonly transport: TransportContext;
+  /**
+   * Reports progress, when the client asked for it (a `progressToken` in `_meta`); else does
+   * nothing.
+   *
+   * @param progress - how far along, increasing with each report
+   * @param total - the end, when known
+   * @param message - what is being done
+   * @returns resolves once sent
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends a log message (`notifications/message`) to this client, when its level asks for it.
+   *
+   * @param level - how severe
+   * @param data - a message or any JSON value
+   * @param logger - which part of the server speaks
+   * @returns resolves once sent
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Asks the client's model (`sampling/createMessage`).
+   *
+   * @param params - the messages and `maxTokens`
+   * @param options - a timeout (the call's signal is passed on)
+   * @returns the model's answer
+   * @throws ProtocolError when the client did not declare `sampling`; the client's error otherwise
+   */
+  sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  /**
+   * Asks the user (`elicitation/create`).
+   *
+   * @param params - the message and the schema of the answer
+   * @param options - a timeout (the call's signal is passed on)
+   * @returns what the user did, and the answer
+   * @throws ProtocolError when the client did not declare `elicitation`; the client's error otherwise
+   */
+  elicit(params: ElicitParams, options?: RequestOptions): Promise<ElicitResult>;
+  /**
+   * Asks the client for its roots (`roots/list`).
+   *
+   * @param options - a timeout (the call's signal is passed on)
+   * @returns the roots
+   * @throws ProtocolError when the client did not declare `roots`; the client's error otherwise
+   */
+  listRoots(options?: RequestOptions): Promise<{
+    /** The client's roots. */
+    readonly roots: readonly Root[];
+  }>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A handler's context, made per call. */
+export class CallContext implements McpContext {
+  readonly #ctx: HandlerContext;
+  readonly client: ClientState;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+
+  /**
+   * @param ctx - the kit handler's context
+   * @param client - the client's state
+   * @param params - the request's params (for `_meta`)
+   */
+  constructor(ctx: HandlerContext, client: ClientState, params: unknown) {
+    this.#ctx = ctx;
+    this.client = client;
+    const meta = isRecord(params) ? params._meta : undefined;
+    this.meta = isRecord(meta) ? meta : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.#ctx.signal;
+  }
+
+  get requestId(): JsonRpcId | undefined {
+    return this.#ctx.id;
+  }
+
+  get transport(): TransportContext {
+    return this.#ctx.transport;
+  }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    const report = this.#ctx.progress as
+      | ProgressReporter<{ progress: number; total?: number; message?: string }>
+      | undefined;
+    if (report === undefined) return Promise.resolve();
+    const value: { progress: number; total?: number; message?: string } = { progress };
+    if (total !== undefined) value.total = total;
+    if (message !== undefined) value.message = message;
+    return report(value);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const peer = this.#ctx.peer;
+    if (peer === undefined || !this.client.wants(level)) return Promise.resolve();
+    const params = logger === undefined ? { level, data } : { level, logger, data };
+    return peer.notify('notifications/message', params as Record<string, unknown>);
+  }
+
+  sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult> {
+    return this.#ask('sampling', 'sampling/createMessage', params, options);
+  }
+
+  elicit(params: ElicitParams, options?: RequestOptions): Promise<ElicitResult> {
+    return this.#ask('elicitation', 'elicitation/create', params, options);
+  }
+
+  listRoots(options?: RequestOptions): Promise<{ readonly roots: readonly Root[] }> {
+    return this.#ask('roots', 'roots/list', undefined, options);
+  }
+
+  #ask<T>(
+    capability: string,
+    method: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+    options: RequestOptions | undefined,
+  ): Promise<T> {
+    const peer = this.#ctx.peer;
+    if (peer === undefined) {
+      return Promise.reject(new ProtocolError(`${method} needs a connection to the client`));
+    }
+    if (this.client.capabilities[capability] === undefined) {
+      return Promise.reject(
+        new ProtocolError(`The client did not declare the "${capability}" capability`),
+      );
+    }
+    return peer.request<T>(method, params as Record<string, unknown> | undefined, {
+      signal: this.#ctx.signal,
+      ...options,
+    });
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * MCP (Model Context Protocol) servers on jsonrpc-kit: tools, resources, prompts, completions
+ * and logging, over any kit transport.
+ *
+ * @module
+ */
+export type { McpClientInfo, McpContext } from './context.js';
+export { LOGGING_LEVELS } from './context.js';
+export type {
+  ArgumentsOf,
+  Completer,
+  JsonSchema,
+  ObjectJsonSchema,
+  PromptArgs,
+  PromptArgument,
+  PromptArgumentsOf,
+  PromptDefinition,
+  PromptHandler,
+  PromptReturn,
+  ResourceDefinition,
+  ResourceHandler,
+  ResourceReturn,
+  ResourceTemplateDefinition,
+  ResourceTemplateHandler,
+  StructuredOf,
+  ToolDefinition,
+  ToolHandler,
+  ToolInput,
+  ToolResult,
+  ToolReturn,
+} from './definitions.js';
+export { objectJsonSchema } from './json-schema.js';
+export type { McpServer, McpServerOptions } from './mcp-server.js';
+export {
+  createMcpServer,
+  DEFAULT_PAGE_SIZE,
+  MAX_COMPLETION_VALUES,
+  MCP_PUSH_METHODS,
+  MCP_SERVER_PROTOCOL_VERSIONS,
+  RESOURCE_NOT_FOUND,
+} from './mcp-server.js';
+export type {
+  AudioContent,
+  BlobResourceContents,
+  CallToolResult,
+  ClientCapabilities,
+  Content,
+  ContentAnnotations,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  EmbeddedResource,
+  GetPromptResult,
+  ImageContent,
+  Implementation,
+  LoggingLevel,
+  PromptMessage,
+  ResourceContents,
+  ResourceInfo,
+  ResourceLink,
+  Root,
+  TextContent,
+  TextResourceContents,
+  ToolAnnotations,
+} from './types.js';
+export type { UriTemplate, UriVariables } from './uri-template.js';
+export { parseUriTemplate } from './uri-template.js';
