@@ -23,6 +23,7 @@ export {
   withDecodedParams,
 } from './codec.js';
 export type {
+  ContentDescriptorDocs,
   Contract,
   ContractEntry,
   ContractOptions,
@@ -30,6 +31,7 @@ export type {
   ItemOutput,
   MaybeSchema,
   MethodDefinition,
+  MethodDocs,
   MethodNames,
   MethodOptions,
   NotificationDefinition,

@@ -7,6 +7,7 @@
 import {
   checkParamNames,
   InvalidParamsError,
+  type MethodDocs,
   type ParamsShape,
   paramNamesOf,
   paramsShapeOf,
@@ -33,6 +34,7 @@ export interface EntryOptions {
   readonly paramNames?: readonly string[] | undefined;
   readonly timeout?: number | undefined;
   readonly description?: string | undefined;
+  readonly docs?: MethodDocs | undefined;
 }
 
 /** The prefix reserved for system methods. */
@@ -91,6 +93,7 @@ export function makeEntry(
       result: kind === 'method' ? options?.result : undefined,
       paramNames,
       description: options?.description,
+      ...(options?.docs === undefined ? {} : { docs: options.docs }),
       system,
     }),
   };

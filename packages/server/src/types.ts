@@ -10,6 +10,7 @@ import type {
   Middleware as CoreMiddleware,
   JsonRpcId,
   MethodDefinition,
+  MethodDocs,
   MethodNames,
   NotificationDefinition,
   NotificationNames,
@@ -137,7 +138,8 @@ export interface MethodOptions {
   /** Deadline in milliseconds for this method (wins over the server's). */
   readonly timeout?: number;
   /** Description for OpenRPC. */
-  readonly description?: string;
+  readonly description?: string /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */;
+  readonly docs?: MethodDocs;
 }
 
 /** Options of {@link Server.notification}. */
@@ -149,7 +151,8 @@ export interface NotificationMethodOptions {
   /** Deadline in milliseconds: `ctx.signal` is aborted when it passes. */
   readonly timeout?: number;
   /** Description for OpenRPC. */
-  readonly description?: string;
+  readonly description?: string /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */;
+  readonly docs?: MethodDocs;
 }
 
 /** One entry of the registry, as {@link Server.methods} lists it. */
@@ -166,6 +169,8 @@ export interface MethodDescriptor {
   readonly paramNames: readonly string[] | undefined;
   /** Description. */
   readonly description: string | undefined;
+  /** The rest of its API description (OpenRPC), when given. */
+  readonly docs?: MethodDocs | undefined;
   /** `true` for `rpc.*` methods registered with {@link Server.registerSystem}. */
   readonly system: boolean;
 }
