@@ -7,11 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Contract, StandardSchemaV1 } from '@jsonrpc-kit/core';
-import { type OpenRpcOptions, openrpc } from '@jsonrpc-kit/extensions/openrpc';
-import { createServer } from '@jsonrpc-kit/server';
+import type { OpenRpcOptions } from '@jsonrpc-kit/extensions/openrpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContractModule, loadDocument } from '../src/index.js';
-import { resolveRef } from '../src/pointer.js';
+import { dereference, discover, type Method, meaning } from './meaning.js';
 import { compileProject, type Project } from './project.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -119,52 +118,6 @@ beforeAll(async () => {
 }, 150_000);
 
 afterAll(() => project?.remove());
-
-/** Every `$ref` replaced by its target, except those that would loop. */
-function dereference(root: unknown, node: unknown, stack: readonly string[] = []): unknown {
-  if (Array.isArray(node)) return node.map((item) => dereference(root, item, stack));
-  if (typeof node !== 'object' || node === null) return node;
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') {
-    if (stack.includes(ref)) return { $ref: ref };
-    return dereference(root, resolveRef(root, ref), [...stack, ref]);
-  }
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, dereference(root, v, stack)]));
-}
-
-type Method = Record<string, unknown> & { params: Record<string, unknown>[] };
-
-/** What a document says, dereferenced, with OpenRPC's defaults written out. */
-function meaning(document: Record<string, unknown>): unknown {
-  const d = dereference(document, document) as Record<string, unknown>;
-  return {
-    info: d.info,
-    servers: d.servers,
-    externalDocs: d.externalDocs,
-    methods: (d.methods as Method[]).map((m) => {
-      const { 'x-notification': _notification, ...rest } = m;
-      return {
-        ...rest,
-        paramStructure: m.paramStructure ?? 'either',
-        params: m.params.map((p) => ({ ...p, required: p.required ?? false })),
-      };
-    }),
-  };
-}
-
-async function discover(contract: Contract, options: OpenRpcOptions): Promise<unknown> {
-  const server = createServer();
-  const failing = () => {
-    throw new Error('not implemented');
-  };
-  server.implement(
-    contract,
-    Object.fromEntries(Object.keys(contract).map((k) => [k, failing])) as never,
-  );
-  openrpc(server, options);
-  const text = await server.handle('{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}');
-  return (JSON.parse(text!) as { result: unknown }).result;
-}
 
 function valid(schema: unknown, value: unknown): boolean {
   const result = (schema as StandardSchemaV1)['~standard'].validate(value);
