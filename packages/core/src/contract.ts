@@ -34,6 +34,40 @@ export interface ContentDescriptorDocs {
   readonly [extension: string]: unknown;
 }
 
+/** Where more documentation is (OpenRPC's External Documentation object). */
+export interface ExternalDocs {
+  /** Its URL. */
+  readonly url: string;
+  /** What is there. */
+  readonly description?: string;
+}
+
+/** A tag for grouping methods (OpenRPC's Tag object). */
+export interface MethodTag {
+  /** The tag's name. */
+  readonly name: string;
+  /** Its summary, description, external docs, `x-…` members. */
+  readonly [member: string]: unknown;
+}
+
+/** An example pairing of params and result (OpenRPC's Example Pairing object). */
+export interface MethodExample {
+  /** The example's name. */
+  readonly name: string;
+  /** Its `params` (`[{ name, value }]`), `result`, summary, description. */
+  readonly [member: string]: unknown;
+}
+
+/** An application error a method may answer (OpenRPC's Error object). */
+export interface MethodError {
+  /** The error's code. */
+  readonly code: number;
+  /** Its message. */
+  readonly message: string;
+  /** Its data. */
+  readonly data?: unknown;
+}
+
 /**
  * What an API description says about a method or notification beyond its schemas: the members of
  * an OpenRPC method object. The kit does not read it when it serves calls; `rpc.discover`
@@ -42,26 +76,22 @@ export interface ContentDescriptorDocs {
 export interface MethodDocs {
   /** A short summary. */
   readonly summary?: string;
-  /** Tags for grouping (`{ name, description?, externalDocs? }`). */
-  readonly tags?: readonly { readonly name: string; readonly [key: string]: unknown }[];
+  /** Tags for grouping. */
+  readonly tags?: readonly MethodTag[];
   /** How the description says params are sent (the kit accepts both when it knows the names). */
   readonly paramStructure?: 'by-name' | 'by-position' | 'either';
   /** The params' names, descriptions and published schemas, in positional order. */
   readonly params?: readonly ContentDescriptorDocs[];
   /** The result's name, description and published schema. */
   readonly result?: ContentDescriptorDocs;
-  /** Example pairings: `{ name, params: [{ name, value }], result?: { name, value } }`. */
-  readonly examples?: readonly { readonly name: string; readonly [key: string]: unknown }[];
-  /** The application errors the method may answer (`{ code, message, data? }`). */
-  readonly errors?: readonly {
-    readonly code: number;
-    readonly message: string;
-    readonly data?: unknown;
-  }[];
+  /** Example pairings of params and result. */
+  readonly examples?: readonly MethodExample[];
+  /** The application errors the method may answer. */
+  readonly errors?: readonly MethodError[];
   /** Whether the method is deprecated. */
   readonly deprecated?: boolean;
   /** Where more documentation is. */
-  readonly externalDocs?: { readonly url: string; readonly description?: string };
+  readonly externalDocs?: ExternalDocs;
   /** Any other member of the method object (`links`, `servers`, `x-…`). */
   readonly [member: string]: unknown;
 }

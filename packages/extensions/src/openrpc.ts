@@ -7,6 +7,7 @@
 import type {
   ContentDescriptorDocs,
   Contract,
+  ExternalDocs,
   MethodDocs,
   StandardSchemaV1,
 } from '@jsonrpc-kit/core';
@@ -168,7 +169,7 @@ export interface OpenRpcDocument {
   /** Named schemas (and the other reusable objects). */
   readonly components?: OpenRpcComponents;
   /** Where more documentation is. */
-  readonly externalDocs?: { readonly url: string; readonly description?: string };
+  readonly externalDocs?: ExternalDocs;
 }
 
 /** Options of {@link createOpenRpcDocument} and {@link openrpc}. */
@@ -196,7 +197,7 @@ export interface OpenRpcOptions {
   /** Components published as they are (JSON Schemas the methods' docs refer to, errors, tags). */
   readonly components?: OpenRpcComponents;
   /** Where more documentation is. */
-  readonly externalDocs?: { readonly url: string; readonly description?: string };
+  readonly externalDocs?: ExternalDocs;
   /**
    * Amends the document before it is answered (add `x-…` members, drop a method): return the
    * document to publish.

@@ -63,7 +63,7 @@ describe('contractFromDocument', () => {
         lines.push(line);
       },
     });
-    openrpc(server, openrpcOptionsOf(document) as never);
+    openrpc(server, openrpcOptionsOf(document));
     const [a, b] = createMemoryTransportPair();
     server.connect(b);
     const client = createClient(a);

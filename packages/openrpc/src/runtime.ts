@@ -9,6 +9,7 @@ import { type Schema, type SchemaDraft, Validator } from '@cfworker/json-schema'
 import {
   type Contract,
   defineContract,
+  type ExternalDocs,
   method,
   notification,
   type StandardSchemaResult,
@@ -162,25 +163,42 @@ export function contractFromDocument(document: OpenRpcDocumentInput): Contract {
   return defineContract(entries);
 }
 
+/** What {@link openrpcOptionsOf} returns: the members of `openrpc()`'s options a document gives. */
+export interface DocumentOptions {
+  /** The document's `info`: title, version, and the rest. */
+  readonly info: {
+    /** The service's title. */
+    readonly title: string;
+    /** The API's version. */
+    readonly version: string;
+  };
+  /** Its `servers`. */
+  readonly servers?: readonly {
+    /** The endpoint's URL. */
+    readonly url: string;
+  }[];
+  /** Its `components`. */
+  readonly components?: { readonly [kind: string]: { readonly [name: string]: unknown } };
+  /** Its `externalDocs`. */
+  readonly externalDocs?: ExternalDocs;
+}
+
 /**
  * What a document says beside its methods, as `openrpc()`'s options: `info`, `servers`,
  * `components`, `externalDocs`. With {@link contractFromDocument}'s contract, the server's
  * `rpc.discover` then answers the document.
  *
  * @param document - the parsed OpenRPC document
- * @returns the options (spread them into `openrpc(server, { ...options })`)
+ * @returns the options
  * @example
  * ```ts
  * openrpc(server, openrpcOptionsOf(document));
  * ```
  */
-export function openrpcOptionsOf(document: OpenRpcDocumentInput): {
-  readonly info: { readonly title: string; readonly version: string };
-  readonly [key: string]: unknown;
-} {
+export function openrpcOptionsOf(document: OpenRpcDocumentInput): DocumentOptions {
   const out: Record<string, unknown> = { info: document.info };
   for (const k of ['servers', 'components', 'externalDocs'] as const) {
     if (document[k] !== undefined) out[k] = document[k];
   }
-  return out as { info: { title: string; version: string } };
+  return out as unknown as DocumentOptions;
 }

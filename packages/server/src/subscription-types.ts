@@ -235,7 +235,12 @@ export interface Subscriptions {
    * const { items, bytes } = subscriptions.held();
    * ```
    */
-  held(connection?: Peer): { readonly items: number; readonly bytes: number };
+  held(connection?: Peer): {
+    /** How many items. */
+    readonly items: number;
+    /** Their size. */
+    readonly bytes: number;
+  };
   /** Connections that hold a registry now (one per connection with a live subscription). */
   readonly connections: number;
   /**

@@ -138,7 +138,8 @@ export interface MethodOptions {
   /** Deadline in milliseconds for this method (wins over the server's). */
   readonly timeout?: number;
   /** Description for OpenRPC. */
-  readonly description?: string /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */;
+  readonly description?: string;
+  /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */
   readonly docs?: MethodDocs;
 }
 
@@ -151,7 +152,8 @@ export interface NotificationMethodOptions {
   /** Deadline in milliseconds: `ctx.signal` is aborted when it passes. */
   readonly timeout?: number;
   /** Description for OpenRPC. */
-  readonly description?: string /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */;
+  readonly description?: string;
+  /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */
   readonly docs?: MethodDocs;
 }
 

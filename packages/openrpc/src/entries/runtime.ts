@@ -7,6 +7,7 @@
 export type { OpenRpcDocumentInput } from '../document.js';
 export {
   contractFromDocument,
+  type DocumentOptions,
   type JsonSchemaStandard,
   type JsonSchemaValidatorOptions,
   jsonSchemaValidator,
