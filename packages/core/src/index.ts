@@ -4,14 +4,20 @@ export { withCallContext } from './call-context.js';
 export type { Codec, SuperjsonLike } from './codec.js';
 export { losslessNumbers, superjsonCodec } from './codec.js';
 export type {
+  ContentDescriptorDocs,
   Contract,
   ContractEntry,
   ContractOptions,
+  ExternalDocs,
   ItemInput,
   ItemOutput,
   MethodDefinition,
+  MethodDocs,
+  MethodError,
+  MethodExample,
   MethodNames,
   MethodOptions,
+  MethodTag,
   NotificationDefinition,
   NotificationNames,
   NotificationOptions,

@@ -16,19 +16,33 @@ export type JsonSchema = { readonly [key: string]: unknown };
  *
  * @param schema - a Standard Schema
  * @param io - `"input"` for params (what callers send), `"output"` for results
+ * @param context - named schemas to refer to rather than inline
  * @returns the JSON Schema, or a promise of it
  */
 export type JsonSchemaConverter = (
   schema: StandardSchemaV1,
   io: 'input' | 'output',
+  context?: JsonSchemaContext,
 ) => JsonSchema | undefined | Promise<JsonSchema | undefined>;
+
+/** What a {@link JsonSchemaConverter} may use beside the schema. */
+export interface JsonSchemaContext {
+  /**
+   * Named schemas: a converter that can refers to them with `{ "$ref": "#/$defs/<name>" }` and
+   * puts them in `$defs` (the document moves `$defs` to `components/schemas`).
+   */
+  readonly definitions?: { readonly [name: string]: StandardSchemaV1 };
+}
 
 interface StandardJsonConverter {
   readonly input?: (options: { target: string }) => unknown;
   readonly output?: (options: { target: string }) => unknown;
 }
 
-type ValibotToJsonSchema = (schema: unknown, config?: { errorMode?: string }) => unknown;
+type ValibotToJsonSchema = (
+  schema: unknown,
+  config?: { errorMode?: string; definitions?: Record<string, unknown> },
+) => unknown;
 
 let valibotConverter: Promise<ValibotToJsonSchema | undefined> | undefined;
 
@@ -49,10 +63,12 @@ function asSchema(value: unknown): JsonSchema | undefined {
 /**
  * The default converter: the schema's Standard JSON Schema export (`~standard.jsonSchema`), then
  * its `toJSONSchema()` method (zod 4), then `@valibot/to-json-schema` for valibot schemas when
- * that optional peer is installed. The `$schema` member is dropped (OpenRPC fixes the dialect).
+ * that optional peer is installed, with the context's named schemas as `$defs` references. The
+ * `$schema` member is dropped (OpenRPC fixes the dialect).
  *
  * @param schema - a Standard Schema
  * @param io - `"input"` or `"output"`
+ * @param context - named schemas (valibot's converter refers to them)
  * @returns the JSON Schema, or `undefined` when no route applies or conversion fails
  * @example
  * ```ts
@@ -62,6 +78,7 @@ function asSchema(value: unknown): JsonSchema | undefined {
 export async function defaultJsonSchemaConverter(
   schema: StandardSchemaV1,
   io: 'input' | 'output',
+  context?: JsonSchemaContext,
 ): Promise<JsonSchema | undefined> {
   try {
     const standard = schema['~standard'] as { jsonSchema?: StandardJsonConverter };
@@ -73,7 +90,12 @@ export async function defaultJsonSchemaConverter(
     if (typeof own === 'function') return asSchema(own.call(schema));
     if (schema['~standard'].vendor === 'valibot') {
       const convert = await loadValibotConverter();
-      if (convert) return asSchema(convert(schema, { errorMode: 'ignore' }));
+      const definitions = context?.definitions;
+      if (convert) {
+        return asSchema(
+          convert(schema, { errorMode: 'ignore', ...(definitions ? { definitions } : {}) }),
+        );
+      }
     }
   } catch {
     // A schema that cannot be expressed in JSON Schema is described as "anything".

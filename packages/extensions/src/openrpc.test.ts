@@ -309,3 +309,194 @@ describe('the meta-schema validator', () => {
     expect(validateJsonSchema(openRpcMetaSchema, { ...good, 'x-extra': 1 })).toEqual([]);
   });
 });
+
+describe('metadata', () => {
+  it('writes a method’s docs into its method object', async () => {
+    const calc = defineContract({
+      divide: method({
+        params: v.tuple([v.number(), v.number()]),
+        result: v.number(),
+        paramNames: ['dividend', 'divisor'],
+        description: 'Divides.',
+        docs: {
+          summary: 'a / b',
+          tags: [{ name: 'math' }],
+          paramStructure: 'by-position',
+          params: [
+            { name: 'dividend', description: 'what is divided' },
+            { name: 'divisor', description: 'not zero', deprecated: false },
+          ],
+          result: { name: 'quotient', description: 'the quotient' },
+          examples: [
+            {
+              name: 'six by two',
+              params: [
+                { name: 'dividend', value: 6 },
+                { name: 'divisor', value: 2 },
+              ],
+              result: { name: 'quotient', value: 3 },
+            },
+          ],
+          errors: [{ code: 1, message: 'Division by zero' }],
+          deprecated: true,
+          externalDocs: { url: 'https://example.com/divide' },
+          'x-cost': 1,
+        },
+      }),
+    });
+    const server = createServer();
+    server.implement(calc, { divide: ([a, b]) => a / b });
+    openrpc(server, { info });
+    const doc = await discover(server);
+    expect(validateJsonSchema(openRpcMetaSchema, doc)).toEqual([]);
+    expect(doc.methods[0]).toEqual({
+      name: 'divide',
+      description: 'Divides.',
+      summary: 'a / b',
+      tags: [{ name: 'math' }],
+      paramStructure: 'by-position',
+      params: [
+        {
+          name: 'dividend',
+          description: 'what is divided',
+          schema: { type: 'number' },
+          required: true,
+        },
+        {
+          name: 'divisor',
+          description: 'not zero',
+          deprecated: false,
+          schema: { type: 'number' },
+          required: true,
+        },
+      ],
+      result: { name: 'quotient', description: 'the quotient', schema: { type: 'number' } },
+      examples: [
+        {
+          name: 'six by two',
+          params: [
+            { name: 'dividend', value: 6 },
+            { name: 'divisor', value: 2 },
+          ],
+          result: { name: 'quotient', value: 3 },
+        },
+      ],
+      errors: [{ code: 1, message: 'Division by zero' }],
+      deprecated: true,
+      externalDocs: { url: 'https://example.com/divide' },
+      'x-cost': 1,
+    });
+  });
+
+  it('publishes the schemas docs give, and server.method() takes docs too', async () => {
+    const server = createServer();
+    server.method('get', (p: { id: string }) => ({ id: p.id }), {
+      params: v.object({ id: v.string() }),
+      docs: {
+        params: [{ name: 'id', schema: { $ref: '#/components/schemas/Id' }, required: true }],
+        result: { name: 'item', schema: { $ref: '#/components/schemas/Item' } },
+      },
+    });
+    openrpc(server, {
+      info,
+      components: {
+        schemas: {
+          Id: { type: 'string', pattern: '^[a-z]+$' },
+          Item: { type: 'object', properties: { id: { $ref: '#/components/schemas/Id' } } },
+        },
+        errors: { NotFound: { code: 404, message: 'Not found' } },
+      },
+      externalDocs: { url: 'https://example.com' },
+    });
+    const doc = await discover(server);
+    expect(validateJsonSchema(openRpcMetaSchema, doc)).toEqual([]);
+    expect(doc.methods[0]!.params).toEqual([
+      { name: 'id', schema: { $ref: '#/components/schemas/Id' }, required: true },
+    ]);
+    expect(doc.methods[0]!.result).toEqual({
+      name: 'item',
+      schema: { $ref: '#/components/schemas/Item' },
+    });
+    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(['Id', 'Item']);
+    expect(doc.components?.errors).toEqual({ NotFound: { code: 404, message: 'Not found' } });
+    expect(doc.externalDocs).toEqual({ url: 'https://example.com' });
+  });
+
+  it('refers to named schemas with $ref and lists each once in components/schemas', async () => {
+    const Pet = v.object({ name: v.string(), tag: v.optional(v.string()) });
+    const server = createServer();
+    server.method('add_pet', (p: { pet: unknown }) => p.pet, {
+      params: v.object({ pet: Pet }),
+      result: Pet,
+    });
+    server.method('list_pets', () => [], { params: v.tuple([]), result: v.array(Pet) });
+    openrpc(server, { info, schemas: { Pet } });
+    const doc = await discover(server);
+    expect(validateJsonSchema(openRpcMetaSchema, doc)).toEqual([]);
+    const ref = { $ref: '#/components/schemas/Pet' };
+    expect(byName(doc, 'add_pet').params[0]!.schema).toEqual(ref);
+    expect(byName(doc, 'add_pet').result!.schema).toEqual(ref);
+    expect(byName(doc, 'list_pets').result!.schema).toEqual({ type: 'array', items: ref });
+    expect(doc.components?.schemas).toEqual({
+      Pet: {
+        type: 'object',
+        properties: { name: { type: 'string' }, tag: { type: 'string' } },
+        required: ['name'],
+      },
+    });
+  });
+
+  it('keeps the definitions of recursive (lazy) schemas in components/schemas', async () => {
+    type Tree = { name: string; children: Tree[] };
+    const Tree: v.GenericSchema<Tree> = v.object({
+      name: v.string(),
+      children: v.array(v.lazy(() => Tree)),
+    });
+    type List = { value: number; next?: List | undefined };
+    const List: v.GenericSchema<List> = v.object({
+      value: v.number(),
+      next: v.optional(v.lazy(() => List)),
+    });
+    const server = createServer();
+    server.method('size', () => 0, { params: v.object({ tree: Tree }), result: v.number() });
+    server.method('sum', () => 0, { params: v.object({ list: List }), result: v.number() });
+    openrpc(server, { info });
+    const doc = await discover(server);
+    expect(validateJsonSchema(openRpcMetaSchema, doc)).toEqual([]);
+    // Every $ref of the document resolves inside it.
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const found of refs) {
+      const path = JSON.parse(`{${found}}`).$ref.slice(2).split('/');
+      let node: unknown = doc;
+      for (const segment of path) node = (node as Record<string, unknown>)?.[segment];
+      expect(node, found).toBeTypeOf('object');
+    }
+    const tree = byName(doc, 'size').params[0]!.schema as { properties: Record<string, unknown> };
+    const treeRef = (tree.properties.children as { items: { $ref: string } }).items.$ref;
+    const list = byName(doc, 'sum').params[0]!.schema as { properties: Record<string, unknown> };
+    const listRef = (list.properties.next as { $ref: string }).$ref;
+    // Two recursive schemas whose converter named both "0" do not overwrite each other.
+    expect(treeRef).not.toBe(listRef);
+  });
+
+  it('publishes servers with variables, and the amend hook has the last word', async () => {
+    const server = createServer();
+    server.method('ping', () => 'pong');
+    openrpc(server, {
+      info,
+      servers: [
+        {
+          name: 'regional',
+          url: 'https://{region}.example.com',
+          variables: { region: { default: 'eu', enum: ['eu', 'us'], description: 'where' } },
+        },
+      ],
+      amend: (document) => ({ ...document, 'x-generated-by': 'test' }) as typeof document,
+    });
+    const doc = await discover(server);
+    expect(validateJsonSchema(openRpcMetaSchema, doc)).toEqual([]);
+    expect(doc.servers?.[0]?.variables?.region?.default).toBe('eu');
+    expect((doc as unknown as Record<string, unknown>)['x-generated-by']).toBe('test');
+  });
+});

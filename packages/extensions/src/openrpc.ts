@@ -4,11 +4,18 @@
  *
  * @module
  */
-import type { Contract, StandardSchemaV1 } from '@jsonrpc-kit/core';
+import type {
+  ContentDescriptorDocs,
+  Contract,
+  ExternalDocs,
+  MethodDocs,
+  StandardSchemaV1,
+} from '@jsonrpc-kit/core';
 import type { Server } from '@jsonrpc-kit/server';
 import {
   defaultJsonSchemaConverter,
   type JsonSchema,
+  type JsonSchemaContext,
   type JsonSchemaConverter,
 } from './json-schema.js';
 
@@ -32,6 +39,11 @@ export interface MethodDescription {
   readonly paramNames: readonly string[] | undefined;
   /** Description. */
   readonly description: string | undefined;
+  /**
+   * The rest of the method's API description: written into its method object (a param's or the
+   * result's `schema` there wins over the one derived from the Standard Schema).
+   */
+  readonly docs?: MethodDocs | undefined;
   /** `true` for `rpc.*` methods. */
   readonly system?: boolean;
 }
@@ -74,6 +86,26 @@ export interface OpenRpcServer {
   readonly description?: string;
   /** A short summary. */
   readonly summary?: string;
+  /** Values substituted for `{name}` in the URL. */
+  readonly variables?: { readonly [name: string]: OpenRpcServerVariable };
+}
+
+/** A server variable: a value substituted for `{name}` in a server's URL. */
+export interface OpenRpcServerVariable {
+  /** The value used when none is given. */
+  readonly default: string;
+  /** The values allowed. */
+  readonly enum?: readonly string[];
+  /** A description. */
+  readonly description?: string;
+}
+
+/** The `components` object of an OpenRPC document. */
+export interface OpenRpcComponents {
+  /** Named JSON Schemas, referred to as `#/components/schemas/<name>`. */
+  readonly schemas?: { readonly [name: string]: JsonSchema };
+  /** The other kinds: `contentDescriptors`, `examples`, `links`, `errors`, `tags`, … */
+  readonly [kind: string]: { readonly [name: string]: unknown } | undefined;
 }
 
 /** An OpenRPC content descriptor (a param or a result). */
@@ -86,6 +118,10 @@ export interface OpenRpcContentDescriptor {
   readonly required?: boolean;
   /** A description. */
   readonly description?: string;
+  /** A short summary. */
+  readonly summary?: string;
+  /** Whether the param is deprecated. */
+  readonly deprecated?: boolean;
 }
 
 /** A method object of an OpenRPC document. Notifications have no `result`. */
@@ -104,6 +140,20 @@ export interface OpenRpcMethod {
   readonly 'x-notification'?: true;
   /** The whole params schema, when it is neither an object nor a tuple (a variadic array, say). */
   readonly 'x-params-schema'?: JsonSchema;
+  /** A short summary. */
+  readonly summary?: string;
+  /** Tags for grouping. */
+  readonly tags?: MethodDocs['tags'];
+  /** Example pairings of params and result. */
+  readonly examples?: MethodDocs['examples'];
+  /** The application errors the method may answer. */
+  readonly errors?: MethodDocs['errors'];
+  /** Whether the method is deprecated. */
+  readonly deprecated?: boolean;
+  /** Where more documentation is. */
+  readonly externalDocs?: MethodDocs['externalDocs'];
+  /** Other members from the method's docs (`links`, `servers`, `x-…`). */
+  readonly [member: string]: unknown;
 }
 
 /** An OpenRPC 1.3.2 document. */
@@ -116,6 +166,10 @@ export interface OpenRpcDocument {
   readonly servers?: readonly OpenRpcServer[];
   /** Every method and notification. */
   readonly methods: readonly OpenRpcMethod[];
+  /** Named schemas (and the other reusable objects). */
+  readonly components?: OpenRpcComponents;
+  /** Where more documentation is. */
+  readonly externalDocs?: ExternalDocs;
 }
 
 /** Options of {@link createOpenRpcDocument} and {@link openrpc}. */
@@ -134,6 +188,21 @@ export interface OpenRpcOptions {
    * @default false
    */
   readonly includeSystem?: boolean;
+  /**
+   * Named schemas: where a param or result uses one of them (the same schema object), the document
+   * says `{ "$ref": "#/components/schemas/<name>" }` and lists it once under `components/schemas`
+   * (with the default converter: valibot schemas).
+   */
+  readonly schemas?: { readonly [name: string]: StandardSchemaV1 };
+  /** Components published as they are (JSON Schemas the methods' docs refer to, errors, tags). */
+  readonly components?: OpenRpcComponents;
+  /** Where more documentation is. */
+  readonly externalDocs?: ExternalDocs;
+  /**
+   * Amends the document before it is answered (add `x-…` members, drop a method): return the
+   * document to publish.
+   */
+  readonly amend?: (document: OpenRpcDocument) => OpenRpcDocument | Promise<OpenRpcDocument>;
 }
 
 /**
@@ -159,6 +228,7 @@ export function describeContract(contract: Contract, prefix = ''): MethodDescrip
       result: entry.kind === 'method' ? entry.result : undefined,
       paramNames: entry.paramNames,
       description: entry.description,
+      docs: entry.docs,
     });
   }
   return described;
@@ -174,19 +244,101 @@ function tupleItems(schema: JsonSchema): readonly JsonSchema[] | undefined {
   return Array.isArray(items) ? (items as JsonSchema[]) : undefined;
 }
 
-async function convert(
-  converter: JsonSchemaConverter,
-  schema: StandardSchemaV1 | undefined,
-  io: 'input' | 'output',
-): Promise<JsonSchema | undefined> {
-  return schema === undefined ? undefined : await converter(schema, io);
+/** Where converted schemas put their `$defs`: the document's `components/schemas`. */
+class SchemaStore {
+  readonly schemas: Record<string, JsonSchema>;
+  readonly converter: JsonSchemaConverter;
+  readonly context: JsonSchemaContext;
+  constructor(
+    converter: JsonSchemaConverter,
+    context: JsonSchemaContext,
+    initial: { readonly [name: string]: JsonSchema } | undefined,
+  ) {
+    this.converter = converter;
+    this.context = context;
+    this.schemas = { ...initial };
+  }
+
+  async convert(
+    schema: StandardSchemaV1 | undefined,
+    io: 'input' | 'output',
+  ): Promise<JsonSchema | undefined> {
+    if (schema === undefined) return undefined;
+    const converted = await this.converter(schema, io, this.context);
+    return converted === undefined ? undefined : this.hoist(converted);
+  }
+
+  /** Moves a schema's `$defs` (or `definitions`) into the components, renaming on a clash. */
+  hoist(schema: JsonSchema): JsonSchema {
+    const defs = { ...(schema.$defs as object), ...(schema.definitions as object) } as Record<
+      string,
+      JsonSchema
+    >;
+    const names = Object.keys(defs);
+    if (names.length === 0) return schema;
+    const { $defs: _defs, definitions: _definitions, ...rest } = schema;
+    const rename = new Map<string, string>();
+    for (const name of names) rename.set(name, name);
+    for (const name of names) {
+      let target = name;
+      for (let n = 2; ; n++) {
+        const existing = this.schemas[target];
+        if (existing === undefined) break;
+        if (sameJson(existing, rewriteRefs(defs[name], rename))) break;
+        target = `${name}_${n}`;
+        rename.set(name, target);
+      }
+    }
+    for (const name of names) {
+      this.schemas[rename.get(name)!] = rewriteRefs(defs[name], rename) as JsonSchema;
+    }
+    return rewriteRefs(rest, rename) as JsonSchema;
+  }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Points `#/$defs/<name>` and `#/definitions/<name>` at `#/components/schemas/<renamed>`. */
+function rewriteRefs(value: unknown, rename: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, rename));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$ref' && typeof child === 'string') {
+      const found = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(child);
+      const name = found
+        ? decodeURIComponent(found[1]!).replace(/~1/g, '/').replace(/~0/g, '~')
+        : undefined;
+      out[key] =
+        name !== undefined && rename.has(name)
+          ? `#/components/schemas/${rename.get(name)!}`
+          : child;
+    } else {
+      out[key] = rewriteRefs(child, rename);
+    }
+  }
+  return out;
+}
+
+function withDocs(
+  described: OpenRpcContentDescriptor | undefined,
+  docs: ContentDescriptorDocs | undefined,
+): OpenRpcContentDescriptor | undefined {
+  if (docs === undefined) return described;
+  return { ...described, ...docs, schema: docs.schema ?? described?.schema ?? {} };
 }
 
 async function describeMethod(
   entry: MethodDescription,
-  converter: JsonSchemaConverter,
+  store: SchemaStore,
 ): Promise<OpenRpcMethod> {
-  const paramsSchema = await convert(converter, entry.params, 'input');
+  const docs = entry.docs;
+  const docParams = docs?.params;
+  // Docs that publish every param's schema are the params; no conversion is needed.
+  const paramsFromDocs = docParams?.every((p) => p.schema !== undefined) === true;
+  const paramsSchema = paramsFromDocs ? undefined : await store.convert(entry.params, 'input');
   const names = entry.paramNames;
   let params: OpenRpcContentDescriptor[] = [];
   let paramStructure: OpenRpcMethod['paramStructure'] = names ? 'either' : 'by-position';
@@ -215,28 +367,40 @@ async function describeMethod(
   } else if (names) {
     params = names.map((name) => ({ name, schema: {} }));
   }
-  const method: {
-    -readonly [K in keyof OpenRpcMethod]: OpenRpcMethod[K];
-  } = { name: entry.name, paramStructure, params };
+  if (docParams !== undefined) {
+    params = docParams.map(
+      (p, index) => withDocs(params.find((d) => d.name === p.name) ?? params[index], p)!,
+    );
+  }
+  const { params: _params, result: resultDocs, paramStructure: structure, ...members } = docs ?? {};
+  const method: Record<string, unknown> = {
+    name: entry.name,
+    paramStructure: structure ?? paramStructure,
+    params,
+  };
   if (entry.description !== undefined) method.description = entry.description;
   if (entry.kind === 'notification') {
     method['x-notification'] = true;
   } else {
-    const result = await convert(converter, entry.result, 'output');
-    method.result = { name: 'result', schema: result ?? {} };
+    const result =
+      resultDocs?.schema !== undefined ? undefined : await store.convert(entry.result, 'output');
+    method.result = withDocs({ name: 'result', schema: result ?? {} }, resultDocs);
   }
   if (extra) method['x-params-schema'] = extra;
-  return method;
+  Object.assign(method, members);
+  return method as unknown as OpenRpcMethod;
 }
 
 /**
  * Builds an OpenRPC 1.3.2 document from method descriptions (`server.methods()` or
  * {@link describeContract}). Methods with known parameter names are `"either"` (the server accepts
  * them by name and by position); tuple schemas without names are `"by-position"`. Notifications
- * carry `"x-notification": true` and no `result`.
+ * carry `"x-notification": true` and no `result`. A method's `docs` (summary, tags, examples,
+ * errors, param and result descriptions, …) go into its method object; named schemas
+ * (`options.schemas`, and the `$defs` of recursive schemas) go to `components/schemas`.
  *
  * @param methods - the methods to describe
- * @param options - `info`, `servers`, the schema converter
+ * @param options - `info`, `servers`, named schemas, components, the schema converter, `amend`
  * @returns the document
  * @example
  * ```ts
@@ -248,14 +412,28 @@ export async function createOpenRpcDocument(
   options: OpenRpcOptions,
 ): Promise<OpenRpcDocument> {
   const converter = options.converter ?? defaultJsonSchemaConverter;
+  const context: JsonSchemaContext = options.schemas ? { definitions: options.schemas } : {};
+  const store = new SchemaStore(converter, context, options.components?.schemas);
+  for (const [name, schema] of Object.entries(options.schemas ?? {})) {
+    // Each named schema is listed even when no method uses it.
+    const converted = await store.convert(schema, 'output');
+    if (converted !== undefined && store.schemas[name] === undefined)
+      store.schemas[name] = converted;
+  }
   const listed = options.includeSystem ? methods : methods.filter((m) => !isSystem(m));
-  const described = await Promise.all(listed.map((m) => describeMethod(m, converter)));
-  return {
+  const described: OpenRpcMethod[] = [];
+  for (const m of listed) described.push(await describeMethod(m, store));
+  const components = { ...options.components };
+  if (Object.keys(store.schemas).length > 0) components.schemas = store.schemas;
+  const document: OpenRpcDocument = {
     openrpc: OPENRPC_VERSION,
     info: options.info,
     ...(options.servers ? { servers: options.servers } : {}),
     methods: described,
+    ...(Object.keys(components).length > 0 ? { components } : {}),
+    ...(options.externalDocs ? { externalDocs: options.externalDocs } : {}),
   };
+  return options.amend ? await options.amend(document) : document;
 }
 
 function isSystem(method: MethodDescription): boolean {
@@ -267,7 +445,8 @@ function isSystem(method: MethodDescription): boolean {
  * registered at that moment.
  *
  * @param server - the server
- * @param options - `info` (title, version), `servers`, the schema converter
+ * @param options - `info` (title, version), `servers`, named schemas, components, the schema
+ *   converter, `amend`
  * @returns a function that removes `rpc.discover`
  * @throws TypeError when `rpc.discover` is already registered
  * @example

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type StandardSchemaV1 } from '@jsonrpc-kit/core';
+import type { StandardSchemaV1 } from '@jsonrpc-kit/core';
 import { isStandardSchema } from '@jsonrpc-kit/core/engine';
 
 /** A JSON Schema object (MCP's dialect is JSON Schema 2020-12). */

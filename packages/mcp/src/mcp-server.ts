@@ -5,8 +5,21 @@
  *
  * @module
  */
-import { InvalidParamsError, JsonRpcError, mcpProfile, type StandardSchemaV1, type Transport, type TransportContext } from '@jsonrpc-kit/core';
-import { asyncDisposeSymbol, formatIssues, isStandardSchema, type StandardSchemaIssue, validate } from '@jsonrpc-kit/core/engine';
+import {
+  InvalidParamsError,
+  JsonRpcError,
+  mcpProfile,
+  type StandardSchemaV1,
+  type Transport,
+  type TransportContext,
+} from '@jsonrpc-kit/core';
+import {
+  asyncDisposeSymbol,
+  formatIssues,
+  isStandardSchema,
+  type StandardSchemaIssue,
+  validate,
+} from '@jsonrpc-kit/core/engine';
 import {
   type Connection,
   createServer,

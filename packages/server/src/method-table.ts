@@ -99,6 +99,7 @@ export function contractEntries<C extends Contract>(
           result: definition.kind === 'method' ? definition.result : undefined,
           paramNames: definition.paramNames,
           description: definition.description,
+          docs: definition.docs,
         },
         false,
       ),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { InvalidParamsError, type StandardSchemaV1 } from '@jsonrpc-kit/core';
+import { InvalidParamsError, type MethodDocs, type StandardSchemaV1 } from '@jsonrpc-kit/core';
 import {
   checkParamNames,
   type ParamsShape,
@@ -32,6 +32,7 @@ export interface EntryOptions {
   readonly paramNames?: readonly string[] | undefined;
   readonly timeout?: number | undefined;
   readonly description?: string | undefined;
+  readonly docs?: MethodDocs | undefined;
 }
 
 /** The prefix reserved for system methods. */
@@ -90,6 +91,7 @@ export function makeEntry(
       result: kind === 'method' ? options?.result : undefined,
       paramNames,
       description: options?.description,
+      ...(options?.docs === undefined ? {} : { docs: options.docs }),
       system,
     }),
   };

@@ -10,6 +10,7 @@ import type {
   Middleware as CoreMiddleware,
   JsonRpcId,
   MethodDefinition,
+  MethodDocs,
   MethodNames,
   NotificationDefinition,
   NotificationNames,
@@ -138,6 +139,8 @@ export interface MethodOptions {
   readonly timeout?: number;
   /** Description for OpenRPC. */
   readonly description?: string;
+  /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */
+  readonly docs?: MethodDocs;
 }
 
 /** Options of {@link Server.notification}. */
@@ -150,6 +153,8 @@ export interface NotificationMethodOptions {
   readonly timeout?: number;
   /** Description for OpenRPC. */
   readonly description?: string;
+  /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */
+  readonly docs?: MethodDocs;
 }
 
 /** One entry of the registry, as {@link Server.methods} lists it. */
@@ -166,6 +171,8 @@ export interface MethodDescriptor {
   readonly paramNames: readonly string[] | undefined;
   /** Description. */
   readonly description: string | undefined;
+  /** The rest of its API description (OpenRPC), when given. */
+  readonly docs?: MethodDocs | undefined;
   /** `true` for `rpc.*` methods registered with {@link Server.registerSystem}. */
   readonly system: boolean;
 }

@@ -4,15 +4,17 @@
  *
  * @module
  */
-export type { JsonSchema, JsonSchemaConverter } from '../json-schema.js';
+export type { JsonSchema, JsonSchemaContext, JsonSchemaConverter } from '../json-schema.js';
 export { defaultJsonSchemaConverter } from '../json-schema.js';
 export type {
   MethodDescription,
+  OpenRpcComponents,
   OpenRpcContentDescriptor,
   OpenRpcDocument,
   OpenRpcInfo,
   OpenRpcMethod,
   OpenRpcOptions,
   OpenRpcServer,
+  OpenRpcServerVariable,
 } from '../openrpc.js';
 export { createOpenRpcDocument, describeContract, OPENRPC_VERSION, openrpc } from '../openrpc.js';
