@@ -29,18 +29,11 @@ import {
   TurnoverMap,
 } from '@jsonrpc-kit/core';
 import { batchMembers } from './batch-members.js';
+import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './body-failure.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
-import {
-  type BodyFailure,
-  empty,
-  type FetchRequestInfo,
-  headersOf,
-  json,
-  policyResponse,
-  readBody,
-  TIMED_OUT,
-  TOO_LARGE,
-} from './fetch-handler.js';
+import { readBody } from './fetch-body.js';
+import type { FetchRequestInfo } from './fetch-handler.js';
+import { empty, headersOf, json, policyResponse } from './fetch-response.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';

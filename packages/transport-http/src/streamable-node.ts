@@ -5,18 +5,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectionHandler } from '@jsonrpc-kit/core';
+import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './body-failure.js';
 import { ChunkedBody } from './body-text.js';
 import { Deadlines } from './deadlines.js';
-import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';
 import { HttpContext, type HttpContextSource } from './http-context.js';
-import {
-  headerOf,
-  type NodeHttpHandler,
-  parsedBody,
-  writeEarly,
-  writeEmpty,
-  writeJson,
-} from './node-handler.js';
+import type { NodeHttpHandler } from './node-handler.js';
+import { headerOf, parsedBody } from './node-request.js';
+import { writeEarly, writeEmpty, writeJson } from './node-write.js';
 import type { SseStream } from './sse-stream.js';
 import {
   createStreamableCore,
