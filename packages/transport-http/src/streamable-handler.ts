@@ -17,7 +17,6 @@ import {
   parse,
   scanEnvelope,
   scanHead,
-  serializeError,
   TIMEOUT_HEADER,
   type Transport,
   type TransportContext,
@@ -27,7 +26,7 @@ import {
   TurnoverMap,
 } from '@jsonrpc-kit/core';
 import { batchMembers } from './batch-members.js';
-import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './body-failure.js';
+import { TIMED_OUT, TOO_LARGE } from './body-failure.js';
 import { createMemoryEventStore } from './event-store.js';
 import { readBody } from './fetch-body.js';
 import type { FetchRequestInfo } from './fetch-handler.js';
@@ -35,8 +34,9 @@ import { empty, headersOf, json, policyResponse } from './fetch-response.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
-import { checkRequest, type PolicyDecision, resolveOriginGuard } from './request-policy.js';
+import { checkRequest, resolveOriginGuard } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
+import { ownsStream, randomId, streamIdOf } from './session-ids.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
@@ -61,6 +61,15 @@ import {
   type StreamableHttpHandlerOptions,
   type StreamableSessionOptions,
 } from './streamable-options.js';
+import {
+  errorBody,
+  isReply,
+  reply,
+  SSE_HEADERS,
+  type StreamableIncoming,
+  type StreamableReply,
+  sse,
+} from './streamable-reply.js';
 
 export type {
   StreamableHttpHandlerOptions,
@@ -122,42 +131,8 @@ const CANCEL_GRACE = 100;
 const NO_STREAM =
   'No event stream to send this request to the client on: it takes no answer stream and has no GET stream open';
 
-function errorBody(code: number, message: string): string {
-  return serializeError(null, { code, message });
-}
-
-/**
- * One HTTP request as the streaming handler reads it, whatever the runtime: a fetch `Request`,
- * or node:http's `IncomingMessage` read directly. Internal.
- */
-export interface StreamableIncoming {
-  readonly method: string;
-  /** A request header by lower-case name. */
-  header(name: string): string | undefined;
-  /** The local address it arrived on (DNS-rebinding protection applies to loopback). */
-  readonly localAddress: string | undefined;
-  /** The facts the server and the `authenticate` hook see. */
-  context(maxRequestBytes: number): HttpContext;
-  /** Reads the body, bounded; `undefined` when it could not be read. */
-  body(max: number, timeout: number): Promise<string | BodyFailure | undefined>;
-  /** Calls back once if the client goes away before the answer has ended. */
-  onGone(callback: () => void): void;
-}
-
-/** What the streaming handler answers, before any runtime's response object exists. Internal. */
-export type StreamableReply =
-  | {
-      readonly kind: 'json';
-      readonly status: number;
-      readonly body: string;
-      /** Flat name/value list. */
-      readonly headers: readonly string[];
-      /** Answered before the body was read (413): the rest of the body is to be dropped. */
-      readonly early?: boolean;
-    }
-  | { readonly kind: 'empty'; readonly status: number; readonly headers: readonly string[] }
-  | { readonly kind: 'sse'; readonly stream: SseStream; readonly headers: readonly string[] }
-  | { readonly kind: 'policy'; readonly decision: Extract<PolicyDecision, { kind: 'answer' }> };
+export type { StreamableIncoming, StreamableReply } from './streamable-reply.js';
+export { SSE_HEADERS } from './streamable-reply.js';
 
 /** The handler's core, shared by the fetch and the node:http entries. Internal. */
 export interface StreamableCore {
@@ -170,27 +145,6 @@ export interface StreamableCore {
   /** Closes every session and stream. */
   close(): Promise<void>;
 }
-
-function reply(status: number, body: string, headers: readonly string[]): StreamableReply {
-  return { kind: 'json', status, body, headers };
-}
-
-function sse(stream: SseStream, headers: readonly string[]): StreamableReply {
-  return { kind: 'sse', stream, headers };
-}
-
-/** Whether a session or classification is a reply instead (neither has a `kind`). */
-function isReply(value: object): value is StreamableReply {
-  return 'kind' in value;
-}
-
-/** The headers of an event-stream answer, after the given ones. */
-export const SSE_HEADERS: readonly string[] = [
-  'content-type',
-  'text/event-stream',
-  'cache-control',
-  'no-cache',
-];
 
 /**
  * Builds the fetch `Response` of a reply.
@@ -244,48 +198,6 @@ function fetchIncoming(
       request.signal.addEventListener('abort', callback, { once: true });
     },
   };
-}
-
-/** The characters of a session or stream id: base64url's, all visible ASCII as MCP requires. */
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-/** Characters of an id: 6 random bits each, 132 bits in all (a UUID has 122). */
-const ID_LENGTH = 22;
-
-/**
- * A session or stream id: 22 characters of 6 bits each from the platform's cryptographic random
- * source, made as one flat string. A session keeps its ids for its whole life: 40 bytes, where a
- * UUID's 36 characters take 56 (and `randomUUID()` leaves a tree of 15 strings, about 460 bytes,
- * until something flattens it).
- */
-function randomId(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(ID_LENGTH));
-  const codes = new Array<number>(ID_LENGTH);
-  // 256 is a multiple of 64: each character is uniform.
-  for (let i = 0; i < ID_LENGTH; i++) codes[i] = ID_ALPHABET.charCodeAt(bytes[i]! & 63);
-  return String.fromCharCode(...codes);
-}
-
-/**
- * A new stream id of a session: `<session id>.<random id>` (`.` is not in the id alphabet), so
- * that any process, whatever the event store, can tell whose stream an event belongs to.
- */
-function streamIdOf(session: { readonly id: string | undefined }): string {
-  return session.id === undefined ? randomId() : `${session.id}.${randomId()}`;
-}
-
-/**
- * Whether a stream is one of this session's: event ids are scoped to their session, and a
- * `Last-Event-ID` of another session's stream is refused, never replayed.
- */
-function ownsStream(session: { readonly id: string | undefined }, streamId: string): boolean {
-  const id = session.id;
-  return (
-    id !== undefined &&
-    streamId.length > id.length + 1 &&
-    streamId.charCodeAt(id.length) === 46 /* . */ &&
-    streamId.startsWith(id) &&
-    streamId.indexOf('.', id.length + 1) === -1
-  );
 }
 
 function acceptsSse(accept: string | undefined): boolean {
