@@ -11,18 +11,15 @@ import {
   type ConnectionHandler,
   FifoQueue,
   isPromiseLike,
-  META_HEADER,
   type ParseResult,
   type Profile,
   parse,
   scanEnvelope,
   scanHead,
-  TIMEOUT_HEADER,
   type Transport,
   type TransportContext,
   TransportError,
   type TransportHandler,
-  type TransportHeaders,
   TurnoverMap,
 } from '@jsonrpc-kit/core';
 import { batchMembers } from './batch-members.js';
@@ -36,7 +33,9 @@ import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
 import { checkRequest, resolveOriginGuard } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
+import { keepSessionFacts } from './session-facts.js';
 import { ownsStream, randomId, streamIdOf } from './session-ids.js';
+import { defaultPrincipalOf, keepOrigins, recordOf, type SessionOrigin } from './session-origin.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { createSessionTable } from './session-table.js';
 import { encodeSseEvent } from './sse.js';
@@ -309,65 +308,6 @@ class SessionActivity {
   }
 }
 
-/**
- * Who opened a session: the client it counts against (`maxSessionsPerClient`). Frozen, and one
- * record for every session in a row opened alike, so a session keeps one reference.
- */
-interface SessionOrigin {
-  readonly client: string | undefined;
-  /** The principal it is bound to (with `authenticate`), if any. */
-  readonly principal: string | undefined;
-}
-
-/**
- * Keeps one {@link SessionOrigin} for sessions opened alike in a row.
- *
- * @returns the keeper of one handler: a client and principal in, their record out (`undefined`
- *   for neither)
- */
-function keepOrigins(): (
-  client: string | undefined,
-  principal: string | undefined,
-) => SessionOrigin | undefined {
-  let last: SessionOrigin | undefined;
-  return (client, principal) => {
-    if (client === undefined && principal === undefined) return undefined;
-    if (last !== undefined && last.client === client && last.principal === principal) return last;
-    last = Object.freeze({
-      client: client === undefined ? undefined : flat(client),
-      principal: principal === undefined ? undefined : flat(principal),
-    });
-    return last;
-  };
-}
-
-/**
- * The default principal of an auth value (see `StreamableSessionOptions.principalOf`).
- *
- * @param auth - what `authenticate` returned
- * @returns its principal, or `undefined` for none
- * @throws TypeError when the value has no subject and no JSON text (a cycle, a `BigInt`)
- */
-function defaultPrincipalOf(auth: unknown): string | undefined {
-  if (auth === undefined || auth === null) return undefined;
-  if (typeof auth === 'string') return auth;
-  if (typeof auth === 'number') return String(auth);
-  if (typeof auth === 'object') {
-    const { sub, subject } = auth as { sub?: unknown; subject?: unknown };
-    const id = sub ?? subject;
-    if (typeof id === 'string') return id;
-    if (typeof id === 'number') return String(id);
-  }
-  try {
-    return JSON.stringify(auth);
-  } catch (error) {
-    throw new TypeError(
-      'The auth value has no subject and no JSON text: give sessions.principalOf',
-      { cause: error },
-    );
-  }
-}
-
 /** When this module loaded, as `Date.now()` gives it. */
 const EPOCH = Date.now();
 
@@ -602,117 +542,6 @@ function sessionClass(
     get owner(): SessionOwner {
       return owner;
     }
-  };
-}
-
-/**
- * The request headers that only framed the starting request, or spoke of its calls alone (the
- * caller's time left and metadata: kept, they would bound every later call of the session by the
- * first one's deadline): a session keeps none of them.
- */
-const REQUEST_ONLY_HEADERS: ReadonlySet<string> = new Set([
-  TIMEOUT_HEADER,
-  META_HEADER,
-  'accept',
-  'accept-encoding',
-  'connection',
-  'content-length',
-  'content-type',
-  'expect',
-  'host',
-  'keep-alive',
-  'last-event-id',
-  'te',
-  'transfer-encoding',
-  'upgrade',
-]);
-const NO_HEADERS: TransportHeaders = Object.freeze({});
-/** The record of a session that has no stream yet and no principal: one for all of them. */
-const NO_RECORD: SessionRecord = Object.freeze({});
-
-/** The first record of a session: its principal, if it is bound to one. */
-function recordOf(origin: SessionOrigin | undefined): SessionRecord {
-  const principal = origin?.principal;
-  return principal === undefined ? NO_RECORD : { principal };
-}
-
-/**
- * A flat copy of a text: one string, where a text built by concatenation (the request URL) is a
- * rope of its parts that the session would keep as such.
- *
- * @param text - any text
- * @returns the same text, as one string
- */
-function flat(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
-
-/**
- * Keeps one copy of a text that repeats, such as the URL every session starts at: the copy kept
- * last time when the text is equal to it, else a flat copy of the text.
- */
-function repeated(text: string, last: string | undefined): string {
-  return text === last ? last : flat(text);
-}
-
-/** Whether two sets of kept headers hold the same names and values. */
-function sameHeaders(a: TransportHeaders, b: TransportHeaders): boolean {
-  if (a === b) return true;
-  let count = 0;
-  for (const name in a) {
-    if (a[name] !== b[name]) return false;
-    count++;
-  }
-  for (const _ in b) count--;
-  return count === 0;
-}
-
-/**
- * What a session keeps of the request that started it, for `ctx.transport` of its calls: the
- * headers that say something about the caller (authorization, custom ones; not the starting
- * request's framing: host, connection, content type and length, accept…), its address, URL,
- * method, body limit and `auth`; not its signal. Frozen, and one object for every session in a
- * row whose starting requests say the same (equal headers kept, address, URL and limit, the same
- * `auth`): most sessions of a handler start alike, and each would otherwise hold a copy. With no
- * header left, one shared empty object.
- *
- * @returns the keeper of one handler: a starting request's context in, the facts to keep out
- */
-function keepSessionFacts(): (ctx: HttpContext) => TransportContext {
-  let last: TransportContext | undefined;
-  return (ctx) => {
-    let headers: Record<string, string | readonly string[] | undefined> | undefined;
-    const all = ctx.headers;
-    for (const name in all) {
-      if (REQUEST_ONLY_HEADERS.has(name)) continue;
-      (headers ??= {})[name] = all[name];
-    }
-    const kept = headers ?? NO_HEADERS;
-    if (
-      last !== undefined &&
-      last.remoteAddress === ctx.remoteAddress &&
-      last.url === ctx.url &&
-      last.httpMethod === ctx.httpMethod &&
-      last.maxRequestBytes === ctx.maxRequestBytes &&
-      last.auth === ctx.auth &&
-      sameHeaders(last.headers!, kept)
-    ) {
-      return last;
-    }
-    const facts = Object.freeze({
-      kind: 'http',
-      headers: kept === NO_HEADERS ? kept : Object.freeze(kept),
-      remoteAddress:
-        ctx.remoteAddress === undefined
-          ? undefined
-          : repeated(ctx.remoteAddress, last?.remoteAddress),
-      url: repeated(ctx.url, last?.url),
-      httpMethod: ctx.httpMethod,
-      maxRequestBytes: ctx.maxRequestBytes,
-      auth: ctx.auth,
-    } as TransportContext);
-    last = facts;
-    return facts;
   };
 }
 
