@@ -7,20 +7,15 @@
  * @module
  */
 import {
-  ConnectionClosedError,
   type ConnectionHandler,
   FifoQueue,
   isPromiseLike,
-  type ParseResult,
   type Profile,
   parse,
   scanEnvelope,
   scanHead,
-  type Transport,
   type TransportContext,
   TransportError,
-  type TransportHandler,
-  TurnoverMap,
 } from '@jsonrpc-kit/core';
 import { batchMembers } from './batch-members.js';
 import { TIMED_OUT, TOO_LARGE } from './body-failure.js';
@@ -31,8 +26,16 @@ import { empty, headersOf, json, policyResponse } from './fetch-response.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
+import {
+  CLOSED_HANDLER,
+  clock,
+  type HttpSession,
+  type SessionOwner,
+  sessionClass,
+} from './http-session.js';
 import { checkRequest, resolveOriginGuard } from './request-policy.js';
 import { BODY_TIMEOUT_BODY, rejectionOf, resolveHandlerOptions } from './resolve-options.js';
+import type { Exchange } from './session-activity.js';
 import { keepSessionFacts } from './session-facts.js';
 import { ownsStream, randomId, streamIdOf } from './session-ids.js';
 import { defaultPrincipalOf, keepOrigins, recordOf, type SessionOrigin } from './session-origin.js';
@@ -215,336 +218,6 @@ function explicitCorsOrigins(option: HttpHandlerOptions['cors']): (origin: strin
 /** A send that is done. */
 const SENT: Promise<void> = Promise.resolve();
 
-/** One POST that holds requests, waiting for their answers. */
-interface Exchange {
-  /** The ids (as JSON text) of its requests. */
-  readonly ids: readonly string[];
-  /**
-   * How many of them are still unanswered: those its session's `waiting` table gives to it (an id
-   * waits in one POST of a session at a time, so the table tells which; no set of its own).
-   */
-  left: number;
-  /** Progress tokens (as JSON text) of its requests. */
-  readonly tokens: readonly string[];
-  readonly batch: boolean;
-  /** Whether its answers may come as a stream: then it may also carry the server's messages. */
-  readonly streamable: boolean;
-  /** The streamable exchange of its session that started before it, while both wait. */
-  older: Exchange | undefined;
-  /** The streamable exchange of its session that started after it, while both wait. */
-  newer: Exchange | undefined;
-  /**
-   * Answers collected while not streaming; made with the first (most POSTs get one: an array
-   * grown from empty would reserve room for 16).
-   */
-  answers: string[] | undefined;
-  stream: SseStream | undefined;
-  done: boolean;
-  /** Its client went away (its answers may still go to the event store). */
-  gone: boolean;
-  readonly respond: (reply: StreamableReply) => void;
-  readonly headers: readonly string[];
-}
-
-/** What a session needs of the handler that made it: one object shared by all its sessions. */
-interface SessionOwner {
-  /** Routes one message the server sends on a session. */
-  route(session: Session, text: string): Promise<void>;
-  /** Closes a session (and forgets it everywhere). */
-  closeSession(session: Session, reason?: unknown): Promise<void>;
-  readonly maxMessageBytes: number;
-  /** The server's parser, when it offers one: POST bodies are parsed with it, once. */
-  readonly parse: ((text: string) => ParseResult) | undefined;
-}
-
-/**
- * What a session holds only while POSTs wait for answers, or once it has had a GET stream, push
- * waiting for one, or messages before `start`: made on first use, and let go of once it holds
- * nothing, so that an idle session without a stream holds nothing of it.
- */
-class SessionActivity {
-  /**
-   * The POSTs waiting for answers. A core `TurnoverMap`, not a `Set`, as `waiting`: under a steady
-   * load they live long and gain and lose an entry per POST.
-   */
-  exchanges: TurnoverMap<Exchange, true> | undefined = undefined;
-  /**
-   * Which of them waits for each id (as JSON text): an answer finds its POST in one lookup, and
-   * an id can wait in one POST of the session at a time. Set while `exchanges` is.
-   */
-  waiting: TurnoverMap<string, Exchange> | undefined = undefined;
-  /**
-   * Which streamable exchange a progress token (as JSON text) names: the first still waiting
-   * that named it. A server message that names one goes there in one lookup.
-   */
-  tokens: TurnoverMap<string, Exchange> | undefined = undefined;
-  /**
-   * The newest streamable exchange: a server message that names no waiting one goes there. The
-   * streamable exchanges are a list through their `older` and `newer`, so that the next newest
-   * is at hand when it ends.
-   */
-  newest: Exchange | undefined = undefined;
-  /** Messages that arrived before `start`. */
-  inbox: string[] | undefined = undefined;
-  standalone: SseStream | undefined = undefined;
-  /** The id of the session's own stream, kept across reconnections. */
-  standaloneId: string | undefined = undefined;
-  /** Push sent before the GET stream first opened (bounded), sent when it opens. */
-  backlog: FifoQueue<string> | undefined = undefined;
-  /** Set while a `Last-Event-ID` replay runs: push waits for it, so nothing slips between. */
-  resuming: Promise<void> | undefined = undefined;
-
-  /** Whether it holds nothing (its session may let go of it). */
-  get unused(): boolean {
-    return (
-      this.exchanges === undefined &&
-      this.waiting === undefined &&
-      this.inbox === undefined &&
-      this.standalone === undefined &&
-      this.standaloneId === undefined &&
-      this.backlog === undefined &&
-      this.resuming === undefined
-    );
-  }
-}
-
-/** When this module loaded, as `Date.now()` gives it. */
-const EPOCH = Date.now();
-
-/**
- * Milliseconds since this module loaded: what a session keeps as its last activity. Below 2^31
- * for 24 days, such a number is held in the session itself; a `Date.now()` would be a boxed
- * number of 16 bytes more per session.
- */
-function clock(): number {
-  return Date.now() - EPOCH;
-}
-
-/** The handler of a closed session: it takes nothing more. */
-const CLOSED_HANDLER: TransportHandler = Object.freeze({ onMessage() {}, onClose() {} });
-
-/**
- * One session, and the duplex {@link Transport} `server.connect()` serves: its methods are on the
- * prototype and what only a session with a stream or a waiting POST uses is made on first use, so
- * an idle session is one object of four fields, one of them empty. Its handler (the owner) is on
- * the prototype too: each handler makes its sessions from a subclass of its own
- * ({@link sessionClass}).
- */
-abstract class Session implements Transport {
-  readonly id: string | undefined;
-  /** The server's handler once started; {@link CLOSED_HANDLER} once closed. */
-  handler: TransportHandler | undefined = undefined;
-  /** Its waiting POSTs and its stream's state, while it has any (see {@link SessionActivity}). */
-  activity: SessionActivity | undefined = undefined;
-  lastActive: number;
-  /** Who opened it (one record for sessions opened alike), or `undefined` when nobody is named. */
-  readonly origin: SessionOrigin | undefined;
-
-  constructor(
-    id: string | undefined,
-    streamId: string | undefined,
-    origin: SessionOrigin | undefined,
-  ) {
-    this.id = id;
-    if (streamId !== undefined) this.activityState().standaloneId = streamId;
-    this.lastActive = clock();
-    this.origin = origin;
-  }
-
-  /** The handler that made it. */
-  abstract get owner(): SessionOwner;
-
-  get closed(): boolean {
-    return this.handler === CLOSED_HANDLER;
-  }
-
-  /** The session's activity, made now if it had none. */
-  activityState(): SessionActivity {
-    return (this.activity ??= new SessionActivity());
-  }
-
-  /** The POSTs waiting for answers, if any. */
-  get exchanges(): TurnoverMap<Exchange, true> | undefined {
-    return this.activity?.exchanges;
-  }
-
-  set exchanges(exchanges: TurnoverMap<Exchange, true> | undefined) {
-    if (exchanges !== undefined) this.activityState().exchanges = exchanges;
-    else if (this.activity !== undefined) {
-      this.activity.exchanges = undefined;
-      this.activity.waiting = undefined;
-      this.activity.tokens = undefined;
-      this.activity.newest = undefined;
-      if (this.activity.unused) this.activity = undefined;
-    }
-  }
-
-  /** Takes a POST that waits for the answers with `ids`. */
-  wait(exchange: Exchange, ids: readonly string[]): void {
-    (this.exchanges ??= new TurnoverMap()).set(exchange, true);
-    const activity = this.activity!;
-    const waiting = (activity.waiting ??= new TurnoverMap());
-    for (const id of ids) {
-      // An id twice in one batch is waited for once, as its first answer ends the wait.
-      if (waiting.get(id) === exchange) continue;
-      waiting.set(id, exchange);
-      exchange.left++;
-    }
-    if (!exchange.streamable) return;
-    exchange.older = activity.newest;
-    if (activity.newest !== undefined) activity.newest.newer = exchange;
-    activity.newest = exchange;
-    if (exchange.tokens.length === 0) return;
-    const tokens = (activity.tokens ??= new TurnoverMap());
-    for (const token of exchange.tokens) if (!tokens.has(token)) tokens.set(token, exchange);
-  }
-
-  /**
-   * The exchange a message the server sends (neither an answer nor push) goes to: the one its
-   * progress token names, else the newest streamable one, if any.
-   */
-  carrierOf(token: string | undefined): Exchange | undefined {
-    const activity = this.activity;
-    if (activity === undefined) return undefined;
-    return (token !== undefined ? activity.tokens?.get(token) : undefined) ?? activity.newest;
-  }
-
-  /** The POST that waits for the answer with `id`, if one does. */
-  waiterOf(id: string): Exchange | undefined {
-    return this.activity?.waiting?.get(id);
-  }
-
-  /** The POST that waits for an answer with one of `ids` (one answer, or a batch's), if any. */
-  waiterOfAny(ids: readonly string[]): Exchange | undefined {
-    const waiting = this.activity?.waiting;
-    if (waiting === undefined) return undefined;
-    for (let i = 0; i < ids.length; i++) {
-      const exchange = waiting.get(ids[i]!);
-      if (exchange !== undefined) return exchange;
-    }
-    return undefined;
-  }
-
-  /** `exchange` no longer waits for the answers with `ids` (answered, or cancelled). */
-  answered(exchange: Exchange, ids: readonly string[]): void {
-    const waiting = this.activity?.waiting;
-    if (waiting === undefined) return;
-    for (const id of ids) {
-      if (waiting.get(id) !== exchange) continue;
-      waiting.delete(id);
-      exchange.left--;
-    }
-  }
-
-  /** The session's own (GET) stream, when it has one. */
-  get standalone(): SseStream | undefined {
-    return this.activity?.standalone;
-  }
-
-  get maxMessageBytes(): number {
-    return this.owner.maxMessageBytes;
-  }
-
-  /** The handler's members are called as its methods, never copied (see core's `Transport`). */
-  get callsHandlerMethods(): true {
-    return true;
-  }
-
-  start(h: TransportHandler): Promise<void> {
-    if (this.handler !== undefined) {
-      return Promise.reject(new Error('Transport already started'));
-    }
-    this.handler = h;
-    const activity = this.activity;
-    const inbox = activity?.inbox;
-    if (inbox === undefined) return Promise.resolve();
-    activity!.inbox = undefined;
-    for (const message of inbox) h.onMessage(message);
-    if (activity!.unused && this.activity === activity) this.activity = undefined;
-    return Promise.resolve();
-  }
-
-  send(message: string): Promise<void> {
-    if (this.closed) return Promise.reject(new ConnectionClosedError('HTTP session closed'));
-    return this.owner.route(this, message);
-  }
-
-  close(reason?: unknown): Promise<void> {
-    return this.owner.closeSession(this, reason);
-  }
-
-  /**
-   * Hands a message to the server, or keeps it until `start`. With `parsed` (what the server's
-   * parser made of it), a handler that parses with that same function takes it as it is.
-   */
-  deliver(text: string, parsed?: ParseResult): void {
-    const h = this.handler;
-    if (h === undefined) (this.activityState().inbox ??= []).push(text);
-    else if (parsed !== undefined && h.onParsed !== undefined && h.parse === this.owner.parse) {
-      h.onParsed(parsed, text);
-    } else h.onMessage(text);
-  }
-
-  /** A POST no longer waits for answers; an idle session keeps no empty set. */
-  forget(exchange: Exchange): void {
-    const exchanges = this.exchanges;
-    if (exchanges === undefined) return;
-    this.answered(exchange, exchange.ids);
-    if (!exchanges.delete(exchange)) return;
-    if (exchange.streamable) {
-      const activity = this.activity!;
-      const { older, newer } = exchange;
-      if (older !== undefined) older.newer = newer;
-      if (newer !== undefined) newer.older = older;
-      else activity.newest = older;
-      exchange.older = exchange.newer = undefined;
-      const tokens = activity.tokens;
-      for (const token of exchange.tokens) {
-        if (tokens?.get(token) === exchange) tokens.delete(token);
-      }
-    }
-    if (exchanges.size === 0) this.exchanges = undefined;
-  }
-
-  /** Whether a POST of the session still waits for answers. */
-  get busy(): boolean {
-    return this.exchanges !== undefined && this.exchanges.size > 0;
-  }
-
-  /**
-   * Whether its client is there: its GET stream is open, or a POST still waits with its client
-   * connected. A session whose client went away is idle even while its handlers run.
-   */
-  get connected(): boolean {
-    if (this.standalone?.open === true) return true;
-    const exchanges = this.exchanges;
-    if (exchanges === undefined) return false;
-    for (const exchange of exchanges.keys()) if (!exchange.gone) return true;
-    return false;
-  }
-}
-
-/**
- * The session class of one handler: its owner is a getter on the class's prototype, not a field
- * of each session (8 bytes less per session on a 64-bit heap, where an idle session takes 56).
- *
- * @param owner - the handler's side of its sessions
- * @returns a class whose sessions belong to `owner`
- */
-function sessionClass(
-  owner: SessionOwner,
-): new (
-  id: string | undefined,
-  streamId: string | undefined,
-  origin: SessionOrigin | undefined,
-) => Session {
-  return class HandlerSession extends Session {
-    get owner(): SessionOwner {
-      return owner;
-    }
-  };
-}
-
 /**
  * Serves JSON-RPC over Streamable HTTP in fetch runtimes (and on node:http through
  * `createStreamableHttpNodeHandler`). Speaks MCP's Streamable HTTP dialect by default, so the
@@ -677,7 +350,7 @@ export function createStreamableCore(
   const methods = stateful ? METHODS : STATELESS_METHODS;
   const allow = ['allow', cfg.allow];
   const pushMethods: ReadonlySet<string> = new Set(options.pushMethods ?? DEFAULT_PUSH_METHODS);
-  const sessions = createSessionTable<Session>();
+  const sessions = createSessionTable<HttpSession>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
   /** When a full table was last swept for expired sessions (at most once a second). */
   let sweptWhenFull = Number.NEGATIVE_INFINITY;
@@ -692,7 +365,7 @@ export function createStreamableCore(
    * none of its requests or streams open on the client's side. Handlers still running do not keep
    * it: closing it aborts them (their `ctx.signal`).
    */
-  const expired = (session: Session, now: number): boolean =>
+  const expired = (session: HttpSession, now: number): boolean =>
     idleTimeout > 0 && now - session.lastActive > idleTimeout && !session.connected;
   const sweep = (): void => {
     const now = clock();
@@ -706,7 +379,7 @@ export function createStreamableCore(
     }
   };
   /** Keeps a session alive in the store; with its stream's id, its record is written again. */
-  const touchSession = async (session: Session, streamId?: string): Promise<void> => {
+  const touchSession = async (session: HttpSession, streamId?: string): Promise<void> => {
     if (sessionStore === undefined || session.id === undefined) return;
     const principal = session.origin?.principal;
     try {
@@ -729,7 +402,7 @@ export function createStreamableCore(
     (sweeper as { unref?: () => void }).unref?.();
   };
 
-  const finishExchange = (session: Session, exchange: Exchange): void => {
+  const finishExchange = (session: HttpSession, exchange: Exchange): void => {
     exchange.done = true;
     session.forget(exchange);
     session.lastActive = clock();
@@ -749,12 +422,12 @@ export function createStreamableCore(
   };
 
   /** An answer stream's client went away. */
-  const answerStreamGone = (session: Session): void => {
+  const answerStreamGone = (session: HttpSession): void => {
     // Without a store, nothing could replay the answers: stop what the client started.
     if (store === undefined && session.id === undefined) void closeSession(session);
   };
 
-  const toStream = (exchange: Exchange, session: Session): SseStream => {
+  const toStream = (exchange: Exchange, session: HttpSession): SseStream => {
     if (exchange.stream !== undefined) return exchange.stream;
     const stream = openSseStream({
       streamId: streamIdOf(session),
@@ -775,7 +448,7 @@ export function createStreamableCore(
   };
 
   /** Routes one message the server sends on a session. */
-  const route = (session: Session, text: string): Promise<void> => {
+  const route = (session: HttpSession, text: string): Promise<void> => {
     let ids: string[] | undefined;
     try {
       ids = answeredIds(text);
@@ -819,7 +492,7 @@ export function createStreamableCore(
    * Cancels the calls of a POST that still wait for their answers, as the client would: with the
    * cancel notice of the server's protocol (its session's profile), so their `ctx.signal` aborts.
    */
-  const cancelCalls = (session: Session, exchange: Exchange): void => {
+  const cancelCalls = (session: HttpSession, exchange: Exchange): void => {
     const cancellation = (session.handler as { readonly profile?: Profile<unknown> } | undefined)
       ?.profile?.cancellation;
     if (cancellation === undefined) return;
@@ -834,7 +507,7 @@ export function createStreamableCore(
   };
 
   /** Stops waiting for answers to cancelled requests, after a grace period for those answered. */
-  const forgetCancelled = (session: Session, ids: readonly string[]): void => {
+  const forgetCancelled = (session: HttpSession, ids: readonly string[]): void => {
     setTimeout(() => {
       for (const id of ids) {
         const exchange = session.waiterOf(id);
@@ -850,7 +523,11 @@ export function createStreamableCore(
    * waits for it, bounded, and anything else is dropped, as MCP allows, but for a request to the
    * client: its send fails (see {@link NO_STREAM}).
    */
-  const sendStandalone = async (session: Session, text: string, push: boolean): Promise<void> => {
+  const sendStandalone = async (
+    session: HttpSession,
+    text: string,
+    push: boolean,
+  ): Promise<void> => {
     const activity = session.activity;
     if (activity?.resuming !== undefined) await activity.resuming;
     const stream = activity?.standalone;
@@ -875,7 +552,11 @@ export function createStreamableCore(
   };
 
   /** Closes a session here; `forget` also removes it from the store (it ends everywhere). */
-  const closeSession = async (session: Session, reason?: unknown, forget = true): Promise<void> => {
+  const closeSession = async (
+    session: HttpSession,
+    reason?: unknown,
+    forget = true,
+  ): Promise<void> => {
     if (session.closed) return;
     const handler = session.handler;
     session.handler = CLOSED_HANDLER;
@@ -919,7 +600,7 @@ export function createStreamableCore(
     ctx: HttpContext,
     streamId?: string | undefined,
     origin?: SessionOrigin | undefined,
-  ): Session => {
+  ): HttpSession => {
     const session = new HandlerSession(id, streamId, origin);
     if (id !== undefined) {
       sessions.set(id, session);
@@ -1002,7 +683,7 @@ export function createStreamableCore(
     incoming: StreamableIncoming,
     ctx: HttpContext,
     cors: readonly string[],
-  ): Session | StreamableReply | Promise<Session | StreamableReply> => {
+  ): HttpSession | StreamableReply | Promise<HttpSession | StreamableReply> => {
     const id = incoming.header(sessionHeader);
     if (id === undefined) {
       return reply(
@@ -1032,10 +713,10 @@ export function createStreamableCore(
   const storedSessionOf = async (
     sessionStore: SessionStore,
     id: string,
-    local: Session | undefined,
+    local: HttpSession | undefined,
     ctx: HttpContext,
     cors: readonly string[],
-  ): Promise<Session | StreamableReply> => {
+  ): Promise<HttpSession | StreamableReply> => {
     let session = local;
     const record: SessionRecord | undefined | null = await Promise.resolve(
       sessionStore.lookup(id, sessionTtl),
@@ -1088,7 +769,7 @@ export function createStreamableCore(
     const parsed = parseBody(text);
     const classified = classify(parsed, text, startMethod);
     if ('refused' in classified) return reply(400, classified.refused, cors);
-    let session: Session;
+    let session: HttpSession;
     let headers = cors;
     if (!stateful) session = openSession(undefined, ctx);
     else if (incoming.header(sessionHeader) === undefined && classified.startsSession) {
@@ -1147,7 +828,7 @@ export function createStreamableCore(
    * kept alive while its answers are worked out.
    */
   const awaitAnswers = (
-    session: Session,
+    session: HttpSession,
     incoming: StreamableIncoming,
     headers: readonly string[],
     classified: Classified,
@@ -1274,7 +955,7 @@ export function createStreamableCore(
     return sse(stream, headers);
   };
 
-  const open = (streamId: string, session: Session, prelude: string | undefined): SseStream =>
+  const open = (streamId: string, session: HttpSession, prelude: string | undefined): SseStream =>
     openSseStream({
       streamId,
       store,
@@ -1288,7 +969,7 @@ export function createStreamableCore(
     });
 
   /** A session's stream ended from the client's side: the session is idle from now on. */
-  const streamGone = (session: Session): void => {
+  const streamGone = (session: HttpSession): void => {
     session.lastActive = clock();
   };
 
