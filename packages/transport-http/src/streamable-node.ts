@@ -13,13 +13,9 @@ import type { NodeHttpHandler } from './node-handler.js';
 import { headerOf, parsedBody } from './node-request.js';
 import { writeEarly, writeEmpty, writeJson } from './node-write.js';
 import type { SseStream } from './sse-stream.js';
-import {
-  createStreamableCore,
-  SSE_HEADERS,
-  type StreamableHttpHandlerOptions,
-  type StreamableIncoming,
-  type StreamableReply,
-} from './streamable-handler.js';
+import { createStreamableCore } from './streamable-core.js';
+import type { StreamableHttpHandlerOptions } from './streamable-options.js';
+import { SSE_HEADERS, type StreamableIncoming, type StreamableReply } from './streamable-reply.js';
 
 /** The node:http streaming handler, with its sessions. */
 export interface StreamableNodeHttpHandler extends NodeHttpHandler {
