@@ -13,6 +13,7 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bundleInputsHash, writeBundleStamp } from './bundle-stamp.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dir = process.cwd();
@@ -52,6 +53,9 @@ const commonJsFiles = {
   },
 };
 
+// Hashed before bundling: a source saved while esbuild runs makes the stamp stale, not wrong.
+const inputs = bundleInputsHash(dir);
+
 // esbuild is a development dependency of the repository's root.
 const esbuildPath = createRequire(join(root, 'package.json')).resolve('esbuild');
 const { build } = await import(pathToFileURL(esbuildPath).href);
@@ -71,3 +75,11 @@ await build({
   plugins: [commonJsFiles],
   logLevel: 'warning',
 });
+
+// What the bundles were made from, for the test setup (scripts/vitest-global-setup.ts), which
+// bundles again a package whose sources changed since.
+writeBundleStamp(
+  dir,
+  inputs,
+  Object.keys(entryPoints).map((name) => join('dist', `${name}.js`)),
+);

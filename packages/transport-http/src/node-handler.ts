@@ -7,11 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler } from '@jsonrpc-kit/core/engine';
 import { isPromiseLike } from '@jsonrpc-kit/core/engine';
 import { ChunkedBody } from './body-text.js';
-import { DISCARD_BYTES, DISCARD_TIMEOUT } from './constants.js';
 import { Deadlines } from './deadlines.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext, type HttpContextSource } from './http-context.js';
 import { HttpError } from './http-error.js';
+import { headerOf, parsedBody } from './node-request.js';
+import { writeEarly, writeEmpty, writeJson } from './node-write.js';
 import { checkRequest, POST_ONLY } from './request-policy.js';
 import {
   BAD_BODY_BODY,
@@ -27,119 +28,6 @@ import {
 export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const none: readonly string[] = [];
-
-/** Writes the head of a JSON answer: type, length, `extra`, and `Connection: close` if asked. */
-function writeJsonHead(
-  res: ServerResponse,
-  status: number,
-  body: string,
-  extra: readonly string[],
-  close: boolean,
-): void {
-  const headers: string[] = [
-    'content-type',
-    'application/json',
-    'content-length',
-    String(Buffer.byteLength(body)),
-  ];
-  for (let i = 0; i < extra.length; i++) headers.push(extra[i]!);
-  if (close) headers.push('connection', 'close');
-  res.writeHead(status, headers);
-}
-
-/**
- * Bodies at least this long (UTF-16 units) are written after their head rather than with it:
- * node:http joins the head and a string body into one new string when both go out in one write,
- * a copy of the whole body that costs nothing for small answers and one more copy of a big one.
- */
-const SEPARATE_HEAD_LENGTH = 64 * 1024;
-
-/**
- * Writes a JSON body with one `writeHead` and one `end` (the head on its own first for a big
- * body, so that the body is not copied to join it).
- */
-export function writeJson(
-  res: ServerResponse,
-  status: number,
-  body: string,
-  extra: readonly string[],
-  close: boolean,
-): void {
-  if (res.destroyed || res.headersSent) return;
-  writeJsonHead(res, status, body, extra, close);
-  if (body.length >= SEPARATE_HEAD_LENGTH) res.flushHeaders();
-  res.end(body);
-}
-
-/**
- * Answers before the body was read, then closes gracefully: the answer goes out at once, the rest
- * of the body is read and dropped for a bounded time and byte count (a client that does not wait
- * for `100 Continue` is still writing, and a socket closed under its writes resets the
- * connection before it can read the answer), then the connection is closed.
- */
-export function writeEarly(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  body: string,
-  extra: readonly string[],
-): void {
-  if (res.destroyed || res.headersSent) return;
-  if (req.complete) {
-    writeJson(res, status, body, extra, false);
-    return;
-  }
-  writeJsonHead(res, status, body, extra, true);
-  // The answer is complete on the wire (Content-Length); ending the response is what closes the
-  // socket, so that waits until the body is drained or a bound is reached.
-  res.write(body);
-  let dropped = 0;
-  const done = (): void => {
-    clearTimeout(timer);
-    req.off('data', onData);
-    req.off('end', done);
-    req.off('close', done);
-    res.end();
-  };
-  const onData = (chunk: Buffer): void => {
-    dropped += chunk.length;
-    if (dropped > DISCARD_BYTES) done();
-  };
-  const timer = setTimeout(done, DISCARD_TIMEOUT);
-  timer.unref();
-  req.on('data', onData);
-  req.on('end', done);
-  req.on('close', done);
-  req.resume();
-}
-
-/** Writes an answer without a body. */
-export function writeEmpty(res: ServerResponse, status: number, extra: readonly string[]): void {
-  if (res.destroyed || res.headersSent) return;
-  res.writeHead(status, extra.length === 0 ? undefined : (extra as string[]));
-  res.end();
-}
-
-/** One request header as text (node:http joins repeated ones, except `set-cookie`). */
-export function headerOf(headers: IncomingMessage['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** The body a body parser left on `req.body`, as text. */
-export function parsedBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array)
-    return Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8');
-  if (typeof body === 'object' && body !== null) {
-    try {
-      return JSON.stringify(body);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
 
 /** Calls `disconnect` if the client goes away before the answer is written (now or later). */
 function watchDisconnect(res: ServerResponse, disconnect: () => void): void {

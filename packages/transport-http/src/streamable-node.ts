@@ -5,26 +5,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectionHandler } from '@jsonrpc-kit/core/engine';
+import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './body-failure.js';
 import { ChunkedBody } from './body-text.js';
 import { Deadlines } from './deadlines.js';
-import { type BodyFailure, TIMED_OUT, TOO_LARGE } from './fetch-handler.js';
 import { HttpContext, type HttpContextSource } from './http-context.js';
-import {
-  headerOf,
-  type NodeHttpHandler,
-  parsedBody,
-  writeEarly,
-  writeEmpty,
-  writeJson,
-} from './node-handler.js';
+import type { NodeHttpHandler } from './node-handler.js';
+import { headerOf, parsedBody } from './node-request.js';
+import { writeEarly, writeEmpty, writeJson } from './node-write.js';
 import type { SseStream } from './sse-stream.js';
-import {
-  createStreamableCore,
-  SSE_HEADERS,
-  type StreamableHttpHandlerOptions,
-  type StreamableIncoming,
-  type StreamableReply,
-} from './streamable-handler.js';
+import { createStreamableCore } from './streamable-core.js';
+import type { StreamableHttpHandlerOptions } from './streamable-options.js';
+import { SSE_HEADERS, type StreamableIncoming, type StreamableReply } from './streamable-reply.js';
 
 /** The node:http streaming handler, with its sessions. */
 export interface StreamableNodeHttpHandler extends NodeHttpHandler {
