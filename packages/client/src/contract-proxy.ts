@@ -7,10 +7,12 @@
 import {
   type Contract,
   type ContractEntry,
+  checkOptionNames,
   type InferInput,
   type ItemOutput,
   type JsonRpcParams,
   type NotificationDefinition,
+  type OptionNames,
   paramNamesOf,
   type ResultOutput,
   type StandardSchemaV1,
@@ -33,6 +35,9 @@ export interface UseOptions {
    */
   readonly params?: ParamsStyle;
 }
+
+/** Every name of {@link UseOptions}. */
+const USE_OPTION_NAMES: OptionNames<UseOptions> = { prefix: true, params: true };
 
 /**
  * What a proxy function resolves to: the result schema's output for a method, `void` for a
@@ -140,13 +145,15 @@ function entryFunction(entry: ContractEntry, send: Send, style: ParamsStyle): Fu
  * @param contract - the contract
  * @param options - prefix and params style
  * @returns the frozen proxy
- * @throws TypeError when `options.params` is neither `"byName"` nor `"byPosition"`
+ * @throws TypeError when `options.params` is neither `"byName"` nor `"byPosition"`, or an option
+ *   name is unknown
  */
 export function createContractProxy<C extends Contract>(
   caller: ContractCaller,
   contract: C,
   options?: UseOptions,
 ): ContractProxy<C> {
+  checkOptionNames('client.contract', options, USE_OPTION_NAMES);
   const prefix = options?.prefix ?? '';
   const style = options?.params ?? 'byName';
   if (style !== 'byName' && style !== 'byPosition') {

@@ -154,6 +154,8 @@ export {
 } from './messages.js';
 export type { Middleware } from './middleware.js';
 export { runMiddleware } from './middleware.js';
+export type { OptionNames } from './option-names.js';
+export { checkOptionNames } from './option-names.js';
 export type {
   ParsedBatch,
   ParsedInvalid,

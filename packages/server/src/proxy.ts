@@ -31,6 +31,7 @@ import {
   type Transport,
   type TransportContext,
 } from '@jsonrpc-kit/core';
+import { checkServerOptions } from './options.js';
 import { createServer } from './server.js';
 import type { Connection, Middleware, MiddlewareContext, Server, ServerOptions } from './types.js';
 
@@ -129,7 +130,7 @@ const refuse = (): never => {
  * @param target - the upstream client, or a function making one per downstream connection
  * @param options - the front server's options (limits, profile, `callContext`, `onError`)
  * @returns a server that forwards everything
- * @throws RangeError for invalid limits, as `createServer`
+ * @throws RangeError for invalid limits, TypeError for unknown option names, as `createServer`
  * @example
  * ```ts
  * const proxy = createProxy((handlers) =>
@@ -143,6 +144,7 @@ const refuse = (): never => {
  * ```
  */
 export function createProxy(target: ProxyTarget, options: ServerOptions = {}): Server {
+  checkServerOptions(options, 'createProxy');
   const server = createServer(options);
   const shared = typeof target === 'function' ? undefined : target;
   const make = typeof target === 'function' ? target : undefined;

@@ -29,7 +29,7 @@ import { type ConnectionConfig, connectionMaker } from './connection.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { contractEntries, MethodTable } from './method-table.js';
-import { fairLimits, resolveLimits } from './options.js';
+import { checkServerOptions, fairLimits, resolveLimits } from './options.js';
 import { type EntryOptions, makeEntry } from './registry.js';
 import { refuseTooLarge } from './too-large.js';
 import type {
@@ -49,12 +49,21 @@ import { exceedsUtf8Bytes } from './utf8.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
+/** Whether a value looks like a contract (entries with a `kind`), for a clearer `use()` error. */
+function isContractLike(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const entries = Object.values(value);
+  return entries.length > 0 && entries.every((entry) => typeof entry?.kind === 'string');
+}
+
 /**
  * Creates a JSON-RPC 2.0 server.
  *
  * @param options - limits, timeouts, error exposure, cancellation and the error hook
  * @returns the server
- * @throws RangeError when a limit is not a positive number, or `onErrorLevel` is not a level
+ * @throws RangeError when a limit is not a positive number, or `onErrorLevel` is not a level;
+ *   TypeError for an option name it does not know (naming the replacement of a renamed one:
+ *   `timeout` is `handlerTimeout`, `cancellation` is `profile`)
  * @example
  * ```ts
  * const server = createServer();
@@ -64,6 +73,7 @@ const EMPTY_CONTEXT: TransportContext = Object.freeze({});
  * ```
  */
 export function createServer(options: ServerOptions = {}): Server {
+  checkServerOptions(options, 'createServer');
   const { maxRequestBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
     resolveLimits(options);
   /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
@@ -197,7 +207,13 @@ export function createServer(options: ServerOptions = {}): Server {
       return table.addAll(contractEntries(contract, implementation, implementOptions));
     },
     use(mw: Middleware): () => void {
-      if (typeof mw !== 'function') throw new TypeError('A middleware must be a function');
+      if (typeof mw !== 'function') {
+        throw new TypeError(
+          isContractLike(mw)
+            ? 'server.use() takes a middleware function: to serve a contract, use server.implement(contract, implementation)'
+            : 'A middleware must be a function',
+        );
+      }
       middleware = [...middleware, mw];
       return () => {
         const index = middleware.indexOf(mw);

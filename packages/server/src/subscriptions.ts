@@ -10,6 +10,7 @@
  */
 import {
   asyncDisposeSymbol,
+  checkOptionNames,
   ErrorCode,
   formatIssues,
   genericSubscriptions,
@@ -17,6 +18,7 @@ import {
   JsonRpcError,
   type JsonRpcParams,
   jsonWriterOf,
+  type OptionNames,
   type Peer,
   ServerBusyError,
   SubscriptionError,
@@ -47,6 +49,18 @@ import {
 } from './subscription-types.js';
 import type { HandlerContext, Server } from './types.js';
 
+/** Every name of {@link SubscriptionsOptions}. */
+const SUBSCRIPTIONS_OPTION_NAMES: OptionNames<SubscriptionsOptions> = {
+  dialect: true,
+  maxQueue: true,
+  maxSubscriptionsPerConnection: true,
+  maxQueueBytesPerConnection: true,
+  overflow: true,
+  validateItems: true,
+  onError: true,
+  fanout: true,
+};
+
 /**
  * Serves subscriptions on a server: registers the dialect's subscribe and unsubscribe methods
  * and answers them on duplex connections (`server.connect()`, WebSocket, stdio). Ids are
@@ -57,7 +71,8 @@ import type { HandlerContext, Server } from './types.js';
  * @param options - dialect, queue bounds (per subscription and per connection), subscriptions
  *   per connection, overflow policy, item validation, error hook
  * @returns the subscriptions
- * @throws TypeError when the dialect's methods are already registered or `overflow` is unknown;
+ * @throws TypeError when the dialect's methods are already registered, `overflow` is unknown or
+ *   an option name is unknown;
  *   RangeError when `maxQueue`, `maxSubscriptionsPerConnection` or `maxQueueBytesPerConnection`
  *   is not a positive number
  * @example
@@ -72,6 +87,7 @@ export function createSubscriptions(
   server: Server,
   options: SubscriptionsOptions = {},
 ): Subscriptions {
+  checkOptionNames('createSubscriptions', options, SUBSCRIPTIONS_OPTION_NAMES);
   const dialect = options.dialect ?? genericSubscriptions;
   const maxQueue = options.maxQueue ?? DEFAULT_SUBSCRIPTION_QUEUE;
   if (!(maxQueue > 0)) throw new RangeError('maxQueue must be a number > 0');
