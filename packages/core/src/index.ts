@@ -216,7 +216,7 @@ export type {
   StandardSchemaV1,
   WireIssue,
 } from './schema.js';
-export { formatIssues, isStandardSchema, validate } from './schema.js';
+export { checkSchema, formatIssues, isStandardSchema, validate } from './schema.js';
 export { sendError } from './send-error.js';
 export {
   serializeBatch,

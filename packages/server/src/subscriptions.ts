@@ -11,6 +11,7 @@
 import {
   asyncDisposeSymbol,
   checkOptionNames,
+  checkSchema,
   ErrorCode,
   formatIssues,
   genericSubscriptions,
@@ -48,6 +49,18 @@ import {
   type SubscriptionsOptions,
 } from './subscription-types.js';
 import type { HandlerContext, Server } from './types.js';
+
+/**
+ * Refuses a subscription's `params` or `item` that is not a Standard Schema.
+ *
+ * @param name - the subscription's name
+ * @param entry - its declaration
+ * @throws TypeError naming the member
+ */
+function checkSchemas(name: string, entry: Declared): void {
+  checkSchema(entry.params, `Subscription "${name}": params`);
+  checkSchema(entry.item, `Subscription "${name}": item`);
+}
 
 /** Every name of {@link SubscriptionsOptions}. */
 const SUBSCRIPTIONS_OPTION_NAMES: OptionNames<SubscriptionsOptions> = {
@@ -276,6 +289,7 @@ export function createSubscriptions(
     if (typeof name !== 'string' || name.length === 0) {
       throw new TypeError('A subscription name must be a non-empty string');
     }
+    checkSchemas(name, entry);
     if (declared.has(name)) throw new TypeError(`Subscription "${name}" is already declared`);
     declared.set(name, entry);
     return () => {
@@ -313,10 +327,13 @@ export function createSubscriptions(
           throw new TypeError(`The producers have none for "${name}"`);
         }
         if (declared.has(name)) throw new TypeError(`Subscription "${name}" is already declared`);
-        entries.push([
-          name,
-          { producer: producer as Producer, params: definition.params, item: definition.item },
-        ]);
+        const entry = {
+          producer: producer as Producer,
+          params: definition.params,
+          item: definition.item,
+        };
+        checkSchemas(name, entry);
+        entries.push([name, entry]);
       }
       const removers = entries.map(([name, entry]) => declare(name, entry));
       return () => {
