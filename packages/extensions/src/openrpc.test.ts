@@ -37,7 +37,7 @@ function calculatorServer() {
     params: v.array(v.number()),
   });
   server.method('ping', () => 'pong');
-  server.method('greet', (p: { name: string; title?: string }) => p.name, {
+  server.method('greet', (p) => p.name, {
     params: v.object({ name: v.string(), title: v.optional(v.string()) }),
     result: v.string(),
   });

@@ -39,6 +39,8 @@ export type {
   MiddlewareContext,
   NotificationHandler,
   NotificationMethodOptions,
+  SchemaParams,
+  SchemaResult,
   Server,
   ServerOptions,
 } from './types.js';

@@ -185,16 +185,12 @@ export function createServer(options: ServerOptions = {}): Server {
   });
 
   const server: Server = {
-    method<P = any, R = unknown>(
-      name: string,
-      handler: Handler<P, R>,
-      methodOptions?: MethodOptions,
-    ): () => void {
+    method(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
       return register(name, 'method', handler, methodOptions, false);
     },
-    notification<P = any>(
+    notification(
       name: string,
-      handler: NotificationHandler<P>,
+      handler: NotificationHandler,
       notificationOptions?: NotificationMethodOptions,
     ): () => void {
       return register(name, 'notification', handler, notificationOptions, false);
