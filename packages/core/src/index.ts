@@ -13,7 +13,7 @@ export {
   TIMEOUT_HEADER,
   withCallContext,
 } from './call-context.js';
-export type { Codec, SuperjsonLike } from './codec.js';
+export type { Codec, CodecWireForm, SuperjsonCodecOptions, SuperjsonLike } from './codec.js';
 export {
   decodeResults,
   jsonReaderOf,

@@ -30,6 +30,7 @@ import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { contractEntries, MethodTable } from './method-table.js';
 import { checkServerOptions, fairLimits, resolveLimits } from './options.js';
+import { paramsDecoder } from './params-decoder.js';
 import { type EntryOptions, makeEntry } from './registry.js';
 import { refuseTooLarge } from './too-large.js';
 import type {
@@ -108,7 +109,7 @@ export function createServer(options: ServerOptions = {}): Server {
     report,
     policies: {
       parseOptions,
-      decode: options.codec?.decode,
+      decode: paramsDecoder(options.codec),
       write: jsonWriterOf(options.codec),
       paramsViolationCode:
         options.paramsViolation === 'invalid-request'
