@@ -8,6 +8,7 @@ import {
   type Contract,
   type ContractEntry,
   checkOptionNames,
+  contractName,
   type InferInput,
   type ItemOutput,
   type JsonRpcParams,
@@ -34,10 +35,17 @@ export interface UseOptions {
    * object schema's values as an array, in the contract's `paramNames` order.
    */
   readonly params?: ParamsStyle;
+  /**
+   * `"qualified"` sends each entry as `Service.method`, the service being the contract's name
+   * (`defineContract(entries, { name })`), as the server's `implement(…, { naming: 'qualified'
+   * })` registers it; `"plain"` uses the names as they are. A `prefix` goes before either.
+   * @default "plain"
+   */
+  readonly naming?: 'plain' | 'qualified';
 }
 
 /** Every name of {@link UseOptions}. */
-const USE_OPTION_NAMES: OptionNames<UseOptions> = { prefix: true, params: true };
+const USE_OPTION_NAMES: OptionNames<UseOptions> = { prefix: true, params: true, naming: true };
 
 /**
  * What a proxy function resolves to: the result schema's output for a method, `void` for a
@@ -187,10 +195,11 @@ function paramsReader(
  *
  * @param caller - the client's call and notify
  * @param contract - the contract
- * @param options - prefix and params style
+ * @param options - prefix, naming and params style
  * @returns the frozen proxy
- * @throws TypeError when `options.params` is neither `"byName"` nor `"byPosition"`, or an option
- *   name is unknown
+ * @throws TypeError when `options.params` is neither `"byName"` nor `"byPosition"`, `naming` is
+ *   neither `"plain"` nor `"qualified"` (or `"qualified"` meets an unnamed contract), or an
+ *   option name is unknown
  */
 export function createContractProxy<C extends Contract>(
   caller: ContractCaller,
@@ -198,7 +207,19 @@ export function createContractProxy<C extends Contract>(
   options?: UseOptions,
 ): ContractProxy<C> {
   checkOptionNames('client.contract', options, USE_OPTION_NAMES);
-  const prefix = options?.prefix ?? '';
+  let prefix = options?.prefix ?? '';
+  const naming = options?.naming ?? 'plain';
+  if (naming === 'qualified') {
+    const service = contractName(contract);
+    if (service === undefined) {
+      throw new TypeError(
+        'naming "qualified" needs a named contract: defineContract(entries, { name })',
+      );
+    }
+    prefix += service + '.';
+  } else if (naming !== 'plain') {
+    throw new TypeError(`naming must be "plain" or "qualified", got ${String(naming)}`);
+  }
   const style = options?.params ?? 'byName';
   if (style !== 'byName' && style !== 'byPosition') {
     throw new TypeError(`params must be "byName" or "byPosition", got ${String(style)}`);
