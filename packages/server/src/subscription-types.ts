@@ -210,10 +210,19 @@ export interface Subscriptions {
    * @param item - the item
    * @param filter - receives each subscription's params; `false` skips it (not with a fan-out:
    *   a filter cannot cross processes)
-   * @returns how many subscriptions it was pushed to; with a fan-out, how many of this process's
-   *   will get it (through the fan-out, as every other process's)
+   * @returns a local count, never a count across processes: without a fan-out, how many of this
+   *   process's live subscriptions of `name` the item was handed to (those `filter` accepted; a
+   *   subscription whose queue then drops it under its overflow policy is counted too); with a
+   *   fan-out, how many live subscriptions of `name` this process has now, which get it back
+   *   through the fan-out (the subscribers of other processes are not known here and not counted,
+   *   and `0` does not mean nobody gets it)
    * @throws TypeError when item validation is on and the item breaks the item schema, or when a
    *   filter is given with a fan-out
+   * @example
+   * ```ts
+   * // 3 subscribers: 1 in this process, 2 in another one, both on the same Redis fan-out.
+   * subscriptions.publish('newHeads', head); // 1: this process's only
+   * ```
    */
   publish(name: string, item: unknown, filter?: (params: any) => boolean): number;
   /**
