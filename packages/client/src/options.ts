@@ -3,20 +3,20 @@
  *
  * @module
  */
-import {
-  type Codec,
-  checkOptionNames,
-  type ErrorInfo,
-  type ErrorLevel,
-  type IncomingNotificationHandler,
-  type IncomingRequestHandler,
-  type JsonRpc1,
-  type JsonRpcId,
-  type OptionNames,
-  type Profile,
-  type ResponseChecker,
-  type SubscriptionDialect,
+import type {
+  Codec,
+  ErrorInfo,
+  ErrorLevel,
+  IncomingNotificationHandler,
+  IncomingRequestHandler,
+  JsonRpc1,
+  JsonRpcId,
+  OptionNames,
+  Profile,
+  ResponseChecker,
+  SubscriptionDialect,
 } from '@jsonrpc-kit/core';
+import { checkOptionNames } from '@jsonrpc-kit/core';
 
 /**
  * Options of auto-batching.

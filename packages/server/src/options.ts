@@ -3,18 +3,18 @@
  *
  * @module
  */
-import {
-  type Codec,
-  type ErrorInfo as CoreErrorInfo,
-  checkOptionNames,
-  type ErrorLevel,
-  type JsonRpc1,
-  type JsonRpcErrorObject,
-  type JsonRpcId,
-  type OptionNames,
-  type Profile,
-  type TransportContext,
+import type {
+  Codec,
+  ErrorInfo as CoreErrorInfo,
+  ErrorLevel,
+  JsonRpc1,
+  JsonRpcErrorObject,
+  JsonRpcId,
+  OptionNames,
+  Profile,
+  TransportContext,
 } from '@jsonrpc-kit/core';
+import { checkOptionNames } from '@jsonrpc-kit/core';
 import type { CallContextOptions } from './call-context.js';
 import {
   DEFAULT_BATCH_CONCURRENCY,
