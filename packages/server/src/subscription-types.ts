@@ -244,7 +244,12 @@ export interface Subscriptions {
    * const { items, bytes } = subscriptions.held();
    * ```
    */
-  held(connection?: Peer): { readonly items: number; readonly bytes: number };
+  held(connection?: Peer): {
+    /** How many items are held. */
+    readonly items: number;
+    /** Their size: UTF-16 units of their texts, or their bytes. */
+    readonly bytes: number;
+  };
   /** Connections that hold a registry now (one per connection with a live subscription). */
   readonly connections: number;
   /**
