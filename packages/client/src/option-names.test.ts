@@ -1,6 +1,6 @@
 import { createMemoryTransportPair, defineContract, method } from '@jsonrpc-kit/core';
 import { describe, expect, it } from 'vitest';
-import { createClient } from './index.js';
+import { createClient, retry } from './index.js';
 
 /** Options as a JavaScript caller passes them: names the types do not have. */
 const loose = (options: Record<string, unknown>): never => options as never;
@@ -42,6 +42,17 @@ describe('unknown option names', () => {
       new TypeError(
         'client.use() takes a middleware function: to call a contract, use client.contract(contract)',
       ),
+    );
+    await client.close();
+  });
+
+  it('client.proxy and retry refuse unknown option names', async () => {
+    const client = createClient(createMemoryTransportPair()[0]);
+    expect(() => client.proxy(loose({ prefx: 'calc.' }))).toThrow(
+      new TypeError('client.proxy: unknown option "prefx"'),
+    );
+    expect(() => retry(loose({ idempotent: () => true, retries: 3 }))).toThrow(
+      new TypeError('retry: unknown option "retries"'),
     );
     await client.close();
   });

@@ -6,8 +6,10 @@
  */
 import {
   ConnectionClosedError,
+  checkOptionNames,
   isJsonRpcError,
   type Middleware,
+  type OptionNames,
   TimeoutError,
   TransportError,
 } from '@jsonrpc-kit/core';
@@ -35,6 +37,15 @@ const defaultShouldRetry = (error: unknown): boolean =>
   error instanceof TimeoutError ||
   (isJsonRpcError(error) && error.code === -32002);
 
+/** Every name of {@link RetryOptions}. */
+const RETRY_OPTION_NAMES: OptionNames<RetryOptions> = {
+  idempotent: true,
+  attempts: true,
+  delay: true,
+  maxDelay: true,
+  shouldRetry: true,
+};
+
 /**
  * Makes a retry middleware for `client.use()`. Notifications, non-idempotent methods and calls
  * whose signal aborted are never repeated; a closed client is not retried either.
@@ -47,6 +58,7 @@ const defaultShouldRetry = (error: unknown): boolean =>
  * ```
  */
 export function retry(options: RetryOptions): Middleware<ClientCall> {
+  checkOptionNames('retry', options, RETRY_OPTION_NAMES);
   const attempts = options.attempts ?? 3;
   const first = options.delay ?? 100;
   const maxDelay = options.maxDelay ?? 5000;

@@ -7,6 +7,7 @@
 import {
   asyncDisposeSymbol,
   type Contract,
+  checkOptionNames,
   createReporter,
   defaultProfile,
   ErrorCode,
@@ -18,6 +19,7 @@ import {
   jsonReaderOf,
   jsonrpc1,
   jsonWriterOf,
+  type OptionNames,
   RequestTooLargeError,
   scanEnvelope,
   type Transport,
@@ -49,6 +51,26 @@ import type {
 import { exceedsUtf8Bytes } from './utf8.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
+
+/** Every name of {@link MethodOptions}. */
+const METHOD_OPTION_NAMES: OptionNames<MethodOptions> = {
+  params: true,
+  result: true,
+  paramNames: true,
+  timeout: true,
+  description: true,
+};
+
+/** Every name of {@link NotificationMethodOptions}. */
+const NOTIFICATION_OPTION_NAMES: OptionNames<NotificationMethodOptions> = {
+  params: true,
+  paramNames: true,
+  timeout: true,
+  description: true,
+};
+
+/** Every name of {@link ImplementOptions}. */
+const IMPLEMENT_OPTION_NAMES: OptionNames<ImplementOptions> = { prefix: true, naming: true };
 
 /** Whether a value looks like a contract (entries with a `kind`), for a clearer `use()` error. */
 function isContractLike(value: unknown): boolean {
@@ -150,7 +172,14 @@ export function createServer(options: ServerOptions = {}): Server {
     handler: unknown,
     entryOptions: EntryOptions | undefined,
     system: boolean,
-  ): (() => void) => table.add(makeEntry(name, kind, handler, entryOptions, system));
+  ): (() => void) => {
+    checkOptionNames(
+      `${kind === 'method' ? 'Method' : 'Notification'} "${name}"`,
+      entryOptions,
+      kind === 'method' ? METHOD_OPTION_NAMES : NOTIFICATION_OPTION_NAMES,
+    );
+    return table.add(makeEntry(name, kind, handler, entryOptions, system));
+  };
 
   const scopeOf = (context: TransportContext | undefined): Scope =>
     context === undefined || context === EMPTY_CONTEXT
@@ -201,6 +230,7 @@ export function createServer(options: ServerOptions = {}): Server {
       implementation: ContractImplementation<C>,
       implementOptions?: ImplementOptions,
     ): () => void {
+      checkOptionNames('server.implement', implementOptions, IMPLEMENT_OPTION_NAMES);
       return table.addAll(contractEntries(contract, implementation, implementOptions));
     },
     use(mw: Middleware): () => void {
@@ -218,6 +248,7 @@ export function createServer(options: ServerOptions = {}): Server {
       };
     },
     registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
+      checkOptionNames(`System method "${name}"`, methodOptions, METHOD_OPTION_NAMES);
       const entry = makeEntry(name, 'method', handler, methodOptions, true);
       return systemMethods ? table.add(entry) : () => {};
     },

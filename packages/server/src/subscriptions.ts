@@ -44,6 +44,7 @@ import {
   DEFAULT_SUBSCRIPTION_QUEUE,
   DEFAULT_SUBSCRIPTIONS_PER_CONNECTION,
   type Producer,
+  type ProducerOptions,
   type SubscriptionContext,
   type Subscriptions,
   type SubscriptionsOptions,
@@ -61,6 +62,13 @@ function checkSchemas(name: string, entry: Declared): void {
   checkSchema(entry.params, `Subscription "${name}": params`);
   checkSchema(entry.item, `Subscription "${name}": item`);
 }
+
+/** Every name of {@link ProducerOptions}. */
+const PRODUCER_OPTION_NAMES: OptionNames<ProducerOptions> = {
+  params: true,
+  item: true,
+  description: true,
+};
 
 /** Every name of {@link SubscriptionsOptions}. */
 const SUBSCRIPTIONS_OPTION_NAMES: OptionNames<SubscriptionsOptions> = {
@@ -308,6 +316,7 @@ export function createSubscriptions(
 
   const subscriptions: Subscriptions = {
     subscription(name, producer, producerOptions) {
+      checkOptionNames(`Subscription "${name}"`, producerOptions, PRODUCER_OPTION_NAMES);
       if (producer !== undefined && typeof producer !== 'function') {
         throw new TypeError(`The producer of "${name}" must be a function`);
       }
