@@ -42,6 +42,7 @@ import {
   DEFAULT_TIMEOUT,
 } from './defaults.js';
 import { createExchanges } from './exchanges.js';
+import { checkClientOptions } from './options.js';
 import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { readerOf } from './read.js';
 import { type CallWriters, sendBatch } from './send-batch.js';
@@ -58,13 +59,22 @@ function autoBatchOptions(option: ClientOptions<any>['batch']): AutoBatchOptions
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
 
+/** Whether a value looks like a contract (entries with a `kind`), for a clearer `use()` error. */
+function isContractLike(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const entries = Object.values(value);
+  return entries.length > 0 && entries.every((entry) => typeof entry?.kind === 'string');
+}
+
 /**
  * Creates a client over a transport and starts the transport.
  *
  * @param transport - a transport, not yet started: the client becomes its only owner
  * @param options - timeout, ids, profile, auto-batching, incoming handlers, error hook
  * @returns the client
- * @throws RangeError when `batch.maxSize` is below 1 or `batch.wait` is negative
+ * @throws RangeError when `batch.maxSize` is below 1 or `batch.wait` is negative; TypeError for
+ *   an option name it does not know (naming the replacement of a renamed one: `timeout` is
+ *   `requestTimeout`, `cancellation` is `profile` and `sendCancel`)
  * @example
  * ```ts
  * const client = createClient(transport, { requestTimeout: 5_000, sendCancel: true });
@@ -78,6 +88,7 @@ export function createClient<V = unknown>(
   transport: Transport,
   options: ClientOptions<V> = {},
 ): Client<V> {
+  checkClientOptions(options);
   const defaultTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
   const jsonrpc1 = options.jsonrpc1;
   const write = jsonWriterOf(options.codec);
@@ -278,7 +289,13 @@ export function createClient<V = unknown>(
             batchOptions,
           )) as Client<V>['batch'],
     use(mw: Middleware<ClientCall>): () => void {
-      if (typeof mw !== 'function') throw new TypeError('A middleware must be a function');
+      if (typeof mw !== 'function') {
+        throw new TypeError(
+          isContractLike(mw)
+            ? 'client.use() takes a middleware function: to call a contract, use client.contract(contract)'
+            : 'A middleware must be a function',
+        );
+      }
       middleware = [...middleware, mw];
       return () => {
         const index = middleware.indexOf(mw);

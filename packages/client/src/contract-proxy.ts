@@ -15,7 +15,12 @@ import type {
   StandardSchemaV1,
   SubscriptionDefinition,
 } from '@jsonrpc-kit/core';
-import { paramNamesOf } from '@jsonrpc-kit/core/engine';
+import {
+  checkOptionNames,
+  contractName,
+  type OptionNames,
+  paramNamesOf,
+} from '@jsonrpc-kit/core/engine';
 import { namedParams, orderedParams, positionalParams } from './arguments.js';
 import type { SubscribeOptions, Subscription } from './subscription-handle.js';
 
@@ -32,7 +37,17 @@ export interface UseOptions {
    * object schema's values as an array, in the contract's `paramNames` order.
    */
   readonly params?: ParamsStyle;
+  /**
+   * `"qualified"` sends each entry as `Service.method`, the service being the contract's name
+   * (`defineContract(entries, { name })`), as the server's `implement(…, { naming: 'qualified'
+   * })` registers it; `"plain"` uses the names as they are. A `prefix` goes before either.
+   * @default "plain"
+   */
+  readonly naming?: 'plain' | 'qualified';
 }
+
+/** Every name of {@link UseOptions}. */
+const USE_OPTION_NAMES: OptionNames<UseOptions> = { prefix: true, params: true, naming: true };
 
 /**
  * What a proxy function resolves to: the result schema's output for a method, `void` for a
@@ -59,22 +74,41 @@ export type OptionalTail<T extends readonly unknown[]> = T extends readonly [
  * optional ones may be left out), one object for an object schema (optional when every member is),
  * optional untyped params without a schema. A call with no arguments sends no params; a trailing
  * `undefined` argument is left out. Methods resolve to the result schema's output; notifications
- * resolve once sent.
+ * resolve once sent; subscriptions take their params the same way, then their options.
  */
 export type ContractProxyFunction<E extends ContractEntry> =
   E extends SubscriptionDefinition<any, any> ? SubscribeFunction<E> : CallFunction<E>;
 
+/** The options a contract subscription takes after its params: `client.subscribe()`'s but `item`. */
+export type ContractSubscribeOptions<E extends ContractEntry> = Omit<
+  SubscribeOptions<ItemOutput<E>>,
+  'item'
+>;
+
 /**
- * The function a contract proxy has for a subscription: its params (as one value: the tuple or
- * the object), then the options of `client.subscribe()`; items are validated against the item
- * schema and typed by it.
+ * The function a contract proxy has for a subscription: its params as a method takes them
+ * (spread arguments for a tuple schema, trailing optional ones may be left out; one object for an
+ * object schema), then the options of `client.subscribe()`. Options after a tuple's params come
+ * after all of its places (`heads(undefined, { onItem })`); a schema of open length (an array)
+ * takes no options. Items are validated against the item schema and typed by it.
  */
-export type SubscribeFunction<E extends ContractEntry> = (
-  params: E['params'] extends StandardSchemaV1
-    ? InferInput<E['params']>
-    : JsonRpcParams | undefined,
-  options?: Omit<SubscribeOptions<ItemOutput<E>>, 'item'>,
-) => Subscription<ItemOutput<E>>;
+export type SubscribeFunction<E extends ContractEntry> = E['params'] extends StandardSchemaV1
+  ? InferInput<E['params']> extends readonly unknown[]
+    ? number extends InferInput<E['params']>['length']
+      ? (...args: InferInput<E['params']>) => Subscription<ItemOutput<E>>
+      : (
+          ...args: [...OptionalTail<InferInput<E['params']>>, options?: ContractSubscribeOptions<E>]
+        ) => Subscription<ItemOutput<E>>
+    : {} extends InferInput<E['params']>
+      ? (
+          params?: InferInput<E['params']>,
+          options?: ContractSubscribeOptions<E>,
+        ) => Subscription<ItemOutput<E>>
+      : (
+          params: InferInput<E['params']>,
+          options?: ContractSubscribeOptions<E>,
+        ) => Subscription<ItemOutput<E>>
+  : (params?: JsonRpcParams, options?: ContractSubscribeOptions<E>) => Subscription<ItemOutput<E>>;
 
 /** The function a contract proxy has for a method or a notification. */
 export type CallFunction<E extends ContractEntry> = E['params'] extends StandardSchemaV1
@@ -115,22 +149,47 @@ export interface ContractCaller {
 
 type Send = (params: JsonRpcParams | undefined) => Promise<unknown>;
 
-function entryFunction(entry: ContractEntry, send: Send, style: ParamsStyle): Function {
+/** Turns a proxy function's arguments into the params on the wire. */
+type ParamsOf = (args: readonly unknown[]) => JsonRpcParams | undefined;
+
+/** How many arguments a tuple schema takes: from the schema, else its names; `undefined`: open. */
+function tupleLengthOf(schema: StandardSchemaV1, names: readonly string[] | undefined) {
+  const s = schema as {
+    items?: unknown;
+    prefixItems?: unknown;
+    rest?: unknown;
+    def?: { items?: unknown; rest?: unknown };
+    _def?: { items?: unknown; rest?: unknown };
+  };
+  if (s.rest != null || s.def?.rest != null || s._def?.rest != null) return undefined;
+  const items = [s.items, s.prefixItems, s.def?.items, s._def?.items].find(Array.isArray);
+  return (items as unknown[] | undefined)?.length ?? names?.length;
+}
+
+/**
+ * How an entry's proxy function reads its arguments: the params, and how many arguments they
+ * take (`undefined` for a schema of open length).
+ */
+function paramsReader(
+  entry: ContractEntry,
+  style: ParamsStyle,
+): { readonly read: ParamsOf; readonly count: number | undefined } {
   const schema = entry.params as StandardSchemaV1 | undefined;
-  if (schema === undefined) return (params?: JsonRpcParams) => send(params);
+  if (schema === undefined) return { read: (args) => args[0] as JsonRpcParams, count: 1 };
   const objectNames = paramNamesOf(schema);
   if (objectNames !== undefined) {
     // An object schema: one params object (its `undefined` members never reach the wire).
-    if (style === 'byName') return (params?: JsonRpcParams) => send(params);
+    if (style === 'byName') return { read: (args) => args[0] as JsonRpcParams, count: 1 };
     const order = entry.paramNames ?? objectNames;
-    return (params?: JsonRpcParams) => send(orderedParams(order, params));
+    return { read: (args) => orderedParams(order, args[0] as JsonRpcParams), count: 1 };
   }
   // A tuple (or other positional) schema: spread arguments.
   const names = entry.paramNames;
+  const count = tupleLengthOf(schema, names);
   if (style === 'byName' && names !== undefined) {
-    return (...args: unknown[]) => send(namedParams(names, args));
+    return { read: (args) => namedParams(names, args), count };
   }
-  return (...args: unknown[]) => send(positionalParams(args));
+  return { read: positionalParams, count };
 }
 
 /**
@@ -138,16 +197,31 @@ function entryFunction(entry: ContractEntry, send: Send, style: ParamsStyle): Fu
  *
  * @param caller - the client's call and notify
  * @param contract - the contract
- * @param options - prefix and params style
+ * @param options - prefix, naming and params style
  * @returns the frozen proxy
- * @throws TypeError when `options.params` is neither `"byName"` nor `"byPosition"`
+ * @throws TypeError when `options.params` is neither `"byName"` nor `"byPosition"`, `naming` is
+ *   neither `"plain"` nor `"qualified"` (or `"qualified"` meets an unnamed contract), or an
+ *   option name is unknown
  */
 export function createContractProxy<C extends Contract>(
   caller: ContractCaller,
   contract: C,
   options?: UseOptions,
 ): ContractProxy<C> {
-  const prefix = options?.prefix ?? '';
+  checkOptionNames('client.contract', options, USE_OPTION_NAMES);
+  let prefix = options?.prefix ?? '';
+  const naming = options?.naming ?? 'plain';
+  if (naming === 'qualified') {
+    const service = contractName(contract);
+    if (service === undefined) {
+      throw new TypeError(
+        'naming "qualified" needs a named contract: defineContract(entries, { name })',
+      );
+    }
+    prefix += service + '.';
+  } else if (naming !== 'plain') {
+    throw new TypeError(`naming must be "plain" or "qualified", got ${String(naming)}`);
+  }
   const style = options?.params ?? 'byName';
   if (style !== 'byName' && style !== 'byPosition') {
     throw new TypeError(`params must be "byName" or "byPosition", got ${String(style)}`);
@@ -156,17 +230,27 @@ export function createContractProxy<C extends Contract>(
   for (const name of Object.keys(contract)) {
     const entry = contract[name]!;
     const wireName = prefix + name;
+    const { read, count } = paramsReader(entry, style);
     if (entry.kind === 'subscription') {
       const item = entry.item as StandardSchemaV1 | undefined;
-      proxy[name] = (params: JsonRpcParams | undefined, options?: SubscribeOptions<unknown>) =>
-        caller.subscribe(wireName, params, { ...options, item });
+      proxy[name] = (...args: unknown[]) => {
+        // Options come after every place of the params.
+        const options =
+          count !== undefined && args.length > count
+            ? (args[count] as SubscribeOptions<unknown> | undefined)
+            : undefined;
+        const params = read(
+          count !== undefined && args.length > count ? args.slice(0, count) : args,
+        );
+        return caller.subscribe(wireName, params, { ...options, item });
+      };
       continue;
     }
     const send: Send =
       entry.kind === 'notification'
         ? (params) => caller.notify(wireName, params)
         : (params) => caller.call(wireName, params, entry.result as StandardSchemaV1 | undefined);
-    proxy[name] = entryFunction(entry, send, style);
+    proxy[name] = (...args: unknown[]) => send(read(args));
   }
   return Object.freeze(proxy) as unknown as ContractProxy<C>;
 }

@@ -58,7 +58,7 @@ export interface Exchanges {
   /** A call of an exchange was answered. */
   answered(id: JsonRpcId): void;
   /** Give-up hook for calls in an exchange: leaves it, aborts its send, sends the cancel notice. */
-  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string): void;
+  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, cause?: unknown): void;
   /** The exchange's send failed: rejects its calls still waiting. */
   fail(exchange: Exchange, error: unknown): void;
   /**
@@ -196,17 +196,17 @@ export function createExchanges(
     answered(id) {
       if (byId.size !== 0) leave(id, true);
     },
-    onGiveUp(reason, id, method) {
+    onGiveUp(reason, id, method, cause) {
       const exchange = leave(id, false);
       if (exchange !== undefined) {
         if (!exchange.sent) {
           // Still queued: it will not be sent, nothing to cancel.
-          session.onGiveUp(reason, id, method, false);
+          session.onGiveUp(reason, id, method, cause, false);
           return;
         }
         if (exchange.live === 0 && !exchange.answered) exchange.controller?.abort();
       }
-      session.onGiveUp(reason, id, method);
+      session.onGiveUp(reason, id, method, cause);
     },
     fail(exchange, error) {
       rejectRest(exchange, (method, id) => sendError(error, { method, id }));

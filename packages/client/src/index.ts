@@ -11,6 +11,7 @@ export type {
   CallFunction,
   ContractProxy,
   ContractProxyFunction,
+  ContractSubscribeOptions,
   OptionalTail,
   ParamsStyle,
   SubscribeFunction,

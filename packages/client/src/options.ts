@@ -14,7 +14,8 @@ import type {
   Profile,
   SubscriptionDialect,
 } from '@jsonrpc-kit/core';
-import type { ResponseChecker } from '@jsonrpc-kit/core/engine';
+import type { OptionNames, ResponseChecker } from '@jsonrpc-kit/core/engine';
+import { checkOptionNames } from '@jsonrpc-kit/core/engine';
 
 /**
  * Options of auto-batching.
@@ -148,4 +149,44 @@ export interface ClientOptions<V = unknown> {
    * @default strict
    */
   readonly responseChecks?: ResponseChecker;
+}
+
+/** Every name of {@link ClientOptions}: an option added there must be added here. */
+const CLIENT_OPTION_NAMES: OptionNames<ClientOptions> = {
+  requestTimeout: true,
+  contextMember: true,
+  generateId: true,
+  profile: true,
+  sendCancel: true,
+  batch: true,
+  onRequest: true,
+  onNotification: true,
+  subscriptionDialect: true,
+  onError: true,
+  onErrorLevel: true,
+  codec: true,
+  jsonrpc1: true,
+  responseChecks: true,
+};
+
+/** Every name of {@link AutoBatchOptions}. */
+const AUTO_BATCH_OPTION_NAMES: OptionNames<AutoBatchOptions> = { wait: true, maxSize: true };
+
+/** Client options of earlier releases, to what replaced them. */
+const RENAMED_CLIENT_OPTIONS: Readonly<Record<string, string>> = {
+  timeout: 'requestTimeout',
+  cancellation:
+    'profile (defaultProfile, lspProfile, mcpProfile from @jsonrpc-kit/core) for the wire shape, and sendCancel: true to send cancel notices',
+};
+
+/**
+ * Refuses option names {@link ClientOptions} (and its `batch` object) does not have, naming the
+ * replacement of a renamed one. Internal.
+ *
+ * @param options - the options given
+ * @throws TypeError for an unknown name
+ */
+export function checkClientOptions(options: ClientOptions<any>): void {
+  checkOptionNames('createClient', options, CLIENT_OPTION_NAMES, RENAMED_CLIENT_OPTIONS);
+  checkOptionNames('createClient: batch', options.batch, AUTO_BATCH_OPTION_NAMES);
 }

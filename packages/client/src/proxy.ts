@@ -4,6 +4,7 @@
  * @module
  */
 import type { JsonRpcParams } from '@jsonrpc-kit/core';
+import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
 import { positionalParams } from './arguments.js';
 
 /** Options of `client.proxy()`. */
@@ -36,6 +37,9 @@ export type PromisifiedProxy<T extends object> = {
 /** What a proxy needs from the client. Internal. */
 export type ProxyCall = (method: string, params: JsonRpcParams | undefined) => Promise<unknown>;
 
+/** Every name of {@link ProxyOptions}. */
+const PROXY_OPTION_NAMES: OptionNames<ProxyOptions> = { prefix: true };
+
 /**
  * Builds a schema-free proxy. Internal: reached through `client.proxy()`. Arguments go on the
  * wire by position (`api.add(1, 2)` sends `[1, 2]`); trailing `undefined` arguments are left out,
@@ -50,6 +54,7 @@ export function createPromisifiedProxy<T extends object>(
   call: ProxyCall,
   options?: ProxyOptions,
 ): PromisifiedProxy<T> {
+  checkOptionNames('client.proxy', options, PROXY_OPTION_NAMES);
   const prefix = options?.prefix ?? '';
   const cache = new Map<string, Function>();
   return new Proxy(Object.create(null) as object, {

@@ -11,6 +11,7 @@ import {
   TimeoutError,
   TransportError,
 } from '@jsonrpc-kit/core';
+import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
 import type { ClientCall } from './types.js';
 
 /** Options of {@link retry}. */
@@ -35,6 +36,15 @@ const defaultShouldRetry = (error: unknown): boolean =>
   error instanceof TimeoutError ||
   (isJsonRpcError(error) && error.code === -32002);
 
+/** Every name of {@link RetryOptions}. */
+const RETRY_OPTION_NAMES: OptionNames<RetryOptions> = {
+  idempotent: true,
+  attempts: true,
+  delay: true,
+  maxDelay: true,
+  shouldRetry: true,
+};
+
 /**
  * Makes a retry middleware for `client.use()`. Notifications, non-idempotent methods and calls
  * whose signal aborted are never repeated; a closed client is not retried either.
@@ -47,6 +57,7 @@ const defaultShouldRetry = (error: unknown): boolean =>
  * ```
  */
 export function retry(options: RetryOptions): Middleware<ClientCall> {
+  checkOptionNames('retry', options, RETRY_OPTION_NAMES);
   const attempts = options.attempts ?? 3;
   const first = options.delay ?? 100;
   const maxDelay = options.maxDelay ?? 5000;

@@ -10,6 +10,11 @@ const chain = defineContract({
     item: v.object({ number: v.pipe(v.string(), v.transform(Number)) }),
   }),
   untyped: subscription(),
+  getLogs: method({ params: v.tuple([v.object({ address: v.string() })]), result: v.string() }),
+  logs: subscription({
+    params: v.tuple([v.object({ address: v.string() })]),
+    item: v.string(),
+  }),
 });
 
 // Type tests: compiled by tsc (vitest typecheck mode and `pnpm typecheck`), never run.
@@ -28,15 +33,23 @@ it('client.subscribe types items by its type parameter', () => {
   expectTypeOf(client.subscribe('x')).toEqualTypeOf<Subscription<unknown>>();
 });
 
-it('a contract subscription takes its params and yields the item schema output', async () => {
+it('a contract subscription spreads its params as a method does, then takes its options', async () => {
   const api = client.contract(chain);
-  const heads = api.heads([true], { onItem: (head) => expectTypeOf(head.number).toBeNumber() });
+  const heads = api.heads(true, { onItem: (head) => expectTypeOf(head.number).toBeNumber() });
   expectTypeOf(heads).toEqualTypeOf<Subscription<{ number: number }>>();
   for await (const head of heads) expectTypeOf(head).toEqualTypeOf<{ number: number }>();
+  // The optional place may be left out, and options follow every place.
+  expectTypeOf(api.heads()).toEqualTypeOf<Subscription<{ number: number }>>();
+  api.heads(undefined, { onItem: (head) => expectTypeOf(head.number).toBeNumber() });
+  // @ts-expect-error the params are spread, no longer one tuple value
+  api.heads([true]);
   // @ts-expect-error the params are a tuple of an optional boolean
-  api.heads(['yes']);
+  api.heads('yes');
   // @ts-expect-error the item schema comes from the contract
-  api.heads([], { item: v.string() });
+  api.heads(undefined, { item: v.string() });
+  // Methods and subscriptions of the same tuple take the same arguments.
+  expectTypeOf<Parameters<typeof api.logs>[0]>().toEqualTypeOf<Parameters<typeof api.getLogs>[0]>();
+  api.logs({ address: '0x1' }, { onItem: (log) => expectTypeOf(log).toEqualTypeOf<string>() });
   expectTypeOf(api.untyped(undefined)).toEqualTypeOf<Subscription<unknown>>();
   expectTypeOf(api.blockNumber()).toEqualTypeOf<Promise<string>>();
 });

@@ -290,7 +290,7 @@ describe('client.subscribe', () => {
       }),
     );
     const numbers: number[] = [];
-    const sub = api.heads([], {
+    const sub = api.heads({
       onItem: (head) => numbers.push(head.number),
       onError: (e) => errors.push(e),
     });

@@ -45,7 +45,50 @@ export interface Codec {
    * @default JSON.stringify
    */
   readonly write?: ((value: unknown) => string | undefined) | undefined;
+  /**
+   * The wire form the codec's `decode` expects, when it can tell it: a server answers params
+   * that do not match it (a caller without the codec) with -32602 naming `description`, instead
+   * of running the handler on values of the wrong types. A `decode` that throws is answered
+   * -32602 the same way.
+   * @default none: every value is given to `decode`
+   */
+  readonly wireForm?: CodecWireForm | undefined;
 }
+
+/** What a codec's encoded values look like (see {@link Codec.wireForm}). */
+export interface CodecWireForm {
+  /** The form, for people: `superjson's {"json": …, "meta": …}`. */
+  readonly description: string;
+  /**
+   * Whether a wire value has the form.
+   *
+   * @param value - params as received (never `undefined`)
+   * @returns `true` when `decode` can take it
+   */
+  matches(value: unknown): boolean;
+}
+
+/** Options of {@link superjsonCodec}. */
+export interface SuperjsonCodecOptions {
+  /**
+   * Whether a server takes params that are not superjson's `{ json, meta }` (from a caller
+   * without the codec: curl, another language) as they are. Off, such params are answered
+   * -32602 saying they did not decode.
+   * @default false
+   */
+  readonly plainParams?: boolean;
+}
+
+/** Whether a value is superjson's `{ json, meta? }` payload. */
+function isSuperjsonPayload(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'json' in value;
+}
+
+/** superjson's wire form, as a server checks params against it. */
+const SUPERJSON_WIRE_FORM: CodecWireForm = /* @__PURE__ */ Object.freeze({
+  description: 'superjson\'s {"json": …, "meta": …}',
+  matches: isSuperjsonPayload,
+});
 
 /**
  * The lossless-number codec: big integers keep every digit in both directions, as plain JSON
@@ -96,9 +139,12 @@ export interface SuperjsonLike {
  * A codec over superjson: `Date`, `BigInt`, `Map`, `Set`, `RegExp`, `undefined`, `URL`, and types
  * you register with `superjson.registerCustom` (a `Uint8Array`, say). Pass your own superjson so
  * the kit depends on nothing; its version is yours. Params and results travel as superjson's
- * `{ json, meta }`; a value without that shape (from a peer that uses no codec) is taken as is.
+ * `{ json, meta }`. A server answers params without that shape (from a caller that uses no
+ * codec) with -32602 saying they did not decode, unless `plainParams` takes them as they are; a
+ * client takes a result without that shape as it is.
  *
  * @param superjson - the `superjson` default export, or a `new SuperJSON()` instance
+ * @param options - whether a server takes plain params too
  * @returns the codec
  * @example
  * ```ts
@@ -106,13 +152,11 @@ export interface SuperjsonLike {
  * const server = createServer({ codec: superjsonCodec(superjson) });
  * ```
  */
-export function superjsonCodec(superjson: SuperjsonLike): Codec {
+export function superjsonCodec(superjson: SuperjsonLike, options?: SuperjsonCodecOptions): Codec {
   return Object.freeze({
     encode: (value: unknown) => superjson.serialize(value),
-    decode: (value: unknown) =>
-      typeof value === 'object' && value !== null && !Array.isArray(value) && 'json' in value
-        ? superjson.deserialize(value)
-        : value,
+    decode: (value: unknown) => (isSuperjsonPayload(value) ? superjson.deserialize(value) : value),
+    wireForm: options?.plainParams === true ? undefined : SUPERJSON_WIRE_FORM,
   });
 }
 

@@ -1,6 +1,13 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { defineContract, method, notification, paramNamesOf, paramsShapeOf } from './contract.js';
+import {
+  defineContract,
+  method,
+  notification,
+  paramNamesOf,
+  paramsShapeOf,
+  subscription,
+} from './contract.js';
 import { formatIssues, isStandardSchema, validate } from './schema.js';
 
 const calculator = defineContract({
@@ -70,5 +77,20 @@ describe('contracts', () => {
       { path: 'x.0.y', message: 'a' },
       { path: '', message: 'root' },
     ]);
+  });
+});
+
+describe('defineContract refuses schemas that are not Standard Schemas', () => {
+  it('names the entry and the member', () => {
+    const notASchema = { type: 'number' } as never;
+    expect(() => defineContract({ add: method({ params: notASchema }) })).toThrow(
+      /^Contract entry "add": params must be a Standard Schema .*got an object without it$/,
+    );
+    expect(() => defineContract({ add: method({ result: notASchema }) })).toThrow(
+      /^Contract entry "add": result must be a Standard Schema/,
+    );
+    expect(() => defineContract({ heads: subscription({ item: notASchema }) })).toThrow(
+      /^Contract entry "heads": item must be a Standard Schema/,
+    );
   });
 });

@@ -7,7 +7,7 @@
  * @module
  */
 import type { JsonRpcParams } from './messages.js';
-import type { InferInput, InferOutput, StandardSchemaV1 } from './schema.js';
+import { checkSchema, type InferInput, type InferOutput, type StandardSchemaV1 } from './schema.js';
 
 /** A schema, or `undefined` for "not declared". */
 export type MaybeSchema = StandardSchemaV1 | undefined;
@@ -398,8 +398,8 @@ export function subscription<P extends MaybeSchema = undefined, I extends MaybeS
  * @param options - the service's name
  * @returns the contract
  * @throws TypeError when an entry is not made by `method()`, `notification()` or
- *   `subscription()`, or its
- *   `paramNames` are empty, not strings, or repeated
+ *   `subscription()`, its `paramNames` are empty, not strings, or repeated, or a schema it
+ *   was given (`params`, `result`, `item`) is not a Standard Schema
  * @example
  * ```ts
  * const calculator = defineContract({
@@ -425,6 +425,9 @@ export function defineContract<const C extends Contract>(entries: C, options?: C
       );
     }
     checkParamNames(entry.paramNames, `Contract entry "${name}"`);
+    checkSchema(entry.params, `Contract entry "${name}": params`);
+    if (kind === 'method') checkSchema(entry.result, `Contract entry "${name}": result`);
+    if (kind === 'subscription') checkSchema(entry.item, `Contract entry "${name}": item`);
   }
   return Object.freeze(entries);
 }

@@ -50,6 +50,11 @@ export interface RequestOptions {
    * Receives the progress the handler reports (`ctx.progress(...)` on the other side). Setting it
    * puts a fresh progress token in the params, where the endpoint's profile says (so the params
    * must be by name, or absent).
+   *
+   * Progress needs a transport that carries the server's messages to the caller while the call
+   * runs: WebSocket, stdio, a memory pair, Streamable HTTP (its answer streams). Over plain HTTP
+   * (`createHttpTransport`: one JSON answer per POST) nothing but the answer comes back, so
+   * `onProgress` is never called, without an error; the call itself works as without it.
    */
   readonly onProgress?: ((value: any) => void) | undefined;
   /** Restarts the timeout on each progress notification, as the MCP SDK offers. @default false */

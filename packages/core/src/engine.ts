@@ -39,6 +39,8 @@ export {
   serializeSuccess1,
 } from './jsonrpc1.js';
 export { runMiddleware } from './middleware.js';
+export type { OptionNames } from './option-names.js';
+export { checkOptionNames } from './option-names.js';
 export type {
   ParsedBatch,
   ParsedInvalid,
@@ -63,7 +65,7 @@ export type {
   StandardSchemaProps,
   StandardSchemaResult,
 } from './schema.js';
-export { formatIssues, isStandardSchema, validate } from './schema.js';
+export { checkSchema, formatIssues, isStandardSchema, validate } from './schema.js';
 export { sendError } from './send-error.js';
 export { stringifyId, UNSERIALIZABLE_RESULT } from './serialize.js';
 export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';

@@ -1,7 +1,7 @@
 export type { BackoffOptions } from './backoff.js';
 export type { CallContext } from './call-context.js';
 export { withCallContext } from './call-context.js';
-export type { Codec, SuperjsonLike } from './codec.js';
+export type { Codec, CodecWireForm, SuperjsonCodecOptions, SuperjsonLike } from './codec.js';
 export { losslessNumbers, superjsonCodec } from './codec.js';
 export type {
   ContentDescriptorDocs,

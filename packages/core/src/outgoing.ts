@@ -96,11 +96,39 @@ export interface Outgoing {
   progress(notification: JsonRpcNotification): boolean;
   gaveUp(id: JsonRpcId): boolean;
   nextId(): JsonRpcId;
-  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void;
+  onGiveUp(
+    reason: GiveUpReason,
+    id: JsonRpcId,
+    method: string,
+    cause?: unknown,
+    notice?: boolean,
+  ): void;
   /** Fails every waiting call with a ConnectionClosedError. */
   failAll(message: string | undefined, cause: unknown): void;
   /** Fails every waiting call and forgets everything (the session closed). */
   close(cause: unknown): void;
+}
+
+/**
+ * The reason a cancel notice gives: `"timeout"` for a deadline, the abort signal's reason when it
+ * says one (a string, or an error's message), `"aborted"` otherwise (a bare `abort()`).
+ *
+ * @param reason - timeout or abort
+ * @param cause - the signal's reason, when aborted
+ * @returns the text
+ */
+export function cancelReasonText(reason: GiveUpReason, cause: unknown): string {
+  if (reason === 'timeout') return 'timeout';
+  if (typeof cause === 'string' && cause.length > 0) return cause;
+  if (typeof cause === 'object' && cause !== null) {
+    const { name, message } = cause as { name?: unknown; message?: unknown };
+    if (name === 'TimeoutError') return 'timeout';
+    // A bare `controller.abort()` gives a DOMException "AbortError": no reason of its own.
+    if (name !== 'AbortError' && typeof message === 'string' && message.length > 0) {
+      return message;
+    }
+  }
+  return 'aborted';
 }
 
 /**
@@ -129,14 +157,20 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   /** Sends under way of calls with a timeout: aborted when the call gives up. */
   const sendAborts = new TurnoverMap<JsonRpcId, AbortController>();
 
-  const onGiveUp = (reason: GiveUpReason, id: JsonRpcId, method: string, notice = true): void => {
+  const onGiveUp = (
+    reason: GiveUpReason,
+    id: JsonRpcId,
+    method: string,
+    cause?: unknown,
+    notice = true,
+  ): void => {
     givenUp.add(id);
     if (!notice || !sendCancel || isClosed()) return;
     let text: string;
     try {
       text = options.serializeNotification(
         cancellation!.method,
-        cancellation!.toParams(id, reason === 'timeout' ? 'timeout' : 'aborted'),
+        cancellation!.toParams(id, cancelReasonText(reason, cause)),
       );
     } catch (error) {
       report(toError(error), { kind: 'send-failed', level: 'error', method, id });
@@ -145,13 +179,18 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     sendDetached(text);
   };
 
-  const giveUpTimed = (reason: GiveUpReason, id: JsonRpcId, method: string): void => {
+  const giveUpTimed = (
+    reason: GiveUpReason,
+    id: JsonRpcId,
+    method: string,
+    cause?: unknown,
+  ): void => {
     const sending = sendAborts.get(id);
     if (sending !== undefined) {
       sendAborts.delete(id);
       sending.abort();
     }
-    onGiveUp(reason, id, method);
+    onGiveUp(reason, id, method, cause);
   };
 
   const unknownAnswer = (response: JsonRpcResponse): void => {

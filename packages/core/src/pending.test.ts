@@ -141,7 +141,7 @@ describe('createPendingCalls', () => {
     const error = await outcome;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ method: 'slow', id: 5, timeout: 100 });
-    expect(onGiveUp).toHaveBeenCalledWith('timeout', 5, 'slow');
+    expect(onGiveUp).toHaveBeenCalledWith('timeout', 5, 'slow', undefined);
     expect(pending.size).toBe(0);
   });
 
@@ -159,7 +159,7 @@ describe('createPendingCalls', () => {
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toBe('stop');
-    expect(onGiveUp).toHaveBeenCalledWith('abort', 2, 'b');
+    expect(onGiveUp).toHaveBeenCalledWith('abort', 2, 'b', 'stop');
     expect(pending.size).toBe(0);
   });
 

@@ -24,8 +24,13 @@ export interface PendingCallOptions {
    * @default false
    */
   readonly fallback?: boolean | undefined;
-  /** Called when the call gives up (timeout or abort), to send a cancel notification. */
-  readonly onGiveUp?: ((reason: GiveUpReason, id: JsonRpcId, method: string) => void) | undefined;
+  /**
+   * Called when the call gives up (timeout or abort), to send a cancel notification; `cause` is
+   * the signal's reason when it was aborted.
+   */
+  readonly onGiveUp?:
+    | ((reason: GiveUpReason, id: JsonRpcId, method: string, cause?: unknown) => void)
+    | undefined;
 }
 
 /** Options for {@link createPendingCalls}. */
@@ -250,7 +255,7 @@ export function createPendingCalls(options?: PendingCallsOptions): PendingCalls 
         ? new TimeoutError(waited, { method, id })
         : new AbortError({ method, id, cause: entry.signal!.reason }),
     );
-    entry.onGiveUp?.(reason, id, method);
+    entry.onGiveUp?.(reason, id, method, reason === 'abort' ? entry.signal!.reason : undefined);
   };
   const expire = (entry: Entry): void => giveUp(entry, 'timeout');
 

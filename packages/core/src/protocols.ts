@@ -28,7 +28,8 @@ export interface CancellationProtocol {
    * Builds the notification's params.
    *
    * @param id - the id of the request to cancel
-   * @param reason - why, when known
+   * @param reason - why, when known: `"timeout"`, the abort signal's reason (a string, or an
+   *   error's message), or `"aborted"`
    */
   toParams(id: JsonRpcId, reason?: string): JsonRpcParams;
   /**
@@ -38,6 +39,15 @@ export interface CancellationProtocol {
    * @returns the id, or `undefined` when the params name none
    */
   fromParams(params: JsonRpcParams | undefined): JsonRpcId | undefined;
+  /**
+   * Reads why the caller cancelled, where the notification has a field for it (MCP's
+   * `reason`). A handler then finds it in `ctx.signal.reason`: a `RequestCancelledError`
+   * (or the profile's code's error) whose message ends with it and whose `data.reason` is it.
+   *
+   * @param params - the params received
+   * @returns the reason, or `undefined` when none was given
+   */
+  reasonOf?(params: JsonRpcParams | undefined): string | undefined;
 }
 
 function idMember(params: JsonRpcParams | undefined, name: string): JsonRpcId | undefined {
@@ -232,6 +242,10 @@ export const mcpProfile: Profile<McpProgress> = /* @__PURE__ */ Object.freeze({
     toParams: (id: JsonRpcId, reason?: string) =>
       reason === undefined ? { requestId: id } : { requestId: id, reason },
     fromParams: (params: JsonRpcParams | undefined) => idMember(params, 'requestId'),
+    reasonOf: (params: JsonRpcParams | undefined) => {
+      const reason = isRecord(params) ? params.reason : undefined;
+      return typeof reason === 'string' && reason.length > 0 ? reason : undefined;
+    },
   }),
   progress: /* @__PURE__ */ Object.freeze({
     method: 'notifications/progress',

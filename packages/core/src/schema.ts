@@ -136,3 +136,26 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
     typeof (value as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function'
   );
 }
+
+/**
+ * Checks that a schema given at registration is a Standard Schema (or absent), so that a plain
+ * object, such as a JSON Schema, is refused where it is given instead of failing every call.
+ *
+ * @param value - the value given as a schema
+ * @param what - what it was given as, for the message (`Method "add": params`)
+ * @returns the schema, or `undefined` when none was given
+ * @throws TypeError when `value` is neither `undefined` nor a Standard Schema
+ * @example
+ * ```ts
+ * checkSchema(v.number(), 'Method "add": result'); // the schema
+ * checkSchema({ type: 'object' }, 'Method "add": params'); // throws TypeError
+ * ```
+ */
+export function checkSchema(value: unknown, what: string): StandardSchemaV1 | undefined {
+  if (value === undefined || isStandardSchema(value)) return value;
+  const given =
+    value === null ? 'null' : typeof value === 'object' ? 'an object without it' : typeof value;
+  throw new TypeError(
+    `${what} must be a Standard Schema (a valibot, zod, ArkType… schema, with a "~standard" member), got ${given}`,
+  );
+}

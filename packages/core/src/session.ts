@@ -216,9 +216,17 @@ export interface Session {
    * @param reason - timeout or abort
    * @param id - the call's id
    * @param method - its method
+   * @param cause - the abort signal's reason, when aborted: the cancel notice carries it where
+   *   the profile has a field for it (MCP's `reason`)
    * @param notice - `false` when the call never went out (nothing to cancel) @default true
    */
-  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void;
+  onGiveUp(
+    reason: GiveUpReason,
+    id: JsonRpcId,
+    method: string,
+    cause?: unknown,
+    notice?: boolean,
+  ): void;
   /**
    * Calls the other side and waits for the answer.
    *
@@ -505,8 +513,14 @@ class SessionImpl implements Session {
     return SessionImpl.#outgoingOf(this).nextId();
   }
 
-  onGiveUp(reason: GiveUpReason, id: JsonRpcId, method: string, notice?: boolean): void {
-    SessionImpl.#outgoingOf(this).onGiveUp(reason, id, method, notice);
+  onGiveUp(
+    reason: GiveUpReason,
+    id: JsonRpcId,
+    method: string,
+    cause?: unknown,
+    notice?: boolean,
+  ): void {
+    SessionImpl.#outgoingOf(this).onGiveUp(reason, id, method, cause, notice);
   }
 
   request(
@@ -537,8 +551,11 @@ class SessionImpl implements Session {
       return true;
     }
     if (id !== undefined) {
+      const reason = cancellation!.reasonOf?.(notification.params);
       const cancelled = fromErrorObject(
-        { code: cancellation!.code, message: 'Request cancelled' },
+        reason === undefined
+          ? { code: cancellation!.code, message: 'Request cancelled' }
+          : { code: cancellation!.code, message: `Request cancelled: ${reason}`, data: { reason } },
         { id },
       );
       table.cancel(id, cancelled, cancellation!.answer !== false);

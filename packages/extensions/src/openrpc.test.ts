@@ -37,7 +37,7 @@ function calculatorServer() {
     params: v.array(v.number()),
   });
   server.method('ping', () => 'pong');
-  server.method('greet', (p: { name: string; title?: string }) => p.name, {
+  server.method('greet', (p) => p.name, {
     params: v.object({ name: v.string(), title: v.optional(v.string()) }),
     result: v.string(),
   });
@@ -425,7 +425,7 @@ describe('metadata', () => {
   it('refers to named schemas with $ref and lists each once in components/schemas', async () => {
     const Pet = v.object({ name: v.string(), tag: v.optional(v.string()) });
     const server = createServer();
-    server.method('add_pet', (p: { pet: unknown }) => p.pet, {
+    server.method('add_pet', (p) => p.pet, {
       params: v.object({ pet: Pet }),
       result: Pet,
     });

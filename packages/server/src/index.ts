@@ -40,6 +40,8 @@ export type {
   MiddlewareContext,
   NotificationHandler,
   NotificationMethodOptions,
+  SchemaParams,
+  SchemaResult,
   Server,
   ServerOptions,
 } from './types.js';

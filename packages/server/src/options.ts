@@ -13,6 +13,8 @@ import type {
   Profile,
   TransportContext,
 } from '@jsonrpc-kit/core';
+import type { OptionNames } from '@jsonrpc-kit/core/engine';
+import { checkOptionNames } from '@jsonrpc-kit/core/engine';
 import type { CallContextOptions } from './call-context.js';
 import {
   DEFAULT_BATCH_CONCURRENCY,
@@ -204,6 +206,52 @@ export interface ServerOptions {
    * @default true
    */
   readonly batches?: boolean;
+}
+
+/** Every name of {@link ServerOptions}: an option added there must be added here. */
+const SERVER_OPTION_NAMES: OptionNames<ServerOptions> = {
+  maxRequestBytes: true,
+  maxBatchSize: true,
+  batchConcurrency: true,
+  maxConcurrency: true,
+  maxQueue: true,
+  clientKey: true,
+  maxConcurrencyPerClient: true,
+  maxQueuePerClient: true,
+  handlerTimeout: true,
+  callContext: true,
+  requestTimeout: true,
+  exposeErrorDetails: true,
+  profile: true,
+  onError: true,
+  onErrorLevel: true,
+  codec: true,
+  jsonrpc1: true,
+  paramsViolation: true,
+  errorHandler: true,
+  systemMethods: true,
+  listMethods: true,
+  batches: true,
+};
+
+/** Server options of earlier releases, to what replaced them. */
+const RENAMED_SERVER_OPTIONS: Readonly<Record<string, string>> = {
+  timeout:
+    "handlerTimeout (the handlers' deadline) or requestTimeout (the deadline of calls to the peer)",
+  cancellation:
+    'profile (defaultProfile, lspProfile, mcpProfile from @jsonrpc-kit/core, or false for none)',
+};
+
+/**
+ * Refuses option names {@link ServerOptions} does not have, naming the replacement of a renamed
+ * one.
+ *
+ * @param options - the options given
+ * @param where - the factory, for the message
+ * @throws TypeError for an unknown name
+ */
+export function checkServerOptions(options: ServerOptions, where: string): void {
+  checkOptionNames(where, options, SERVER_OPTION_NAMES, RENAMED_SERVER_OPTIONS);
 }
 
 /** The server's limits, checked, with their defaults. Internal. */

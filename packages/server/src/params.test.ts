@@ -9,7 +9,7 @@ const ok = (id: number | string, result: string): string =>
 describe('absent params', () => {
   const server = createServer();
   server.method('eth_chainId', (p: []) => `0x${p.length}`, { params: v.tuple([]) });
-  server.method('tools/list', (p: { cursor?: string }) => p.cursor ?? 'first', {
+  server.method('tools/list', (p) => p.cursor ?? 'first', {
     params: v.object({ cursor: v.optional(v.string()) }),
   });
   server.method('page', (p: { size: number }) => p.size, {

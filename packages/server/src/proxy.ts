@@ -31,6 +31,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { asyncDisposeSymbol, type ConnectionLike } from '@jsonrpc-kit/core/engine';
 import { DEFAULT_PROXY_MAX_REQUEST_BYTES } from './defaults.js';
+import { checkServerOptions } from './options.js';
 import { createServer } from './server.js';
 import type { Connection, Middleware, MiddlewareContext, Server, ServerOptions } from './types.js';
 
@@ -134,7 +135,7 @@ const refuse = (): never => {
  * @param options - the front server's options (limits, profile, `callContext`, `onError`);
  *   `maxRequestBytes` defaults to {@link DEFAULT_PROXY_MAX_REQUEST_BYTES}
  * @returns a server that forwards everything
- * @throws RangeError for invalid limits, as `createServer`
+ * @throws RangeError for invalid limits, TypeError for unknown option names, as `createServer`
  * @example
  * ```ts
  * const proxy = createProxy((handlers) =>
@@ -148,6 +149,7 @@ const refuse = (): never => {
  * ```
  */
 export function createProxy(target: ProxyTarget, options: ServerOptions = {}): Server {
+  checkServerOptions(options, 'createProxy');
   const server = createServer({
     ...options,
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_PROXY_MAX_REQUEST_BYTES,

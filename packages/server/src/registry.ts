@@ -4,9 +4,11 @@
  *
  * @module
  */
-import { InvalidParamsError, type MethodDocs, type StandardSchemaV1 } from '@jsonrpc-kit/core';
+import type { MethodDocs } from '@jsonrpc-kit/core';
+import { InvalidParamsError, type StandardSchemaV1 } from '@jsonrpc-kit/core';
 import {
   checkParamNames,
+  checkSchema,
   type ParamsShape,
   paramNamesOf,
   paramsShapeOf,
@@ -47,7 +49,8 @@ export const SYSTEM_PREFIX = 'rpc.';
  * @param options - schemas and the rest
  * @param system - whether the name must be (`true`) or must not be (`false`) an `rpc.` name
  * @returns the entry
- * @throws TypeError on a bad name, handler, timeout or parameter names (empty or repeated)
+ * @throws TypeError on a bad name, handler, timeout or parameter names (empty or repeated), or
+ *   a `params` or `result` that is not a Standard Schema
  */
 export function makeEntry(
   name: string,
@@ -70,7 +73,9 @@ export function makeEntry(
   if (typeof handler !== 'function') {
     throw new TypeError(`The handler of "${name}" must be a function`);
   }
-  const schema = options?.params;
+  const owner = `${kind === 'method' ? 'Method' : 'Notification'} "${name}"`;
+  const schema = checkSchema(options?.params, `${owner}: params`);
+  const result = kind === 'method' ? checkSchema(options?.result, `${owner}: result`) : undefined;
   const paramNames =
     checkParamNames(options?.paramNames, `Method "${name}"`) ?? paramNamesOf(schema);
   const timeout = options?.timeout;
@@ -88,7 +93,7 @@ export function makeEntry(
       name,
       kind,
       params: schema,
-      result: kind === 'method' ? options?.result : undefined,
+      result,
       paramNames,
       description: options?.description,
       ...(options?.docs === undefined ? {} : { docs: options.docs }),

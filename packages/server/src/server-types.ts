@@ -13,7 +13,12 @@ import type {
   Transport,
   TransportContext,
 } from '@jsonrpc-kit/core';
-import type { ConnectionHandler, ConnectionLike, MessageHandler } from '@jsonrpc-kit/core/engine';
+import type {
+  ConnectionHandler,
+  ConnectionLike,
+  MaybeSchema,
+  MessageHandler,
+} from '@jsonrpc-kit/core/engine';
 import type {
   ContractImplementation,
   Handler,
@@ -23,6 +28,8 @@ import type {
   Middleware,
   NotificationHandler,
   NotificationMethodOptions,
+  SchemaParams,
+  SchemaResult,
 } from './types.js';
 
 /** A served duplex connection: answers the peer's calls and can call the peer. */
@@ -79,18 +86,33 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    */
   readonly parse: (text: string) => ParseResult;
   /**
-   * Registers a method.
+   * Registers a method. With schemas in `options`, the handler is typed by them as in
+   * {@link Server.implement}: it receives the params schema's output type and returns the result
+   * schema's input type. Without, `P` and `R` type it (`any` and `unknown` unless given).
    *
    * @param name - the method name (not `rpc.*`)
    * @param handler - the handler
    * @param options - schemas, names, timeout, description
    * @returns a function that removes the method
-   * @throws TypeError for an empty, duplicate or `rpc.`-prefixed name
+   * @throws TypeError for an empty, duplicate or `rpc.`-prefixed name, or a `params` or `result`
+   *   that is not a Standard Schema
+   * @example
+   * ```ts
+   * server.method('add', ([a, b]) => a + b, {
+   *   params: v.tuple([v.number(), v.number()]), // the handler receives [number, number]
+   *   result: v.number(), // and must return a number
+   * });
+   * ```
    */
-  method<P = any, R = unknown>(
+  method<
+    P = any,
+    R = unknown,
+    PS extends MaybeSchema = MaybeSchema,
+    RS extends MaybeSchema = MaybeSchema,
+  >(
     name: string,
-    handler: Handler<P, R>,
-    options?: MethodOptions,
+    handler: Handler<SchemaParams<PS, P>, SchemaResult<RS, R>>,
+    options?: MethodOptions<PS, RS>,
   ): () => void;
   /**
    * Registers a notification handler.
@@ -99,12 +121,13 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * @param handler - the handler
    * @param options - schema, names, description
    * @returns a function that removes it
-   * @throws TypeError for an empty, duplicate or `rpc.`-prefixed name
+   * @throws TypeError for an empty, duplicate or `rpc.`-prefixed name, or a `params` that is not
+   *   a Standard Schema
    */
-  notification<P = any>(
+  notification<P = any, PS extends MaybeSchema = MaybeSchema>(
     name: string,
-    handler: NotificationHandler<P>,
-    options?: NotificationMethodOptions,
+    handler: NotificationHandler<SchemaParams<PS, P>>,
+    options?: NotificationMethodOptions<PS>,
   ): () => void;
   /**
    * Registers every method and notification of a contract.

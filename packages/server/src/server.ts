@@ -20,9 +20,11 @@ import {
 } from '@jsonrpc-kit/core';
 import {
   asyncDisposeSymbol,
+  checkOptionNames,
   createReporter,
   jsonReaderOf,
   jsonWriterOf,
+  type OptionNames,
   scanEnvelope,
 } from '@jsonrpc-kit/core/engine';
 import { Call } from './call.js';
@@ -31,7 +33,8 @@ import { type ConnectionConfig, connectionMaker } from './connection.js';
 import { createDispatcher, type Scope } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { contractEntries, MethodTable } from './method-table.js';
-import { fairLimits, resolveLimits } from './options.js';
+import { checkServerOptions, fairLimits, resolveLimits } from './options.js';
+import { paramsDecoder } from './params-decoder.js';
 import { type EntryOptions, makeEntry } from './registry.js';
 import { refuseTooLarge } from './too-large.js';
 import type {
@@ -51,12 +54,43 @@ import { exceedsUtf8Bytes } from './utf8.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
+/** Every name of {@link MethodOptions}. */
+const METHOD_OPTION_NAMES: OptionNames<MethodOptions> = {
+  params: true,
+  result: true,
+  paramNames: true,
+  timeout: true,
+  description: true,
+  docs: true,
+};
+
+/** Every name of {@link NotificationMethodOptions}. */
+const NOTIFICATION_OPTION_NAMES: OptionNames<NotificationMethodOptions> = {
+  params: true,
+  paramNames: true,
+  timeout: true,
+  description: true,
+  docs: true,
+};
+
+/** Every name of {@link ImplementOptions}. */
+const IMPLEMENT_OPTION_NAMES: OptionNames<ImplementOptions> = { prefix: true, naming: true };
+
+/** Whether a value looks like a contract (entries with a `kind`), for a clearer `use()` error. */
+function isContractLike(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const entries = Object.values(value);
+  return entries.length > 0 && entries.every((entry) => typeof entry?.kind === 'string');
+}
+
 /**
  * Creates a JSON-RPC 2.0 server.
  *
  * @param options - limits, timeouts, error exposure, cancellation and the error hook
  * @returns the server
- * @throws RangeError when a limit is not a positive number, or `onErrorLevel` is not a level
+ * @throws RangeError when a limit is not a positive number, or `onErrorLevel` is not a level;
+ *   TypeError for an option name it does not know (naming the replacement of a renamed one:
+ *   `timeout` is `handlerTimeout`, `cancellation` is `profile`)
  * @example
  * ```ts
  * const server = createServer();
@@ -66,6 +100,7 @@ const EMPTY_CONTEXT: TransportContext = Object.freeze({});
  * ```
  */
 export function createServer(options: ServerOptions = {}): Server {
+  checkServerOptions(options, 'createServer');
   const { maxRequestBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
     resolveLimits(options);
   /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
@@ -100,7 +135,7 @@ export function createServer(options: ServerOptions = {}): Server {
     report,
     policies: {
       parseOptions,
-      decode: options.codec?.decode,
+      decode: paramsDecoder(options.codec),
       write: jsonWriterOf(options.codec),
       paramsViolationCode:
         options.paramsViolation === 'invalid-request'
@@ -141,7 +176,14 @@ export function createServer(options: ServerOptions = {}): Server {
     handler: unknown,
     entryOptions: EntryOptions | undefined,
     system: boolean,
-  ): (() => void) => table.add(makeEntry(name, kind, handler, entryOptions, system));
+  ): (() => void) => {
+    checkOptionNames(
+      `${kind === 'method' ? 'Method' : 'Notification'} "${name}"`,
+      entryOptions,
+      kind === 'method' ? METHOD_OPTION_NAMES : NOTIFICATION_OPTION_NAMES,
+    );
+    return table.add(makeEntry(name, kind, handler, entryOptions, system));
+  };
 
   const scopeOf = (context: TransportContext | undefined): Scope =>
     context === undefined || context === EMPTY_CONTEXT
@@ -177,16 +219,12 @@ export function createServer(options: ServerOptions = {}): Server {
   });
 
   const server: Server = {
-    method<P = any, R = unknown>(
-      name: string,
-      handler: Handler<P, R>,
-      methodOptions?: MethodOptions,
-    ): () => void {
+    method(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
       return register(name, 'method', handler, methodOptions, false);
     },
-    notification<P = any>(
+    notification(
       name: string,
-      handler: NotificationHandler<P>,
+      handler: NotificationHandler,
       notificationOptions?: NotificationMethodOptions,
     ): () => void {
       return register(name, 'notification', handler, notificationOptions, false);
@@ -196,10 +234,17 @@ export function createServer(options: ServerOptions = {}): Server {
       implementation: ContractImplementation<C>,
       implementOptions?: ImplementOptions,
     ): () => void {
+      checkOptionNames('server.implement', implementOptions, IMPLEMENT_OPTION_NAMES);
       return table.addAll(contractEntries(contract, implementation, implementOptions));
     },
     use(mw: Middleware): () => void {
-      if (typeof mw !== 'function') throw new TypeError('A middleware must be a function');
+      if (typeof mw !== 'function') {
+        throw new TypeError(
+          isContractLike(mw)
+            ? 'server.use() takes a middleware function: to serve a contract, use server.implement(contract, implementation)'
+            : 'A middleware must be a function',
+        );
+      }
       middleware = [...middleware, mw];
       return () => {
         const index = middleware.indexOf(mw);
@@ -207,6 +252,7 @@ export function createServer(options: ServerOptions = {}): Server {
       };
     },
     registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
+      checkOptionNames(`System method "${name}"`, methodOptions, METHOD_OPTION_NAMES);
       const entry = makeEntry(name, 'method', handler, methodOptions, true);
       return systemMethods ? table.add(entry) : () => {};
     },

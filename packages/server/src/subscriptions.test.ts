@@ -9,6 +9,7 @@ import {
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from './server.js';
+import type { SubscriptionFanout } from './subscription-fanout.js';
 import { createSubscriptions } from './subscriptions.js';
 import type { Connection, Server } from './types.js';
 
@@ -696,5 +697,40 @@ describe('createSubscriptions, one budget for all subscriptions of a connection'
     expect(subs.count()).toBeLessThan(2);
     expect(subs.held().bytes).toBeLessThanOrEqual(20 * ITEM.length + 2 * (ITEM.length + 200));
     transport.release();
+  });
+});
+
+describe('what publish() counts', () => {
+  it("with a fan-out, this process's live subscriptions only, though every process's get it", async () => {
+    // Two "processes" (two servers) on one in-memory fan-out.
+    const listeners = new Map<string, Set<(text: string) => void>>();
+    const fanout: SubscriptionFanout = {
+      publishText: async (topic, text) => {
+        for (const listener of listeners.get(topic) ?? []) listener(text);
+      },
+      subscribeText: async (topic, listener) => {
+        let set = listeners.get(topic);
+        if (set === undefined) listeners.set(topic, (set = new Set()));
+        set.add(listener);
+        return async () => void set.delete(listener);
+      },
+    };
+    const here = createServer();
+    const there = createServer();
+    const hereSubs = createSubscriptions(here, { dialect: ethereumSubscriptions, fanout });
+    const thereSubs = createSubscriptions(there, { dialect: ethereumSubscriptions, fanout });
+    hereSubs.subscription('newHeads');
+    thereSubs.subscription('newHeads');
+    const remotes = [await connect(here), await connect(there), await connect(there)];
+    for (const remote of remotes) {
+      await remote.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}');
+      await remote.until(1);
+    }
+    expect(hereSubs.publish('newHeads', { number: '0x1' })).toBe(1);
+    for (const remote of remotes) {
+      await remote.until(2);
+      expect(remote.inbox[1]).toContain('"result":{"number":"0x1"}');
+    }
+    expect(thereSubs.publish('newHeads', { number: '0x2' })).toBe(2);
   });
 });

@@ -18,7 +18,15 @@ import {
   ServerBusyError,
   SubscriptionError,
 } from '@jsonrpc-kit/core';
-import { asyncDisposeSymbol, formatIssues, jsonWriterOf, validate } from '@jsonrpc-kit/core/engine';
+import {
+  asyncDisposeSymbol,
+  checkOptionNames,
+  checkSchema,
+  formatIssues,
+  jsonWriterOf,
+  type OptionNames,
+  validate,
+} from '@jsonrpc-kit/core/engine';
 import { directTransportOf } from './connection.js';
 import { fanoutTopics } from './subscription-fanout.js';
 import {
@@ -38,11 +46,43 @@ import {
   DEFAULT_SUBSCRIPTION_QUEUE,
   DEFAULT_SUBSCRIPTIONS_PER_CONNECTION,
   type Producer,
+  type ProducerOptions,
   type SubscriptionContext,
   type Subscriptions,
   type SubscriptionsOptions,
 } from './subscription-types.js';
 import type { HandlerContext, Server } from './types.js';
+
+/**
+ * Refuses a subscription's `params` or `item` that is not a Standard Schema.
+ *
+ * @param name - the subscription's name
+ * @param entry - its declaration
+ * @throws TypeError naming the member
+ */
+function checkSchemas(name: string, entry: Declared): void {
+  checkSchema(entry.params, `Subscription "${name}": params`);
+  checkSchema(entry.item, `Subscription "${name}": item`);
+}
+
+/** Every name of {@link ProducerOptions}. */
+const PRODUCER_OPTION_NAMES: OptionNames<ProducerOptions> = {
+  params: true,
+  item: true,
+  description: true,
+};
+
+/** Every name of {@link SubscriptionsOptions}. */
+const SUBSCRIPTIONS_OPTION_NAMES: OptionNames<SubscriptionsOptions> = {
+  dialect: true,
+  maxQueue: true,
+  maxSubscriptionsPerConnection: true,
+  maxQueueBytesPerConnection: true,
+  overflow: true,
+  validateItems: true,
+  onError: true,
+  fanout: true,
+};
 
 /**
  * Serves subscriptions on a server: registers the dialect's subscribe and unsubscribe methods
@@ -54,7 +94,8 @@ import type { HandlerContext, Server } from './types.js';
  * @param options - dialect, queue bounds (per subscription and per connection), subscriptions
  *   per connection, overflow policy, item validation, error hook
  * @returns the subscriptions
- * @throws TypeError when the dialect's methods are already registered or `overflow` is unknown;
+ * @throws TypeError when the dialect's methods are already registered, `overflow` is unknown or
+ *   an option name is unknown;
  *   RangeError when `maxQueue`, `maxSubscriptionsPerConnection` or `maxQueueBytesPerConnection`
  *   is not a positive number
  * @example
@@ -69,6 +110,7 @@ export function createSubscriptions(
   server: Server,
   options: SubscriptionsOptions = {},
 ): Subscriptions {
+  checkOptionNames('createSubscriptions', options, SUBSCRIPTIONS_OPTION_NAMES);
   const dialect = options.dialect ?? genericSubscriptions;
   const maxQueue = options.maxQueue ?? DEFAULT_SUBSCRIPTION_QUEUE;
   if (!(maxQueue > 0)) throw new RangeError('maxQueue must be a number > 0');
@@ -257,6 +299,7 @@ export function createSubscriptions(
     if (typeof name !== 'string' || name.length === 0) {
       throw new TypeError('A subscription name must be a non-empty string');
     }
+    checkSchemas(name, entry);
     if (declared.has(name)) throw new TypeError(`Subscription "${name}" is already declared`);
     declared.set(name, entry);
     return () => {
@@ -275,6 +318,7 @@ export function createSubscriptions(
 
   const subscriptions: Subscriptions = {
     subscription(name, producer, producerOptions) {
+      checkOptionNames(`Subscription "${name}"`, producerOptions, PRODUCER_OPTION_NAMES);
       if (producer !== undefined && typeof producer !== 'function') {
         throw new TypeError(`The producer of "${name}" must be a function`);
       }
@@ -294,10 +338,13 @@ export function createSubscriptions(
           throw new TypeError(`The producers have none for "${name}"`);
         }
         if (declared.has(name)) throw new TypeError(`Subscription "${name}" is already declared`);
-        entries.push([
-          name,
-          { producer: producer as Producer, params: definition.params, item: definition.item },
-        ]);
+        const entry = {
+          producer: producer as Producer,
+          params: definition.params,
+          item: definition.item,
+        };
+        checkSchemas(name, entry);
+        entries.push([name, entry]);
       }
       const removers = entries.map(([name, entry]) => declare(name, entry));
       return () => {

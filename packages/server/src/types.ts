@@ -8,6 +8,8 @@
 import type {
   Contract,
   Middleware as CoreMiddleware,
+  InferInput,
+  InferOutput,
   JsonRpcId,
   MethodDefinition,
   MethodDocs,
@@ -21,6 +23,7 @@ import type {
   StandardSchemaV1,
   TransportContext,
 } from '@jsonrpc-kit/core';
+import type { MaybeSchema } from '@jsonrpc-kit/core/engine';
 
 export type { ErrorInfo, ServerOptions } from './options.js';
 export type { Connection, Server } from './server-types.js';
@@ -127,12 +130,40 @@ export type NotificationHandler<P = any> = (params: P, ctx: HandlerContext) => v
  */
 export type Middleware = CoreMiddleware<MiddlewareContext>;
 
-/** Options of {@link Server.method}. */
-export interface MethodOptions {
-  /** Schema of the params (issues answer -32602). An object schema gives the parameter names. */
-  readonly params?: StandardSchemaV1;
-  /** Schema of the result: describes it (OpenRPC); the server does not validate results. */
-  readonly result?: StandardSchemaV1;
+/**
+ * The params a handler receives: the output type of the params schema `S` when one is given,
+ * otherwise `P`.
+ */
+export type SchemaParams<S extends MaybeSchema, P> = [S] extends [StandardSchemaV1]
+  ? InferOutput<S>
+  : P;
+
+/**
+ * What a handler returns: the input type of the result schema `S` when one is given, otherwise
+ * `R`.
+ */
+export type SchemaResult<S extends MaybeSchema, R> = [S] extends [StandardSchemaV1]
+  ? InferInput<S>
+  : R;
+
+/**
+ * Options of {@link Server.method}. `PS` and `RS` are the params and result schemas, inferred
+ * from the call: they type the handler.
+ */
+export interface MethodOptions<
+  PS extends MaybeSchema = MaybeSchema,
+  RS extends MaybeSchema = MaybeSchema,
+> {
+  /**
+   * Schema of the params (issues answer -32602). An object schema gives the parameter names.
+   * The handler receives its output type.
+   */
+  readonly params?: PS;
+  /**
+   * Schema of the result: describes it (OpenRPC) and types what the handler returns (its input
+   * type); the server does not validate results.
+   */
+  readonly result?: RS;
   /** Parameter names in positional order: the method then accepts params by name and position. */
   readonly paramNames?: readonly string[];
   /** Deadline in milliseconds for this method (wins over the server's). */
@@ -143,10 +174,16 @@ export interface MethodOptions {
   readonly docs?: MethodDocs;
 }
 
-/** Options of {@link Server.notification}. */
-export interface NotificationMethodOptions {
-  /** Schema of the params. An object schema gives the parameter names. */
-  readonly params?: StandardSchemaV1;
+/**
+ * Options of {@link Server.notification}. `PS` is the params schema, inferred from the call: it
+ * types the handler.
+ */
+export interface NotificationMethodOptions<PS extends MaybeSchema = MaybeSchema> {
+  /**
+   * Schema of the params. An object schema gives the parameter names. The handler receives its
+   * output type.
+   */
+  readonly params?: PS;
   /** Parameter names in positional order. */
   readonly paramNames?: readonly string[];
   /** Deadline in milliseconds: `ctx.signal` is aborted when it passes. */

@@ -5,8 +5,13 @@
  */
 import type { JsonRpcId } from '@jsonrpc-kit/core';
 import { isJsonRpcError } from '@jsonrpc-kit/core';
+import type { OptionNames } from '@jsonrpc-kit/core/engine';
+import { checkOptionNames } from '@jsonrpc-kit/core/engine';
 import type { Middleware, MiddlewareContext } from '../types.js';
 import { errorCodeOf, errorMessageOf, monotonicNow } from './call-outcome.js';
+
+/** Every name of {@link LoggingOptions}. */
+const LOGGING_OPTION_NAMES: OptionNames<LoggingOptions> = { sink: true, redact: true, level: true };
 
 /** Log levels, least to most severe. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -101,6 +106,7 @@ function baseEntry(
  * ```
  */
 export function logging(options: LoggingOptions = {}): Middleware {
+  checkOptionNames('logging', options, LOGGING_OPTION_NAMES);
   const sink = options.sink ?? defaultSink;
   const redact = options.redact;
   const threshold = SEVERITY[options.level ?? DEFAULT_LOG_LEVEL];

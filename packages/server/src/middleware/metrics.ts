@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
 import type { Middleware } from '../types.js';
 import { errorCodeOf, monotonicNow } from './call-outcome.js';
 
@@ -127,6 +128,7 @@ interface Cell {
  * ```
  */
 export function createMetricsRegistry(options: MetricsRegistryOptions = {}): MetricsRegistry {
+  checkOptionNames('createMetricsRegistry', options, REGISTRY_OPTION_NAMES);
   const bounds = options.buckets ?? DEFAULT_DURATION_BUCKETS;
   for (let i = 0; i < bounds.length; i++) {
     if (!Number.isFinite(bounds[i]) || (i > 0 && bounds[i]! <= bounds[i - 1]!)) {
@@ -226,6 +228,15 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
   };
 }
 
+/** Every name of {@link MetricsRegistryOptions}. */
+const REGISTRY_OPTION_NAMES: OptionNames<MetricsRegistryOptions> = {
+  buckets: true,
+  maxMethods: true,
+};
+
+/** Every name of {@link MetricsOptions}. */
+const METRICS_OPTION_NAMES: OptionNames<MetricsOptions> = { registry: true };
+
 /** Options of {@link metrics}. */
 export interface MetricsOptions {
   /** Where the numbers go: a {@link createMetricsRegistry} registry or your own recorder. */
@@ -246,6 +257,7 @@ export interface MetricsOptions {
  * ```
  */
 export function metrics(options: MetricsOptions): Middleware {
+  checkOptionNames('metrics', options, METRICS_OPTION_NAMES);
   const recorder = options.registry;
   const end = (method: string, started: number, code?: number): void => {
     try {

@@ -4,6 +4,7 @@
  * @module
  */
 import { ServerBusyError } from '@jsonrpc-kit/core';
+import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
 import type { Middleware, MiddlewareContext } from '../types.js';
 import { monotonicNow } from './call-outcome.js';
 
@@ -42,6 +43,13 @@ function checkRates(capacity: number, refillPerSecond: number): void {
   }
 }
 
+/** Every name of {@link TokenBucketOptions}. */
+const TOKEN_BUCKET_OPTION_NAMES: OptionNames<TokenBucketOptions> = {
+  capacity: true,
+  refillPerSecond: true,
+  now: true,
+};
+
 /**
  * Creates a token bucket.
  *
@@ -55,6 +63,7 @@ function checkRates(capacity: number, refillPerSecond: number): void {
  * ```
  */
 export function createTokenBucket(options: TokenBucketOptions): TokenBucket {
+  checkOptionNames('createTokenBucket', options, TOKEN_BUCKET_OPTION_NAMES);
   const { capacity, refillPerSecond } = options;
   checkRates(capacity, refillPerSecond);
   const now = options.now ?? monotonicNow;
@@ -176,6 +185,16 @@ class KeyedBuckets {
  */
 export const DEFAULT_RATE_LIMIT_MAX_KEYS: number = 10_000;
 
+/** Every name of {@link RateLimitOptions}. */
+const RATE_LIMIT_OPTION_NAMES: OptionNames<RateLimitOptions> = {
+  capacity: true,
+  refillPerSecond: true,
+  key: true,
+  maxKeys: true,
+  cost: true,
+  now: true,
+};
+
 /**
  * Rate limiting: a token bucket per connection (or per key); a call that finds its bucket empty
  * is answered -32002 (`ServerBusyError`, `data: { retryAfterMs }`) without reaching the handler.
@@ -191,6 +210,7 @@ export const DEFAULT_RATE_LIMIT_MAX_KEYS: number = 10_000;
  * ```
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
+  checkOptionNames('rateLimit', options, RATE_LIMIT_OPTION_NAMES);
   const { capacity, refillPerSecond, key, cost } = options;
   checkRates(capacity, refillPerSecond);
   const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_RATE_LIMIT_MAX_KEYS);
