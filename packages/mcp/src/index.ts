@@ -29,8 +29,18 @@ export type {
   ToolResult,
   ToolReturn,
 } from './definitions.js';
+export type { McpHttpOptions } from './http.js';
+export { createMcpFetchHandler, createMcpNodeHandler } from './http.js';
 export { objectJsonSchema } from './json-schema.js';
 export type { McpServer, McpServerOptions } from './mcp-server.js';
+export type { CachingHints, RequestMeta } from './stateless.js';
+export {
+  HEADER_MISMATCH,
+  MCP_STATELESS_PROTOCOL_VERSIONS,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
+  statelessMetaOf,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from './stateless.js';
 export {
   createMcpServer,
   DEFAULT_PAGE_SIZE,
