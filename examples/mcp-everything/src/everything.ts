@@ -313,13 +313,17 @@ export function createEverythingServer(): McpServer & { stop(): void } {
     },
   );
   const confirmTool = (tool: string) =>
-    mcp.tool(tool, { description: 'Asks for a confirmation; its state is sealed' }, async (_a, ctx) => {
-      const answer = await ctx.elicit(
-        { message: 'Please confirm', requestedSchema: ok },
-        { key: 'confirm' },
-      );
-      return `state-ok: confirmed=${String(answer.content?.ok)}`;
-    });
+    mcp.tool(
+      tool,
+      { description: 'Asks for a confirmation; its state is sealed' },
+      async (_a, ctx) => {
+        const answer = await ctx.elicit(
+          { message: 'Please confirm', requestedSchema: ok },
+          { key: 'confirm' },
+        );
+        return `state-ok: confirmed=${String(answer.content?.ok)}`;
+      },
+    );
   confirmTool('test_input_required_result_request_state');
   confirmTool('test_input_required_result_tampered_state');
   mcp.tool(

@@ -73,9 +73,7 @@ export class ClientState implements McpClientInfo {
    */
   wants(level: LoggingLevel): boolean {
     if (this.logLevel === undefined) return !this.stateless;
-    return (
-      LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel)
-    );
+    return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel);
   }
 }
 

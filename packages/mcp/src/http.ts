@@ -210,7 +210,10 @@ async function refusal(
 }
 
 /** A connection that carries one request and its answer. */
-function oneShot(text: string, id: unknown): {
+function oneShot(
+  text: string,
+  id: unknown,
+): {
   transport: Transport;
   answer: Promise<Answer>;
 } {
@@ -334,7 +337,11 @@ function guard(incoming: Incoming, options: McpHttpOptions): Answer | undefined 
     !LOOPBACK_HOSTS.has(hostName(host)) ||
     (originHost !== undefined && !LOOPBACK_HOSTS.has(originHost))
   ) {
-    return { kind: 'json', status: 403, body: errorBody(null, -32000, 'Forbidden: Host not allowed') };
+    return {
+      kind: 'json',
+      status: 403,
+      body: errorBody(null, -32000, 'Forbidden: Host not allowed'),
+    };
   }
   return undefined;
 }
@@ -388,7 +395,10 @@ export function createMcpFetchHandler(
           void iterator.return?.();
         },
       }),
-      { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } },
+      {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      },
     );
   };
 }

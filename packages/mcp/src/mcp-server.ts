@@ -506,10 +506,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
    * or of a capability the server does not have, is -32601; its result gets `resultType`, the
    * server's identity in `_meta`, and caching hints where the revision wants them.
    */
-  const method = (
-    name: string,
-    handler: (raw: unknown, ctx: HandlerContext) => unknown,
-  ): void => {
+  const method = (name: string, handler: (raw: unknown, ctx: HandlerContext) => unknown): void => {
     server.method(name, async (raw: unknown, ctx: HandlerContext) => {
       if (statelessMetaOf(raw, statelessVersions) === undefined) return handler(raw, ctx);
       const needs = GATED[name];

@@ -48,7 +48,11 @@ export class InputRounds {
    * @param key - its key in `inputRequests` (default: the method and its rank in the handler)
    * @returns the answer
    */
-  ask(method: string, params: Readonly<Record<string, unknown>> | undefined, key?: string): Promise<unknown> {
+  ask(
+    method: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+    key?: string,
+  ): Promise<unknown> {
     const k = key ?? `${method}#${this.#count}`;
     this.#count++;
     if (Object.hasOwn(this.answers, k)) return Promise.resolve(this.answers[k]);
