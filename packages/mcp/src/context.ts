@@ -13,6 +13,8 @@ import {
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import type { HandlerContext } from '@jsonrpc-kit/server';
+import type { InputRounds } from './mrtr.js';
+import { MISSING_REQUIRED_CLIENT_CAPABILITY, type RequestMeta } from './stateless.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -23,8 +25,6 @@ import type {
   LoggingLevel,
   Root,
 } from './types.js';
-import type { InputRounds } from './mrtr.js';
-import { MISSING_REQUIRED_CLIENT_CAPABILITY, type RequestMeta } from './stateless.js';
 
 /** The eight logging levels, least severe first. */
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [

@@ -38,7 +38,10 @@ export interface NodeRequestLike {
   /** The headers, names in lower case. */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** The socket (its local address decides the DNS-rebinding check). */
-  readonly socket: { readonly localAddress?: string | undefined };
+  readonly socket: {
+    /** The address the request arrived on. */
+    readonly localAddress?: string | undefined;
+  };
   /** Adds a listener of the body's chunks, its end or an error. */
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   /** Adds a one-time listener. */
@@ -420,7 +423,6 @@ export function createMcpFetchHandler(
  */
 export function createMcpNodeHandler(
   mcp: McpServer,
-  // biome-ignore lint/suspicious/noExplicitAny: node:http types stay out of a runtime-neutral package
   legacy: (req: any, res: any) => void,
   options: McpHttpOptions = {},
 ): (req: NodeRequestLike, res: NodeResponseLike) => void {

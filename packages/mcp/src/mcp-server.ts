@@ -57,6 +57,14 @@ import type {
 } from './definitions.js';
 import { objectJsonSchema } from './json-schema.js';
 import { createRequestStateSeal, InputRounds, type RequestStateOptions } from './mrtr.js';
+import {
+  CACHEABLE_METHODS,
+  type CachingHints,
+  MCP_STATELESS_PROTOCOL_VERSIONS,
+  META_SERVER_INFO,
+  REMOVED_METHODS,
+  statelessMetaOf,
+} from './stateless.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -66,14 +74,6 @@ import type {
   LoggingLevel,
   ResourceInfo,
 } from './types.js';
-import {
-  CACHEABLE_METHODS,
-  type CachingHints,
-  MCP_STATELESS_PROTOCOL_VERSIONS,
-  META_SERVER_INFO,
-  REMOVED_METHODS,
-  statelessMetaOf,
-} from './stateless.js';
 import { parseUriTemplate, type UriTemplate } from './uri-template.js';
 
 /** The MCP revisions with `initialize` this server speaks, newest first; `initialize` answers the newest one for a version it does not know. */
