@@ -17,6 +17,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const image = { type: 'image', data: IMAGE, mimeType: 'image/png' } as const;
 const text = (t: string) => ({ type: 'text', text: t }) as const;
 const describe = (d: string) => v.pipe(v.string(), v.description(d));
+type Ctx = Parameters<Parameters<McpServer['tool']>[2]>[1];
 
 /** The JSON Schema 2020-12 input of `json_schema_2020_12_tool`, shown as it is. */
 const SCHEMA_2020_12 = {
@@ -235,6 +236,164 @@ export function createEverythingServer(): McpServer & { stop(): void } {
       input: SCHEMA_2020_12,
     },
     (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+  );
+
+  mcp.tool(
+    'test_missing_capability',
+    { description: 'Asks the client to sample: refused when the request did not declare sampling' },
+    async (_args, ctx) => {
+      await ctx.sample({ messages: [{ role: 'user', content: text('hi') }], maxTokens: 10 });
+      return 'sampled';
+    },
+  );
+  mcp.tool(
+    'test_custom_header',
+    {
+      description: 'Echoes a region sent in the Mcp-Param-Region header too (SEP-2243)',
+      input: {
+        type: 'object',
+        properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+        required: ['region'],
+      },
+    },
+    (args) => `region: ${String(args.region)}`,
+  );
+
+  mcp.tool(
+    'test_logging_tool',
+    { description: 'Logs three messages (none to a 2026 request without a logLevel)' },
+    async (_args, ctx) => {
+      for (const step of ['started', 'working', 'done']) await ctx.log('info', `Tool ${step}`);
+      return 'logged';
+    },
+  );
+
+  // Multi Round-Trip Requests (2026-07-28): under 2026 each question ends the round with an
+  // input_required result; under 2025 they are requests to the client.
+  const name = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+  const askName = (ctx: Ctx, key = 'user_name', message = 'What is your name?') =>
+    ctx.elicit({ message, requestedSchema: name }, { key });
+  const ok = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+  const sampled = (result: { content: unknown }) => {
+    const content = (Array.isArray(result.content) ? result.content[0] : result.content) as
+      | { type?: string; text?: string }
+      | undefined;
+    return content?.type === 'text' ? content.text : '';
+  };
+  mcp.tool(
+    'test_input_required_result_elicitation',
+    { description: 'Asks for a name (MRTR)' },
+    async (_args, ctx) => `Hello, ${(await askName(ctx)).content?.name}!`,
+  );
+  mcp.tool(
+    'test_streaming_elicitation',
+    { description: 'Asks for a name: never a request on the response stream under 2026' },
+    async (_args, ctx) => `Hello, ${(await askName(ctx)).content?.name}!`,
+  );
+  mcp.tool(
+    'test_input_required_result_sampling',
+    { description: 'Asks the model (MRTR)' },
+    async (_args, ctx) => {
+      const result = await ctx.sample(
+        {
+          messages: [{ role: 'user', content: text('What is the capital of France?') }],
+          maxTokens: 100,
+        },
+        { key: 'capital_question' },
+      );
+      return `The model says: ${sampled(result)}`;
+    },
+  );
+  mcp.tool(
+    'test_input_required_result_list_roots',
+    { description: 'Asks for the roots (MRTR)' },
+    async (_args, ctx) => {
+      const { roots } = await ctx.listRoots({ key: 'client_roots' });
+      return `Roots: ${roots.map((root) => root.uri).join(', ')}`;
+    },
+  );
+  const confirmTool = (tool: string) =>
+    mcp.tool(
+      tool,
+      { description: 'Asks for a confirmation; its state is sealed' },
+      async (_a, ctx) => {
+        const answer = await ctx.elicit(
+          { message: 'Please confirm', requestedSchema: ok },
+          { key: 'confirm' },
+        );
+        return `state-ok: confirmed=${String(answer.content?.ok)}`;
+      },
+    );
+  confirmTool('test_input_required_result_request_state');
+  confirmTool('test_input_required_result_tampered_state');
+  mcp.tool(
+    'test_input_required_result_multiple_inputs',
+    { description: 'Asks three questions at once (MRTR)' },
+    async (_args, ctx) => {
+      const [who, greeting, { roots }] = await Promise.all([
+        askName(ctx),
+        ctx.sample(
+          { messages: [{ role: 'user', content: text('Generate a greeting') }], maxTokens: 50 },
+          { key: 'greeting' },
+        ),
+        ctx.listRoots({ key: 'client_roots' }),
+      ]);
+      return `${sampled(greeting)} ${who.content?.name} (${roots.length} roots)`;
+    },
+  );
+  mcp.tool(
+    'test_input_required_result_multi_round',
+    { description: 'Asks two questions, one round each (MRTR)' },
+    async (_args, ctx) => {
+      const who = await askName(ctx, 'step1', 'Step 1: What is your name?');
+      const color = await ctx.elicit(
+        {
+          message: 'Step 2: What is your favorite color?',
+          requestedSchema: {
+            type: 'object',
+            properties: { color: { type: 'string' } },
+            required: ['color'],
+          },
+        },
+        { key: 'step2' },
+      );
+      return `${who.content?.name} likes ${color.content?.color}`;
+    },
+  );
+  mcp.tool(
+    'test_input_required_result_capabilities',
+    { description: 'Asks only what the request declared it can answer (MRTR)' },
+    async (_args, ctx) => {
+      const { capabilities } = ctx.client;
+      const asked: Promise<unknown>[] = [];
+      if (capabilities.sampling) {
+        asked.push(
+          ctx.sample({ messages: [{ role: 'user', content: text('Hi') }], maxTokens: 10 }),
+        );
+      }
+      if (capabilities.elicitation) asked.push(askName(ctx));
+      if (capabilities.roots) asked.push(ctx.listRoots());
+      await Promise.all(asked);
+      return `asked ${asked.length} questions`;
+    },
+  );
+  mcp.prompt(
+    'test_input_required_result_prompt',
+    { description: 'A prompt that asks for its context (MRTR)' },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        {
+          message: 'What context should the prompt use?',
+          requestedSchema: {
+            type: 'object',
+            properties: { context: { type: 'string' } },
+            required: ['context'],
+          },
+        },
+        { key: 'user_context' },
+      );
+      return `Use this context: ${String(answer.content?.context)}`;
+    },
   );
 
   mcp.resource(

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MCP_PUSH_METHODS } from '@jsonrpc-kit/mcp';
+import { createMcpNodeHandler, MCP_PUSH_METHODS } from '@jsonrpc-kit/mcp';
 import { createStreamableHttpNodeHandler } from '@jsonrpc-kit/transport-http/node';
 import { createEverythingServer } from './everything.js';
 
@@ -18,9 +18,11 @@ const option = (name: string): string | undefined => {
 };
 
 const mcp = createEverythingServer();
+// 2025 clients: the kit's Streamable HTTP handler (sessions); 2026 clients: stateless, same URL.
 const handler = createStreamableHttpNodeHandler(mcp.server, { pushMethods: MCP_PUSH_METHODS });
+const endpoint = createMcpNodeHandler(mcp, handler);
 const http = createServer((req, res) => {
-  if (new URL(req.url ?? '/', 'http://x').pathname === '/mcp') handler(req, res);
+  if (new URL(req.url ?? '/', 'http://x').pathname === '/mcp') endpoint(req, res);
   else res.writeHead(404).end();
 });
 http.listen(Number(option('--port') ?? '0'), option('--host') ?? '127.0.0.1', () => {

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  JsonRpcError,
   type JsonRpcId,
   type ProgressReporter,
   ProtocolError,
@@ -12,6 +13,8 @@ import {
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import type { HandlerContext } from '@jsonrpc-kit/server';
+import type { InputRounds } from './mrtr.js';
+import { MISSING_REQUIRED_CLIENT_CAPABILITY, type RequestMeta } from './stateless.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -43,8 +46,13 @@ export interface McpClientInfo {
   readonly info: Implementation | undefined;
   /** What the client declared it can do (`{}` before `initialize`). */
   readonly capabilities: ClientCapabilities;
-  /** The least severe level the client wants logged (`logging/setLevel`); `undefined`: all. */
+  /**
+   * The least severe level the client wants logged (`logging/setLevel`, or the request's `_meta`
+   * under 2026-07-28); `undefined`: all under 2025, none under 2026.
+   */
   readonly logLevel: LoggingLevel | undefined;
+  /** `true` for a request of the stateless revision (2026-07-28): what it says is in its `_meta`. */
+  readonly stateless: boolean;
 }
 
 /** The state of one client. */
@@ -54,6 +62,7 @@ export class ClientState implements McpClientInfo {
   capabilities: ClientCapabilities = {};
   logLevel: LoggingLevel | undefined = undefined;
   initialized = false;
+  stateless = false;
   subscriptions: Set<string> | undefined = undefined;
 
   /**
@@ -63,11 +72,25 @@ export class ClientState implements McpClientInfo {
    * @returns `true` when it is at least the client's level
    */
   wants(level: LoggingLevel): boolean {
-    return (
-      this.logLevel === undefined ||
-      LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel)
-    );
+    if (this.logLevel === undefined) return !this.stateless;
+    return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel);
   }
+}
+
+/**
+ * The client of one 2026-07-28 request, from its `_meta`.
+ *
+ * @param meta - what the request's `_meta` says
+ * @returns a state for this request only
+ */
+export function statelessClientState(meta: RequestMeta): ClientState {
+  const state = new ClientState();
+  state.stateless = true;
+  state.protocolVersion = meta.protocolVersion;
+  state.capabilities = meta.capabilities;
+  state.info = meta.info;
+  state.logLevel = meta.logLevel;
+  return state;
 }
 
 const states = new WeakMap<object, ClientState>();
@@ -98,6 +121,15 @@ export function clientStateOf(ctx: HandlerContext): ClientState {
  */
 export function existingClientState(connection: object): ClientState | undefined {
   return states.get(connection);
+}
+
+/** Options of `ctx.sample()`, `ctx.elicit()` and `ctx.listRoots()`. */
+export interface McpAskOptions extends RequestOptions {
+  /**
+   * The question's key in the `inputRequests` of an `input_required` result (a 2026-07-28
+   * request); the client answers under it. Default: the method and the question's rank.
+   */
+  readonly key?: string;
 }
 
 /** What a tool, resource or prompt handler gets besides its arguments. */
@@ -139,7 +171,7 @@ export interface McpContext {
    * @returns the model's answer
    * @throws ProtocolError when the client did not declare `sampling`; the client's error otherwise
    */
-  sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  sample(params: CreateMessageParams, options?: McpAskOptions): Promise<CreateMessageResult>;
   /**
    * Asks the user (`elicitation/create`).
    *
@@ -148,7 +180,7 @@ export interface McpContext {
    * @returns what the user did, and the answer
    * @throws ProtocolError when the client did not declare `elicitation`; the client's error otherwise
    */
-  elicit(params: ElicitParams, options?: RequestOptions): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: McpAskOptions): Promise<ElicitResult>;
   /**
    * Asks the client for its roots (`roots/list`).
    *
@@ -156,7 +188,7 @@ export interface McpContext {
    * @returns the roots
    * @throws ProtocolError when the client did not declare `roots`; the client's error otherwise
    */
-  listRoots(options?: RequestOptions): Promise<{
+  listRoots(options?: McpAskOptions): Promise<{
     /** The client's roots. */
     readonly roots: readonly Root[];
   }>;
@@ -169,6 +201,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** A handler's context, made per call. */
 export class CallContext implements McpContext {
   readonly #ctx: HandlerContext;
+  readonly #rounds: InputRounds | undefined;
   readonly client: ClientState;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
 
@@ -176,9 +209,11 @@ export class CallContext implements McpContext {
    * @param ctx - the kit handler's context
    * @param client - the client's state
    * @param params - the request's params (for `_meta`)
+   * @param rounds - the questions and answers of a 2026 request that may ask for input
    */
-  constructor(ctx: HandlerContext, client: ClientState, params: unknown) {
+  constructor(ctx: HandlerContext, client: ClientState, params: unknown, rounds?: InputRounds) {
     this.#ctx = ctx;
+    this.#rounds = rounds;
     this.client = client;
     const meta = isRecord(params) ? params._meta : undefined;
     this.meta = isRecord(meta) ? meta : undefined;
@@ -214,15 +249,15 @@ export class CallContext implements McpContext {
     return peer.notify('notifications/message', params as Record<string, unknown>);
   }
 
-  sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult> {
+  sample(params: CreateMessageParams, options?: McpAskOptions): Promise<CreateMessageResult> {
     return this.#ask('sampling', 'sampling/createMessage', params, options);
   }
 
-  elicit(params: ElicitParams, options?: RequestOptions): Promise<ElicitResult> {
+  elicit(params: ElicitParams, options?: McpAskOptions): Promise<ElicitResult> {
     return this.#ask('elicitation', 'elicitation/create', params, options);
   }
 
-  listRoots(options?: RequestOptions): Promise<{ readonly roots: readonly Root[] }> {
+  listRoots(options?: McpAskOptions): Promise<{ readonly roots: readonly Root[] }> {
     return this.#ask('roots', 'roots/list', undefined, options);
   }
 
@@ -230,20 +265,37 @@ export class CallContext implements McpContext {
     capability: string,
     method: string,
     params: Readonly<Record<string, unknown>> | undefined,
-    options: RequestOptions | undefined,
+    options: McpAskOptions | undefined,
   ): Promise<T> {
     const peer = this.#ctx.peer;
-    if (peer === undefined) {
+    if (peer === undefined && !this.client.stateless) {
       return Promise.reject(new ProtocolError(`${method} needs a connection to the client`));
     }
     if (this.client.capabilities[capability] === undefined) {
+      if (this.client.stateless) {
+        return Promise.reject(
+          new JsonRpcError(
+            MISSING_REQUIRED_CLIENT_CAPABILITY,
+            `The request did not declare the "${capability}" capability`,
+            { requiredCapabilities: { [capability]: {} } },
+          ),
+        );
+      }
       return Promise.reject(
         new ProtocolError(`The client did not declare the "${capability}" capability`),
       );
     }
-    return peer.request<T>(method, params as Record<string, unknown> | undefined, {
+    if (this.client.stateless) {
+      // 2026-07-28: no request to the client; the question ends the round (input_required).
+      if (this.#rounds === undefined) {
+        return Promise.reject(new ProtocolError(`${method} cannot be asked in this request`));
+      }
+      return this.#rounds.ask(method, params, options?.key) as Promise<T>;
+    }
+    const { key: _key, ...rest } = options ?? {};
+    return peer!.request<T>(method, params as Record<string, unknown> | undefined, {
       signal: this.#ctx.signal,
-      ...options,
+      ...rest,
     });
   }
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export type { McpClientInfo, McpContext } from './context.js';
+export type { McpAskOptions, McpClientInfo, McpContext } from './context.js';
 export { LOGGING_LEVELS } from './context.js';
 export type {
   ArgumentsOf,
@@ -29,6 +29,8 @@ export type {
   ToolResult,
   ToolReturn,
 } from './definitions.js';
+export type { McpHttpOptions, NodeRequestLike, NodeResponseLike } from './http.js';
+export { createMcpFetchHandler, createMcpNodeHandler } from './http.js';
 export { objectJsonSchema } from './json-schema.js';
 export type { McpServer, McpServerOptions } from './mcp-server.js';
 export {
@@ -39,6 +41,15 @@ export {
   MCP_SERVER_PROTOCOL_VERSIONS,
   RESOURCE_NOT_FOUND,
 } from './mcp-server.js';
+export type { InputRequest, RequestStateOptions } from './mrtr.js';
+export type { CachingHints, RequestMeta } from './stateless.js';
+export {
+  HEADER_MISMATCH,
+  MCP_STATELESS_PROTOCOL_VERSIONS,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
+  statelessMetaOf,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from './stateless.js';
 export type {
   AudioContent,
   BlobResourceContents,

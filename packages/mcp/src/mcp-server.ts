@@ -8,6 +8,7 @@
 import {
   InvalidParamsError,
   JsonRpcError,
+  MethodNotFoundError,
   mcpProfile,
   type StandardSchemaV1,
   type Transport,
@@ -33,6 +34,7 @@ import {
   clientStateOf,
   existingClientState,
   LOGGING_LEVELS,
+  statelessClientState,
 } from './context.js';
 import type {
   ArgumentsOf,
@@ -54,6 +56,15 @@ import type {
   ToolReturn,
 } from './definitions.js';
 import { objectJsonSchema } from './json-schema.js';
+import { createRequestStateSeal, InputRounds, type RequestStateOptions } from './mrtr.js';
+import {
+  CACHEABLE_METHODS,
+  type CachingHints,
+  MCP_STATELESS_PROTOCOL_VERSIONS,
+  META_SERVER_INFO,
+  REMOVED_METHODS,
+  statelessMetaOf,
+} from './stateless.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -65,7 +76,7 @@ import type {
 } from './types.js';
 import { parseUriTemplate, type UriTemplate } from './uri-template.js';
 
-/** The MCP revisions this server speaks, newest first; `initialize` answers the newest one for a version it does not know. */
+/** The MCP revisions with `initialize` this server speaks, newest first; `initialize` answers the newest one for a version it does not know. */
 export const MCP_SERVER_PROTOCOL_VERSIONS: readonly string[] = [
   '2025-11-25',
   '2025-06-18',
@@ -120,6 +131,26 @@ export interface McpServerOptions {
    * @default {@link MCP_SERVER_PROTOCOL_VERSIONS}
    */
   readonly protocolVersions?: readonly string[];
+  /**
+   * The stateless revisions to accept (requests that carry their protocol version, client info
+   * and capabilities in `_meta`, with no `initialize`), newest first; `[]` for none.
+   *
+   * @default {@link MCP_STATELESS_PROTOCOL_VERSIONS}
+   */
+  readonly statelessProtocolVersions?: readonly string[];
+  /**
+   * Caching hints (`ttlMs`, `cacheScope`) of `server/discover`, the list results and
+   * `resources/read` answered to a stateless (2026-07-28) request.
+   *
+   * @default `{ ttlMs: 0, cacheScope: 'private' }`
+   */
+  readonly caching?: CachingHints;
+  /**
+   * How the `requestState` of an `input_required` result (2026-07-28) is sealed: HMAC keys (the
+   * first seals, all open: rotation) and a lifetime. Give every process of a cluster the same
+   * keys; left out, each process has a random key of its own.
+   */
+  readonly requestState?: RequestStateOptions;
   /** Options of the kit server underneath (limits, timeouts, `onError`); its profile is MCP's. */
   readonly server?: Omit<ServerOptions, 'profile'>;
 }
@@ -218,6 +249,36 @@ export interface McpServer extends AsyncDisposable {
    * @returns resolves once they are closed
    */
   close(): Promise<void>;
+}
+
+/** What the HTTP layer reads of a server. */
+export interface McpServerState {
+  /** The revisions with `initialize`. */
+  readonly sessionVersions: readonly string[];
+  /** The stateless revisions. */
+  readonly statelessVersions: readonly string[];
+  /**
+   * The `x-mcp-header` annotations of a tool's input: `[property, header suffix]` pairs.
+   *
+   * @param name - the tool's name
+   * @returns its pairs (none for an unknown tool)
+   */
+  toolHeaders(name: string): Promise<ReadonlyArray<readonly [string, string]>>;
+}
+
+const serverStates = new WeakMap<McpServer, McpServerState>();
+
+/**
+ * What the HTTP layer reads of a server made by {@link createMcpServer}.
+ *
+ * @param mcp - the server
+ * @returns its state
+ * @throws TypeError for an object `createMcpServer` did not make
+ */
+export function stateOf(mcp: McpServer): McpServerState {
+  const state = serverStates.get(mcp);
+  if (state === undefined) throw new TypeError('Not a server made by createMcpServer()');
+  return state;
 }
 
 interface ToolEntry {
@@ -404,8 +465,106 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     [...prompts.values()].some((p) => p.definition.complete !== undefined) ||
     [...templates.values()].some((t) => t.definition.complete !== undefined);
 
+  const statelessVersions = options.statelessProtocolVersions ?? MCP_STATELESS_PROTOCOL_VERSIONS;
+  const caching = {
+    ttlMs: options.caching?.ttlMs ?? 0,
+    cacheScope: options.caching?.cacheScope ?? 'private',
+  };
+  const serverInfo = defined({
+    name: options.name,
+    title: options.title,
+    version: options.version,
+  });
+  /** The client of a call: its connection's (2025), or the request's `_meta` (2026). */
+  const clientOf = (ctx: HandlerContext, raw: unknown): ClientState => {
+    const meta = statelessMetaOf(raw, statelessVersions);
+    return meta === undefined ? clientStateOf(ctx) : statelessClientState(meta);
+  };
+  const capabilitiesNow = (): Record<string, unknown> => {
+    const capabilities: Record<string, unknown> = { logging: {} };
+    if (completers()) capabilities.completions = {};
+    if (prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (resources.size > 0 || templates.size > 0) {
+      capabilities.resources = { subscribe: true, listChanged: true };
+    }
+    if (tools.size > 0) capabilities.tools = { listChanged: true };
+    return capabilities;
+  };
+  /** The capability a method needs the server to have declared, for a stateless request. */
+  const GATED: Readonly<Record<string, string>> = {
+    'tools/list': 'tools',
+    'tools/call': 'tools',
+    'prompts/list': 'prompts',
+    'prompts/get': 'prompts',
+    'resources/list': 'resources',
+    'resources/templates/list': 'resources',
+    'resources/read': 'resources',
+    'completion/complete': 'completions',
+  };
+  /**
+   * Registers an MCP method. A stateless (2026-07-28) request of a method the revision removed,
+   * or of a capability the server does not have, is -32601; its result gets `resultType`, the
+   * server's identity in `_meta`, and caching hints where the revision wants them.
+   */
+  const method = (name: string, handler: (raw: unknown, ctx: HandlerContext) => unknown): void => {
+    server.method(name, async (raw: unknown, ctx: HandlerContext) => {
+      if (statelessMetaOf(raw, statelessVersions) === undefined) return handler(raw, ctx);
+      const needs = GATED[name];
+      if (REMOVED_METHODS.has(name) || (needs !== undefined && !(needs in capabilitiesNow()))) {
+        throw new MethodNotFoundError(`Method not found: ${name}`);
+      }
+      const result = (await handler(raw, ctx)) as Record<string, unknown>;
+      const meta = isRecord(result._meta) ? result._meta : {};
+      return {
+        ...result,
+        ...(CACHEABLE_METHODS.has(name) ? caching : {}),
+        resultType: result.resultType ?? 'complete',
+        _meta: { ...meta, [META_SERVER_INFO]: serverInfo },
+      };
+    });
+  };
+
+  const seal = createRequestStateSeal(options.requestState);
+  /**
+   * Runs a handler that may ask the client for input. Under 2026-07-28 its questions end the
+   * round: the answer is an `input_required` result with the questions and a sealed state
+   * carrying the answers so far; a retry runs the handler again with them.
+   */
+  const withInput = async (
+    raw: unknown,
+    ctx: HandlerContext,
+    binding: string,
+    run: (context: CallContext) => Promise<unknown>,
+  ): Promise<unknown> => {
+    const client = clientOf(ctx, raw);
+    if (!client.stateless) return run(new CallContext(ctx, client, raw));
+    const params = paramsOf(raw);
+    const given = params.inputResponses;
+    if (given !== undefined && !isRecord(given)) {
+      throw new InvalidParamsError('"inputResponses" must be an object');
+    }
+    const state = params.requestState;
+    if (state !== undefined && typeof state !== 'string') {
+      throw new InvalidParamsError('"requestState" must be a string');
+    }
+    const earlier = state === undefined ? {} : await seal.open(binding, state);
+    const rounds = new InputRounds({ ...earlier, ...given });
+    const done = run(new CallContext(ctx, client, raw, rounds));
+    const outcome = await Promise.race([done, rounds.needed.then(() => rounds)]);
+    if (outcome !== rounds) return outcome;
+    const answered: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(rounds.answers)) {
+      if (!(key in rounds.asked)) answered[key] = value;
+    }
+    return {
+      resultType: 'input_required',
+      inputRequests: rounds.asked,
+      requestState: await seal.seal(binding, answered),
+    };
+  };
+
   // Lifecycle
-  server.method('initialize', (raw, ctx) => {
+  method('initialize', (raw, ctx) => {
     const params = paramsOf(raw);
     const requested = stringParam(params, 'protocolVersion');
     const state = clientStateOf(ctx);
@@ -416,26 +575,26 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     state.info = isRecord(params.clientInfo)
       ? (params.clientInfo as unknown as Implementation)
       : undefined;
-    const capabilities: Record<string, unknown> = { logging: {} };
-    if (completers()) capabilities.completions = {};
-    if (prompts.size > 0) capabilities.prompts = { listChanged: true };
-    if (resources.size > 0 || templates.size > 0) {
-      capabilities.resources = { subscribe: true, listChanged: true };
-    }
-    if (tools.size > 0) capabilities.tools = { listChanged: true };
     return defined({
       protocolVersion: state.protocolVersion,
-      capabilities,
-      serverInfo: defined({ name: options.name, title: options.title, version: options.version }),
+      capabilities: capabilitiesNow(),
+      serverInfo,
       instructions: options.instructions,
     });
   });
+  method('server/discover', () =>
+    defined({
+      supportedVersions: [...statelessVersions, ...versions],
+      capabilities: capabilitiesNow(),
+      instructions: options.instructions,
+    }),
+  );
   server.notification('notifications/initialized', (_params, ctx) => {
     clientStateOf(ctx).initialized = true;
   });
   server.notification('notifications/roots/list_changed', () => {});
-  server.method('ping', () => ({}));
-  server.method('logging/setLevel', (raw, ctx) => {
+  method('ping', () => ({}));
+  method('logging/setLevel', (raw, ctx) => {
     const level = stringParam(paramsOf(raw), 'level');
     if (!LOGGING_LEVELS.includes(level as LoggingLevel)) {
       throw new InvalidParamsError(`Unknown logging level: ${level}`, { level });
@@ -460,7 +619,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     })();
     return tool.listed;
   };
-  server.method('tools/list', async (raw) => {
+  method('tools/list', async (raw) => {
     const { items, nextCursor } = page([...tools.values()], paramsOf(raw).cursor);
     return listed({ tools: await Promise.all(items.map(listTool)) }, nextCursor);
   });
@@ -491,7 +650,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       (structured === undefined ? [] : [{ type: 'text', text: JSON.stringify(structured) }]);
     return defined({ ...result, content, structuredContent: structured });
   };
-  server.method('tools/call', async (raw, ctx: HandlerContext) => {
+  method('tools/call', async (raw, ctx) => {
     const params = paramsOf(raw);
     const name = stringParam(params, 'name');
     const tool = tools.get(name);
@@ -508,8 +667,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       args = verdict.value;
     }
     try {
-      const context = new CallContext(ctx, clientStateOf(ctx), raw);
-      return await toolResult(tool, await tool.handler(args, context));
+      return await withInput(raw, ctx, `tools/call ${name} ${JSON.stringify(given)}`, async (c) =>
+        toolResult(tool, await tool.handler(args, c)),
+      );
     } catch (error) {
       if (error instanceof JsonRpcError || ctx.signal.aborted) throw error;
       return errorResult(error instanceof Error ? error.message : String(error));
@@ -517,8 +677,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   });
 
   // Resources
-  server.method('resources/list', async (raw, ctx) => {
-    const context = new CallContext(ctx, clientStateOf(ctx), raw);
+  method('resources/list', async (raw, ctx) => {
+    const context = new CallContext(ctx, clientOf(ctx, raw), raw);
     const all: ResourceInfo[] = [...resources.values()].map((r) =>
       defined({ uri: r.uri, name: r.name, ...r.definition }),
     );
@@ -528,7 +688,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const { items, nextCursor } = page(all, paramsOf(raw).cursor);
     return listed({ resources: items }, nextCursor);
   });
-  server.method('resources/templates/list', (raw) => {
+  method('resources/templates/list', (raw) => {
     const { items, nextCursor } = page([...templates.values()], paramsOf(raw).cursor);
     return listed(
       {
@@ -540,28 +700,35 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       nextCursor,
     );
   });
-  server.method('resources/read', async (raw, ctx) => {
+  method('resources/read', async (raw, ctx) => {
     const uri = stringParam(paramsOf(raw), 'uri');
-    const context = new CallContext(ctx, clientStateOf(ctx), raw);
     const resource = resources.get(uri);
     if (resource !== undefined) {
-      return readResult(await resource.handler(uri, context), uri, resource.definition.mimeType);
+      return withInput(raw, ctx, `resources/read ${uri}`, async (c) =>
+        readResult(await resource.handler(uri, c), uri, resource.definition.mimeType),
+      );
     }
     for (const t of templates.values()) {
       const variables = t.template.match(uri);
       if (variables !== undefined) {
-        return readResult(await t.handler(uri, variables, context), uri, t.definition.mimeType);
+        return withInput(raw, ctx, `resources/read ${uri}`, async (c) =>
+          readResult(await t.handler(uri, variables, c), uri, t.definition.mimeType),
+        );
       }
+    }
+    if (clientOf(ctx, raw).stateless) {
+      // 2026-07-28 (SEP-2164): an unknown resource is invalid params.
+      throw new InvalidParamsError(`Resource not found: ${uri}`, { uri });
     }
     throw new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   });
-  server.method('resources/subscribe', (raw, ctx) => {
+  method('resources/subscribe', (raw, ctx) => {
     const uri = stringParam(paramsOf(raw), 'uri');
     const state = clientStateOf(ctx);
     (state.subscriptions ??= new Set()).add(uri);
     return {};
   });
-  server.method('resources/unsubscribe', (raw, ctx) => {
+  method('resources/unsubscribe', (raw, ctx) => {
     const uri = stringParam(paramsOf(raw), 'uri');
     clientStateOf(ctx).subscriptions?.delete(uri);
     return {};
@@ -592,11 +759,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     })();
     return prompt.listed;
   };
-  server.method('prompts/list', async (raw) => {
+  method('prompts/list', async (raw) => {
     const { items, nextCursor } = page([...prompts.values()], paramsOf(raw).cursor);
     return listed({ prompts: await Promise.all(items.map(listPrompt)) }, nextCursor);
   });
-  server.method('prompts/get', async (raw, ctx) => {
+  method('prompts/get', async (raw, ctx) => {
     const params = paramsOf(raw);
     const name = stringParam(params, 'name');
     const prompt = prompts.get(name);
@@ -622,12 +789,13 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       }
       args = verdict.value;
     }
-    const context = new CallContext(ctx, clientStateOf(ctx), raw);
-    return promptResult(await prompt.handler(args, context), prompt.definition.description);
+    return withInput(raw, ctx, `prompts/get ${name} ${JSON.stringify(given)}`, async (c) =>
+      promptResult(await prompt.handler(args, c), prompt.definition.description),
+    );
   });
 
   // Completions
-  server.method('completion/complete', async (raw) => {
+  method('completion/complete', async (raw) => {
     const params = paramsOf(raw);
     const ref = params.ref;
     const argument = params.argument;
@@ -739,5 +907,21 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     close: () => server.close(),
     [asyncDisposeSymbol]: () => server.close(),
   };
+  serverStates.set(mcp, {
+    sessionVersions: versions,
+    statelessVersions,
+    async toolHeaders(name) {
+      const tool = tools.get(name);
+      if (tool === undefined) return [];
+      const schema = (await listTool(tool)).inputSchema as Record<string, unknown> | undefined;
+      const properties = isRecord(schema?.properties) ? schema.properties : {};
+      const pairs: [string, string][] = [];
+      for (const [property, value] of Object.entries(properties)) {
+        const suffix = isRecord(value) ? value['x-mcp-header'] : undefined;
+        if (typeof suffix === 'string') pairs.push([property, suffix]);
+      }
+      return pairs;
+    },
+  });
   return mcp;
 }
