@@ -38,9 +38,15 @@ import { gzipSync } from 'node:zlib';
 // answer's `ProtocolError` names the response check it breaks (the strict checks' rule found
 // only for a refused answer), and a JSON-RPC 1.0 notification over HTTP owes no answer; 20.44 KB
 // measured when this budget was set.
+// 21.75 KiB: what new users hit (issue: what new users hit): the client's option names checked,
+// with the replacement of a renamed one named (about 0.3 KB), a call's cancel reason carried on
+// the wire, contract subscriptions spread like methods and qualified naming (about 0.5 KB), and a
+// WebSocket or HTTP connection that cannot open says why, within `connectTimeout` (about
+// 0.35 KB); 21.49 KB measured when this budget was set (core split into its main, engine and
+// testing entries changed nothing measurable).
 // Making the profiles, subscriptions and call context tree-shakable for apps that do not use them
 // is the next cut.
-export const BROWSER_CLIENT_BUDGET = 20.75 * 1024;
+export const BROWSER_CLIENT_BUDGET = 21.75 * 1024;
 
 const root = new URL('..', import.meta.url).pathname;
 
