@@ -4,8 +4,7 @@ export {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
-  DEFAULT_MAX_REQUEST_BYTES,
-  DEFAULT_PROXY_MAX_REQUEST_BYTES,
+  DEFAULT_PROXY_MAX_MESSAGE_BYTES,
 } from './defaults.js';
 export type { ProxyTarget, ProxyUpstream, UpstreamHandlers } from './proxy.js';
 export { createProxy } from './proxy.js';

@@ -22,6 +22,9 @@ describe('unknown option names', () => {
     expect(() => createServer(loose({ cancellation: false }))).toThrow(
       /^createServer: unknown option "cancellation" \(renamed: use profile \(defaultProfile, lspProfile, mcpProfile/,
     );
+    expect(() => createServer(loose({ maxRequestBytes: 10 }))).toThrow(
+      /^createServer: unknown option "maxRequestBytes" \(renamed: use maxMessageBytes /,
+    );
   });
 
   it('createServer refuses any other unknown name, naming nothing else', () => {

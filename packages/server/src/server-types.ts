@@ -64,11 +64,11 @@ export interface Connection extends ConnectionLike {
 /** A JSON-RPC server: a method registry plus dispatch, over `handle()` or `connect()`. */
 export interface Server extends MessageHandler, ConnectionHandler<Connection> {
   /**
-   * The `maxRequestBytes` given to `createServer`, for transport adapters to adopt; `undefined`
-   * when none was given (the server then applies `DEFAULT_MAX_REQUEST_BYTES` itself, and each
+   * The `maxMessageBytes` given to `createServer`, for transport adapters to adopt; `undefined`
+   * when none was given (the server then applies `DEFAULT_MAX_MESSAGE_BYTES` itself, and each
    * adapter its own default).
    */
-  readonly maxRequestBytes: number | undefined;
+  readonly maxMessageBytes: number | undefined;
   /**
    * The `codec` given to `createServer`, or `undefined`: `createSubscriptions` encodes items with
    * it, as the server encodes results.

@@ -101,10 +101,10 @@ function isContractLike(value: unknown): boolean {
  */
 export function createServer(options: ServerOptions = {}): Server {
   checkServerOptions(options, 'createServer');
-  const { maxRequestBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
+  const { maxMessageBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
     resolveLimits(options);
   /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
-  const setRequestBytes = options.maxRequestBytes;
+  const setMessageBytes = options.maxMessageBytes;
   const handlerTimeout = options.handlerTimeout ?? 0;
   const requestTimeout = options.requestTimeout ?? 0;
   const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
@@ -149,8 +149,8 @@ export function createServer(options: ServerOptions = {}): Server {
   /** What every connection of this server shares. */
   const connectionConfig: ConnectionConfig = {
     dispatcher,
-    maxRequestBytes,
-    setRequestBytes,
+    maxMessageBytes,
+    setMessageBytes,
     // As a limiter of its own would hold them (each connection is its calls' limiter).
     maxConcurrency: Math.max(1, maxConcurrency),
     maxQueue: Math.max(0, maxQueue),
@@ -201,7 +201,7 @@ export function createServer(options: ServerOptions = {}): Server {
     text: string,
     context: TransportContext | undefined,
   ): string | undefined | Promise<string | undefined> => {
-    const limit = context?.maxRequestBytes ?? maxRequestBytes;
+    const limit = context?.maxMessageBytes ?? maxMessageBytes;
     if (exceedsUtf8Bytes(text, limit)) {
       const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
       return refuseTooLarge(scanEnvelope(text), limit, error, report);
@@ -259,7 +259,7 @@ export function createServer(options: ServerOptions = {}): Server {
     methods(): readonly MethodDescriptor[] {
       return table.descriptors();
     },
-    maxRequestBytes: setRequestBytes,
+    maxMessageBytes: setMessageBytes,
     codec: options.codec,
     parse: dispatcher.parse,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {
