@@ -33,7 +33,7 @@ describe('lsp-ws-proxy', () => {
     const client = createClient(createWebSocketTransport({ url: lsp.url, reconnect: false }), {
       profile: lspProfile,
       sendCancel: true,
-      requestTimeout: 5_000,
+      callTimeout: 5_000,
       onRequest: (request) => {
         configuration.push(request.params);
         return ['hi'];
@@ -105,7 +105,7 @@ describe('lsp-ws-proxy', () => {
     const errors: Error[] = [];
     const client = createClient(createWebSocketTransport({ url: lsp.url, reconnect: false }), {
       profile: lspProfile,
-      requestTimeout: 10_000,
+      callTimeout: 10_000,
       onRequest: () => ['hi'],
       onNotification: (notification) => {
         if (notification.method === 'textDocument/publishDiagnostics') {

@@ -20,8 +20,8 @@ export type {
 export {
   DEFAULT_BATCH_MAX_SIZE,
   DEFAULT_BATCH_WAIT,
+  DEFAULT_CALL_TIMEOUT,
   DEFAULT_LATE_ANSWER_MEMORY,
-  DEFAULT_TIMEOUT,
 } from './defaults.js';
 export { ResultValidationError } from './errors.js';
 export type { PromisifiedProxy, ProxyOptions } from './proxy.js';

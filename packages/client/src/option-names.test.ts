@@ -8,7 +8,12 @@ const loose = (options: Record<string, unknown>): never => options as never;
 describe('unknown option names', () => {
   it('createClient names the option that replaced a renamed one', () => {
     expect(() => createClient(createMemoryTransportPair()[0], loose({ timeout: 5 }))).toThrow(
-      new TypeError('createClient: unknown option "timeout" (renamed: use requestTimeout)'),
+      new TypeError('createClient: unknown option "timeout" (renamed: use callTimeout)'),
+    );
+    expect(() =>
+      createClient(createMemoryTransportPair()[0], loose({ requestTimeout: 5 })),
+    ).toThrow(
+      new TypeError('createClient: unknown option "requestTimeout" (renamed: use callTimeout)'),
     );
     expect(() =>
       createClient(createMemoryTransportPair()[0], loose({ cancellation: true })),

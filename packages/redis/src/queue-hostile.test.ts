@@ -48,7 +48,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     // A batch over the server's maxBatchSize fails its call promptly, with the server's error.
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-      { requestTimeout: 10_000 },
+      { callTimeout: 10_000 },
     );
     const started = Date.now();
     const results = await client.batch((b) => [
@@ -98,7 +98,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     await using raw = await rawRedis();
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-      { requestTimeout: 15_000 },
+      { callTimeout: 15_000 },
     );
     let outcome: unknown;
     const call = client.request('poison', { n: 1 }).then(
@@ -141,7 +141,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     await using raw = await rawRedis();
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100, maxQueueLength }),
-      { requestTimeout: 10_000 },
+      { callTimeout: 10_000 },
     );
     // No worker yet: 250 calls, of which the queue takes 50 and refuses the rest at once.
     const started = Date.now();
@@ -211,7 +211,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
       blockMs: 100,
       maxQueuedSends: 6,
     });
-    await using client = createClient(transport, { requestTimeout: 20_000 });
+    await using client = createClient(transport, { callTimeout: 20_000 });
     expect(await client.request('run', ['before'])).toBe('before');
     const restarted = redis.restart(1500);
     await new Promise((resolve) => setTimeout(resolve, 300));

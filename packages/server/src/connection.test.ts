@@ -278,7 +278,7 @@ describe('connect()', () => {
   });
 
   it('rejects outgoing requests with the wire error and times them out, sending a cancel', async () => {
-    const server = createServer({ requestTimeout: 20 });
+    const server = createServer({ peerCallTimeout: 20 });
     const [connection, remote] = await connect(server);
     const failing = connection.request('x');
     const call = JSON.parse(await remote.next());

@@ -43,7 +43,7 @@ export interface ConnectionConfig {
   readonly maxConcurrency: number;
   /** Most calls of one connection waiting (at least 0). */
   readonly maxQueue: number;
-  readonly requestTimeout: number;
+  readonly peerCallTimeout: number;
   readonly profile: Profile<any> | undefined;
   readonly report: (error: unknown, info: ErrorInfo) => void;
   readonly onClosed: (connection: Connection) => void;
@@ -159,8 +159,8 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
     return true;
   }
 
-  get requestTimeout(): number {
-    return this.config.requestTimeout;
+  get callTimeout(): number {
+    return this.config.peerCallTimeout;
   }
 
   get parse(): (text: string) => ParseResult {

@@ -122,7 +122,7 @@ export interface ServerOptions {
    * Default deadline of `connection.request()` to the peer, in milliseconds. `0` waits forever.
    * @default 0
    */
-  readonly requestTimeout?: number;
+  readonly peerCallTimeout?: number;
   /**
    * Whether a handler failure that is not a `JsonRpcError` shows its message (and stack, in
    * `data`) on the wire. Off, it is answered -32603 "Internal error" and nothing else.
@@ -220,7 +220,7 @@ const SERVER_OPTION_NAMES: OptionNames<ServerOptions> = {
   maxQueuePerClient: true,
   handlerTimeout: true,
   callContext: true,
-  requestTimeout: true,
+  peerCallTimeout: true,
   exposeErrorDetails: true,
   profile: true,
   onError: true,
@@ -237,8 +237,10 @@ const SERVER_OPTION_NAMES: OptionNames<ServerOptions> = {
 /** Server options of earlier releases, to what replaced them. */
 const RENAMED_SERVER_OPTIONS: Readonly<Record<string, string>> = {
   maxRequestBytes: 'maxMessageBytes (the one size option of the server and every transport)',
+  requestTimeout:
+    "peerCallTimeout (the deadline of the server's calls to its peer; handlerTimeout is the handlers')",
   timeout:
-    "handlerTimeout (the handlers' deadline) or requestTimeout (the deadline of calls to the peer)",
+    "handlerTimeout (the handlers' deadline) or peerCallTimeout (the deadline of calls to the peer)",
   cancellation:
     'profile (defaultProfile, lspProfile, mcpProfile from @jsonrpc-kit/core, or false for none)',
 };

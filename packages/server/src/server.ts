@@ -106,7 +106,7 @@ export function createServer(options: ServerOptions = {}): Server {
   /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
   const setMessageBytes = options.maxMessageBytes;
   const handlerTimeout = options.handlerTimeout ?? 0;
-  const requestTimeout = options.requestTimeout ?? 0;
+  const peerCallTimeout = options.peerCallTimeout ?? 0;
   const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
   const report = createReporter(options.onError, options.onErrorLevel);
   const systemMethods = options.systemMethods !== false;
@@ -154,7 +154,7 @@ export function createServer(options: ServerOptions = {}): Server {
     // As a limiter of its own would hold them (each connection is its calls' limiter).
     maxConcurrency: Math.max(1, maxConcurrency),
     maxQueue: Math.max(0, maxQueue),
-    requestTimeout,
+    peerCallTimeout,
     profile,
     report,
     onClosed: (closed) => connections.delete(closed),

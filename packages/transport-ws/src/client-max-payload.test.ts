@@ -55,7 +55,7 @@ describe('createWebSocketTransport: maxMessageBytes', () => {
       maxMessageBytes: 1024 * 1024,
       reconnect: false,
     });
-    const client = createClient(transport, { requestTimeout: 5000 });
+    const client = createClient(transport, { callTimeout: 5000 });
     cleanups.push(() => client.close());
     const outcome = await withTimeout(
       client.request('big').then(
@@ -82,7 +82,7 @@ describe('createWebSocketTransport: maxMessageBytes', () => {
       maxMessageBytes: 1024 * 1024,
       reconnect: false,
     });
-    const client = createClient(transport, { requestTimeout: 5000 });
+    const client = createClient(transport, { callTimeout: 5000 });
     cleanups.push(() => client.close());
     expect(((await client.request('big')) as string).length).toBe(512 * 1024);
   });
@@ -94,7 +94,7 @@ describe('createWebSocketTransport: maxMessageBytes', () => {
       maxMessageBytes: 1024 * 1024,
       reconnect: { strategy: 'fixed', delay: 20 },
     });
-    const client = createClient(transport, { requestTimeout: 5000 });
+    const client = createClient(transport, { callTimeout: 5000 });
     cleanups.push(() => client.close());
     const outcome = await withTimeout(
       client.request('big').then(
