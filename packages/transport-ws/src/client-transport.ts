@@ -39,7 +39,7 @@ export type WebSocketTransportState = 'connecting' | 'open' | 'reconnecting' | '
  *
  * @default 1000
  */
-export const DEFAULT_QUEUE_SIZE: number = 1000;
+export const DEFAULT_CLIENT_MAX_QUEUE: number = 1000;
 
 /**
  * Milliseconds an opening handshake may take before the attempt counts as failed.
@@ -121,19 +121,14 @@ export interface WebSocketTransportOptions {
    */
   readonly heartbeat?: HeartbeatOptions | false | undefined;
   /**
-   * Sends while disconnected wait here and go out after reconnecting; when full (or `false`),
-   * `send()` rejects at once with `CONNECTION_CLOSED`. Sends before the first connection opens
-   * always wait (up to `maxSize`, or {@link DEFAULT_QUEUE_SIZE} with `false`).
+   * How many sends may wait while disconnected (the offline queue); they go out after
+   * reconnecting. When it is full (or `false`: no offline queue), `send()` rejects at once with
+   * `CONNECTION_CLOSED`. Sends before the first connection opens always wait (up to `maxQueue`, or
+   * {@link DEFAULT_CLIENT_MAX_QUEUE} with `false`).
    *
-   * @default { maxSize: DEFAULT_QUEUE_SIZE } (1000)
+   * @default DEFAULT_CLIENT_MAX_QUEUE (1000)
    */
-  readonly queue?:
-    | {
-        /** Messages the queue holds at most; `send()` rejects beyond it. */
-        readonly maxSize: number;
-      }
-    | false
-    | undefined;
+  readonly maxQueue?: number | false | undefined;
   /**
    * Milliseconds one opening handshake may take, and the first connection may take to open,
    * attempts included. A transport whose first connection has not opened by then (nothing
@@ -291,7 +286,7 @@ const decoder: TextDecoder | undefined =
  *
  * Text frames carry messages; a binary frame is decoded as UTF-8 or reported through `onError`.
  *
- * @param options - URL, reconnect policy, heartbeat, queue, maxMessageBytes
+ * @param options - URL, reconnect policy, heartbeat, maxQueue, maxMessageBytes
  * @returns the transport
  * @throws RangeError when the reconnect options are out of range, or `maxMessageBytes` is not positive
  * @example
@@ -322,11 +317,11 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         ? DEFAULT_RECONNECT
         : resolveBackoff(options.reconnect, DEFAULT_RECONNECT, 'reconnect');
   const heartbeat = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
-  const queueEnabled = options.queue !== false;
+  const queueEnabled = options.maxQueue !== false;
   const maxQueue =
-    options.queue === false || options.queue === undefined
-      ? DEFAULT_QUEUE_SIZE
-      : options.queue.maxSize;
+    options.maxQueue === false || options.maxQueue === undefined
+      ? DEFAULT_CLIENT_MAX_QUEUE
+      : options.maxQueue;
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
   const highWaterMark = options.highWaterMark ?? DEFAULT_CLIENT_HIGH_WATER_MARK;
   const closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
