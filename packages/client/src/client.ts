@@ -34,7 +34,7 @@ import {
 import { createAutoBatchQueue } from './auto-batch.js';
 import type { BatchBuilder, BatchEntry } from './batch.js';
 import { checkCall, checkedIds, checkResult, newCall } from './call-checks.js';
-import { createContractProxy, type UseOptions } from './contract-proxy.js';
+import { type ClientContractOptions, createContractStub } from './contract-stub.js';
 import {
   DEFAULT_BATCH_MAX_SIZE,
   DEFAULT_BATCH_WAIT,
@@ -43,9 +43,9 @@ import {
 } from './defaults.js';
 import { createExchanges } from './exchanges.js';
 import { checkClientOptions } from './options.js';
-import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { readerOf } from './read.js';
 import { type CallWriters, sendBatch } from './send-batch.js';
+import { createPromisifiedStub, type StubOptions } from './stub.js';
 import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
 
@@ -302,10 +302,10 @@ export function createClient<V = unknown>(
         if (index >= 0) middleware = middleware.filter((_, i) => i !== index);
       };
     },
-    contract: <C extends Contract>(contract: C, useOptions?: UseOptions) =>
-      createContractProxy({ call, notify, subscribe: subscriber.subscribe }, contract, useOptions),
-    proxy: <T extends object>(proxyOptions?: ProxyOptions) =>
-      createPromisifiedProxy<T>((method, params) => request(method, params), proxyOptions),
+    contract: <C extends Contract>(contract: C, useOptions?: ClientContractOptions) =>
+      createContractStub({ call, notify, subscribe: subscriber.subscribe }, contract, useOptions),
+    stub: <T extends object>(stubOptions?: StubOptions) =>
+      createPromisifiedStub<T>((method, params) => request(method, params), stubOptions),
     get pending() {
       return pending.size;
     },

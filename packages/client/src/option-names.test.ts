@@ -51,10 +51,10 @@ describe('unknown option names', () => {
     await client.close();
   });
 
-  it('client.proxy and retry refuse unknown option names', async () => {
+  it('client.stub and retry refuse unknown option names', async () => {
     const client = createClient(createMemoryTransportPair()[0]);
-    expect(() => client.proxy(loose({ prefx: 'calc.' }))).toThrow(
-      new TypeError('client.proxy: unknown option "prefx"'),
+    expect(() => client.stub(loose({ prefx: 'calc.' }))).toThrow(
+      new TypeError('client.stub: unknown option "prefx"'),
     );
     expect(() => retry(loose({ idempotent: () => true, retries: 3 }))).toThrow(
       new TypeError('retry: unknown option "retries"'),

@@ -29,7 +29,7 @@ import type { Answer } from './batch.js';
 import type { Dispatcher, Scope } from './dispatch.js';
 import { type Lane, type Limiter, NO_LANES, NO_QUEUE, NO_TURNS } from './limiter.js';
 import { refuseTooLarge } from './too-large.js';
-import type { Connection, ErrorInfo } from './types.js';
+import type { Connection, ServerErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 
 /** What a connection needs from its server. */
@@ -45,7 +45,7 @@ export interface ConnectionConfig {
   readonly maxQueue: number;
   readonly peerCallTimeout: number;
   readonly profile: Profile<any> | undefined;
-  readonly report: (error: unknown, info: ErrorInfo) => void;
+  readonly report: (error: unknown, info: ServerErrorInfo) => void;
   readonly onClosed: (connection: Connection) => void;
 }
 

@@ -9,7 +9,7 @@ import {
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { createServer } from './server.js';
-import type { ErrorInfo } from './types.js';
+import type { ServerErrorInfo } from './types.js';
 
 const req = (method: string, params?: unknown, id: unknown = 1): string =>
   JSON.stringify(
@@ -162,7 +162,7 @@ describe('handle(): errors', () => {
   });
 
   it('hides anything else behind -32603 "Internal error" and reports it', async () => {
-    const errors: Array<[unknown, ErrorInfo]> = [];
+    const errors: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({ onError: (e, info) => errors.push([e, info]) });
     const secret = new Error('secret path /etc/passwd');
     server.method('boom', () => {
@@ -230,7 +230,7 @@ describe('handle(): errors', () => {
   });
 
   it('reports errors of notifications and never answers them', async () => {
-    const errors: Array<[unknown, ErrorInfo]> = [];
+    const errors: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({
       onError: (e, info) => errors.push([e, info]),
       onErrorLevel: 'debug',
@@ -258,7 +258,7 @@ describe('handle(): errors', () => {
   });
 
   it('keeps unknown notifications from onError at the default level', async () => {
-    const errors: Array<[unknown, ErrorInfo]> = [];
+    const errors: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({ onError: (e, info) => errors.push([e, info]) });
     server.notification('boom', () => {
       throw new Error('boom');

@@ -40,7 +40,7 @@ import type { FairLimits } from './limiter.js';
  * });
  * ```
  */
-export interface ErrorInfo extends CoreErrorInfo {
+export interface ServerErrorInfo extends CoreErrorInfo {
   /** `true` when the event belongs to a notification (nobody is answered). */
   readonly notification: boolean;
 }
@@ -147,7 +147,7 @@ export interface ServerOptions {
    * @param error - what failed (an `Error`, or whatever a handler threw)
    * @param info - the event's kind, level, method, id, and whether it was a notification
    */
-  readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  readonly onError?: (error: unknown, info: ServerErrorInfo) => void;
   /**
    * The least level passed to `onError`. At the default, routine events such as a notification
    * for an unknown method (`$/setTrace`) or an answer to a peer that just left are not passed on;

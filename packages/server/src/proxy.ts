@@ -33,7 +33,13 @@ import { asyncDisposeSymbol, type ConnectionLike } from '@jsonrpc-kit/core/engin
 import { DEFAULT_PROXY_MAX_MESSAGE_BYTES } from './defaults.js';
 import { checkServerOptions } from './options.js';
 import { createServer } from './server.js';
-import type { Connection, Middleware, MiddlewareContext, Server, ServerOptions } from './types.js';
+import type {
+  Connection,
+  MiddlewareContext,
+  Server,
+  ServerMiddleware,
+  ServerOptions,
+} from './types.js';
 
 /**
  * What a proxy forwards to: a connected client (`createClient(…)` fits), or anything with its
@@ -169,7 +175,7 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
     connecting ??
     (stateless ??= make!({ onRequest: refuse, onNotification: () => {}, sendCancel: true }));
 
-  const forward: Middleware = (ctx) => {
+  const forward: ServerMiddleware = (ctx) => {
     const upstream = upstreamOf(ctx);
     const params = ctx.params as JsonRpcParams | undefined;
     if (ctx.notification) return upstream.notify(ctx.method, params);
@@ -212,7 +218,7 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
   const proxy: Server = {
     ...server,
     connect,
-    use(middleware: Middleware): () => void {
+    use(middleware: ServerMiddleware): () => void {
       // The forwarding stays last: it answers every call.
       removeForward();
       const remove = server.use(middleware);

@@ -43,19 +43,19 @@ import type {
   Handler,
   ImplementOptions,
   MethodDescriptor,
-  MethodOptions,
-  Middleware,
   NotificationHandler,
   NotificationMethodOptions,
   Server,
+  ServerMethodOptions,
+  ServerMiddleware,
   ServerOptions,
 } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
-/** Every name of {@link MethodOptions}. */
-const METHOD_OPTION_NAMES: OptionNames<MethodOptions> = {
+/** Every name of {@link ServerMethodOptions}. */
+const METHOD_OPTION_NAMES: OptionNames<ServerMethodOptions> = {
   params: true,
   result: true,
   paramNames: true,
@@ -115,7 +115,7 @@ export function createServer(options: ServerOptions = {}): Server {
   const parseOptions = read === undefined && v1 === undefined ? undefined : { read, jsonrpc1: v1 };
 
   const table = new MethodTable();
-  let middleware: readonly Middleware[] = [];
+  let middleware: readonly ServerMiddleware[] = [];
   const connections = new Set<Connection>();
   const globalLimiter = createLimiter(
     maxConcurrency,
@@ -219,7 +219,7 @@ export function createServer(options: ServerOptions = {}): Server {
   });
 
   const server: Server = {
-    method(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
+    method(name: string, handler: Handler, methodOptions?: ServerMethodOptions): () => void {
       return register(name, 'method', handler, methodOptions, false);
     },
     notification(
@@ -237,7 +237,7 @@ export function createServer(options: ServerOptions = {}): Server {
       checkOptionNames('server.implement', implementOptions, IMPLEMENT_OPTION_NAMES);
       return table.addAll(contractEntries(contract, implementation, implementOptions));
     },
-    use(mw: Middleware): () => void {
+    use(mw: ServerMiddleware): () => void {
       if (typeof mw !== 'function') {
         throw new TypeError(
           isContractLike(mw)
@@ -251,7 +251,11 @@ export function createServer(options: ServerOptions = {}): Server {
         if (index >= 0) middleware = middleware.filter((_, i) => i !== index);
       };
     },
-    registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
+    registerSystem(
+      name: string,
+      handler: Handler,
+      methodOptions?: ServerMethodOptions,
+    ): () => void {
       checkOptionNames(`System method "${name}"`, methodOptions, METHOD_OPTION_NAMES);
       const entry = makeEntry(name, 'method', handler, methodOptions, true);
       return systemMethods ? table.add(entry) : () => {};
