@@ -10,8 +10,8 @@ export { createClient } from './client.js';
 export type {
   CallFunction,
   ClientContractOptions,
-  ContractStubFunction,
   ContractStub,
+  ContractStubFunction,
   ContractSubscribeOptions,
   OptionalTail,
   ParamsStyle,

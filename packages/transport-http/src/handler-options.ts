@@ -53,7 +53,7 @@ export interface HttpHandlerOptions {
    * applies the same limit to the exchange (it gets it in `ctx.transport.maxMessageBytes`).
    *
    * @default the server's `maxMessageBytes` when one was set, else 1048576
-   *   ({@link DEFAULT_MAX_MESSAGE_BYTES})
+   *   (core's `DEFAULT_MAX_MESSAGE_BYTES`)
    */
   readonly maxMessageBytes?: number;
   /**
