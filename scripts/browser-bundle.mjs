@@ -34,7 +34,7 @@ import { gzipSync } from 'node:zlib';
 // item at 100,000), about 0.07 KB; 20.13 KB measured when this budget was set.
 // 20.75 KiB: a client facing a hostile server (issue: hostile peers, round 3) counts the bytes of
 // every answer it reads on the fetch path and stops past `maxMessageBytes` (about 0.3 KB), the
-// WebSocket client takes `maxPayload` and says a 1009 close was a message too large, a malformed
+// WebSocket client takes `maxMessageBytes` and says a 1009 close was a message too large, a malformed
 // answer's `ProtocolError` names the response check it breaks (the strict checks' rule found
 // only for a refused answer), and a JSON-RPC 1.0 notification over HTTP owes no answer; 20.44 KB
 // measured when this budget was set.

@@ -57,7 +57,7 @@ function rawAnswer(text) {
 
 async function kitServer() {
   const { createServer } = await kit('@jsonrpc-kit/server', 'createServer');
-  const server = createServer({ maxRequestBytes: LIMIT });
+  const server = createServer({ maxMessageBytes: LIMIT });
   for (const [name, fn] of Object.entries(methods)) server.method(name, fn);
   return server;
 }
@@ -80,7 +80,7 @@ const servers = {
       };
     } else {
       const { createHttpHandler } = await kit('@jsonrpc-kit/transport-http', 'createHttpHandler');
-      listener = createHttpHandler(await kitServer(), { maxRequestBytes: LIMIT });
+      listener = createHttpHandler(await kitServer(), { maxMessageBytes: LIMIT });
     }
     reportReady({ port: await listen(createHttpServer(listener)) });
   },
@@ -91,7 +91,7 @@ const servers = {
       'createStreamableHttpNodeHandler',
     );
     const handler = createStreamableHttpNodeHandler(await kitServer(), {
-      maxRequestBytes: LIMIT,
+      maxMessageBytes: LIMIT,
       responseMode: 'json',
       eventStore: false,
     });
@@ -108,7 +108,7 @@ const servers = {
         '@jsonrpc-kit/transport-ws',
         'createWebSocketServer',
       );
-      createWebSocketServer(await kitServer(), { httpServer: http, maxPayload: LIMIT });
+      createWebSocketServer(await kitServer(), { httpServer: http, maxMessageBytes: LIMIT });
     }
     reportReady({ port: await listen(http) });
   },

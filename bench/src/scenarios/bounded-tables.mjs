@@ -173,7 +173,7 @@ async function invalidAnswers(bound) {
   const { createClient } = await kit('@jsonrpc-kit/client', 'createClient');
   const [near, far] = createMemoryTransportPair();
   let reported = 0;
-  const client = createClient(near, { requestTimeout: 3_600_000, onError: () => reported++ });
+  const client = createClient(near, { callTimeout: 3_600_000, onError: () => reported++ });
   let asked = 0;
   await far.start({ onMessage: () => asked++, onClose: () => {} });
   const waiting = [];

@@ -100,7 +100,7 @@ export async function run(name, config) {
 
   const { createServer } = await kit('@jsonrpc-kit/server', 'createServer');
   const limit = shape === 'over-limit' ? 512 : 1024 * 1024;
-  const server = createServer({ maxBatchSize: 1e9, maxRequestBytes: limit });
+  const server = createServer({ maxBatchSize: 1e9, maxMessageBytes: limit });
   server.method(METHOD, add);
   const text =
     shape === 'exact-ids'

@@ -64,7 +64,7 @@ export async function run(
   const server = createCalculatorServer();
   const http = await listen(server, { port: 0 });
   const client = createClient(tapTransport(createHttpTransport({ url: http.url }), wire(log)), {
-    requestTimeout: 5_000,
+    callTimeout: 5_000,
   });
   try {
     log(`calculator-http: listening on ${http.url}`);

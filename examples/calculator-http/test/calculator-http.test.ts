@@ -95,7 +95,7 @@ describe('node dist/server.js --port 0', () => {
   });
 
   it('serves the typed client', async () => {
-    const client = createClient(createHttpTransport({ url }), { requestTimeout: 5_000 });
+    const client = createClient(createHttpTransport({ url }), { callTimeout: 5_000 });
     try {
       const calc = client.contract(calculator);
       expect(await calc.add(40, 2)).toBe(42);

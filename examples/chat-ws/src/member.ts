@@ -106,7 +106,7 @@ export function connectMember(options: MemberOptions): Member {
         )
       : transport,
     {
-      requestTimeout: 5_000,
+      callTimeout: 5_000,
       onRequest: (request) => {
         if (request.method !== 'chat.confirmJoin') throw new MethodNotFoundError();
         const params = request.params as unknown as ConfirmJoinParams;

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  DEFAULT_MAX_MESSAGE_BYTES,
   InvalidParamsError,
   JsonRpcError,
   losslessNumbers,
@@ -16,12 +17,7 @@ import {
   resumable,
   streams,
 } from '@jsonrpc-kit/extensions/streams';
-import {
-  createServer,
-  DEFAULT_MAX_REQUEST_BYTES,
-  type Server,
-  type ServerOptions,
-} from '@jsonrpc-kit/server';
+import { createServer, type Server, type ServerOptions } from '@jsonrpc-kit/server';
 
 /** Longest `sleep` the server accepts, in milliseconds. */
 export const MAX_SLEEP_MS = 60_000;
@@ -258,7 +254,7 @@ export function createConformanceServer(
   // The limit is set, not left to each transport's default, so stdio answers over 1 MiB as HTTP and
   // WebSocket do.
   const server = createServer({
-    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+    maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
     codec: losslessNumbers,
     ...options,
   });

@@ -102,7 +102,7 @@ export async function conformanceTour(log: Log): Promise<void> {
     const http = createClient(
       tapTransport(createHttpTransport({ url: server.httpUrl }), wire(log)),
       {
-        requestTimeout: 5_000,
+        callTimeout: 5_000,
       },
     );
     try {
@@ -131,7 +131,7 @@ export async function conformanceTour(log: Log): Promise<void> {
           log(line);
         }),
       ),
-      { requestTimeout: 5_000, sendCancel: true },
+      { callTimeout: 5_000, sendCancel: true },
     );
     try {
       const echoed = await ws.request<{ hello: string }>('echo', { hello: 'world' });
@@ -159,7 +159,7 @@ export async function conformanceTour(log: Log): Promise<void> {
       [CONFORMANCE_SERVER, '--stdio', 'content-length'],
       { framing: 'content-length' },
     );
-    const stdio = createClient(tapTransport(child, wire(log)), { requestTimeout: 5_000 });
+    const stdio = createClient(tapTransport(child, wire(log)), { callTimeout: 5_000 });
     try {
       check((await stdio.request('sum', [1, 2, 3])) === 6, 'sum over stdio');
       try {

@@ -64,7 +64,7 @@ export async function run(log: Log = console.log): Promise<void> {
       }),
     ),
     {
-      requestTimeout: 5_000,
+      callTimeout: 5_000,
       profile: lspProfile,
       sendCancel: true,
       onNotification: (notification) => {

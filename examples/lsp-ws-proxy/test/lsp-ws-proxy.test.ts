@@ -33,7 +33,7 @@ describe('lsp-ws-proxy', () => {
     const client = createClient(createWebSocketTransport({ url: lsp.url, reconnect: false }), {
       profile: lspProfile,
       sendCancel: true,
-      requestTimeout: 5_000,
+      callTimeout: 5_000,
       onRequest: (request) => {
         configuration.push(request.params);
         return ['hi'];
@@ -100,12 +100,12 @@ describe('lsp-ws-proxy', () => {
   it('a 2 MiB didOpen passes through, as over stdio: the proxy carries what the upstream does', async () => {
     const lsp = await startLspProxy();
     cleanups.push(() => lsp.close());
-    expect(lsp.proxy.maxRequestBytes).toBe(16 * 1024 * 1024);
+    expect(lsp.proxy.maxMessageBytes).toBe(16 * 1024 * 1024);
     const diagnostics: { uri: string; diagnostics: unknown[] }[] = [];
     const errors: Error[] = [];
     const client = createClient(createWebSocketTransport({ url: lsp.url, reconnect: false }), {
       profile: lspProfile,
-      requestTimeout: 10_000,
+      callTimeout: 10_000,
       onRequest: () => ['hi'],
       onNotification: (notification) => {
         if (notification.method === 'textDocument/publishDiagnostics') {

@@ -66,7 +66,7 @@ export async function runHttp(serverJs: string, log: Log): Promise<void> {
   log(`tools-stdio over Streamable HTTP at ${url}`);
   const progress: string[] = [];
   const client = createClient(createStreamableHttpTransport({ url }), {
-    requestTimeout: 5_000,
+    callTimeout: 5_000,
     onNotification: (n: JsonRpcNotification) => {
       if (n.method === 'notifications/progress') {
         const p = n.params as { progress: number; total?: number };

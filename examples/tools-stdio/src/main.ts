@@ -41,7 +41,7 @@ function check(condition: boolean, what: string): void {
 export async function run(log: Log = console.log): Promise<void> {
   log(`tools-stdio: spawning node ${SERVER_JS} (newline framing)`);
   const child = spawnTransport(process.execPath, [SERVER_JS, '--quiet'], { framing: 'newline' });
-  const client = createClient(tapTransport(child, wire(log)), { requestTimeout: 5_000 });
+  const client = createClient(tapTransport(child, wire(log)), { callTimeout: 5_000 });
   try {
     const init = await client.request<{ protocolVersion: string; serverInfo: { name: string } }>(
       'initialize',

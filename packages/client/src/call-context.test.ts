@@ -40,7 +40,7 @@ async function rawPeer(options: Parameters<typeof createClient>[1] = {}) {
 
 describe('call context on a duplex transport (raw bytes)', () => {
   it('without deadline or meta the wire is byte-for-byte unchanged', async () => {
-    const { client, wire } = await rawPeer({ requestTimeout: 5_000 });
+    const { client, wire } = await rawPeer({ callTimeout: 5_000 });
     await client.request('add', { a: 1 }, { timeout: 1_000 });
     await client.request('ping');
     await client.request('sum', [1, 2], { signal: new AbortController().signal });

@@ -34,18 +34,18 @@ import {
 import { createAutoBatchQueue } from './auto-batch.js';
 import type { BatchBuilder, BatchEntry } from './batch.js';
 import { checkCall, checkedIds, checkResult, newCall } from './call-checks.js';
-import { createContractProxy, type UseOptions } from './contract-proxy.js';
+import { type ClientContractOptions, createContractStub } from './contract-stub.js';
 import {
   DEFAULT_BATCH_MAX_SIZE,
   DEFAULT_BATCH_WAIT,
+  DEFAULT_CALL_TIMEOUT,
   DEFAULT_LATE_ANSWER_MEMORY,
-  DEFAULT_TIMEOUT,
 } from './defaults.js';
 import { createExchanges } from './exchanges.js';
 import { checkClientOptions } from './options.js';
-import { createPromisifiedProxy, type ProxyOptions } from './proxy.js';
 import { readerOf } from './read.js';
 import { type CallWriters, sendBatch } from './send-batch.js';
+import { createPromisifiedStub, type StubOptions } from './stub.js';
 import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
 
@@ -74,10 +74,10 @@ function isContractLike(value: unknown): boolean {
  * @returns the client
  * @throws RangeError when `batch.maxSize` is below 1 or `batch.wait` is negative; TypeError for
  *   an option name it does not know (naming the replacement of a renamed one: `timeout` is
- *   `requestTimeout`, `cancellation` is `profile` and `sendCancel`)
+ *   `callTimeout`, `cancellation` is `profile` and `sendCancel`)
  * @example
  * ```ts
- * const client = createClient(transport, { requestTimeout: 5_000, sendCancel: true });
+ * const client = createClient(transport, { callTimeout: 5_000, sendCancel: true });
  * const sum = await client.request<number>('add', [1, 2]);
  * await client.notify('log', { message: 'done' });
  * const [a, b] = await client.batch((b) => [b.request<number>('add', [1, 2]), b.request('ping')]);
@@ -89,7 +89,7 @@ export function createClient<V = unknown>(
   options: ClientOptions<V> = {},
 ): Client<V> {
   checkClientOptions(options);
-  const defaultTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
+  const defaultTimeout = options.callTimeout ?? DEFAULT_CALL_TIMEOUT;
   const jsonrpc1 = options.jsonrpc1;
   const write = jsonWriterOf(options.codec);
   /** The text of a request (checked first): 2.0, or 1.0 when the client speaks it. */
@@ -128,8 +128,8 @@ export function createClient<V = unknown>(
     profile: options.profile ?? defaultProfile,
     sendCancel: options.sendCancel,
     // Unset, the default deadline is a safety net: it fails the call but leaves its send alone.
-    requestTimeout: options.requestTimeout,
-    fallbackTimeout: DEFAULT_TIMEOUT,
+    callTimeout: options.callTimeout,
+    fallbackTimeout: DEFAULT_CALL_TIMEOUT,
     lateAnswerMemory: DEFAULT_LATE_ANSWER_MEMORY,
     generateId: checkedIds(options.generateId),
     serializeRequest: requestText,
@@ -302,10 +302,10 @@ export function createClient<V = unknown>(
         if (index >= 0) middleware = middleware.filter((_, i) => i !== index);
       };
     },
-    contract: <C extends Contract>(contract: C, useOptions?: UseOptions) =>
-      createContractProxy({ call, notify, subscribe: subscriber.subscribe }, contract, useOptions),
-    proxy: <T extends object>(proxyOptions?: ProxyOptions) =>
-      createPromisifiedProxy<T>((method, params) => request(method, params), proxyOptions),
+    contract: <C extends Contract>(contract: C, useOptions?: ClientContractOptions) =>
+      createContractStub({ call, notify, subscribe: subscriber.subscribe }, contract, useOptions),
+    stub: <T extends object>(stubOptions?: StubOptions) =>
+      createPromisifiedStub<T>((method, params) => request(method, params), stubOptions),
     get pending() {
       return pending.size;
     },

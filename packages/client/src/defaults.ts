@@ -6,12 +6,12 @@
 
 /**
  * Default per-call timeout in milliseconds: 30 seconds, as the kotlinx-rpc JSON-RPC proposal
- * (viem waits 10 s, the MCP SDK 60 s). A call never waits forever unless asked to: `requestTimeout: 0`
+ * (viem waits 10 s, the MCP SDK 60 s). A call never waits forever unless asked to: `callTimeout: 0`
  * or `Infinity` (per client; `timeout: 0` per call) turns the deadline off.
  *
  * @default 30000
  */
-export const DEFAULT_TIMEOUT = 30_000;
+export const DEFAULT_CALL_TIMEOUT = 30_000;
 
 /**
  * Default wait of auto-batching in milliseconds: `0` collects the calls of the same tick.

@@ -9,24 +9,24 @@ export type {
 export { createClient } from './client.js';
 export type {
   CallFunction,
-  ContractProxy,
-  ContractProxyFunction,
+  ClientContractOptions,
+  ContractStub,
+  ContractStubFunction,
   ContractSubscribeOptions,
   OptionalTail,
   ParamsStyle,
   SubscribeFunction,
-  UseOptions,
-} from './contract-proxy.js';
+} from './contract-stub.js';
 export {
   DEFAULT_BATCH_MAX_SIZE,
   DEFAULT_BATCH_WAIT,
+  DEFAULT_CALL_TIMEOUT,
   DEFAULT_LATE_ANSWER_MEMORY,
-  DEFAULT_TIMEOUT,
 } from './defaults.js';
 export { ResultValidationError } from './errors.js';
-export type { PromisifiedProxy, ProxyOptions } from './proxy.js';
 export type { RetryOptions } from './retry.js';
 export { retry } from './retry.js';
+export type { PromisifiedStub, StubOptions } from './stub.js';
 export type { SubscribeOptions, Subscription } from './subscription-handle.js';
 export { DEFAULT_MAX_BUFFERED } from './subscription-handle.js';
 export type {

@@ -48,7 +48,7 @@ describe('no leaks', () => {
   it(
     `${CALLS} timed-out calls leave nothing pending`,
     async () => {
-      const { client, errors } = setup({ requestTimeout: 1 });
+      const { client, errors } = setup({ callTimeout: 1 });
       const calls: Promise<unknown>[] = [];
       for (let i = 0; i < CALLS; i++) calls.push(client.request('m'));
       const settled = await Promise.allSettled(calls);

@@ -10,7 +10,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushMicrotasks, rawPeer } from '../test/raw-peer.js';
-import { createClient, DEFAULT_TIMEOUT } from './index.js';
+import { createClient, DEFAULT_CALL_TIMEOUT } from './index.js';
 
 /** A transport driven by hand: records sends with their options, sends can be made to fail. */
 function manualTransport(sendImpl?: (text: string) => Promise<void>) {
@@ -51,7 +51,7 @@ afterEach(() => {
 describe('timeouts', () => {
   it('times out with the client default, sends the cancel notification, drops the late answer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ requestTimeout: 100, sendCancel: true });
+    const peer = rawPeer({ callTimeout: 100, sendCancel: true });
     const call = peer.client.request('slow');
     const settled = call.catch((e: unknown) => e);
     await flushMicrotasks();
@@ -77,7 +77,7 @@ describe('timeouts', () => {
 
   it('lets a call override the default, and 0 wait forever', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ requestTimeout: 50 });
+    const peer = rawPeer({ callTimeout: 50 });
     const short = peer.client.request('a', undefined, { timeout: 10 }).catch((e: unknown) => e);
     const forever = peer.client.request('b', undefined, { timeout: 0 });
     vi.advanceTimersByTime(10);
@@ -90,7 +90,7 @@ describe('timeouts', () => {
 
   it('sends no cancel notification unless cancellation is set', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const peer = rawPeer({ requestTimeout: 10 });
+    const peer = rawPeer({ callTimeout: 10 });
     const call = peer.client.request('m').catch((e: unknown) => e);
     vi.advanceTimersByTime(10);
     expect(await call).toBeInstanceOf(TimeoutError);
@@ -183,7 +183,7 @@ describe('the send signal', () => {
   it('is aborted once the call times out', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const manual = manualTransport();
-    const client = createClient(manual.transport, { requestTimeout: 30 });
+    const client = createClient(manual.transport, { callTimeout: 30 });
     const call = client.request('m').catch((e: unknown) => e);
     await flushMicrotasks();
     const signal = manual.sent[0]!.options!.signal!;
@@ -202,7 +202,7 @@ describe('the send signal', () => {
     const call = client.request('m').catch((e: unknown) => e);
     await flushMicrotasks();
     expect(manual.sent[0]!.options).toBeUndefined();
-    vi.advanceTimersByTime(DEFAULT_TIMEOUT * 1.1);
+    vi.advanceTimersByTime(DEFAULT_CALL_TIMEOUT * 1.1);
     expect(await call).toBeInstanceOf(TimeoutError);
     await client.close();
   });
@@ -239,7 +239,7 @@ describe('the send signal', () => {
   it('is not passed for a call that cannot give up', async () => {
     const manual = manualTransport();
     // No deadline (the default is 30 s) and no signal: nothing can make the call give up.
-    const client = createClient(manual.transport, { requestTimeout: 0 });
+    const client = createClient(manual.transport, { callTimeout: 0 });
     void client.request('m').catch(() => {});
     await flushMicrotasks();
     expect(manual.sent[0]!.options).toBeUndefined();

@@ -8,7 +8,12 @@ const loose = (options: Record<string, unknown>): never => options as never;
 describe('unknown option names', () => {
   it('createClient names the option that replaced a renamed one', () => {
     expect(() => createClient(createMemoryTransportPair()[0], loose({ timeout: 5 }))).toThrow(
-      new TypeError('createClient: unknown option "timeout" (renamed: use requestTimeout)'),
+      new TypeError('createClient: unknown option "timeout" (renamed: use callTimeout)'),
+    );
+    expect(() =>
+      createClient(createMemoryTransportPair()[0], loose({ requestTimeout: 5 })),
+    ).toThrow(
+      new TypeError('createClient: unknown option "requestTimeout" (renamed: use callTimeout)'),
     );
     expect(() =>
       createClient(createMemoryTransportPair()[0], loose({ cancellation: true })),
@@ -46,10 +51,10 @@ describe('unknown option names', () => {
     await client.close();
   });
 
-  it('client.proxy and retry refuse unknown option names', async () => {
+  it('client.stub and retry refuse unknown option names', async () => {
     const client = createClient(createMemoryTransportPair()[0]);
-    expect(() => client.proxy(loose({ prefx: 'calc.' }))).toThrow(
-      new TypeError('client.proxy: unknown option "prefx"'),
+    expect(() => client.stub(loose({ prefx: 'calc.' }))).toThrow(
+      new TypeError('client.stub: unknown option "prefx"'),
     );
     expect(() => retry(loose({ idempotent: () => true, retries: 3 }))).toThrow(
       new TypeError('retry: unknown option "retries"'),

@@ -37,7 +37,7 @@ export interface AutoBatchOptions {
  *
  * @example
  * ```ts
- * const options: ClientOptions = { requestTimeout: 10_000, sendCancel: true, batch: { wait: 2 } };
+ * const options: ClientOptions = { callTimeout: 10_000, sendCancel: true, batch: { wait: 2 } };
  * ```
  */
 export interface ClientOptions<V = unknown> {
@@ -49,9 +49,9 @@ export interface ClientOptions<V = unknown> {
    * process alive); a timeout set here or per call is exact and also aborts the send (the
    * `signal` given to `transport.send()`).
    *
-   * @default 30000 ({@link DEFAULT_TIMEOUT})
+   * @default 30000 ({@link DEFAULT_CALL_TIMEOUT})
    */
-  readonly requestTimeout?: number;
+  readonly callTimeout?: number;
   /**
    * The params member that carries a call's `deadline` and `meta` (see {@link Client.request})
    * on transports that do not carry them in headers.
@@ -153,7 +153,7 @@ export interface ClientOptions<V = unknown> {
 
 /** Every name of {@link ClientOptions}: an option added there must be added here. */
 const CLIENT_OPTION_NAMES: OptionNames<ClientOptions> = {
-  requestTimeout: true,
+  callTimeout: true,
   contextMember: true,
   generateId: true,
   profile: true,
@@ -174,7 +174,8 @@ const AUTO_BATCH_OPTION_NAMES: OptionNames<AutoBatchOptions> = { wait: true, max
 
 /** Client options of earlier releases, to what replaced them. */
 const RENAMED_CLIENT_OPTIONS: Readonly<Record<string, string>> = {
-  timeout: 'requestTimeout',
+  timeout: 'callTimeout',
+  requestTimeout: 'callTimeout',
   cancellation:
     'profile (defaultProfile, lspProfile, mcpProfile from @jsonrpc-kit/core) for the wire shape, and sendCancel: true to send cancel notices',
 };

@@ -15,7 +15,7 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rawPeer } from '../test/raw-peer.js';
 import type { createClient } from './client.js';
-import { DEFAULT_TIMEOUT } from './defaults.js';
+import { DEFAULT_CALL_TIMEOUT } from './defaults.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -219,7 +219,7 @@ describe('response checks', () => {
 
 describe('default timeout', () => {
   it('is 30 s: a call never waits forever unless asked to', async () => {
-    expect(DEFAULT_TIMEOUT).toBe(30_000);
+    expect(DEFAULT_CALL_TIMEOUT).toBe(30_000);
     vi.useFakeTimers();
     const peer = rawPeer();
     const call = peer.client.request('slow').catch((e: unknown) => e);
@@ -234,7 +234,7 @@ describe('default timeout', () => {
 
   it('0 and Infinity opt out, per client and per call', async () => {
     vi.useFakeTimers();
-    const forever = rawPeer({ requestTimeout: 0 });
+    const forever = rawPeer({ callTimeout: 0 });
     void forever.client.request('a').catch(() => {});
     void forever.client
       .request('b', undefined, { timeout: Number.POSITIVE_INFINITY })
@@ -264,7 +264,7 @@ describe('subscriptions', () => {
     const items: unknown[] = [];
     const sub = await subscribed(peer, items);
     vi.useFakeTimers();
-    await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT * 10);
+    await vi.advanceTimersByTimeAsync(DEFAULT_CALL_TIMEOUT * 10);
     expect(peer.client.pending).toBe(0);
     await peer.reply(
       '{"jsonrpc":"2.0","method":"subscription","params":{"subscription":"s1","item":1}}',

@@ -106,7 +106,7 @@ it('types requests, batches, contract proxies and schema-free proxies', () => {
     now(): Promise<Date>;
     version: string;
   }
-  const api = client.proxy<Api>();
+  const api = client.stub<Api>();
   expectTypeOf(api.add).toEqualTypeOf<(a: number, b: number) => Promise<number>>();
   expectTypeOf(api.now).toEqualTypeOf<() => Promise<Date>>();
   // @ts-expect-error not a method

@@ -7,8 +7,8 @@
  */
 import type { Contract, JsonRpcParams, Middleware, Peer, RequestOptions } from '@jsonrpc-kit/core';
 import type { BatchBuilder, BatchEntry, BatchResults } from './batch.js';
-import type { ContractProxy, UseOptions } from './contract-proxy.js';
-import type { PromisifiedProxy, ProxyOptions } from './proxy.js';
+import type { ClientContractOptions, ContractStub } from './contract-stub.js';
+import type { PromisifiedStub, StubOptions } from './stub.js';
 import type { SubscribeOptions, Subscription } from './subscription-handle.js';
 
 export type { AutoBatchOptions, ClientOptions } from './options.js';
@@ -109,14 +109,14 @@ export interface Client<V = unknown> extends Peer {
    * @returns the proxy
    * @throws ResultValidationError (`PROTOCOL_ERROR`, from a call) when a result breaks the schema
    */
-  contract<C extends Contract>(contract: C, options?: UseOptions): ContractProxy<C>;
+  contract<C extends Contract>(contract: C, options?: ClientContractOptions): ContractStub<C>;
   /**
-   * A schema-free proxy typed by an interface: `api.add(1, 2)` sends `add` with `[1, 2]`.
+   * A schema-free stub typed by an interface: `api.add(1, 2)` sends `add` with `[1, 2]`.
    *
    * @param options - `prefix` for the wire names
    * @returns the proxy
    */
-  proxy<T extends object>(options?: ProxyOptions): PromisifiedProxy<T>;
+  stub<T extends object>(options?: StubOptions): PromisifiedStub<T>;
   /** How many calls wait for an answer. */
   readonly pending: number;
   /**

@@ -37,7 +37,7 @@ export interface TransportContext {
    * The size limit, in bytes, the transport applies to this exchange or connection: the server
    * refuses larger messages by this limit instead of its own, so that one endpoint has one limit.
    */
-  readonly maxRequestBytes?: number;
+  readonly maxMessageBytes?: number;
 }
 
 /** Per-call options of an outgoing request. */
@@ -147,7 +147,7 @@ export interface MessageHandler {
    * The size limit set on the server, in bytes, when one was set. Transport adapters adopt it
    * unless they are given their own.
    */
-  readonly maxRequestBytes?: number | undefined;
+  readonly maxMessageBytes?: number | undefined;
   /**
    * Answers one text (a message or a batch).
    *
@@ -186,8 +186,8 @@ export interface ConnectionLike extends Peer {
 
 /** What a duplex adapter (WebSocket, stdio) needs from a server. */
 export interface ConnectionHandler<C extends ConnectionLike = ConnectionLike> {
-  /** As {@link MessageHandler.maxRequestBytes}. */
-  readonly maxRequestBytes?: number | undefined;
+  /** As {@link MessageHandler.maxMessageBytes}. */
+  readonly maxMessageBytes?: number | undefined;
   /**
    * How its connections parse what they receive (a server's batch limit, codec and JSON-RPC 1.0
    * setting): the same function as their handlers' `TransportHandler.parse`. An adapter that

@@ -257,7 +257,7 @@ export class BatchTooLargeError extends JsonRpcError {
   }
 }
 
-/** -32004: the text is larger than the endpoint's `maxRequestBytes`. */
+/** -32004: the text is larger than the endpoint's `maxMessageBytes`. */
 export class RequestTooLargeError extends JsonRpcError {
   /** The code of this class. */
   static readonly code: -32004 = ErrorCode.RequestTooLarge;

@@ -360,7 +360,7 @@ function createLane(settings: LaneSettings): Lane {
  *   seed: 42,
  *   faults: { drop: 0.1, duplicate: 0.1, delay: 0.5 },
  * });
- * // createClient(faulty, { requestTimeout: 500 }) … on failure: console.log('seed', faulty.seed)
+ * // createClient(faulty, { callTimeout: 500 }) … on failure: console.log('seed', faulty.seed)
  * ```
  */
 export function createFaultyTransport(

@@ -75,6 +75,13 @@ export type { ParseJsonOptions } from './json.js';
 export { MAX_BIGINT_DIGITS, parseJson, stringifyJson } from './json.js';
 export type { JsonRpc1 } from './jsonrpc1.js';
 export { jsonrpc1 } from './jsonrpc1.js';
+export {
+  DEFAULT_CLIENT_MAX_MESSAGE_BYTES,
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+} from './limits.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,

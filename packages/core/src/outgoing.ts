@@ -48,9 +48,9 @@ const LATE_ANSWER_MEMORY = 1024;
 export interface OutgoingOptions {
   readonly profile: Profile<any> | undefined;
   readonly sendCancel: boolean;
-  readonly requestTimeout: number;
+  readonly callTimeout: number;
   /**
-   * The deadline of a call with no timeout of its own when `requestTimeout` is `0`: fails the
+   * The deadline of a call with no timeout of its own when `callTimeout` is `0`: fails the
    * call but leaves its send alone; `0`: none.
    */
   readonly fallbackTimeout: number;
@@ -146,7 +146,7 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   const progress = profile?.progress;
   const progressMethod = progress?.method;
   const sendCancel = options.sendCancel && cancellation !== undefined;
-  const defaultTimeout = options.requestTimeout;
+  const defaultTimeout = options.callTimeout;
   const contextMember = options.contextMember ?? DEFAULT_CONTEXT_MEMBER;
   const carriesContext = options.carriesContext === true;
   const givenUp = new RecentKeys<JsonRpcId>(options.lateAnswerMemory ?? LATE_ANSWER_MEMORY);

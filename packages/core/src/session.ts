@@ -68,9 +68,9 @@ export interface SessionOptions {
   /** Sends the profile's cancel notice when an outgoing call times out or is aborted. @default false */
   readonly sendCancel?: boolean | undefined;
   /** Default timeout of outgoing calls, in milliseconds; `0` waits forever. @default 0 */
-  readonly requestTimeout?: number | undefined;
+  readonly callTimeout?: number | undefined;
   /**
-   * When `requestTimeout` is not set: the deadline of a call with no timeout of its own, a safety
+   * When `callTimeout` is not set: the deadline of a call with no timeout of its own, a safety
    * net that fails the call but leaves its send alone (no send signal, no controller or timer per
    * call): checked every tenth of it, so such a call fails 1 to 1.1 times this after it started.
    * @default 0 (none)
@@ -479,8 +479,8 @@ class SessionImpl implements Session {
     extras.outgoing = createOutgoing({
       profile: session.profile,
       sendCancel: options.sendCancel === true,
-      requestTimeout: options.requestTimeout ?? 0,
-      fallbackTimeout: options.requestTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
+      callTimeout: options.callTimeout ?? 0,
+      fallbackTimeout: options.callTimeout === undefined ? (options.fallbackTimeout ?? 0) : 0,
       serializeRequest: options.serializeRequest ?? serializeRequest,
       serializeNotification: options.serializeNotification ?? serializeNotification,
       lateAnswerMemory: options.lateAnswerMemory,

@@ -60,7 +60,7 @@ export interface TransportHandler {
    */
   onTooLarge?(envelope: MessageEnvelope, error: Error): void;
   /**
-   * The owner's own size limit in bytes, when it has one (a server's `maxRequestBytes`). A
+   * The owner's own size limit in bytes, when it has one (a server's `maxMessageBytes`). A
    * transport without a limit of its own adopts it.
    */
   readonly maxMessageBytes?: number | undefined;

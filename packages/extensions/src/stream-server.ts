@@ -9,9 +9,9 @@ import { InvalidParamsError, type Peer, ServerBusyError } from '@jsonrpc-kit/cor
 import type {
   Handler,
   HandlerContext,
-  MethodOptions,
   MiddlewareContext,
   Server,
+  ServerMethodOptions,
 } from '@jsonrpc-kit/server';
 import { defaultStreamProfile, endError, type StreamProfile } from './stream-profile.js';
 import {
@@ -406,7 +406,7 @@ export function streams(server: Server, options: StreamsOptions = {}): () => voi
   }
 
   // `rpc.*` names are system methods; other profiles' names (kotlinx.rpc.…) are plain methods.
-  const register = (name: string, handler: Handler, options: MethodOptions): (() => void) =>
+  const register = (name: string, handler: Handler, options: ServerMethodOptions): (() => void) =>
     name.startsWith('rpc.')
       ? server.registerSystem(name, handler, options)
       : server.method(name, handler, options);

@@ -249,7 +249,7 @@ describe('streams over a duplex connection', () => {
     });
     const [a, b] = createMemoryTransportPair();
     server.connect(b);
-    const client = createClient(a, { requestTimeout: 30 });
+    const client = createClient(a, { callTimeout: 30 });
     cleanup.push(() => client.close());
     expect(await collect(streamCall<number>(client, 'slowTicks'))).toEqual([0, 1]);
   });

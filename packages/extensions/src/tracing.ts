@@ -6,7 +6,7 @@
  * @module
  */
 import { isJsonRpcError, type JsonRpcId } from '@jsonrpc-kit/core';
-import type { Middleware, MiddlewareContext } from '@jsonrpc-kit/server';
+import type { MiddlewareContext, ServerMiddleware } from '@jsonrpc-kit/server';
 import { errorCodeOf, errorMessageOf } from '@jsonrpc-kit/server/middleware';
 
 /** Attribute values a span accepts. */
@@ -215,7 +215,7 @@ function requestIdAttribute(id: JsonRpcId): string {
  * server.use(tracing({ tracer: api.trace.getTracer('calc'), api }));
  * ```
  */
-export function tracing(options: TracingOptions): Middleware {
+export function tracing(options: TracingOptions): ServerMiddleware {
   const { tracer, api, extract } = options;
   const parentOf = (ctx: MiddlewareContext): unknown => {
     const carrier = traceCarrierOf(ctx);

@@ -92,7 +92,7 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
   it('fails a publish clearly when Redis is down and the outage queue is full', async () => {
     const fanout = await createRedisFanout({
       url: redis.url,
-      maxQueuedPublishes: 1,
+      maxQueue: 1,
       channelPrefix: 't3:',
     });
     const restarted = redis.restart(500);

@@ -35,7 +35,7 @@ export interface RedisFanoutOptions extends RedisConnectionOptions {
    *
    * @default {@link DEFAULT_MAX_QUEUED_PUBLISHES}
    */
-  readonly maxQueuedPublishes?: number | undefined;
+  readonly maxQueue?: number | undefined;
   /** Called when a subscriber throws or a message is not JSON; delivery to the others goes on. */
   readonly onError?: ((error: Error) => void) | undefined;
   /**
@@ -76,7 +76,7 @@ export interface RedisFanout {
    * @param topic - the topic
    * @param item - any JSON-serializable value
    * @returns resolves once Redis took the publish (after an outage: once it is back)
-   * @throws TransportError when Redis is unreachable and `maxQueuedPublishes` publishes already
+   * @throws TransportError when Redis is unreachable and `maxQueue` publishes already
    *   wait; ConnectionClosedError after `close()`; TypeError when `item` cannot be serialized
    */
   publish(topic: string, item: unknown): Promise<void>;
@@ -158,7 +158,7 @@ interface QueuedPublish {
 /**
  * Creates a cross-process fan-out on Redis pub/sub, with two connections of its own (a publisher,
  * and a subscriber as pub/sub requires). Both reconnect with backoff when Redis restarts; the
- * subscriptions are renewed and publishes made meanwhile wait (up to `maxQueuedPublishes`).
+ * subscriptions are renewed and publishes made meanwhile wait (up to `maxQueue`).
  * Pub/sub is at most once: an item published while a process is disconnected does not reach it.
  *
  * @param options - where Redis is, the channel prefix, the outage queue's bound
@@ -176,7 +176,7 @@ interface QueuedPublish {
  */
 export async function createRedisFanout(options: RedisFanoutOptions = {}): Promise<RedisFanout> {
   const prefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
-  const maxQueued = options.maxQueuedPublishes ?? DEFAULT_MAX_QUEUED_PUBLISHES;
+  const maxQueued = options.maxQueue ?? DEFAULT_MAX_QUEUED_PUBLISHES;
   const onError = options.onError;
   const sharded = options.sharded === true;
   let publisher: RedisConnection | undefined;

@@ -29,7 +29,7 @@ export {
 } from './queue-client-transport.js';
 export type { RedisQueueOptions } from './queue-keys.js';
 export {
-  DEFAULT_QUEUE_MAX_LENGTH,
+  DEFAULT_MAX_BACKLOG,
   DEFAULT_REPLY_TTL_SECONDS,
   deadLetterKey,
 } from './queue-keys.js';

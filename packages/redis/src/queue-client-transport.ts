@@ -30,7 +30,7 @@ import {
 } from './connection.js';
 import {
   batchExpectsAnswer,
-  DEFAULT_QUEUE_MAX_LENGTH,
+  DEFAULT_MAX_BACKLOG,
   FIELD_BODY,
   FIELD_CORRELATION,
   FIELD_REPLY_TO,
@@ -50,9 +50,9 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
    * length is counted (`XLEN`) at most every {@link QUEUE_RECOUNT_MS} and this caller's own
    * requests are added in between, so with several callers the stream may go a little past it.
    *
-   * @default {@link DEFAULT_QUEUE_MAX_LENGTH}
+   * @default {@link DEFAULT_MAX_BACKLOG}
    */
-  readonly maxQueueLength?: number | undefined;
+  readonly maxBacklog?: number | undefined;
   /**
    * Milliseconds a message waits here for its answer: after that it is forgotten, and its answer,
    * should one still come, is dropped like a late one. So a request lost with Redis (trimmed from
@@ -71,7 +71,7 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
    *
    * @default {@link DEFAULT_MAX_QUEUED_SENDS}
    */
-  readonly maxQueuedSends?: number | undefined;
+  readonly maxQueue?: number | undefined;
 }
 
 /** How many messages a caller holds while Redis is unreachable; more are refused. @default 1000 */
@@ -120,15 +120,15 @@ export interface RedisQueueClientTransport extends Transport {
  * handler with side effects may still run twice: make it idempotent.
  *
  * A call given up on (timed out, aborted) before a worker took it is deleted from the stream, so
- * no worker runs it. While Redis is unreachable, up to `maxQueuedSends` messages wait and go out
+ * no worker runs it. While Redis is unreachable, up to `maxQueue` messages wait and go out
  * once it is back (but not those given up on meanwhile); more are refused at once.
  *
  * @param options - where Redis is and the queue's key
  * @returns the transport; give it to `createClient()`
  * @throws TransportError (from `start()`) when Redis cannot be reached; `send()` rejects with
  *   `ConnectionClosedError` after close, and `TransportError` when Redis refuses the entry, when
- *   the queue is full (`maxQueueLength` requests not yet done), or when Redis is unreachable and
- *   `maxQueuedSends` messages already wait
+ *   the queue is full (`maxBacklog` requests not yet done), or when Redis is unreachable and
+ *   `maxQueue` messages already wait
  * @example
  * ```ts
  * import { createClient } from '@jsonrpc-kit/client';
@@ -147,12 +147,12 @@ export function createRedisQueueClientTransport(
   const callerId = uniqueId();
   const queue = options.queue;
   const ownReplyKey = replyKey(queue, callerId);
-  const maxLength = options.maxQueueLength ?? DEFAULT_QUEUE_MAX_LENGTH;
-  if (!(maxLength > 0)) throw new RangeError(`maxQueueLength must be > 0, got ${maxLength}`);
+  const maxLength = options.maxBacklog ?? DEFAULT_MAX_BACKLOG;
+  if (!(maxLength > 0)) throw new RangeError(`maxBacklog must be > 0, got ${maxLength}`);
   const blockMs = String(options.blockMs ?? 1000);
   const forgetAfter = options.forgetAfter ?? DEFAULT_QUEUE_FORGET_AFTER;
   if (!(forgetAfter > 0)) throw new RangeError(`forgetAfter must be > 0, got ${forgetAfter}`);
-  const maxHeld = options.maxQueuedSends ?? DEFAULT_MAX_QUEUED_SENDS;
+  const maxHeld = options.maxQueue ?? DEFAULT_MAX_QUEUED_SENDS;
   /** Messages held while Redis is unreachable, in order. */
   const held = new FifoQueue<HeldSend>();
   /**
@@ -371,7 +371,7 @@ export function createRedisQueueClientTransport(
     );
   };
 
-  /** Holds a message while Redis is unreachable, up to `maxQueuedSends`. */
+  /** Holds a message while Redis is unreachable, up to `maxQueue`. */
   const hold = (message: string, sendOptions: SendOptions | undefined): Promise<void> => {
     if (held.length >= maxHeld) {
       // Full: first let go of the messages whose caller gave up meanwhile.

@@ -48,7 +48,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     // A batch over the server's maxBatchSize fails its call promptly, with the server's error.
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-      { requestTimeout: 10_000 },
+      { callTimeout: 10_000 },
     );
     const started = Date.now();
     const results = await client.batch((b) => [
@@ -98,7 +98,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     await using raw = await rawRedis();
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-      { requestTimeout: 15_000 },
+      { callTimeout: 15_000 },
     );
     let outcome: unknown;
     const call = client.request('poison', { n: 1 }).then(
@@ -133,15 +133,15 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     for (const connection of connections) await connection.close();
   });
 
-  it('refuses new requests at once while the queue is at maxQueueLength, and trims none of those it took', {
+  it('refuses new requests at once while the queue is at maxBacklog, and trims none of those it took', {
     timeout: 20_000,
   }, async () => {
     const queue = 'q-full';
-    const maxQueueLength = 50;
+    const maxBacklog = 50;
     await using raw = await rawRedis();
     await using client = createClient(
-      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100, maxQueueLength }),
-      { requestTimeout: 10_000 },
+      createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100, maxBacklog }),
+      { callTimeout: 10_000 },
     );
     // No worker yet: 250 calls, of which the queue takes 50 and refuses the rest at once.
     const started = Date.now();
@@ -156,7 +156,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     await expect.poll(() => outcomes.length, { timeout: 3000 }).toBe(200);
     expect(Date.now() - started).toBeLessThan(3000);
     for (const outcome of outcomes) expect(String(outcome)).toMatch(/^TRANSPORT_ERROR: .*full/);
-    expect(await raw.sendCommand(['XLEN', queue])).toBe(maxQueueLength);
+    expect(await raw.sendCommand(['XLEN', queue])).toBe(maxBacklog);
     // A worker then answers every request the queue took, and the stream empties.
     const server = createServer();
     server.method('ping', ([n]: [number]) => n);
@@ -164,7 +164,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
       createRedisQueueWorkerTransport({ url: redis.url, queue, blockMs: 100 }),
     );
     await Promise.all(calls);
-    expect(outcomes.filter((o) => typeof o === 'number')).toHaveLength(maxQueueLength);
+    expect(outcomes.filter((o) => typeof o === 'number')).toHaveLength(maxBacklog);
     await expect.poll(() => raw.sendCommand(['XLEN', queue]), { timeout: 3000 }).toBe(0);
     // Room again: a new call goes through (once the full count is older than a recount).
     await new Promise((resolve) => setTimeout(resolve, QUEUE_RECOUNT_MS));
@@ -192,7 +192,7 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     expect(ran).toBe(0);
   });
 
-  it('while Redis is down: holds at most maxQueuedSends, refuses more at once, drops the calls given up on and sends the rest once it is back', {
+  it('while Redis is down: holds at most maxQueue, refuses more at once, drops the calls given up on and sends the rest once it is back', {
     timeout: 30_000,
   }, async () => {
     const queue = 'q-outage';
@@ -209,9 +209,9 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
       url: redis.url,
       queue,
       blockMs: 100,
-      maxQueuedSends: 6,
+      maxQueue: 6,
     });
-    await using client = createClient(transport, { requestTimeout: 20_000 });
+    await using client = createClient(transport, { callTimeout: 20_000 });
     expect(await client.request('run', ['before'])).toBe('before');
     const restarted = redis.restart(1500);
     await new Promise((resolve) => setTimeout(resolve, 300));

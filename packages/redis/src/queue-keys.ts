@@ -40,7 +40,7 @@ export const DEFAULT_REPLY_TTL_SECONDS = 3600;
  * Cap on the requests in the stream not yet done (waiting for a worker or being served): beyond
  * it a caller refuses new requests at once. Nothing is trimmed. @default 100000
  */
-export const DEFAULT_QUEUE_MAX_LENGTH = 100_000;
+export const DEFAULT_MAX_BACKLOG = 100_000;
 
 /**
  * The dead-letter stream of a queue: where a worker parks a request that was handed out more

@@ -140,7 +140,7 @@ interface Taken {
  *   worker takes it over and answers it. A caller may so get a second answer, which its
  *   transport drops (see {@link createRedisQueueClientTransport}).
  * - A request done with is deleted from the stream (`XDEL`) with its acknowledgement: the stream
- *   holds only the requests not yet done, which callers count against their `maxQueueLength`.
+ *   holds only the requests not yet done, which callers count against their `maxBacklog`.
  *   One consumer group per queue.
  * - A request handed out more than `maxDeliveries` times (every worker that took it stopped
  *   before answering) is not run again: its caller gets an error, and it is acknowledged and
@@ -216,7 +216,7 @@ export function createRedisQueueWorkerTransport(
     toAcknowledge = [];
     if (ids.length > 0 && commands !== undefined) {
       // Done with: acknowledged, and deleted from the stream, which so holds only the requests
-      // not yet done (what callers count against `maxQueueLength`; nothing is trimmed).
+      // not yet done (what callers count against `maxBacklog`; nothing is trimmed).
       const acked = commands.sendCommand(['XACK', queue, group, ...ids]);
       const deleted = commands.sendCommand(['XDEL', queue, ...ids]);
       acknowledged = Promise.all([acked, deleted]).catch(report);

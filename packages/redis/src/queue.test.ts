@@ -66,7 +66,7 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
     );
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-      { requestTimeout: 1000 },
+      { callTimeout: 1000 },
     );
     expect(await client.request('ping')).toBe('pong');
     await redis.restart(300);
@@ -112,7 +112,7 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
     const dying = await startWorker(queue, 'dying', { HANG: '1' });
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-      { requestTimeout: 10_000 },
+      { callTimeout: 10_000 },
     );
     const settled: unknown[] = [];
     const calls = Array.from({ length: 10 }, (_, n) =>
@@ -139,7 +139,7 @@ describe.skipIf(skipReason !== undefined)('queue transport on a real redis-serve
     ]);
     await using client = createClient(
       createRedisQueueClientTransport({ url: redis.url, queue, blockMs: 100 }),
-      { requestTimeout: 10_000 },
+      { callTimeout: 10_000 },
     );
     const calls = Array.from({ length: 60 }, (_, n) =>
       client.request<{ n: number; by: string }>('double', [n]),

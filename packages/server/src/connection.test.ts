@@ -278,7 +278,7 @@ describe('connect()', () => {
   });
 
   it('rejects outgoing requests with the wire error and times them out, sending a cancel', async () => {
-    const server = createServer({ requestTimeout: 20 });
+    const server = createServer({ peerCallTimeout: 20 });
     const [connection, remote] = await connect(server);
     const failing = connection.request('x');
     const call = JSON.parse(await remote.next());
@@ -310,7 +310,7 @@ describe('connect()', () => {
 
   it('answers an oversized request -32004 with its own id, and keeps serving', async () => {
     const onError = vi.fn();
-    const server = createServer({ maxRequestBytes: 100, onError });
+    const server = createServer({ maxMessageBytes: 100, onError });
     server.method('ping', () => 'pong');
     const [, remote] = await connect(server);
     await remote.send(req('ping', 1, ['x'.repeat(200)]));
@@ -336,7 +336,7 @@ describe('connect()', () => {
 
   it('never answers an oversized notification, and tells onError', async () => {
     const onError = vi.fn();
-    const server = createServer({ maxRequestBytes: 100, onError });
+    const server = createServer({ maxMessageBytes: 100, onError });
     server.method('ping', () => 'pong');
     const [, remote] = await connect(server);
     await remote.send(
@@ -356,14 +356,14 @@ describe('connect()', () => {
   });
 
   it('answers an oversized batch with one -32004 and id null', async () => {
-    const server = createServer({ maxRequestBytes: 100 });
+    const server = createServer({ maxMessageBytes: 100 });
     const [, remote] = await connect(server);
     await remote.send(`[${req('ping', 1, ['x'.repeat(200)])}]`);
     expect(JSON.parse(await remote.next())).toMatchObject({ id: null, error: { code: -32004 } });
   });
 
   it('fails its own pending request when the answer is oversized', async () => {
-    const server = createServer({ maxRequestBytes: 100 });
+    const server = createServer({ maxMessageBytes: 100 });
     const [connection, remote] = await connect(server);
     const call = connection.request('config', undefined, { timeout: 2000 });
     const sent = JSON.parse(await remote.next()) as { id: number };
@@ -373,7 +373,7 @@ describe('connect()', () => {
 
   it('answers what the transport dropped for its size through onTooLarge, with the same rule', async () => {
     const onError = vi.fn();
-    const server = createServer({ maxRequestBytes: 100, onError });
+    const server = createServer({ maxMessageBytes: 100, onError });
     let handler: TransportHandler | undefined;
     const sent: string[] = [];
     const transport: Transport = {

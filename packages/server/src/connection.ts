@@ -29,23 +29,23 @@ import type { Answer } from './batch.js';
 import type { Dispatcher, Scope } from './dispatch.js';
 import { type Lane, type Limiter, NO_LANES, NO_QUEUE, NO_TURNS } from './limiter.js';
 import { refuseTooLarge } from './too-large.js';
-import type { Connection, ErrorInfo } from './types.js';
+import type { Connection, ServerErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 
 /** What a connection needs from its server. */
 export interface ConnectionConfig {
   readonly dispatcher: Dispatcher;
   /** The server's limit, its default included. */
-  readonly maxRequestBytes: number;
+  readonly maxMessageBytes: number;
   /** The limit the user set on the server, offered to the transport; `undefined` when none. */
-  readonly setRequestBytes: number | undefined;
+  readonly setMessageBytes: number | undefined;
   /** Most calls of one connection running at once (at least 1). */
   readonly maxConcurrency: number;
   /** Most calls of one connection waiting (at least 0). */
   readonly maxQueue: number;
-  readonly requestTimeout: number;
+  readonly peerCallTimeout: number;
   readonly profile: Profile<any> | undefined;
-  readonly report: (error: unknown, info: ErrorInfo) => void;
+  readonly report: (error: unknown, info: ServerErrorInfo) => void;
   readonly onClosed: (connection: Connection) => void;
 }
 
@@ -54,7 +54,7 @@ export interface ConnectionConfig {
  */
 interface RareConnectionState {
   queue?: FifoQueue<() => void> | undefined;
-  maxRequestBytes?: number;
+  sizeLimit?: number;
 }
 
 /**
@@ -77,7 +77,7 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
 
   constructor(context: TransportContext) {
     this.context = context;
-    if (context.maxRequestBytes !== undefined) this.maxRequestBytes = context.maxRequestBytes;
+    if (context.maxMessageBytes !== undefined) this.sizeLimit = context.maxMessageBytes;
   }
 
   /** What every connection of its server shares: a getter of the server's subclass. */
@@ -93,12 +93,12 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
   }
 
   /** The connection's size limit: the transport's own when it enforces one, else the server's. */
-  get maxRequestBytes(): number {
-    return this.#rare?.maxRequestBytes ?? this.config.maxRequestBytes;
+  get sizeLimit(): number {
+    return this.#rare?.sizeLimit ?? this.config.maxMessageBytes;
   }
 
-  set maxRequestBytes(bytes: number) {
-    if (bytes !== this.maxRequestBytes) (this.#rare ??= {}).maxRequestBytes = bytes;
+  set sizeLimit(bytes: number) {
+    if (bytes !== this.sizeLimit) (this.#rare ??= {}).sizeLimit = bytes;
   }
 
   // The dispatcher's scope.
@@ -159,8 +159,8 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
     return true;
   }
 
-  get requestTimeout(): number {
-    return this.config.requestTimeout;
+  get callTimeout(): number {
+    return this.config.peerCallTimeout;
   }
 
   get parse(): (text: string) => ParseResult {
@@ -168,7 +168,7 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
   }
 
   get maxMessageBytes(): number | undefined {
-    return this.config.setRequestBytes;
+    return this.config.setMessageBytes;
   }
 
   // The connection.
@@ -219,10 +219,10 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
   }
 
   screen(text: string): boolean {
-    if (!exceedsUtf8Bytes(text, this.maxRequestBytes)) return false;
+    if (!exceedsUtf8Bytes(text, this.sizeLimit)) return false;
     this.onTooLarge(
       scanEnvelope(text),
-      new RequestTooLargeError(undefined, { maxRequestBytes: this.maxRequestBytes }),
+      new RequestTooLargeError(undefined, { maxRequestBytes: this.sizeLimit }),
     );
     return true;
   }
@@ -231,7 +231,7 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
   onTooLarge(envelope: MessageEnvelope, error: Error): void {
     const session = this.session;
     if (session.isClosed) return;
-    const answer = refuseTooLarge(envelope, this.maxRequestBytes, error, this.config.report);
+    const answer = refuseTooLarge(envelope, this.sizeLimit, error, this.config.report);
     if (answer !== undefined) session.sendDetached(answer);
     else if (envelope.kind === 'response') session.reject(envelope.id, error);
   }
@@ -286,7 +286,7 @@ export function connectionMaker(
     // One function for every connection: the session calls it on its options, the connection.
     session.start(ServedConnection.prototype.answer);
     // A transport that enforces a limit (its own, or the one offered above) delivers nothing larger.
-    connection.maxRequestBytes = transport.maxMessageBytes ?? connection.maxRequestBytes;
+    connection.sizeLimit = transport.maxMessageBytes ?? connection.sizeLimit;
     return connection;
   };
 }

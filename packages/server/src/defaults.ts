@@ -6,27 +6,17 @@
 import type { TransportContext } from '@jsonrpc-kit/core';
 
 /**
- * Largest accepted request text, in UTF-8 bytes (1 MiB).
- * @default 1048576
- * @example
- * ```ts
- * createServer({ maxRequestBytes: 4 * DEFAULT_MAX_REQUEST_BYTES });
- * ```
- */
-export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
-
-/**
  * Largest accepted request text of a {@link createProxy} proxy, in UTF-8 bytes (16 MiB): what the
  * kit's client transports carry upstream by default (stdio, HTTP, WebSocket), so that a proxy does
  * not refuse what its upstream takes (a large `textDocument/didOpen`, say). Transport adapters
- * serving the proxy adopt it, as they adopt any server's `maxRequestBytes`.
+ * serving the proxy adopt it, as they adopt any server's `maxMessageBytes`.
  * @default 16777216
  * @example
  * ```ts
- * createProxy(upstream, { maxRequestBytes: DEFAULT_PROXY_MAX_REQUEST_BYTES / 4 });
+ * createProxy(upstream, { maxMessageBytes: DEFAULT_PROXY_MAX_MESSAGE_BYTES / 4 });
  * ```
  */
-export const DEFAULT_PROXY_MAX_REQUEST_BYTES: number = 16 * 1024 * 1024;
+export const DEFAULT_PROXY_MAX_MESSAGE_BYTES: number = 16 * 1024 * 1024;
 
 /**
  * Longest accepted batch.

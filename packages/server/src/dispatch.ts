@@ -32,7 +32,7 @@ import { createHandlerErrors, type ErrorHandler, type HandlerErrors } from './ha
 import type { Limiter } from './limiter.js';
 import type { Entry } from './registry.js';
 import { createRunner } from './run.js';
-import type { ErrorInfo, Middleware } from './types.js';
+import type { ServerErrorInfo, ServerMiddleware } from './types.js';
 
 /** Where a message is answered: one `handle()` exchange, or one connection. */
 export interface Scope {
@@ -54,7 +54,7 @@ export interface Scope {
 export interface DispatcherConfig {
   readonly methods: ReadonlyMap<string, Entry>;
   /** The current middleware (replaced, never mutated, on change). */
-  readonly middleware: () => readonly Middleware[];
+  readonly middleware: () => readonly ServerMiddleware[];
   readonly maxBatchSize: number;
   readonly batchConcurrency: number;
   readonly timeout: number;
@@ -63,7 +63,7 @@ export interface DispatcherConfig {
   readonly exposeErrorDetails: boolean;
   /** The cancel notice's method: ignored over `handle()` unless a method of that name exists. */
   readonly cancelMethod: string | undefined;
-  readonly report: (error: unknown, info: ErrorInfo) => void;
+  readonly report: (error: unknown, info: ServerErrorInfo) => void;
   /** The server's policies: codec, JSON-RPC 1.0, params-violation code, error mapping, batches. */
   readonly policies: Policies;
 }

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import {
+  DEFAULT_MAX_MESSAGE_BYTES,
   InvalidParamsError,
   JsonRpcError,
   type StandardSchemaV1,
@@ -7,9 +8,8 @@ import {
 } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX_REQUEST_BYTES } from './defaults.js';
 import { createServer } from './server.js';
-import type { ErrorInfo } from './types.js';
+import type { ServerErrorInfo } from './types.js';
 
 const req = (method: string, params?: unknown, id: unknown = 1): string =>
   JSON.stringify(
@@ -17,8 +17,8 @@ const req = (method: string, params?: unknown, id: unknown = 1): string =>
   );
 
 describe('handle(): size limit', () => {
-  it('answers -32004 with the request id over maxRequestBytes, counting UTF-8 bytes', async () => {
-    const server = createServer({ maxRequestBytes: 67 });
+  it('answers -32004 with the request id over maxMessageBytes, counting UTF-8 bytes', async () => {
+    const server = createServer({ maxMessageBytes: 67 });
     server.method('echo', (p: unknown) => p);
     const base = '{"jsonrpc":"2.0","id":1,"method":"echo","params":["';
     const fits = (s: string) => `${base}${s}"]}`;
@@ -39,18 +39,18 @@ describe('handle(): size limit', () => {
   });
 
   it('applies the limit the transport gives in the context instead of its own', async () => {
-    const server = createServer({ maxRequestBytes: 100 });
-    expect(server.maxRequestBytes).toBe(100);
-    expect(createServer().maxRequestBytes).toBeUndefined();
+    const server = createServer({ maxMessageBytes: 100 });
+    expect(server.maxMessageBytes).toBe(100);
+    expect(createServer().maxMessageBytes).toBeUndefined();
     server.method('echo', (p: unknown) => p);
     const text = req('echo', ['x'.repeat(200)], 1);
     expect(await server.handle(text)).toContain('-32004');
-    expect(await server.handle(text, { maxRequestBytes: 1000 })).toContain('"result"');
-    expect(await server.handle(text, { maxRequestBytes: 50 })).toContain('-32004');
+    expect(await server.handle(text, { maxMessageBytes: 1000 })).toContain('"result"');
+    expect(await server.handle(text, { maxMessageBytes: 50 })).toContain('-32004');
   });
 
   it('checks the size before parsing (not JSON, but too large, is -32004)', async () => {
-    const server = createServer({ maxRequestBytes: 10 });
+    const server = createServer({ maxMessageBytes: 10 });
     expect(JSON.parse((await server.handle('x'.repeat(11)))!)).toMatchObject({
       id: null,
       error: { code: -32004 },
@@ -66,10 +66,10 @@ describe('handle(): size limit', () => {
     const body = (n: number) =>
       `{"jsonrpc":"2.0","id":1,"method":"n","params":["${'a'.repeat(n)}"]}`;
     const envelope = body(0).length;
-    expect(await server.handle(body(DEFAULT_MAX_REQUEST_BYTES - envelope))).toBe(
-      `{"jsonrpc":"2.0","id":1,"result":${DEFAULT_MAX_REQUEST_BYTES - envelope}}`,
+    expect(await server.handle(body(DEFAULT_MAX_MESSAGE_BYTES - envelope))).toBe(
+      `{"jsonrpc":"2.0","id":1,"result":${DEFAULT_MAX_MESSAGE_BYTES - envelope}}`,
     );
-    expect(await server.handle(body(DEFAULT_MAX_REQUEST_BYTES - envelope + 1))).toContain('-32004');
+    expect(await server.handle(body(DEFAULT_MAX_MESSAGE_BYTES - envelope + 1))).toContain('-32004');
   });
 });
 
@@ -162,7 +162,7 @@ describe('handle(): errors', () => {
   });
 
   it('hides anything else behind -32603 "Internal error" and reports it', async () => {
-    const errors: Array<[unknown, ErrorInfo]> = [];
+    const errors: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({ onError: (e, info) => errors.push([e, info]) });
     const secret = new Error('secret path /etc/passwd');
     server.method('boom', () => {
@@ -230,7 +230,7 @@ describe('handle(): errors', () => {
   });
 
   it('reports errors of notifications and never answers them', async () => {
-    const errors: Array<[unknown, ErrorInfo]> = [];
+    const errors: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({
       onError: (e, info) => errors.push([e, info]),
       onErrorLevel: 'debug',
@@ -258,7 +258,7 @@ describe('handle(): errors', () => {
   });
 
   it('keeps unknown notifications from onError at the default level', async () => {
-    const errors: Array<[unknown, ErrorInfo]> = [];
+    const errors: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({ onError: (e, info) => errors.push([e, info]) });
     server.notification('boom', () => {
       throw new Error('boom');
@@ -401,7 +401,7 @@ describe('handle(): params', () => {
 
 describe('handle(): hostile input', () => {
   it('survives deep nesting and keeps serving', async () => {
-    const server = createServer({ maxRequestBytes: 10_000_000 });
+    const server = createServer({ maxMessageBytes: 10_000_000 });
     server.method('echo', (p: unknown) => p);
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
     const answer = await server.handle(deep);
@@ -549,7 +549,7 @@ describe('a batch of slow calls under one outer signal (an HTTP exchange)', () =
 
 describe('answer(): the same answers as handle(), at once when they can be', () => {
   it('returns the text itself for synchronous handlers and a promise for the others', async () => {
-    const server = createServer({ maxRequestBytes: 200 });
+    const server = createServer({ maxMessageBytes: 200 });
     server.method('add', ([a, b]: [number, number]) => a + b);
     server.method('later', async () => 'done');
     server.notification('note', () => {});

@@ -4,8 +4,7 @@ export {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
-  DEFAULT_MAX_REQUEST_BYTES,
-  DEFAULT_PROXY_MAX_REQUEST_BYTES,
+  DEFAULT_PROXY_MAX_MESSAGE_BYTES,
 } from './defaults.js';
 export type { ProxyTarget, ProxyUpstream, UpstreamHandlers } from './proxy.js';
 export { createProxy } from './proxy.js';
@@ -30,18 +29,18 @@ export type {
   Connection,
   ContractHandler,
   ContractImplementation,
-  ErrorInfo,
   Handler,
   HandlerContext,
   ImplementOptions,
   MethodDescriptor,
-  MethodOptions,
-  Middleware,
   MiddlewareContext,
   NotificationHandler,
   NotificationMethodOptions,
   SchemaParams,
   SchemaResult,
   Server,
+  ServerErrorInfo,
+  ServerMethodOptions,
+  ServerMiddleware,
   ServerOptions,
 } from './types.js';

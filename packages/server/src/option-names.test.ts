@@ -16,11 +16,17 @@ describe('unknown option names', () => {
   it('createServer names the option that replaced a renamed one', () => {
     expect(() => createServer(loose({ timeout: 1000 }))).toThrow(
       new TypeError(
-        'createServer: unknown option "timeout" (renamed: use handlerTimeout (the handlers\' deadline) or requestTimeout (the deadline of calls to the peer))',
+        'createServer: unknown option "timeout" (renamed: use handlerTimeout (the handlers\' deadline) or peerCallTimeout (the deadline of calls to the peer))',
       ),
     );
     expect(() => createServer(loose({ cancellation: false }))).toThrow(
       /^createServer: unknown option "cancellation" \(renamed: use profile \(defaultProfile, lspProfile, mcpProfile/,
+    );
+    expect(() => createServer(loose({ requestTimeout: 10 }))).toThrow(
+      /^createServer: unknown option "requestTimeout" \(renamed: use peerCallTimeout /,
+    );
+    expect(() => createServer(loose({ maxRequestBytes: 10 }))).toThrow(
+      /^createServer: unknown option "maxRequestBytes" \(renamed: use maxMessageBytes /,
     );
   });
 
@@ -30,7 +36,7 @@ describe('unknown option names', () => {
     );
     // The known names pass, `undefined` values included.
     expect(() =>
-      createServer(loose({ handlerTimeout: 5, requestTimeout: undefined, profile: false })),
+      createServer(loose({ handlerTimeout: 5, peerCallTimeout: undefined, profile: false })),
     ).not.toThrow();
   });
 

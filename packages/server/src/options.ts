@@ -13,6 +13,7 @@ import type {
   Profile,
   TransportContext,
 } from '@jsonrpc-kit/core';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '@jsonrpc-kit/core';
 import type { OptionNames } from '@jsonrpc-kit/core/engine';
 import { checkOptionNames } from '@jsonrpc-kit/core/engine';
 import type { CallContextOptions } from './call-context.js';
@@ -21,7 +22,6 @@ import {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_QUEUE,
-  DEFAULT_MAX_REQUEST_BYTES,
   defaultClientKey,
 } from './defaults.js';
 import type { FairLimits } from './limiter.js';
@@ -40,7 +40,7 @@ import type { FairLimits } from './limiter.js';
  * });
  * ```
  */
-export interface ErrorInfo extends CoreErrorInfo {
+export interface ServerErrorInfo extends CoreErrorInfo {
   /** `true` when the event belongs to a notification (nobody is answered). */
   readonly notification: boolean;
 }
@@ -53,10 +53,10 @@ export interface ServerOptions {
    * that is not an object), a larger notification is not answered; both are told to `onError`.
    * Transport adapters adopt this limit unless given their own (the adapter's limit then applies
    * to its messages); see the limits table in the README.
-   * @default DEFAULT_MAX_REQUEST_BYTES (1 MiB); unset, stdio and stream transports keep their
+   * @default DEFAULT_MAX_MESSAGE_BYTES (1 MiB); unset, stdio and stream transports keep their
    *   own default (16 MiB)
    */
-  readonly maxRequestBytes?: number;
+  readonly maxMessageBytes?: number;
   /**
    * Longest accepted batch. A longer batch is answered with one -32003 error (id `null`).
    * @default DEFAULT_MAX_BATCH_SIZE (100)
@@ -122,7 +122,7 @@ export interface ServerOptions {
    * Default deadline of `connection.request()` to the peer, in milliseconds. `0` waits forever.
    * @default 0
    */
-  readonly requestTimeout?: number;
+  readonly peerCallTimeout?: number;
   /**
    * Whether a handler failure that is not a `JsonRpcError` shows its message (and stack, in
    * `data`) on the wire. Off, it is answered -32603 "Internal error" and nothing else.
@@ -147,7 +147,7 @@ export interface ServerOptions {
    * @param error - what failed (an `Error`, or whatever a handler threw)
    * @param info - the event's kind, level, method, id, and whether it was a notification
    */
-  readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  readonly onError?: (error: unknown, info: ServerErrorInfo) => void;
   /**
    * The least level passed to `onError`. At the default, routine events such as a notification
    * for an unknown method (`$/setTrace`) or an answer to a peer that just left are not passed on;
@@ -210,7 +210,7 @@ export interface ServerOptions {
 
 /** Every name of {@link ServerOptions}: an option added there must be added here. */
 const SERVER_OPTION_NAMES: OptionNames<ServerOptions> = {
-  maxRequestBytes: true,
+  maxMessageBytes: true,
   maxBatchSize: true,
   batchConcurrency: true,
   maxConcurrency: true,
@@ -220,7 +220,7 @@ const SERVER_OPTION_NAMES: OptionNames<ServerOptions> = {
   maxQueuePerClient: true,
   handlerTimeout: true,
   callContext: true,
-  requestTimeout: true,
+  peerCallTimeout: true,
   exposeErrorDetails: true,
   profile: true,
   onError: true,
@@ -236,8 +236,11 @@ const SERVER_OPTION_NAMES: OptionNames<ServerOptions> = {
 
 /** Server options of earlier releases, to what replaced them. */
 const RENAMED_SERVER_OPTIONS: Readonly<Record<string, string>> = {
+  maxRequestBytes: 'maxMessageBytes (the one size option of the server and every transport)',
+  requestTimeout:
+    "peerCallTimeout (the deadline of the server's calls to its peer; handlerTimeout is the handlers')",
   timeout:
-    "handlerTimeout (the handlers' deadline) or requestTimeout (the deadline of calls to the peer)",
+    "handlerTimeout (the handlers' deadline) or peerCallTimeout (the deadline of calls to the peer)",
   cancellation:
     'profile (defaultProfile, lspProfile, mcpProfile from @jsonrpc-kit/core, or false for none)',
 };
@@ -256,7 +259,7 @@ export function checkServerOptions(options: ServerOptions, where: string): void 
 
 /** The server's limits, checked, with their defaults. Internal. */
 export interface Limits {
-  readonly maxRequestBytes: number;
+  readonly maxMessageBytes: number;
   readonly maxBatchSize: number;
   readonly batchConcurrency: number;
   readonly maxConcurrency: number;
@@ -282,10 +285,10 @@ export function resolveLimits(options: ServerOptions): Limits {
   const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
   if (!(maxQueue >= 0)) throw new RangeError('maxQueue must be a number >= 0');
   return {
-    maxRequestBytes: positive(
-      options.maxRequestBytes,
-      DEFAULT_MAX_REQUEST_BYTES,
-      'maxRequestBytes',
+    maxMessageBytes: positive(
+      options.maxMessageBytes,
+      DEFAULT_MAX_MESSAGE_BYTES,
+      'maxMessageBytes',
     ),
     maxBatchSize: positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize'),
     batchConcurrency: positive(

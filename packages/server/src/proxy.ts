@@ -30,10 +30,16 @@ import {
   type TransportContext,
 } from '@jsonrpc-kit/core';
 import { asyncDisposeSymbol, type ConnectionLike } from '@jsonrpc-kit/core/engine';
-import { DEFAULT_PROXY_MAX_REQUEST_BYTES } from './defaults.js';
+import { DEFAULT_PROXY_MAX_MESSAGE_BYTES } from './defaults.js';
 import { checkServerOptions } from './options.js';
 import { createServer } from './server.js';
-import type { Connection, Middleware, MiddlewareContext, Server, ServerOptions } from './types.js';
+import type {
+  Connection,
+  MiddlewareContext,
+  Server,
+  ServerMiddleware,
+  ServerOptions,
+} from './types.js';
 
 /**
  * What a proxy forwards to: a connected client (`createClient(…)` fits), or anything with its
@@ -123,9 +129,9 @@ const refuse = (): never => {
  * - With `options.callContext`, the caller's deadline and metadata go upstream as call options.
  * - Params and results are read and written again on the way: give the proxy and its upstream
  *   client `codec: losslessNumbers` (from core) and big integers keep every digit both ways.
- * - Its `maxRequestBytes` defaults to {@link DEFAULT_PROXY_MAX_REQUEST_BYTES} (16 MiB), what the
+ * - Its `maxMessageBytes` defaults to {@link DEFAULT_PROXY_MAX_MESSAGE_BYTES} (16 MiB), what the
  *   kit's client transports carry upstream, not a server's 1 MiB: the transport adapter serving
- *   the proxy adopts it (a WebSocket server's `maxPayload`, an HTTP handler's body limit), so a
+ *   the proxy adopts it (a WebSocket server's `maxMessageBytes`, an HTTP handler's body limit), so a
  *   proxy in front of a stdio language server takes the 2 MiB `didOpen` the server takes.
  *
  * Middleware added with `proxy.use()` runs before the forwarding (auth, logging, rate limits);
@@ -133,7 +139,7 @@ const refuse = (): never => {
  *
  * @param target - the upstream client, or a function making one per downstream connection
  * @param options - the front server's options (limits, profile, `callContext`, `onError`);
- *   `maxRequestBytes` defaults to {@link DEFAULT_PROXY_MAX_REQUEST_BYTES}
+ *   `maxMessageBytes` defaults to {@link DEFAULT_PROXY_MAX_MESSAGE_BYTES}
  * @returns a server that forwards everything
  * @throws RangeError for invalid limits, TypeError for unknown option names, as `createServer`
  * @example
@@ -152,7 +158,7 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
   checkServerOptions(options, 'createProxy');
   const server = createServer({
     ...options,
-    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_PROXY_MAX_REQUEST_BYTES,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_PROXY_MAX_MESSAGE_BYTES,
   });
   const shared = typeof target === 'function' ? undefined : target;
   const make = typeof target === 'function' ? target : undefined;
@@ -169,7 +175,7 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
     connecting ??
     (stateless ??= make!({ onRequest: refuse, onNotification: () => {}, sendCancel: true }));
 
-  const forward: Middleware = (ctx) => {
+  const forward: ServerMiddleware = (ctx) => {
     const upstream = upstreamOf(ctx);
     const params = ctx.params as JsonRpcParams | undefined;
     if (ctx.notification) return upstream.notify(ctx.method, params);
@@ -212,7 +218,7 @@ export function createProxy(target: ProxyTarget, options: ServerOptions = {}): S
   const proxy: Server = {
     ...server,
     connect,
-    use(middleware: Middleware): () => void {
+    use(middleware: ServerMiddleware): () => void {
       // The forwarding stays last: it answers every call.
       removeForward();
       const remove = server.use(middleware);

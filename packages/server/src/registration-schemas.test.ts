@@ -1,7 +1,7 @@
 import { method, subscription } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { createServer, createSubscriptions, type MethodOptions } from './index.js';
+import { createServer, createSubscriptions, type ServerMethodOptions } from './index.js';
 
 /** A JSON Schema, as a JavaScript caller might pass it where a Standard Schema is expected. */
 const jsonSchema = { type: 'object', properties: { a: { type: 'number' } } } as never;
@@ -15,7 +15,7 @@ describe('schemas given at registration', () => {
       new TypeError(`Method "add": params ${expected}, got an object without it`),
     );
     expect(() =>
-      server.method('add', () => 1, { result: 'number' } as unknown as MethodOptions),
+      server.method('add', () => 1, { result: 'number' } as unknown as ServerMethodOptions),
     ).toThrow(new TypeError(`Method "add": result ${expected}, got string`));
     // Nothing was registered, and a real schema still is accepted.
     expect(server.methods()).toEqual([]);

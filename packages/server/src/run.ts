@@ -32,13 +32,13 @@ import {
 } from './limiter.js';
 import type { Entry } from './registry.js';
 import { arrangeParams } from './registry.js';
-import type { Middleware } from './types.js';
+import type { ServerMiddleware } from './types.js';
 
 /** What the runner needs from the server. */
 export interface RunnerConfig {
   readonly methods: ReadonlyMap<string, Entry>;
   /** The current middleware (replaced, never mutated, on change). */
-  readonly middleware: () => readonly Middleware[];
+  readonly middleware: () => readonly ServerMiddleware[];
   /** The default handler deadline in milliseconds; `0`: none. */
   readonly timeout: number;
   /** Reads the caller's context onto a call (the `callContext` option); `undefined`: off. */

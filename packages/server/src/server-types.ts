@@ -24,12 +24,12 @@ import type {
   Handler,
   ImplementOptions,
   MethodDescriptor,
-  MethodOptions,
-  Middleware,
   NotificationHandler,
   NotificationMethodOptions,
   SchemaParams,
   SchemaResult,
+  ServerMethodOptions,
+  ServerMiddleware,
 } from './types.js';
 
 /** A served duplex connection: answers the peer's calls and can call the peer. */
@@ -64,11 +64,11 @@ export interface Connection extends ConnectionLike {
 /** A JSON-RPC server: a method registry plus dispatch, over `handle()` or `connect()`. */
 export interface Server extends MessageHandler, ConnectionHandler<Connection> {
   /**
-   * The `maxRequestBytes` given to `createServer`, for transport adapters to adopt; `undefined`
-   * when none was given (the server then applies `DEFAULT_MAX_REQUEST_BYTES` itself, and each
+   * The `maxMessageBytes` given to `createServer`, for transport adapters to adopt; `undefined`
+   * when none was given (the server then applies `DEFAULT_MAX_MESSAGE_BYTES` itself, and each
    * adapter its own default).
    */
-  readonly maxRequestBytes: number | undefined;
+  readonly maxMessageBytes: number | undefined;
   /**
    * The `codec` given to `createServer`, or `undefined`: `createSubscriptions` encodes items with
    * it, as the server encodes results.
@@ -112,7 +112,7 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
   >(
     name: string,
     handler: Handler<SchemaParams<PS, P>, SchemaResult<RS, R>>,
-    options?: MethodOptions<PS, RS>,
+    options?: ServerMethodOptions<PS, RS>,
   ): () => void;
   /**
    * Registers a notification handler.
@@ -149,7 +149,7 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * @param middleware - the middleware
    * @returns a function that removes it
    */
-  use(middleware: Middleware): () => void;
+  use(middleware: ServerMiddleware): () => void;
   /**
    * Registers a system method (`rpc.*`), for extensions such as `rpc.discover`.
    *
@@ -159,7 +159,7 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * @returns a function that removes it
    * @throws TypeError when the name does not start with `rpc.` or is taken
    */
-  registerSystem(name: string, handler: Handler, options?: MethodOptions): () => void;
+  registerSystem(name: string, handler: Handler, options?: ServerMethodOptions): () => void;
   /**
    * The registry, in registration order.
    *

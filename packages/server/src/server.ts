@@ -43,19 +43,19 @@ import type {
   Handler,
   ImplementOptions,
   MethodDescriptor,
-  MethodOptions,
-  Middleware,
   NotificationHandler,
   NotificationMethodOptions,
   Server,
+  ServerMethodOptions,
+  ServerMiddleware,
   ServerOptions,
 } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 
 const EMPTY_CONTEXT: TransportContext = Object.freeze({});
 
-/** Every name of {@link MethodOptions}. */
-const METHOD_OPTION_NAMES: OptionNames<MethodOptions> = {
+/** Every name of {@link ServerMethodOptions}. */
+const METHOD_OPTION_NAMES: OptionNames<ServerMethodOptions> = {
   params: true,
   result: true,
   paramNames: true,
@@ -101,12 +101,12 @@ function isContractLike(value: unknown): boolean {
  */
 export function createServer(options: ServerOptions = {}): Server {
   checkServerOptions(options, 'createServer');
-  const { maxRequestBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
+  const { maxMessageBytes, maxBatchSize, batchConcurrency, maxConcurrency, maxQueue, clientKey } =
     resolveLimits(options);
   /** The limit the user set, for transports to adopt; `undefined` leaves them their defaults. */
-  const setRequestBytes = options.maxRequestBytes;
+  const setMessageBytes = options.maxMessageBytes;
   const handlerTimeout = options.handlerTimeout ?? 0;
-  const requestTimeout = options.requestTimeout ?? 0;
+  const peerCallTimeout = options.peerCallTimeout ?? 0;
   const profile = options.profile === false ? undefined : (options.profile ?? defaultProfile);
   const report = createReporter(options.onError, options.onErrorLevel);
   const systemMethods = options.systemMethods !== false;
@@ -115,7 +115,7 @@ export function createServer(options: ServerOptions = {}): Server {
   const parseOptions = read === undefined && v1 === undefined ? undefined : { read, jsonrpc1: v1 };
 
   const table = new MethodTable();
-  let middleware: readonly Middleware[] = [];
+  let middleware: readonly ServerMiddleware[] = [];
   const connections = new Set<Connection>();
   const globalLimiter = createLimiter(
     maxConcurrency,
@@ -149,12 +149,12 @@ export function createServer(options: ServerOptions = {}): Server {
   /** What every connection of this server shares. */
   const connectionConfig: ConnectionConfig = {
     dispatcher,
-    maxRequestBytes,
-    setRequestBytes,
+    maxMessageBytes,
+    setMessageBytes,
     // As a limiter of its own would hold them (each connection is its calls' limiter).
     maxConcurrency: Math.max(1, maxConcurrency),
     maxQueue: Math.max(0, maxQueue),
-    requestTimeout,
+    peerCallTimeout,
     profile,
     report,
     onClosed: (closed) => connections.delete(closed),
@@ -201,7 +201,7 @@ export function createServer(options: ServerOptions = {}): Server {
     text: string,
     context: TransportContext | undefined,
   ): string | undefined | Promise<string | undefined> => {
-    const limit = context?.maxRequestBytes ?? maxRequestBytes;
+    const limit = context?.maxMessageBytes ?? maxMessageBytes;
     if (exceedsUtf8Bytes(text, limit)) {
       const error = new RequestTooLargeError(undefined, { maxRequestBytes: limit });
       return refuseTooLarge(scanEnvelope(text), limit, error, report);
@@ -219,7 +219,7 @@ export function createServer(options: ServerOptions = {}): Server {
   });
 
   const server: Server = {
-    method(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
+    method(name: string, handler: Handler, methodOptions?: ServerMethodOptions): () => void {
       return register(name, 'method', handler, methodOptions, false);
     },
     notification(
@@ -237,7 +237,7 @@ export function createServer(options: ServerOptions = {}): Server {
       checkOptionNames('server.implement', implementOptions, IMPLEMENT_OPTION_NAMES);
       return table.addAll(contractEntries(contract, implementation, implementOptions));
     },
-    use(mw: Middleware): () => void {
+    use(mw: ServerMiddleware): () => void {
       if (typeof mw !== 'function') {
         throw new TypeError(
           isContractLike(mw)
@@ -251,7 +251,11 @@ export function createServer(options: ServerOptions = {}): Server {
         if (index >= 0) middleware = middleware.filter((_, i) => i !== index);
       };
     },
-    registerSystem(name: string, handler: Handler, methodOptions?: MethodOptions): () => void {
+    registerSystem(
+      name: string,
+      handler: Handler,
+      methodOptions?: ServerMethodOptions,
+    ): () => void {
       checkOptionNames(`System method "${name}"`, methodOptions, METHOD_OPTION_NAMES);
       const entry = makeEntry(name, 'method', handler, methodOptions, true);
       return systemMethods ? table.add(entry) : () => {};
@@ -259,7 +263,7 @@ export function createServer(options: ServerOptions = {}): Server {
     methods(): readonly MethodDescriptor[] {
       return table.descriptors();
     },
-    maxRequestBytes: setRequestBytes,
+    maxMessageBytes: setMessageBytes,
     codec: options.codec,
     parse: dispatcher.parse,
     handle(text: string, context?: TransportContext): Promise<string | undefined> {

@@ -6,7 +6,7 @@
  */
 import { type JsonRpcErrorObject, RequestTooLargeError, serializeError } from '@jsonrpc-kit/core';
 import type { MessageEnvelope } from '@jsonrpc-kit/core/engine';
-import type { ErrorInfo } from './types.js';
+import type { ServerErrorInfo } from './types.js';
 
 /**
  * The -32004 error object of a limit.
@@ -33,7 +33,7 @@ export function refuseTooLarge(
   envelope: MessageEnvelope,
   limit: number,
   error: unknown,
-  report: (error: unknown, info: ErrorInfo) => void,
+  report: (error: unknown, info: ServerErrorInfo) => void,
 ): string | undefined {
   const kind = envelope.kind;
   const withId = kind === 'request' || kind === 'response';

@@ -25,7 +25,7 @@ import type {
 } from '@jsonrpc-kit/core';
 import type { MaybeSchema } from '@jsonrpc-kit/core/engine';
 
-export type { ErrorInfo, ServerOptions } from './options.js';
+export type { ServerErrorInfo, ServerOptions } from './options.js';
 export type { Connection, Server } from './server-types.js';
 
 /** What a handler gets besides its params. */
@@ -128,7 +128,7 @@ export type NotificationHandler<P = any> = (params: P, ctx: HandlerContext) => v
  * });
  * ```
  */
-export type Middleware = CoreMiddleware<MiddlewareContext>;
+export type ServerMiddleware = CoreMiddleware<MiddlewareContext>;
 
 /**
  * The params a handler receives: the output type of the params schema `S` when one is given,
@@ -150,7 +150,7 @@ export type SchemaResult<S extends MaybeSchema, R> = [S] extends [StandardSchema
  * Options of {@link Server.method}. `PS` and `RS` are the params and result schemas, inferred
  * from the call: they type the handler.
  */
-export interface MethodOptions<
+export interface ServerMethodOptions<
   PS extends MaybeSchema = MaybeSchema,
   RS extends MaybeSchema = MaybeSchema,
 > {

@@ -35,7 +35,7 @@ describe('createHttpHandler: memory of a big body', () => {
     let held: number | undefined;
     let baseline = 0;
     const server: MessageHandler = {
-      maxRequestBytes: LIMIT,
+      maxMessageBytes: LIMIT,
       handle(text) {
         // Twice: the first collection frees the buffers, the second finishes releasing their
         // memory (array buffers are swept after the collection that found them dead).
@@ -45,7 +45,7 @@ describe('createHttpHandler: memory of a big body', () => {
         return Promise.resolve(`{"jsonrpc":"2.0","id":1,"result":${text.length}}`);
       },
     };
-    const { port } = await serve(createHttpHandler(server, { maxRequestBytes: LIMIT }));
+    const { port } = await serve(createHttpHandler(server, { maxMessageBytes: LIMIT }));
     const request = bigPost();
     gc();
     baseline = process.memoryUsage().arrayBuffers;

@@ -5,24 +5,6 @@
  */
 
 /**
- * The largest request body the handlers read, in bytes. Larger bodies are answered 413 with a
- * -32004 error while streaming: the body is never buffered past this limit.
- *
- * @default 1048576 (1 MiB)
- */
-export const DEFAULT_MAX_REQUEST_BYTES: number = 1024 * 1024;
-
-/**
- * The largest answer the HTTP client transports take (`maxMessageBytes`): a JSON body, counted
- * in bytes as they arrive, or a message of a Streamable HTTP event stream, counted in characters
- * (each at least one byte). A server that sends an endless body, or never ends a line or an event,
- * cannot grow the client's memory past it.
- *
- * @default 16777216 (16 MiB)
- */
-export const DEFAULT_MAX_EVENT_BYTES: number = 16 * 1024 * 1024;
-
-/**
  * After an early answer (413, 415, a refused authentication), how many more body bytes the
  * handlers read and drop before closing the connection, so that a client still writing its body
  * can read the answer instead of seeing the connection reset.

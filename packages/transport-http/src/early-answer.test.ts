@@ -54,7 +54,7 @@ describe('createHttpHandler: an early answer lets the client finish writing and 
     '%s over the limit: 413 with -32004, no reset while 2 MiB are written, then closed',
     async (_, extra, frame) => {
       const server = echoServer();
-      const { port } = await serve(createHttpHandler(server, { maxRequestBytes: max }));
+      const { port } = await serve(createHttpHandler(server, { maxMessageBytes: max }));
       const socket = await rawConnect(port);
       const response = readResponse(socket, 5000);
       socket.write(head(extra));
@@ -69,7 +69,7 @@ describe('createHttpHandler: an early answer lets the client finish writing and 
   );
 
   it('stops reading after a bounded number of bytes and closes the connection', async () => {
-    const { port } = await serve(createHttpHandler(echoServer(), { maxRequestBytes: max }));
+    const { port } = await serve(createHttpHandler(echoServer(), { maxMessageBytes: max }));
     const socket = await rawConnect(port);
     const response = readResponse(socket, 5000);
     socket.write(head('content-length: 999999999\r\n'));

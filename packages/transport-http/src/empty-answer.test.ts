@@ -116,7 +116,7 @@ describe.each(paths)('empty 2xx answers: %s', (_name, make) => {
   it('fails a createClient call at once instead of waiting for a timeout', async () => {
     const { url } = await emptyServer();
     // Without the fix this call would wait for its timeout (or forever, with none).
-    const client = createClient(open({ url: new URL('/204', url) }), { requestTimeout: 3000 });
+    const client = createClient(open({ url: new URL('/204', url) }), { callTimeout: 3000 });
     closers.push(() => client.close());
     const started = Date.now();
     const error = await client.request('add', [1, 2]).catch((e: unknown) => e);
@@ -130,7 +130,7 @@ describe.each(paths)('empty 2xx answers: %s', (_name, make) => {
 
   it('fails exactly the requests of a createClient batch', async () => {
     const { url, bodies } = await emptyServer();
-    const client = createClient(open({ url: new URL('/empty200', url) }), { requestTimeout: 3000 });
+    const client = createClient(open({ url: new URL('/empty200', url) }), { callTimeout: 3000 });
     closers.push(() => client.close());
     const results = await client.batch((b) => [
       b.request('add', [1, 2]),
@@ -152,7 +152,7 @@ describe.each(paths)('empty 2xx answers: %s', (_name, make) => {
   it('fails at once the requests of a batch its answer leaves out, and settles the rest', async () => {
     const { url } = await emptyServer();
     // Without the check the two left out would wait for the timeout.
-    const client = createClient(open({ url: new URL('/first', url) }), { requestTimeout: 3000 });
+    const client = createClient(open({ url: new URL('/first', url) }), { callTimeout: 3000 });
     closers.push(() => client.close());
     const started = Date.now();
     const results = await client.batch((b) => [

@@ -75,16 +75,16 @@ describe('createFetchHandler', () => {
   });
 
   it("adopts the server's limit, and hands its own limit to the server with each exchange", async () => {
-    const server = Object.assign(echoServer(), { maxRequestBytes: 10 });
+    const server = Object.assign(echoServer(), { maxMessageBytes: 10 });
     expect((await createFetchHandler(server)(post(ping))).status).toBe(413);
-    const wide = createFetchHandler(server, { maxRequestBytes: 1000 });
+    const wide = createFetchHandler(server, { maxMessageBytes: 1000 });
     expect((await wide(post(ping))).status).toBe(200);
-    expect(server.contexts[0]?.maxRequestBytes).toBe(1000);
+    expect(server.contexts[0]?.maxMessageBytes).toBe(1000);
   });
 
   it('answers 413 when Content-Length says too much', async () => {
     const server = echoServer();
-    const res = await createFetchHandler(server, { maxRequestBytes: 10 })(post(ping));
+    const res = await createFetchHandler(server, { maxMessageBytes: 10 })(post(ping));
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({
       jsonrpc: '2.0',
@@ -108,7 +108,7 @@ describe('createFetchHandler', () => {
       },
     });
     const server = echoServer();
-    const res = await createFetchHandler(server, { maxRequestBytes: 100 })(post(body));
+    const res = await createFetchHandler(server, { maxMessageBytes: 100 })(post(body));
     expect(res.status).toBe(413);
     expect(server.texts).toEqual([]);
     for (let i = 0; i < 200 && !cancelled; i++) await sleep(10);
@@ -243,9 +243,9 @@ describe('the streaming body limit, at its boundary', () => {
     return stream([bytes.subarray(0, 7), bytes.subarray(7)]);
   }
 
-  it('reads a body of exactly maxRequestBytes, refuses one byte more (413)', async () => {
+  it('reads a body of exactly maxMessageBytes, refuses one byte more (413)', async () => {
     const server = echoServer();
-    const handler = createFetchHandler(server, { maxRequestBytes: 100 });
+    const handler = createFetchHandler(server, { maxMessageBytes: 100 });
     expect((await handler(post(exactly(100)))).status).toBe(200);
     expect(server.texts).toHaveLength(1);
     expect((await handler(post(exactly(101)))).status).toBe(413);

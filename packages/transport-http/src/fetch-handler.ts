@@ -60,7 +60,7 @@ export async function admit(
     request.url,
     request.method,
     { signal: request.signal },
-    cfg.maxRequestBytes,
+    cfg.maxMessageBytes,
   );
   if (cfg.authenticate === undefined) return ctx;
   const refuse = (error: unknown): Response => {
@@ -87,7 +87,7 @@ export async function admit(
  * @param server - anything with `handle(text, context)`, such as a `@jsonrpc-kit/server` Server
  * @param options - limits, status policy, CORS, authentication
  * @returns the handler; its optional second argument carries the remote address
- * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative
+ * @throws RangeError when `maxMessageBytes` or `bodyTimeout` is negative
  * @example
  * ```ts
  * import { createServer } from '@jsonrpc-kit/server';
@@ -103,7 +103,7 @@ export function createFetchHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): FetchHandler {
-  const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
+  const cfg = resolveHandlerOptions(options, server.maxMessageBytes);
   const allow = ['allow', cfg.allow];
 
   return async function jsonRpcFetchHandler(
@@ -124,7 +124,7 @@ export function createFetchHandler(
 
     let text: string | BodyFailure;
     try {
-      text = await readBody(request, cfg.maxRequestBytes, cfg.bodyTimeout);
+      text = await readBody(request, cfg.maxMessageBytes, cfg.bodyTimeout);
     } catch {
       // The client went away mid-body: nobody reads this answer.
       return json(400, BAD_BODY_BODY, cors);

@@ -50,12 +50,12 @@ export type StatusPolicy = (answer: string | undefined) => number;
 export interface HttpHandlerOptions {
   /**
    * The largest body read, in bytes; larger ones are answered 413 with a -32004 body. The server
-   * applies the same limit to the exchange (it gets it in `ctx.transport.maxRequestBytes`).
+   * applies the same limit to the exchange (it gets it in `ctx.transport.maxMessageBytes`).
    *
-   * @default the server's `maxRequestBytes` when one was set, else 1048576
-   *   ({@link DEFAULT_MAX_REQUEST_BYTES})
+   * @default the server's `maxMessageBytes` when one was set, else 1048576
+   *   (core's `DEFAULT_MAX_MESSAGE_BYTES`)
    */
-  readonly maxRequestBytes?: number;
+  readonly maxMessageBytes?: number;
   /**
    * Milliseconds to wait for the whole body before answering 408. `0` waits forever. On
    * node:http one timer watches every body, so a body times out up to half this later (at least

@@ -31,7 +31,7 @@ export class HttpContext implements TransportContext {
   readonly url: string;
   readonly httpMethod: string;
   /** The handler's body limit, which the server applies to this exchange. */
-  readonly maxRequestBytes?: number;
+  readonly maxMessageBytes?: number;
   auth?: unknown;
   #controller: AbortController | undefined = undefined;
   #gone = false;
@@ -43,7 +43,7 @@ export class HttpContext implements TransportContext {
    * @param url - the request URL
    * @param httpMethod - the HTTP method
    * @param source - where the signal comes from
-   * @param maxRequestBytes - the handler's body limit, for the server to apply
+   * @param maxMessageBytes - the handler's body limit, for the server to apply
    */
   constructor(
     headers: TransportHeaders,
@@ -51,11 +51,11 @@ export class HttpContext implements TransportContext {
     url: string,
     httpMethod: string,
     source?: HttpContextSource,
-    maxRequestBytes?: number,
+    maxMessageBytes?: number,
   ) {
     this.headers = headers;
-    if (maxRequestBytes !== undefined) {
-      (this as { maxRequestBytes?: number }).maxRequestBytes = maxRequestBytes;
+    if (maxMessageBytes !== undefined) {
+      (this as { maxMessageBytes?: number }).maxMessageBytes = maxMessageBytes;
     }
     (this as { remoteAddress?: string | undefined }).remoteAddress = remoteAddress;
     this.url = url;

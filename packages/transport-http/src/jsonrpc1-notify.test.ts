@@ -37,7 +37,7 @@ describe.each(makers)('a JSON-RPC 1.0 client over HTTP: %s', (_name, make) => {
     const { http, logged } = await server1();
     const client = createClient(make(`http://127.0.0.1:${http.port}/`), {
       jsonrpc1,
-      requestTimeout: 2000,
+      callTimeout: 2000,
     });
     cleanups.push(() => client.close());
     await expect(client.notify('log', ['hi'])).resolves.toBeUndefined();

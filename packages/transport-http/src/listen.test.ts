@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeAll,
@@ -8,13 +9,7 @@ import {
   rawPost,
   readResponse,
 } from '../test/helpers.js';
-import {
-  DEFAULT_HEADERS_TIMEOUT,
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
-  DEFAULT_REQUEST_TIMEOUT,
-  listen,
-} from './listen.js';
+import { DEFAULT_HEADERS_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, listen } from './listen.js';
 
 afterEach(closeAll);
 
@@ -39,7 +34,7 @@ function postWith(agent: Agent, url: string): Promise<{ status: number; body: st
 
 describe('listen', () => {
   it('binds 127.0.0.1 on a free port and serves with the handler options', async () => {
-    const http = await listen(echoServer(), { maxRequestBytes: 10 });
+    const http = await listen(echoServer(), { maxMessageBytes: 10 });
     try {
       expect(http.port).toBeGreaterThan(0);
       expect(http.url).toBe(`http://127.0.0.1:${http.port}/`);

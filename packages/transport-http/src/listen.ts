@@ -5,6 +5,7 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@jsonrpc-kit/core';
 import type { MessageHandler } from '@jsonrpc-kit/core/engine';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { createHttpHandler } from './node-handler.js';
@@ -79,21 +80,6 @@ export const DEFAULT_HEADERS_TIMEOUT: number = 10_000;
  * @default 60000
  */
 export const DEFAULT_REQUEST_TIMEOUT: number = 60_000;
-
-/**
- * The most connections {@link listen}'s server keeps open at once; more are answered 503.
- *
- * @default 10000
- */
-export const DEFAULT_MAX_CONNECTIONS: number = 10_000;
-
-/**
- * The most connections one remote address may keep open on {@link listen}'s server; more are
- * answered 503.
- *
- * @default 1000
- */
-export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: number = 1000;
 
 /** How often node:http checks the header and request timeouts, in ms (Node's default: 30 s). */
 const TIMEOUT_CHECK_INTERVAL = 1_000;

@@ -242,7 +242,7 @@ describe('createHttpHandler: body limits', () => {
 
   it('answers an honest Content-Length over the limit with 413, -32004, and closes', async () => {
     const server = echoServer();
-    const { port } = await serve(createHttpHandler(server, { maxRequestBytes: max }));
+    const { port } = await serve(createHttpHandler(server, { maxMessageBytes: max }));
     const socket = await rawConnect(port);
     const response = readResponse(socket);
     socket.write(rawPost(big));
@@ -262,7 +262,7 @@ describe('createHttpHandler: body limits', () => {
   it('answers a body of exactly the limit normally', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: [''] });
     const padded = body + ' '.repeat(max - body.length);
-    const { port } = await serve(createHttpHandler(echoServer(), { maxRequestBytes: max }));
+    const { port } = await serve(createHttpHandler(echoServer(), { maxMessageBytes: max }));
     expect((await rawExchange(port, rawPost(padded))).status).toBe(200);
     expect((await rawExchange(port, rawPost(padded + ' '))).status).toBe(413);
   });
@@ -276,13 +276,13 @@ describe('createHttpHandler: body limits', () => {
     });
     expect(body.length).toBeLessThan(100);
     expect(Buffer.byteLength(body)).toBeGreaterThan(100);
-    const { port } = await serve(createHttpHandler(echoServer(), { maxRequestBytes: 100 }));
+    const { port } = await serve(createHttpHandler(echoServer(), { maxMessageBytes: 100 }));
     expect((await rawExchange(port, rawPost(body))).status).toBe(413);
   });
 
   it('enforces the limit while streaming a chunked body, then closes', async () => {
     const server = echoServer();
-    const { port } = await serve(createHttpHandler(server, { maxRequestBytes: max }));
+    const { port } = await serve(createHttpHandler(server, { maxMessageBytes: max }));
     const socket = await rawConnect(port);
     const response = readResponse(socket);
     socket.write(
@@ -331,7 +331,7 @@ describe('createHttpHandler: body limits', () => {
   });
 
   it('answers a Content-Length larger than the limit at once, without waiting for a body', async () => {
-    const { port } = await serve(createHttpHandler(echoServer(), { maxRequestBytes: max }));
+    const { port } = await serve(createHttpHandler(echoServer(), { maxMessageBytes: max }));
     const socket = await rawConnect(port);
     const response = readResponse(socket, 1000);
     socket.write(
@@ -344,7 +344,7 @@ describe('createHttpHandler: body limits', () => {
 
   it('reads only Content-Length bytes when the client sends more, and stays healthy', async () => {
     const server = echoServer();
-    const { port } = await serve(createHttpHandler(server, { maxRequestBytes: max }));
+    const { port } = await serve(createHttpHandler(server, { maxMessageBytes: max }));
     const socket = await rawConnect(port);
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
@@ -403,7 +403,7 @@ describe('createHttpHandler: body limits', () => {
 
   it('takes a body a body parser already read (req.body)', async () => {
     const server = echoServer();
-    const handler = createHttpHandler(server, { maxRequestBytes: max });
+    const handler = createHttpHandler(server, { maxMessageBytes: max });
     const { port } = await serve((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -428,7 +428,7 @@ describe('createHttpHandler: body limits', () => {
   });
 
   it('rejects invalid limits', () => {
-    expect(() => createHttpHandler(echoServer(), { maxRequestBytes: -1 })).toThrow(RangeError);
+    expect(() => createHttpHandler(echoServer(), { maxMessageBytes: -1 })).toThrow(RangeError);
     expect(() => createHttpHandler(echoServer(), { bodyTimeout: Number.NaN })).toThrow(RangeError);
   });
 });

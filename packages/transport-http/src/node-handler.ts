@@ -77,7 +77,7 @@ class Exchange extends ChunkedBody implements HttpContextSource {
   readonly ctx: HttpContext;
   readonly onData = (chunk: Buffer): void => {
     const { cfg } = this.served;
-    if (!this.keep(chunk, cfg.maxRequestBytes)) this.finish(413, cfg.tooLargeBody, none);
+    if (!this.keep(chunk, cfg.maxMessageBytes)) this.finish(413, cfg.tooLargeBody, none);
   };
   readonly onEnd = (): void => {
     if (this.state !== READING) return;
@@ -118,7 +118,7 @@ class Exchange extends ChunkedBody implements HttpContextSource {
       req.url ?? '/',
       'POST',
       this,
-      served.cfg.maxRequestBytes,
+      served.cfg.maxMessageBytes,
     );
   }
 
@@ -257,7 +257,7 @@ class Exchange extends ChunkedBody implements HttpContextSource {
  * Status policy: 200 for every JSON-RPC answer (errors included), 204 when there is nothing to
  * answer, 405 with `Allow: POST` for other methods, 415 for a non-JSON or missing `Content-Type`
  * (see `requireJsonContentType`), 413 with a
- * -32004 body when the body exceeds `maxRequestBytes` (checked while streaming; the connection is
+ * -32004 body when the body exceeds `maxMessageBytes` (checked while streaming; the connection is
  * then closed), 408 when the body does not arrive within `bodyTimeout`, 401/403 from
  * `authenticate`, 500 when `server.handle` rejects. Handlers see `ctx.transport` with `kind: 'http'`,
  * headers, remote address, URL, method, `auth`, and a `signal` aborted when the client disconnects.
@@ -265,7 +265,7 @@ class Exchange extends ChunkedBody implements HttpContextSource {
  * @param server - anything with `handle(text, context)`, such as a `@jsonrpc-kit/server` Server
  * @param options - limits, status policy, CORS, authentication
  * @returns a `(req, res)` request listener
- * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative
+ * @throws RangeError when `maxMessageBytes` or `bodyTimeout` is negative
  * @example
  * ```ts
  * import { createServer as createHttpServer } from 'node:http';
@@ -281,7 +281,7 @@ export function createHttpHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): NodeHttpHandler {
-  const cfg = resolveHandlerOptions(options, server.maxRequestBytes);
+  const cfg = resolveHandlerOptions(options, server.maxMessageBytes);
   const deadlines = cfg.bodyTimeout > 0 ? new Deadlines(cfg.bodyTimeout) : undefined;
   const served: Served = { server, cfg, deadlines };
   const allow = ['allow', cfg.allow];
@@ -310,7 +310,7 @@ export function createHttpHandler(
         writeJson(res, 400, BAD_BODY_BODY, cors, false);
         return;
       }
-      if (Buffer.byteLength(parsed) > cfg.maxRequestBytes) {
+      if (Buffer.byteLength(parsed) > cfg.maxMessageBytes) {
         writeJson(res, 413, cfg.tooLargeBody, cors, false);
         return;
       }

@@ -8,6 +8,7 @@ import {
   AbortError,
   type CallContext,
   ConnectionClosedError,
+  DEFAULT_CLIENT_MAX_MESSAGE_BYTES,
   type SendOptions,
   TimeoutError,
   type Transport,
@@ -15,7 +16,7 @@ import {
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { callContextHeaders, createTransportState } from '@jsonrpc-kit/core/engine';
-import { DEFAULT_HTTP_TIMEOUT, DEFAULT_MAX_EVENT_BYTES } from './constants.js';
+import { DEFAULT_HTTP_TIMEOUT } from './constants.js';
 import { expectsAnswer, missingAnswer } from './expects-answer.js';
 import { failureText } from './failure-text.js';
 
@@ -56,7 +57,7 @@ export interface HttpTransportOptions {
    * `TransportError` saying the answer was too large: a server cannot grow the client's memory
    * past it, not even with an endless body.
    *
-   * @default 16777216 ({@link DEFAULT_MAX_EVENT_BYTES}, 16 MiB)
+   * @default 16777216 ({@link DEFAULT_CLIENT_MAX_MESSAGE_BYTES}, 16 MiB)
    */
   readonly maxMessageBytes?: number;
 }
@@ -82,7 +83,7 @@ export type Post = (
  * @throws RangeError when `maxMessageBytes` is not a positive number
  */
 export function answerLimit(options: { readonly maxMessageBytes?: number | undefined }): number {
-  const max = options.maxMessageBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const max = options.maxMessageBytes ?? DEFAULT_CLIENT_MAX_MESSAGE_BYTES;
   if (!(max > 0)) throw new RangeError(`maxMessageBytes must be > 0, got ${max}`);
   return max;
 }

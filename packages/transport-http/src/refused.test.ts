@@ -30,7 +30,7 @@ async function refusal(call: Promise<unknown>): Promise<Error> {
 describe('a refused connection', () => {
   it('Streamable HTTP: the error names ECONNREFUSED', async () => {
     const url = `http://127.0.0.1:${await deadPort()}/mcp`;
-    const client = createClient(createStreamableHttpTransport({ url }), { requestTimeout: 3000 });
+    const client = createClient(createStreamableHttpTransport({ url }), { callTimeout: 3000 });
     try {
       const error = await refusal(client.request('initialize', {}));
       expect(error).toBeInstanceOf(TransportError);
@@ -44,7 +44,7 @@ describe('a refused connection', () => {
   it('plain HTTP with fetch: the error names ECONNREFUSED', async () => {
     const url = `http://127.0.0.1:${await deadPort()}/rpc`;
     const client = createClient(createHttpTransport({ url, fetch: globalThis.fetch }), {
-      requestTimeout: 3000,
+      callTimeout: 3000,
     });
     try {
       const error = await refusal(client.request('ping'));

@@ -227,7 +227,7 @@ export function checkRequest(
     };
   }
   const length = header('content-length');
-  if (length !== undefined && Number(length) > cfg.maxRequestBytes) {
+  if (length !== undefined && Number(length) > cfg.maxMessageBytes) {
     return { kind: 'answer', status: 413, body: cfg.tooLargeBody, headers: cors, early: true };
   }
   return proceed;

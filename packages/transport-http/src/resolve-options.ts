@@ -3,12 +3,8 @@
  *
  * @module
  */
-import { ErrorCode, serializeError } from '@jsonrpc-kit/core';
-import {
-  DEFAULT_BODY_TIMEOUT,
-  DEFAULT_HTTP_ERROR_CODE,
-  DEFAULT_MAX_REQUEST_BYTES,
-} from './constants.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, ErrorCode, serializeError } from '@jsonrpc-kit/core';
+import { DEFAULT_BODY_TIMEOUT, DEFAULT_HTTP_ERROR_CODE } from './constants.js';
 import { type CorsPolicy, resolveCors } from './cors.js';
 import type { Authenticate, HttpHandlerOptions, StatusPolicy } from './handler-options.js';
 import { defaultStatus } from './handler-options.js';
@@ -16,7 +12,7 @@ import { HttpError } from './http-error.js';
 
 /** {@link HttpHandlerOptions} with every default applied. */
 export interface ResolvedHandlerOptions {
-  readonly maxRequestBytes: number;
+  readonly maxMessageBytes: number;
   readonly bodyTimeout: number;
   /** Refuse a POST without a `Content-Type`. */
   readonly requireJsonContentType: boolean;
@@ -46,7 +42,7 @@ function nonNegative(name: string, value: number): number {
  * @param serverLimit - the limit set on the server, adopted when `options` set none
  * @param methods - the methods served besides OPTIONS (the `Allow` header and CORS preflights)
  * @returns the resolved options
- * @throws RangeError when `maxRequestBytes` or `bodyTimeout` is negative or not finite
+ * @throws RangeError when `maxMessageBytes` or `bodyTimeout` is negative or not finite
  */
 export function resolveHandlerOptions(
   options: HttpHandlerOptions,
@@ -54,12 +50,12 @@ export function resolveHandlerOptions(
   methods = 'POST',
 ): ResolvedHandlerOptions {
   const cors = resolveCors(options.cors, `${methods}, OPTIONS`);
-  const maxRequestBytes = nonNegative(
-    'maxRequestBytes',
-    options.maxRequestBytes ?? serverLimit ?? DEFAULT_MAX_REQUEST_BYTES,
+  const maxMessageBytes = nonNegative(
+    'maxMessageBytes',
+    options.maxMessageBytes ?? serverLimit ?? DEFAULT_MAX_MESSAGE_BYTES,
   );
   return {
-    maxRequestBytes,
+    maxMessageBytes,
     bodyTimeout: nonNegative('bodyTimeout', options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT),
     requireJsonContentType: options.requireJsonContentType !== false,
     status: options.status ?? defaultStatus,
@@ -70,7 +66,7 @@ export function resolveHandlerOptions(
     tooLargeBody: serializeError(null, {
       code: ErrorCode.RequestTooLarge,
       message: 'Request too large',
-      data: { maxRequestBytes },
+      data: { maxRequestBytes: maxMessageBytes },
     }),
   };
 }

@@ -87,7 +87,7 @@ export function keepSessionFacts(): (ctx: HttpContext) => TransportContext {
       last.remoteAddress === ctx.remoteAddress &&
       last.url === ctx.url &&
       last.httpMethod === ctx.httpMethod &&
-      last.maxRequestBytes === ctx.maxRequestBytes &&
+      last.maxMessageBytes === ctx.maxMessageBytes &&
       last.auth === ctx.auth &&
       sameHeaders(last.headers!, kept)
     ) {
@@ -102,7 +102,7 @@ export function keepSessionFacts(): (ctx: HttpContext) => TransportContext {
           : repeated(ctx.remoteAddress, last?.remoteAddress),
       url: repeated(ctx.url, last?.url),
       httpMethod: ctx.httpMethod,
-      maxRequestBytes: ctx.maxRequestBytes,
+      maxMessageBytes: ctx.maxMessageBytes,
       auth: ctx.auth,
     } as TransportContext);
     last = facts;

@@ -35,7 +35,7 @@ function process_(name: string, options: StreamableHttpHandlerOptions) {
     return 'ok';
   });
   const counted: ConnectionHandler = {
-    maxRequestBytes: server.maxRequestBytes,
+    maxMessageBytes: server.maxMessageBytes,
     connect(transport, context) {
       connects.set(name, (connects.get(name) ?? 0) + 1);
       return server.connect(transport, context);

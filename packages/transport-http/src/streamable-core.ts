@@ -89,7 +89,7 @@ function handle(st: StreamableState, incoming: StreamableIncoming): Promise<Stre
         ),
       );
     }
-    const context = incoming.context(st.cfg.maxRequestBytes);
+    const context = incoming.context(st.cfg.maxMessageBytes);
     if (st.cfg.authenticate !== undefined) return admitted(st, incoming, context, cors);
     return serve(st, incoming, context, cors);
   } catch (error) {
@@ -117,7 +117,7 @@ export function createStreamableCore(
   const owner: SessionOwner = {
     route: (session, text) => route(st, session, text),
     closeSession: (session, reason) => closeSession(st, session, reason),
-    maxMessageBytes: st.cfg.maxRequestBytes,
+    maxMessageBytes: st.cfg.maxMessageBytes,
     parse: st.serverParse,
   };
   st.HandlerSession = sessionClass(owner);

@@ -394,7 +394,7 @@ describe('Streamable HTTP handler on raw bytes: sessions and refusals', () => {
   });
 
   it('answers 405 with Allow to other methods, and 415/413 as the plain handler does', async () => {
-    const { port } = await start({ maxRequestBytes: 64 });
+    const { port } = await start({ maxMessageBytes: 64 });
     const put = await rawExchange(
       port,
       'PUT / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 0\r\n\r\n',

@@ -90,7 +90,7 @@ function fetchIncoming(
     method: request.method,
     header: (name) => h.get(name) ?? undefined,
     localAddress: info?.localAddress,
-    context(maxRequestBytes) {
+    context(maxMessageBytes) {
       const headers: Record<string, string> = {};
       h.forEach((value, name) => {
         headers[name] = value;
@@ -101,7 +101,7 @@ function fetchIncoming(
         request.url,
         request.method,
         { signal: request.signal },
-        maxRequestBytes,
+        maxMessageBytes,
       );
     },
     body: (max, timeout) => readBody(request, max, timeout).catch(() => undefined),

@@ -44,7 +44,7 @@ async function start(options: StreamableHttpHandlerOptions = {}): Promise<{
   const connected: { transport: Transport; context: TransportContext | undefined }[] = [];
   const handler = createStreamableHttpNodeHandler(
     {
-      maxRequestBytes: server.maxRequestBytes,
+      maxMessageBytes: server.maxMessageBytes,
       connect(transport, context) {
         connected.push({ transport, context });
         return server.connect(transport, context);

@@ -134,7 +134,7 @@ class NodeIncoming implements StreamableIncoming, HttpContextSource {
     this.deadlines = deadlines;
   }
 
-  context(maxRequestBytes: number): HttpContext {
+  context(maxMessageBytes: number): HttpContext {
     const req = this.req;
     const headers = req.headers;
     return new HttpContext(
@@ -143,7 +143,7 @@ class NodeIncoming implements StreamableIncoming, HttpContextSource {
       `http://${headers.host ?? '127.0.0.1'}${req.url ?? '/'}`,
       this.method,
       this,
-      maxRequestBytes,
+      maxMessageBytes,
     );
   }
 

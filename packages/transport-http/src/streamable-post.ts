@@ -52,7 +52,7 @@ export async function post(
   ctx: HttpContext,
   cors: readonly string[],
 ): Promise<StreamableReply> {
-  const text = await incoming.body(st.cfg.maxRequestBytes, st.cfg.bodyTimeout);
+  const text = await incoming.body(st.cfg.maxMessageBytes, st.cfg.bodyTimeout);
   if (text === undefined)
     return reply(400, errorBody(-32600, 'Request body could not be read'), cors);
   if (text === TOO_LARGE) {

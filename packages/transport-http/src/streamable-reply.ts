@@ -21,7 +21,7 @@ export interface StreamableIncoming {
   /** The local address it arrived on (DNS-rebinding protection applies to loopback). */
   readonly localAddress: string | undefined;
   /** The facts the server and the `authenticate` hook see. */
-  context(maxRequestBytes: number): HttpContext;
+  context(maxMessageBytes: number): HttpContext;
   /** Reads the body, bounded; `undefined` when it could not be read. */
   body(max: number, timeout: number): Promise<string | BodyFailure | undefined>;
   /** Calls back once if the client goes away before the answer has ended. */

@@ -88,7 +88,7 @@ describe('createStreamableHttpTransport: a settled exchange lets go of its strea
     const { url, held } = await holdingServer(true);
     const client = createClient(createStreamableHttpTransport({ url }), {
       onNotification: () => {},
-      requestTimeout: 5000,
+      callTimeout: 5000,
     });
     closers.push(() => client.close());
     expect(await client.request('wait', [])).toBe('ok');

@@ -161,7 +161,7 @@ export class StreamableState {
           };
     const cfg = resolveHandlerOptions(
       cors === undefined ? options : { ...options, cors },
-      server.maxRequestBytes,
+      server.maxMessageBytes,
       stateful ? 'GET, POST, DELETE' : 'POST',
     );
     this.cfg = cfg;

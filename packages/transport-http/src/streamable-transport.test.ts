@@ -268,7 +268,7 @@ describe('Streamable HTTP client against a server that answers something else', 
       req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
     });
     const transport = createStreamableHttpTransport({ url, stream: false });
-    const client = createClient(transport, { requestTimeout: 5000 });
+    const client = createClient(transport, { callTimeout: 5000 });
     closers.push(() => client.close());
     for (const [body, message] of [
       [
@@ -308,7 +308,7 @@ describe('Streamable HTTP client against a server that answers something else', 
       });
     });
     const client = createClient(createStreamableHttpTransport({ url, stream: false }), {
-      requestTimeout: 5000,
+      callTimeout: 5000,
     });
     closers.push(() => client.close());
     for (stream of [false, true]) {
@@ -349,7 +349,7 @@ describe('Streamable HTTP client against a server that answers something else', 
       });
     });
     const client = createClient(createStreamableHttpTransport({ url, stream: false }), {
-      requestTimeout: 5000,
+      callTimeout: 5000,
     });
     closers.push(() => client.close());
     mode = 'answer';
@@ -388,7 +388,7 @@ describe('Streamable HTTP client against a server that answers something else', 
     });
     const client = createClient(
       createStreamableHttpTransport({ url, stream: false, maxMessageBytes: 50_000 }),
-      { requestTimeout: 5000 },
+      { callTimeout: 5000 },
     );
     closers.push(() => client.close());
     await expect(client.request('add', [1, 2])).rejects.toMatchObject({

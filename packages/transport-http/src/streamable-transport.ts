@@ -8,13 +8,13 @@
 import {
   AbortError,
   ConnectionClosedError,
+  DEFAULT_CLIENT_MAX_MESSAGE_BYTES,
   type SendOptions,
   type Transport,
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
 import { readAnswerText } from './answer-body.js';
-import { DEFAULT_MAX_EVENT_BYTES } from './constants.js';
 import {
   expectsAnswer,
   missingAnswer,
@@ -91,7 +91,7 @@ export interface StreamableHttpTransportOptions {
    * a stream whose event grows past it is dropped: the requests it owed an answer fail with a
    * `TransportError`, and the GET stream counts a failed attempt to reconnect.
    *
-   * @default {@link DEFAULT_MAX_EVENT_BYTES} (16 MiB)
+   * @default {@link DEFAULT_CLIENT_MAX_MESSAGE_BYTES} (16 MiB)
    */
   readonly maxMessageBytes?: number;
 }
@@ -175,7 +175,7 @@ export function createStreamableHttpTransport(
   const initialDelay = options.reconnect?.initialDelay ?? 500;
   const maxDelay = options.reconnect?.maxDelay ?? 30_000;
   const maxRetries = options.reconnect?.maxRetries ?? 5;
-  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_CLIENT_MAX_MESSAGE_BYTES;
   const closer = new AbortController();
   let handler: TransportHandler | undefined;
   const inbox: string[] = [];

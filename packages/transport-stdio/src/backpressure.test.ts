@@ -1,10 +1,10 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
-import type { Transport } from '@jsonrpc-kit/core';
+import { DEFAULT_HIGH_WATER_MARK, type Transport } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recorder } from '../test/helpers.js';
 import { createStdioTransport } from './stdio-transport.js';
-import { createStreamTransport, DEFAULT_HIGH_WATER_MARK } from './stream-transport.js';
+import { createStreamTransport } from './stream-transport.js';
 
 const servers: Server[] = [];
 const sockets: Socket[] = [];

@@ -14,7 +14,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { createTransportState } from '@jsonrpc-kit/core/engine';
 import { closeReasonError } from './close-reason.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
+import { DEFAULT_STDIO_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
 import type { FrameError } from './errors.js';
 import {
   createFrameDecoder,
@@ -254,7 +254,7 @@ export function createChannel(options: ChannelOptions): Channel {
     start(h) {
       if (state.started) return state.start(h);
       const started = state.start(h);
-      maxMessageBytes ??= h.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      maxMessageBytes ??= h.maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
       decoder = makeDecoder();
       if (!stopped) {
         readable.on('data', onData);
@@ -325,7 +325,7 @@ export function createChannel(options: ChannelOptions): Channel {
       return stopped;
     },
     get maxMessageBytes() {
-      return maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      return maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
     },
   };
 }

@@ -9,7 +9,7 @@ import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core/e
 import {
   asBuffer,
   DEFAULT_MAX_HEADER_BYTES,
-  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_STDIO_MAX_MESSAGE_BYTES,
   type DecoderOptions,
   type FrameDecoder,
   isWhitespace,
@@ -142,7 +142,7 @@ const MESSAGES: Record<FrameErrorReasonValue, string> = {
  * ```
  */
 export function createContentLengthDecoder(options: ContentLengthDecoderOptions): FrameDecoder {
-  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
   const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
   const onMessage = options.onMessage;
   const onError = options.onError;

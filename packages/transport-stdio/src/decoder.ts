@@ -13,7 +13,7 @@ import type { FrameError } from './errors.js';
  *
  * @default 16 MiB (16 * 1024 * 1024)
  */
-export const DEFAULT_MAX_MESSAGE_BYTES: number = 16 * 1024 * 1024;
+export const DEFAULT_STDIO_MAX_MESSAGE_BYTES: number = 16 * 1024 * 1024;
 
 /**
  * The largest header block the Content-Length decoder buffers while it looks for the blank line
@@ -28,7 +28,7 @@ export interface DecoderOptions {
   /**
    * The largest message accepted, in UTF-8 bytes.
    *
-   * @default DEFAULT_MAX_MESSAGE_BYTES (16 MiB)
+   * @default DEFAULT_STDIO_MAX_MESSAGE_BYTES (16 MiB)
    */
   readonly maxMessageBytes?: number | undefined;
   /**

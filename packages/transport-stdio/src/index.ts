@@ -1,7 +1,7 @@
 export type { ContentLengthDecoderOptions } from './content-length.js';
 export { createContentLengthDecoder, encodeContentLength } from './content-length.js';
 export type { DecoderOptions, FrameDecoder } from './decoder.js';
-export { DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_MESSAGE_BYTES } from './decoder.js';
+export { DEFAULT_MAX_HEADER_BYTES, DEFAULT_STDIO_MAX_MESSAGE_BYTES } from './decoder.js';
 export type { FrameErrorReasonValue, ProcessExitErrorOptions } from './errors.js';
 export { FrameError, FrameErrorReason, ProcessExitError } from './errors.js';
 export type { FrameDecoderOptions, Framing, ResolvedFraming } from './framing.js';
@@ -22,7 +22,6 @@ export { createStdioTransport, DEFAULT_STDIO_FRAMING } from './stdio-transport.j
 export type { FramedTransportOptions, StreamTransportOptions } from './stream-transport.js';
 export {
   createStreamTransport,
-  DEFAULT_HIGH_WATER_MARK,
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_STREAM_FRAMING,
 } from './stream-transport.js';

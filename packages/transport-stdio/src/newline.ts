@@ -7,7 +7,7 @@
 import { createEnvelopeScanner, type EnvelopeScanner } from '@jsonrpc-kit/core/engine';
 import {
   asBuffer,
-  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_STDIO_MAX_MESSAGE_BYTES,
   type DecoderOptions,
   type FrameDecoder,
   isWhitespace,
@@ -39,7 +39,7 @@ const NEWLINE_RE = /[\r\n]/g;
  * ```
  */
 export function createNewlineDecoder(options: NewlineDecoderOptions): FrameDecoder {
-  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
   const onMessage = options.onMessage;
   const onError = options.onError;
   const retain = options.retainChunks === true;

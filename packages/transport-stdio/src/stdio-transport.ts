@@ -4,14 +4,10 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
-import { type Transport, TransportError } from '@jsonrpc-kit/core';
+import { DEFAULT_HIGH_WATER_MARK, type Transport, TransportError } from '@jsonrpc-kit/core';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
-import {
-  DEFAULT_HIGH_WATER_MARK,
-  DEFAULT_MAX_QUEUED_BYTES,
-  type FramedTransportOptions,
-} from './stream-transport.js';
+import { DEFAULT_MAX_QUEUED_BYTES, type FramedTransportOptions } from './stream-transport.js';
 
 /**
  * The framing of {@link createStdioTransport} when none is given: detected from what the client

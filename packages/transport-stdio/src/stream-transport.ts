@@ -4,7 +4,7 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
-import { type Transport, TransportError } from '@jsonrpc-kit/core';
+import { DEFAULT_HIGH_WATER_MARK, type Transport, TransportError } from '@jsonrpc-kit/core';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
 
@@ -14,15 +14,6 @@ import type { Framing } from './framing.js';
  * @default 'content-length'
  */
 export const DEFAULT_STREAM_FRAMING: Framing = 'content-length';
-
-/**
- * Bytes of outgoing messages that may wait to be written before {@link createStreamTransport} and
- * `createStdioTransport` stop reading: a peer that sends requests but does not read the answers
- * is then no longer read until it catches up, so memory stays bounded.
- *
- * @default 1048576 (1 MiB)
- */
-export const DEFAULT_HIGH_WATER_MARK: number = 1024 * 1024;
 
 /**
  * Bytes of outgoing messages that may wait to be written before the transport gives up on the
@@ -48,8 +39,8 @@ export interface FramedTransportOptions {
    * `onTooLarge` (a server answers a request -32004 with its own id), else reported through
    * `onError`. The owner applies this limit too, so one endpoint has one limit.
    *
-   * @default the owner's limit when it set one (a server's `maxRequestBytes`), else
-   *   DEFAULT_MAX_MESSAGE_BYTES (16 MiB)
+   * @default the owner's limit when it set one (a server's `maxMessageBytes`), else
+   *   DEFAULT_STDIO_MAX_MESSAGE_BYTES (16 MiB)
    */
   readonly maxMessageBytes?: number | undefined;
   /**

@@ -2,11 +2,15 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@jsonrpc-kit/client';
-import { ConnectionClosedError, TransportError } from '@jsonrpc-kit/core';
+import {
+  ConnectionClosedError,
+  DEFAULT_CLIENT_MAX_MESSAGE_BYTES,
+  TransportError,
+} from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { withTimeout, wsUrl } from '../test/helpers.js';
-import { createWebSocketTransport, DEFAULT_CLIENT_MAX_PAYLOAD } from './client-transport.js';
+import { createWebSocketTransport } from './client-transport.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -39,15 +43,19 @@ async function bigAnswerServer(size: number) {
   return { url: wsUrl((wss.address() as AddressInfo).port), codes };
 }
 
-describe('createWebSocketTransport: maxPayload', () => {
+describe('createWebSocketTransport: maxMessageBytes', () => {
   it('defaults to 16 MiB', () => {
-    expect(DEFAULT_CLIENT_MAX_PAYLOAD).toBe(16 * 1024 * 1024);
+    expect(DEFAULT_CLIENT_MAX_MESSAGE_BYTES).toBe(16 * 1024 * 1024);
   });
 
-  it('closes with 1009 on a message over maxPayload; the call fails naming the limit', async () => {
+  it('closes with 1009 on a message over maxMessageBytes; the call fails naming the limit', async () => {
     const { url, codes } = await bigAnswerServer(2 * 1024 * 1024);
-    const transport = createWebSocketTransport({ url, maxPayload: 1024 * 1024, reconnect: false });
-    const client = createClient(transport, { requestTimeout: 5000 });
+    const transport = createWebSocketTransport({
+      url,
+      maxMessageBytes: 1024 * 1024,
+      reconnect: false,
+    });
+    const client = createClient(transport, { callTimeout: 5000 });
     cleanups.push(() => client.close());
     const outcome = await withTimeout(
       client.request('big').then(
@@ -60,15 +68,21 @@ describe('createWebSocketTransport: maxPayload', () => {
     expect(outcome).toBeInstanceOf(ConnectionClosedError);
     const cause = (outcome as Error).cause;
     expect(cause).toBeInstanceOf(TransportError);
-    expect((cause as Error).message).toMatch(/over maxPayload \(1048576 bytes\): closed with 1009/);
+    expect((cause as Error).message).toMatch(
+      /over maxMessageBytes \(1048576 bytes\): closed with 1009/,
+    );
     await withTimeout(transport.closed, 2000, 'the transport to close');
     expect(codes).toEqual([1009]);
   });
 
-  it('takes a message up to maxPayload', async () => {
+  it('takes a message up to maxMessageBytes', async () => {
     const { url } = await bigAnswerServer(512 * 1024);
-    const transport = createWebSocketTransport({ url, maxPayload: 1024 * 1024, reconnect: false });
-    const client = createClient(transport, { requestTimeout: 5000 });
+    const transport = createWebSocketTransport({
+      url,
+      maxMessageBytes: 1024 * 1024,
+      reconnect: false,
+    });
+    const client = createClient(transport, { callTimeout: 5000 });
     cleanups.push(() => client.close());
     expect(((await client.request('big')) as string).length).toBe(512 * 1024);
   });
@@ -77,10 +91,10 @@ describe('createWebSocketTransport: maxPayload', () => {
     const { url, codes } = await bigAnswerServer(2 * 1024 * 1024);
     const transport = createWebSocketTransport({
       url,
-      maxPayload: 1024 * 1024,
+      maxMessageBytes: 1024 * 1024,
       reconnect: { strategy: 'fixed', delay: 20 },
     });
-    const client = createClient(transport, { requestTimeout: 5000 });
+    const client = createClient(transport, { callTimeout: 5000 });
     cleanups.push(() => client.close());
     const outcome = await withTimeout(
       client.request('big').then(
@@ -90,13 +104,13 @@ describe('createWebSocketTransport: maxPayload', () => {
       4000,
       'the call to settle',
     );
-    expect(((outcome as Error).cause as Error).message).toMatch(/over maxPayload/);
+    expect(((outcome as Error).cause as Error).message).toMatch(/over maxMessageBytes/);
     expect(codes).toEqual([1009]);
   });
 
-  it('refuses a maxPayload that is not positive', () => {
-    expect(() => createWebSocketTransport({ url: 'ws://127.0.0.1:1/', maxPayload: 0 })).toThrow(
-      RangeError,
-    );
+  it('refuses a maxMessageBytes that is not positive', () => {
+    expect(() =>
+      createWebSocketTransport({ url: 'ws://127.0.0.1:1/', maxMessageBytes: 0 }),
+    ).toThrow(RangeError);
   });
 });

@@ -114,7 +114,7 @@ describe('createWebSocketTransport', () => {
 
   it('queues sends made before the socket opens and sends them once, in order', async () => {
     const wss = await echoServer();
-    const t = transport({ url: wsUrl(wss.port), queue: false });
+    const t = transport({ url: wsUrl(wss.port), maxQueue: false });
     const r = recorder();
     const started = t.start(r);
     const sends = [1, 2, 3].map((id) => t.send(`{"jsonrpc":"2.0","id":${id},"method":"echo"}`));
@@ -207,12 +207,12 @@ describe('createWebSocketTransport', () => {
     expect(r.messages.filter((m) => m.includes('"queued"'))).toHaveLength(1);
   });
 
-  it('fails fast while disconnected with queue: false, and when the queue is full', async () => {
+  it('fails fast while disconnected with maxQueue: false, and when the queue is full', async () => {
     const wss = await echoServer();
     const port = wss.port;
     const t = transport({
       url: wsUrl(port),
-      queue: false,
+      maxQueue: false,
       reconnect: { strategy: 'fixed', delay: 1000 },
     });
     await t.start(recorder());
@@ -223,7 +223,7 @@ describe('createWebSocketTransport', () => {
     const wss2 = await echoServer();
     const t2 = transport({
       url: wsUrl(wss2.port),
-      queue: { maxSize: 2 },
+      maxQueue: 2,
       reconnect: { strategy: 'fixed', delay: 1000 },
     });
     await t2.start(recorder());

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { ConnectionClosedError, type Transport, TransportError } from '@jsonrpc-kit/core';
+import {
+  ConnectionClosedError,
+  DEFAULT_CLIENT_MAX_MESSAGE_BYTES,
+  type Transport,
+  TransportError,
+} from '@jsonrpc-kit/core';
 import {
   backoffDelay,
   createTransportState,
@@ -34,7 +39,7 @@ export type WebSocketTransportState = 'connecting' | 'open' | 'reconnecting' | '
  *
  * @default 1000
  */
-export const DEFAULT_QUEUE_SIZE: number = 1000;
+export const DEFAULT_CLIENT_MAX_QUEUE: number = 1000;
 
 /**
  * Milliseconds an opening handshake may take before the attempt counts as failed.
@@ -57,15 +62,6 @@ export const DEFAULT_CLIENT_HIGH_WATER_MARK: number = 1024 * 1024;
  * @default 1000
  */
 export const DEFAULT_CLOSE_TIMEOUT: number = 1000;
-
-/**
- * The largest message the client takes from the server, in bytes, where the socket can be told
- * (`ws`, the default on Node): a larger one closes the connection with 1009 without being read
- * whole. The same limit the HTTP client transports put on an answer.
- *
- * @default 16777216 (16 MiB)
- */
-export const DEFAULT_CLIENT_MAX_PAYLOAD: number = 16 * 1024 * 1024;
 
 /** How often a waiting `send()` re-checks `bufferedAmount`, in ms (browsers have no drain event). */
 const BUFFER_POLL_MS = 5;
@@ -125,19 +121,14 @@ export interface WebSocketTransportOptions {
    */
   readonly heartbeat?: HeartbeatOptions | false | undefined;
   /**
-   * Sends while disconnected wait here and go out after reconnecting; when full (or `false`),
-   * `send()` rejects at once with `CONNECTION_CLOSED`. Sends before the first connection opens
-   * always wait (up to `maxSize`, or {@link DEFAULT_QUEUE_SIZE} with `false`).
+   * How many sends may wait while disconnected (the offline queue); they go out after
+   * reconnecting. When it is full (or `false`: no offline queue), `send()` rejects at once with
+   * `CONNECTION_CLOSED`. Sends before the first connection opens always wait (up to `maxQueue`, or
+   * {@link DEFAULT_CLIENT_MAX_QUEUE} with `false`).
    *
-   * @default { maxSize: DEFAULT_QUEUE_SIZE } (1000)
+   * @default DEFAULT_CLIENT_MAX_QUEUE (1000)
    */
-  readonly queue?:
-    | {
-        /** Messages the queue holds at most; `send()` rejects beyond it. */
-        readonly maxSize: number;
-      }
-    | false
-    | undefined;
+  readonly maxQueue?: number | false | undefined;
   /**
    * Milliseconds one opening handshake may take, and the first connection may take to open,
    * attempts included. A transport whose first connection has not opened by then (nothing
@@ -170,9 +161,9 @@ export interface WebSocketTransportOptions {
    * no `WebSocket` option given): a browser's `WebSocket`, or one passed in the `WebSocket`
    * option, has no such setting.
    *
-   * @default DEFAULT_CLIENT_MAX_PAYLOAD (16 MiB)
+   * @default DEFAULT_CLIENT_MAX_MESSAGE_BYTES (16 MiB)
    */
-  readonly maxPayload?: number | undefined;
+  readonly maxMessageBytes?: number | undefined;
   /** The `WebSocket` constructor to use. @default `ws` on Node, the global `WebSocket` elsewhere */
   readonly WebSocket?: WebSocketConstructor | undefined;
   /**
@@ -295,9 +286,9 @@ const decoder: TextDecoder | undefined =
  *
  * Text frames carry messages; a binary frame is decoded as UTF-8 or reported through `onError`.
  *
- * @param options - URL, reconnect policy, heartbeat, queue, maxPayload
+ * @param options - URL, reconnect policy, heartbeat, maxQueue, maxMessageBytes
  * @returns the transport
- * @throws RangeError when the reconnect options are out of range, or `maxPayload` is not positive
+ * @throws RangeError when the reconnect options are out of range, or `maxMessageBytes` is not positive
  * @example
  * ```ts
  * import { createClient } from '@jsonrpc-kit/client';
@@ -326,16 +317,17 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         ? DEFAULT_RECONNECT
         : resolveBackoff(options.reconnect, DEFAULT_RECONNECT, 'reconnect');
   const heartbeat = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
-  const queueEnabled = options.queue !== false;
+  const queueEnabled = options.maxQueue !== false;
   const maxQueue =
-    options.queue === false || options.queue === undefined
-      ? DEFAULT_QUEUE_SIZE
-      : options.queue.maxSize;
+    options.maxQueue === false || options.maxQueue === undefined
+      ? DEFAULT_CLIENT_MAX_QUEUE
+      : options.maxQueue;
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
   const highWaterMark = options.highWaterMark ?? DEFAULT_CLIENT_HIGH_WATER_MARK;
   const closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
-  const maxPayload = options.maxPayload ?? DEFAULT_CLIENT_MAX_PAYLOAD;
-  if (!(maxPayload > 0)) throw new RangeError(`maxPayload must be > 0, got ${maxPayload}`);
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_CLIENT_MAX_MESSAGE_BYTES;
+  if (!(maxMessageBytes > 0))
+    throw new RangeError(`maxMessageBytes must be > 0, got ${maxMessageBytes}`);
 
   let state: WebSocketTransportState = 'connecting';
   const contract = createTransportState();
@@ -569,7 +561,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       current = isNodeWs
         ? new Ctor(url, protocols as string[] | undefined, {
             perMessageDeflate: false,
-            maxPayload,
+            maxPayload: maxMessageBytes,
             ...(options.headers === undefined ? {} : { headers: options.headers }),
           })
         : options.headers === undefined
@@ -618,11 +610,11 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     else current.onmessage = onMessage;
     current.onerror = (event) => {
       const error = errorOf(event);
-      // `ws` refused a message over `maxPayload` (and closes with 1009): say so to the calls.
+      // `ws` refused a message over `maxMessageBytes` (and closes with 1009): say so to the calls.
       lastError =
         (error as { code?: unknown } | undefined)?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
           ? new TransportError(
-              `WebSocket message over maxPayload (${maxPayload} bytes): closed with 1009`,
+              `WebSocket message over maxMessageBytes (${maxMessageBytes} bytes): closed with 1009`,
               { cause: error },
             )
           : (error ?? lastError);

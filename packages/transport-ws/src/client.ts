@@ -16,10 +16,9 @@ export type {
 export {
   createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
-  DEFAULT_CLIENT_MAX_PAYLOAD,
+  DEFAULT_CLIENT_MAX_QUEUE,
   DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
-  DEFAULT_QUEUE_SIZE,
 } from './client-transport.js';
 export type { HeartbeatOptions } from './heartbeat.js';
 export { DEFAULT_HEARTBEAT } from './heartbeat.js';

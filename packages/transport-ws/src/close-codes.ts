@@ -25,7 +25,7 @@ export const CloseCode = {
   Abnormal: 1006,
   /** A text frame that is not valid UTF-8 (sent by `ws` itself). */
   InvalidPayload: 1007,
-  /** A message larger than `maxPayload` (sent by `ws` itself). */
+  /** A message larger than `maxMessageBytes` (sent by `ws` itself). */
   MessageTooBig: 1009,
 } as const;
 

@@ -45,7 +45,7 @@ function clientFor(options: WebSocketTransportOptions) {
     ...options,
     onStateChange: (state, previous, error) => changes.push({ state, previous, error }),
   });
-  const client = createClient(transport, { requestTimeout: 10_000 });
+  const client = createClient(transport, { callTimeout: 10_000 });
   cleanups.push(() => client.close());
   return { client, transport, changes };
 }

@@ -16,10 +16,9 @@ export type {
 export {
   createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
-  DEFAULT_CLIENT_MAX_PAYLOAD,
+  DEFAULT_CLIENT_MAX_QUEUE,
   DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
-  DEFAULT_QUEUE_SIZE,
 } from './client-transport.js';
 export type { CloseCodeValue } from './close-codes.js';
 export { CloseCode } from './close-codes.js';
@@ -33,9 +32,6 @@ export type {
 } from './server.js';
 export {
   createWebSocketServer,
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
-  DEFAULT_MAX_PAYLOAD,
   DEFAULT_SHUTDOWN_TIMEOUT,
 } from './server.js';
 export type {
@@ -44,4 +40,4 @@ export type {
   SocketTransport,
   SocketTransportOptions,
 } from './socket-transport.js';
-export { createSocketTransport, DEFAULT_HIGH_WATER_MARK } from './socket-transport.js';
+export { createSocketTransport } from './socket-transport.js';

@@ -1,13 +1,9 @@
 import { connect } from 'node:net';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEchoHandler } from '../test/echo-handler.js';
 import { closeCode, openRaw, waitFor, withTimeout, wsUrl } from '../test/helpers.js';
-import {
-  createWebSocketServer,
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
-  type WebSocketServerOptions,
-} from './server.js';
+import { createWebSocketServer, type WebSocketServerOptions } from './server.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

@@ -2,7 +2,11 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import { createClient } from '@jsonrpc-kit/client';
-import { ConnectionClosedError, RequestTooLargeError } from '@jsonrpc-kit/core';
+import {
+  ConnectionClosedError,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  RequestTooLargeError,
+} from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
@@ -12,7 +16,6 @@ import { closeCode, openRaw, waitFor, withTimeout, wsUrl } from '../test/helpers
 import { createWebSocketTransport } from './client-transport.js';
 import {
   createWebSocketServer,
-  DEFAULT_MAX_PAYLOAD,
   type JsonRpcWebSocketServer,
   type WebSocketServerOptions,
 } from './server.js';
@@ -76,7 +79,7 @@ describe('createWebSocketServer', () => {
     const handler = createEchoHandler();
     expect(() => createWebSocketServer(handler, {})).toThrow(TypeError);
     expect(() => createWebSocketServer(handler, { port: 0, noServer: true })).toThrow(TypeError);
-    expect(DEFAULT_MAX_PAYLOAD).toBe(1024 * 1024);
+    expect(DEFAULT_MAX_MESSAGE_BYTES).toBe(1024 * 1024);
   });
 
   it('serves a socket through server.connect with the connection facts', async () => {
@@ -146,14 +149,14 @@ describe('createWebSocketServer', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
   });
 
-  it('answers a message over maxPayload -32004 with its id and keeps the socket open', async () => {
+  it('answers a message over maxMessageBytes -32004 with its id and keeps the socket open', async () => {
     const onError: unknown[] = [];
     const rpc = createServer({ onError: (_, info) => onError.push(info) });
     rpc.method('echo', (params: unknown) => params);
     const wss = createWebSocketServer(rpc, {
       port: 0,
       host: '127.0.0.1',
-      maxPayload: 1024,
+      maxMessageBytes: 1024,
     });
     cleanups.push(() => wss.close({ timeout: 100 }));
     await wss.ready;
@@ -175,8 +178,8 @@ describe('createWebSocketServer', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
   });
 
-  it("adopts the server's maxRequestBytes when maxPayload is not given", async () => {
-    const rpc = createServer({ maxRequestBytes: 4 * 1024 * 1024 });
+  it("adopts the server's maxMessageBytes when maxMessageBytes is not given", async () => {
+    const rpc = createServer({ maxMessageBytes: 4 * 1024 * 1024 });
     rpc.method('length', ([text]: [string]) => text.length);
     const wss = createWebSocketServer(rpc, { port: 0, host: '127.0.0.1' });
     cleanups.push(() => wss.close({ timeout: 100 }));
@@ -188,7 +191,7 @@ describe('createWebSocketServer', () => {
   });
 
   it('closes only the socket that sends an oversized frame, with 1009', async () => {
-    const { url, handler } = await start({ maxPayload: 1024 });
+    const { url, handler } = await start({ maxMessageBytes: 1024 });
     const big = await raw(url);
     const other = await raw(url);
     const code = closeCode(big.ws);
@@ -201,11 +204,11 @@ describe('createWebSocketServer', () => {
     expect(handler.connections[0]!.closeError!.message).toContain('Max payload size exceeded');
   });
 
-  it('reports a message over twice maxPayload to onError as message-too-large, and the client is told why', async () => {
+  it('reports a message over twice maxMessageBytes to onError as message-too-large, and the client is told why', async () => {
     const onError: Array<[unknown, unknown]> = [];
     const rpc = createServer({ onError: (error, info) => onError.push([error, info]) });
     rpc.method('echo', (params: unknown) => params);
-    const wss = createWebSocketServer(rpc, { port: 0, host: '127.0.0.1', maxPayload: 1024 });
+    const wss = createWebSocketServer(rpc, { port: 0, host: '127.0.0.1', maxMessageBytes: 1024 });
     cleanups.push(() => wss.close({ timeout: 100 }));
     await wss.ready;
     const client = createClient(

@@ -13,7 +13,15 @@ import {
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type JsonRpcParams, serializeNotification, TransportError } from '@jsonrpc-kit/core';
+import {
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type JsonRpcParams,
+  serializeNotification,
+  TransportError,
+} from '@jsonrpc-kit/core';
 import type { ConnectionHandler, ConnectionLike } from '@jsonrpc-kit/core/engine';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './close-codes.js';
@@ -28,7 +36,6 @@ import { RESOLVED } from './send-flow.js';
 import { SocketContext } from './socket-context.js';
 import {
   createServedSocketTransport,
-  DEFAULT_HIGH_WATER_MARK,
   type SocketSettings,
   type SocketTransport,
   type SocketWatcher,
@@ -37,35 +44,11 @@ import {
 import ws from './ws.cjs';
 
 /**
- * The largest message served when neither `maxPayload` nor the server's `maxRequestBytes` is set,
- * in bytes. Larger messages up to twice the size are refused with -32004; beyond, the socket is
- * closed with 1009.
- *
- * @default 1048576 (1 MiB)
- */
-export const DEFAULT_MAX_PAYLOAD: number = 1024 * 1024;
-
-/**
  * How long `close()` lets calls in flight finish before closing sockets, in ms.
  *
  * @default 5000
  */
 export const DEFAULT_SHUTDOWN_TIMEOUT: number = 5_000;
-
-/**
- * The most sockets a server keeps open at once; further upgrades are refused with HTTP 503.
- *
- * @default 10000
- */
-export const DEFAULT_MAX_CONNECTIONS: number = 10_000;
-
-/**
- * The most sockets one remote address may keep open at once; its further upgrades are refused
- * with HTTP 503. Behind a reverse proxy every socket has the proxy's address: raise it there.
- *
- * @default 1000
- */
-export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: number = 1000;
 
 /** Whether an upgrade's `Origin` may connect. */
 export type OriginCheck = (origin: string | undefined, request: IncomingMessage) => boolean;
@@ -122,9 +105,9 @@ export interface WebSocketServerOptions {
    * `onError`) and the connection stays open; a message larger than that closes the socket with
    * 1009 without being read (a WebSocket message cannot be skipped unread).
    *
-   * @default the server's `maxRequestBytes` when one was set, else DEFAULT_MAX_PAYLOAD (1 MiB)
+   * @default the server's `maxMessageBytes` when one was set, else DEFAULT_MAX_MESSAGE_BYTES (1 MiB)
    */
-  readonly maxPayload?: number | undefined;
+  readonly maxMessageBytes?: number | undefined;
   /**
    * Ping peers silent for `interval` ms; terminate those that do not pong within `timeout` ms
    * (their connection closes and its handlers are aborted). `false` turns it off.
@@ -391,13 +374,14 @@ export function createWebSocketServer<C extends ConnectionLike>(
     heartbeatOptions === false ? undefined : createHeartbeatSweeper(heartbeatOptions);
   const heartbeatTimeout = heartbeatOptions === false ? 0 : heartbeatOptions.timeout;
 
-  const maxRequestBytes = options.maxPayload ?? handler.maxRequestBytes ?? DEFAULT_MAX_PAYLOAD;
+  const maxMessageBytes =
+    options.maxMessageBytes ?? handler.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const wss = new ws.WebSocketServer({
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,
     // Read messages a little over the limit, so that they are refused with their own id.
-    maxPayload: maxRequestBytes * 2,
+    maxPayload: maxMessageBytes * 2,
   });
   const pool: Pool<C> = {
     entries: new Map<C, Entry<C>>(),
@@ -414,7 +398,7 @@ export function createWebSocketServer<C extends ConnectionLike>(
     const entry = new Entry(socket, pool, request.socket.remoteAddress ?? '');
     const transport = createServedSocketTransport(socket, settings, entry);
     entry.transport = transport;
-    const context = new SocketContext(request, transport, maxRequestBytes);
+    const context = new SocketContext(request, transport, maxMessageBytes);
     let connection: C;
     try {
       connection = handler.connect(transport, context);

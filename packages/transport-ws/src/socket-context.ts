@@ -40,7 +40,7 @@ function keptHeaders(headers: IncomingHttpHeaders): TransportHeaders {
  */
 export class SocketContext implements TransportContext {
   readonly kind: 'ws' = 'ws';
-  readonly maxRequestBytes: number;
+  readonly maxMessageBytes: number;
   readonly headers: TransportHeaders;
   readonly remoteAddress?: string;
   readonly url?: string;
@@ -50,14 +50,14 @@ export class SocketContext implements TransportContext {
    * @param request - the upgrade request: its headers (but the handshake's own), remote address
    *   and URL
    * @param source - what owns the signal (the socket's transport)
-   * @param maxRequestBytes - the size limit the server applies to this socket's messages
+   * @param maxMessageBytes - the size limit the server applies to this socket's messages
    */
   constructor(
     request: IncomingMessage,
     source: { readonly signal: AbortSignal },
-    maxRequestBytes: number,
+    maxMessageBytes: number,
   ) {
-    this.maxRequestBytes = maxRequestBytes;
+    this.maxMessageBytes = maxMessageBytes;
     this.headers = keptHeaders(request.headers);
     const remoteAddress = request.socket.remoteAddress;
     if (remoteAddress !== undefined) {

@@ -1,10 +1,14 @@
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConnectionClosedError, type TransportHandler } from '@jsonrpc-kit/core';
+import {
+  ConnectionClosedError,
+  DEFAULT_HIGH_WATER_MARK,
+  type TransportHandler,
+} from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { closeCode, openRaw, waitFor, wsUrl } from '../test/helpers.js';
-import { createSocketTransport, DEFAULT_HIGH_WATER_MARK } from './socket-transport.js';
+import { createSocketTransport } from './socket-transport.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

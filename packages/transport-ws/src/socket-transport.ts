@@ -8,6 +8,7 @@
 import type { Socket } from 'node:net';
 import {
   ConnectionClosedError,
+  DEFAULT_HIGH_WATER_MARK,
   ErrorCode,
   LocalError,
   RequestTooLargeError,
@@ -34,13 +35,6 @@ import { plainFrameTarget, writeTextFrame } from './text-frame.js';
  * module, which reads every export, and its `File` then loads a module of its own at start-up.
  */
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
-
-/**
- * Bytes a socket may hold unsent before `send()` waits and the socket stops being read.
- *
- * @default 1048576 (1 MiB)
- */
-export const DEFAULT_HIGH_WATER_MARK: number = 1024 * 1024;
 
 /** `ws` send options that make a frame of bytes a text frame. */
 const TEXT_FRAME = { binary: false } as const;

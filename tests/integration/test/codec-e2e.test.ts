@@ -39,7 +39,7 @@ async function httpPair(codec: Codec) {
   const http = await listen(server, { port: 0, host: '127.0.0.1' });
   const client = createClient(createHttpTransport({ url: http.url }), {
     codec,
-    requestTimeout: 10_000,
+    callTimeout: 10_000,
   });
   return { server, http, client };
 }

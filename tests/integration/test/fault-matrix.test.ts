@@ -45,7 +45,7 @@ describe.each(transports)('fault matrix: $name', (transport) => {
       let faulty: FaultyTransport | undefined;
       const reported: Error[] = [];
       const setup = await transport.setup(
-        { requestTimeout: CALL_TIMEOUT, onError: (error) => reported.push(error) },
+        { callTimeout: CALL_TIMEOUT, onError: (error) => reported.push(error) },
         (inner) => {
           faulty = createFaultyTransport(inner, {
             seed,

@@ -114,7 +114,7 @@ describe.each(transports)('client × server over HTTP (%s)', (_name, make) => {
   });
 
   it('rejects an oversized request with the 413 as a TransportError', async () => {
-    const { http } = await serve({ maxRequestBytes: 200 });
+    const { http } = await serve({ maxMessageBytes: 200 });
     const c = client(make(http.url));
     const error = (await c
       .request('add', ['x'.repeat(500), 1])

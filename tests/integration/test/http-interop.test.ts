@@ -144,7 +144,7 @@ describe('our JSON-RPC 1.0 client calls a jayson HTTP server in 1.0 mode', () =>
       const transport = createHttpTransport(
         fetchPath ? { url, fetch: (input, init) => fetch(input, init) } : { url },
       );
-      const c = createClient(transport, { jsonrpc1, requestTimeout: 2000 });
+      const c = createClient(transport, { jsonrpc1, callTimeout: 2000 });
       cleanups.push(() => c.close());
       await expect(c.notify('note', ['hi'])).resolves.toBeUndefined();
       expect(await c.request('add', [1, 2])).toBe(3);

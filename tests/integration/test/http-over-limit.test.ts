@@ -23,9 +23,9 @@ async function* pieces(): AsyncGenerator<Buffer> {
 }
 
 async function server(limits: { server?: number; http?: number } = {}) {
-  const rpc = createServer(limits.server === undefined ? {} : { maxRequestBytes: limits.server });
+  const rpc = createServer(limits.server === undefined ? {} : { maxMessageBytes: limits.server });
   rpc.method('echo', (params) => params);
-  const http = await listen(rpc, limits.http === undefined ? {} : { maxRequestBytes: limits.http });
+  const http = await listen(rpc, limits.http === undefined ? {} : { maxMessageBytes: limits.http });
   cleanups.push(() => http.close());
   return http;
 }

@@ -19,7 +19,7 @@ it('over plain HTTP, onProgress is never called and the call still answers', asy
     return 'done';
   });
   const http = await listen(server, { port: 0, host: '127.0.0.1' });
-  const client = createClient(createHttpTransport({ url: http.url }), { requestTimeout: 5_000 });
+  const client = createClient(createHttpTransport({ url: http.url }), { callTimeout: 5_000 });
   try {
     const seen: unknown[] = [];
     expect(await client.request('work', {}, { onProgress: (value) => seen.push(value) })).toBe(

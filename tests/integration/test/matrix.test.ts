@@ -396,7 +396,7 @@ describe.each(transports)('matrix: $name', (transport) => {
   });
 
   it('delivers progress before the answer on duplex transports, none over HTTP', async () => {
-    const { client } = await start(transport, { requestTimeout: 5000 });
+    const { client } = await start(transport, { callTimeout: 5000 });
     const seen: unknown[] = [];
     const answer = await client.request(
       'count',

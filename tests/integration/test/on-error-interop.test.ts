@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
-import { createServer, type ErrorInfo } from '@jsonrpc-kit/server';
+import { createServer, type ServerErrorInfo } from '@jsonrpc-kit/server';
 import { createFetchHandler, listen } from '@jsonrpc-kit/transport-http';
 import { createStreamTransport } from '@jsonrpc-kit/transport-stdio';
 import { createWebSocketServer } from '@jsonrpc-kit/transport-ws';
@@ -34,8 +34,8 @@ async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
 }
 
 describe('a vscode-jsonrpc client that sends $/setTrace', () => {
-  async function traceThenAdd(level?: 'debug'): Promise<Array<[unknown, ErrorInfo]>> {
-    const events: Array<[unknown, ErrorInfo]> = [];
+  async function traceThenAdd(level?: 'debug'): Promise<Array<[unknown, ServerErrorInfo]>> {
+    const events: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({
       onError: (error, info) => events.push([error, info]),
       ...(level === undefined ? {} : { onErrorLevel: level }),
@@ -79,7 +79,7 @@ describe('a vscode-jsonrpc client that sends $/setTrace', () => {
 
 describe('a WebSocket client that leaves right after its request', () => {
   it('reports the failed answer as send-failed at debug level, with method and id', async () => {
-    const events: Array<[unknown, ErrorInfo]> = [];
+    const events: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({
       onError: (error, info) => events.push([error, info]),
       onErrorLevel: 'debug',
@@ -128,7 +128,7 @@ describe('a WebSocket client that leaves right after its request', () => {
 describe('a caller that gives up before its answer', () => {
   /** A server whose `slow` handler finishes normally once the caller has gone. */
   function slowServer(level?: 'debug') {
-    const events: Array<[unknown, ErrorInfo]> = [];
+    const events: Array<[unknown, ServerErrorInfo]> = [];
     const server = createServer({
       onError: (error, info) => events.push([error, info]),
       ...(level === undefined ? {} : { onErrorLevel: level }),

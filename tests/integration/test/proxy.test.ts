@@ -41,7 +41,7 @@ async function front(options: Parameters<typeof createProxy>[1] = {}) {
       child.process.kill('SIGKILL');
       await child.exit;
     });
-    return createClient(child, { ...handlers, requestTimeout: 10_000 });
+    return createClient(child, { ...handlers, callTimeout: 10_000 });
   }, options);
   const wss = createWebSocketServer(proxy, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => wss.close());
@@ -76,7 +76,7 @@ describe('createProxy: a WebSocket front proxying a stdio child', () => {
     const asked: unknown[] = [];
     const client = createClient(createWebSocketTransport({ url }), {
       sendCancel: true,
-      requestTimeout: 10_000,
+      callTimeout: 10_000,
       onRequest: (request) => {
         asked.push(request.params);
         if ((request.params as { refuse?: boolean }).refuse) {

@@ -110,7 +110,7 @@ describe('an over-limit message over stdio gets an answer its sender can match',
 describe('an over-limit message over TCP (stream transport), on raw bytes', () => {
   it('answers a request with its own id, a notification not at all, and keeps serving', async () => {
     const reported: unknown[] = [];
-    const rpc = createServer({ maxRequestBytes: 1024, onError: (_, info) => reported.push(info) });
+    const rpc = createServer({ maxMessageBytes: 1024, onError: (_, info) => reported.push(info) });
     rpc.method('ping', () => 'pong');
     const tcp = createTcpServer((socket) => {
       rpc.connect(createStreamTransport(socket, socket, { framing: 'content-length' }));

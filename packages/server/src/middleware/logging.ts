@@ -7,7 +7,7 @@ import type { JsonRpcId } from '@jsonrpc-kit/core';
 import { isJsonRpcError } from '@jsonrpc-kit/core';
 import type { OptionNames } from '@jsonrpc-kit/core/engine';
 import { checkOptionNames } from '@jsonrpc-kit/core/engine';
-import type { Middleware, MiddlewareContext } from '../types.js';
+import type { MiddlewareContext, ServerMiddleware } from '../types.js';
 import { errorCodeOf, errorMessageOf, monotonicNow } from './call-outcome.js';
 
 /** Every name of {@link LoggingOptions}. */
@@ -105,7 +105,7 @@ function baseEntry(
  * }));
  * ```
  */
-export function logging(options: LoggingOptions = {}): Middleware {
+export function logging(options: LoggingOptions = {}): ServerMiddleware {
   checkOptionNames('logging', options, LOGGING_OPTION_NAMES);
   const sink = options.sink ?? defaultSink;
   const redact = options.redact;

@@ -5,7 +5,7 @@
  * @module
  */
 import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
-import type { Middleware } from '../types.js';
+import type { ServerMiddleware } from '../types.js';
 import { errorCodeOf, monotonicNow } from './call-outcome.js';
 
 /** Receives the start and the end of every call. Wire it to Prometheus, OpenTelemetry, …. */
@@ -256,7 +256,7 @@ export interface MetricsOptions {
  * server.use(metrics({ registry }));
  * ```
  */
-export function metrics(options: MetricsOptions): Middleware {
+export function metrics(options: MetricsOptions): ServerMiddleware {
   checkOptionNames('metrics', options, METRICS_OPTION_NAMES);
   const recorder = options.registry;
   const end = (method: string, started: number, code?: number): void => {

@@ -5,7 +5,7 @@
  */
 import { ServerBusyError } from '@jsonrpc-kit/core';
 import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
-import type { Middleware, MiddlewareContext } from '../types.js';
+import type { MiddlewareContext, ServerMiddleware } from '../types.js';
 import { monotonicNow } from './call-outcome.js';
 
 /** A token bucket: `capacity` tokens, refilled continuously at `refillPerSecond`. */
@@ -209,7 +209,7 @@ const RATE_LIMIT_OPTION_NAMES: OptionNames<RateLimitOptions> = {
  * server.use(rateLimit({ capacity: 5, refillPerSecond: 1, key: (ctx) => String(ctx.transport.auth) }));
  * ```
  */
-export function rateLimit(options: RateLimitOptions): Middleware {
+export function rateLimit(options: RateLimitOptions): ServerMiddleware {
   checkOptionNames('rateLimit', options, RATE_LIMIT_OPTION_NAMES);
   const { capacity, refillPerSecond, key, cost } = options;
   checkRates(capacity, refillPerSecond);

@@ -6,7 +6,7 @@ import { createStdioTransport } from '@jsonrpc-kit/transport-stdio';
 const limit = process.argv[3] === undefined ? 1024 * 1024 : process.argv[3];
 const reported = [];
 const server = createServer({
-  ...(limit === 'default' ? {} : { maxRequestBytes: Number(limit) }),
+  ...(limit === 'default' ? {} : { maxMessageBytes: Number(limit) }),
   onError: (error, info) => reported.push({ code: error.reason ?? error.code, ...info }),
 });
 server.method('length', (params) => JSON.stringify(params).length);

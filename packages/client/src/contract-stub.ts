@@ -28,7 +28,7 @@ import type { SubscribeOptions, Subscription } from './subscription-handle.js';
 export type ParamsStyle = 'byName' | 'byPosition';
 
 /** Options of `client.contract()`. */
-export interface UseOptions {
+export interface ClientContractOptions {
   /** Prepended to every method name on the wire (`"calc."` sends `calc.add`). @default "" */
   readonly prefix?: string;
   /**
@@ -46,8 +46,12 @@ export interface UseOptions {
   readonly naming?: 'plain' | 'qualified';
 }
 
-/** Every name of {@link UseOptions}. */
-const USE_OPTION_NAMES: OptionNames<UseOptions> = { prefix: true, params: true, naming: true };
+/** Every name of {@link ClientContractOptions}. */
+const CONTRACT_OPTION_NAMES: OptionNames<ClientContractOptions> = {
+  prefix: true,
+  params: true,
+  naming: true,
+};
 
 /**
  * What a proxy function resolves to: the result schema's output for a method, `void` for a
@@ -76,7 +80,7 @@ export type OptionalTail<T extends readonly unknown[]> = T extends readonly [
  * `undefined` argument is left out. Methods resolve to the result schema's output; notifications
  * resolve once sent; subscriptions take their params the same way, then their options.
  */
-export type ContractProxyFunction<E extends ContractEntry> =
+export type ContractStubFunction<E extends ContractEntry> =
   E extends SubscriptionDefinition<any, any> ? SubscribeFunction<E> : CallFunction<E>;
 
 /** The options a contract subscription takes after its params: `client.subscribe()`'s but `item`. */
@@ -124,12 +128,12 @@ export type CallFunction<E extends ContractEntry> = E['params'] extends Standard
  *
  * @example
  * ```ts
- * const calc: ContractProxy<typeof calculator> = client.contract(calculator);
+ * const calc: ContractStub<typeof calculator> = client.contract(calculator);
  * const sum = await calc.add(1, 2);
  * ```
  */
-export type ContractProxy<C extends Contract> = {
-  readonly [K in keyof C & string]: ContractProxyFunction<C[K]>;
+export type ContractStub<C extends Contract> = {
+  readonly [K in keyof C & string]: ContractStubFunction<C[K]>;
 };
 
 /** What a contract proxy needs from the client. Internal. */
@@ -203,12 +207,12 @@ function paramsReader(
  *   neither `"plain"` nor `"qualified"` (or `"qualified"` meets an unnamed contract), or an
  *   option name is unknown
  */
-export function createContractProxy<C extends Contract>(
+export function createContractStub<C extends Contract>(
   caller: ContractCaller,
   contract: C,
-  options?: UseOptions,
-): ContractProxy<C> {
-  checkOptionNames('client.contract', options, USE_OPTION_NAMES);
+  options?: ClientContractOptions,
+): ContractStub<C> {
+  checkOptionNames('client.contract', options, CONTRACT_OPTION_NAMES);
   let prefix = options?.prefix ?? '';
   const naming = options?.naming ?? 'plain';
   if (naming === 'qualified') {
@@ -252,5 +256,5 @@ export function createContractProxy<C extends Contract>(
         : (params) => caller.call(wireName, params, entry.result as StandardSchemaV1 | undefined);
     proxy[name] = (...args: unknown[]) => send(read(args));
   }
-  return Object.freeze(proxy) as unknown as ContractProxy<C>;
+  return Object.freeze(proxy) as unknown as ContractStub<C>;
 }

@@ -179,12 +179,12 @@ describe('client.use: arguments left out', () => {
     await peer.client.close();
   });
 
-  it('does the same through client.proxy()', async () => {
+  it('does the same through client.stub()', async () => {
     interface Api {
       getBalance(address: string, block?: string): string;
     }
     const peer = rawPeer();
-    const api = peer.client.proxy<Api>();
+    const api = peer.client.stub<Api>();
     void api.getBalance('0xa', undefined).catch(() => {});
     await peer.settle();
     expect(peer.received).toEqual([
@@ -194,7 +194,7 @@ describe('client.use: arguments left out', () => {
   });
 });
 
-describe('client.proxy', () => {
+describe('client.stub', () => {
   interface Api {
     add(a: number, b: number): number;
     now(): Promise<string>;
@@ -202,7 +202,7 @@ describe('client.proxy', () => {
 
   it('sends arguments by position and no params without arguments', async () => {
     const peer = rawPeer();
-    const api = peer.client.proxy<Api>({ prefix: 'math.' });
+    const api = peer.client.stub<Api>({ prefix: 'math.' });
     const sum = api.add(1, 2);
     expect(await peer.next()).toBe('{"jsonrpc":"2.0","id":1,"method":"math.add","params":[1,2]}');
     await peer.reply('{"jsonrpc":"2.0","id":1,"result":3}');
@@ -215,7 +215,7 @@ describe('client.proxy', () => {
 
   it('is not thenable, so it can be awaited or returned from async code', async () => {
     const peer = rawPeer();
-    const api = peer.client.proxy<Api>();
+    const api = peer.client.stub<Api>();
     expect((api as unknown as { then?: unknown }).then).toBeUndefined();
     expect(await Promise.resolve(api)).toBe(api);
     await peer.settle();

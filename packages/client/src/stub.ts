@@ -1,5 +1,5 @@
 /**
- * Schema-free proxies typed by an interface: `client.proxy<Api>()`.
+ * Schema-free stubs typed by an interface: `client.stub<Api>()`.
  *
  * @module
  */
@@ -7,8 +7,8 @@ import type { JsonRpcParams } from '@jsonrpc-kit/core';
 import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
 import { positionalParams } from './arguments.js';
 
-/** Options of `client.proxy()`. */
-export interface ProxyOptions {
+/** Options of `client.stub()`. */
+export interface StubOptions {
   /** Prepended to every method name on the wire. @default "" */
   readonly prefix?: string;
 }
@@ -20,11 +20,11 @@ export interface ProxyOptions {
  * @example
  * ```ts
  * interface Api { add(a: number, b: number): number }
- * const api: PromisifiedProxy<Api> = client.proxy<Api>();
+ * const api: PromisifiedStub<Api> = client.stub<Api>();
  * await api.add(1, 2); // Promise<number>
  * ```
  */
-export type PromisifiedProxy<T extends object> = {
+export type PromisifiedStub<T extends object> = {
   readonly [K in keyof T as K extends string
     ? T[K] extends (...args: any[]) => any
       ? K
@@ -37,11 +37,11 @@ export type PromisifiedProxy<T extends object> = {
 /** What a proxy needs from the client. Internal. */
 export type ProxyCall = (method: string, params: JsonRpcParams | undefined) => Promise<unknown>;
 
-/** Every name of {@link ProxyOptions}. */
-const PROXY_OPTION_NAMES: OptionNames<ProxyOptions> = { prefix: true };
+/** Every name of {@link StubOptions}. */
+const STUB_OPTION_NAMES: OptionNames<StubOptions> = { prefix: true };
 
 /**
- * Builds a schema-free proxy. Internal: reached through `client.proxy()`. Arguments go on the
+ * Builds a schema-free stub. Internal: reached through `client.stub()`. Arguments go on the
  * wire by position (`api.add(1, 2)` sends `[1, 2]`); trailing `undefined` arguments are left out,
  * and a call without arguments sends no params.
  * `then` and symbol keys read as `undefined`, so the proxy is not mistaken for a promise.
@@ -50,11 +50,11 @@ const PROXY_OPTION_NAMES: OptionNames<ProxyOptions> = { prefix: true };
  * @param options - the prefix
  * @returns the proxy
  */
-export function createPromisifiedProxy<T extends object>(
+export function createPromisifiedStub<T extends object>(
   call: ProxyCall,
-  options?: ProxyOptions,
-): PromisifiedProxy<T> {
-  checkOptionNames('client.proxy', options, PROXY_OPTION_NAMES);
+  options?: StubOptions,
+): PromisifiedStub<T> {
+  checkOptionNames('client.stub', options, STUB_OPTION_NAMES);
   const prefix = options?.prefix ?? '';
   const cache = new Map<string, Function>();
   return new Proxy(Object.create(null) as object, {
@@ -77,5 +77,5 @@ export function createPromisifiedProxy<T extends object>(
     deleteProperty() {
       return false;
     },
-  }) as PromisifiedProxy<T>;
+  }) as PromisifiedStub<T>;
 }
