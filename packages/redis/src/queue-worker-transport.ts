@@ -63,6 +63,22 @@ export const DEFAULT_MAX_DELIVERIES = 5;
 /** Entries a reply stream keeps, about (`XADD … MAXLEN ~`). */
 const REPLY_MAX_LENGTH = '10000';
 
+/** The command that puts an answer on its caller's reply stream (trimmed to about its bound). */
+function replyEntry(to: string, correlation: string, body: string): string[] {
+  return [
+    'XADD',
+    to,
+    'MAXLEN',
+    '~',
+    REPLY_MAX_LENGTH,
+    '*',
+    FIELD_CORRELATION,
+    correlation,
+    FIELD_BODY,
+    body,
+  ];
+}
+
 /** Entries the dead-letter stream keeps, about (`XADD … MAXLEN ~`): the oldest go first. */
 const DEAD_LETTER_MAX_LENGTH = '10000';
 
@@ -448,18 +464,7 @@ export function createRedisQueueWorkerTransport(
     const correlation = fields[FIELD_CORRELATION];
     const answer = abandonedAnswer(fields[FIELD_BODY], deliveries, deadLetters);
     if (to !== undefined && correlation !== undefined && answer !== undefined) {
-      await connection.sendCommand([
-        'XADD',
-        to,
-        'MAXLEN',
-        '~',
-        REPLY_MAX_LENGTH,
-        '*',
-        FIELD_CORRELATION,
-        correlation,
-        FIELD_BODY,
-        answer,
-      ]);
+      await connection.sendCommand(replyEntry(to, correlation, answer));
       renewExpiry(connection, to);
     }
     deadLettered++;
@@ -580,18 +585,7 @@ export function createRedisQueueWorkerTransport(
       // the request is acknowledged only once the answer is on the stream (with the turn's
       // other answers, in one XACK). A worker that dies before that leaves the request to be
       // answered again (a duplicate the caller drops), never unanswered.
-      const added = command(commands, [
-        'XADD',
-        to,
-        'MAXLEN',
-        '~',
-        REPLY_MAX_LENGTH,
-        '*',
-        FIELD_CORRELATION,
-        correlation,
-        FIELD_BODY,
-        message,
-      ]);
+      const added = command(commands, replyEntry(to, correlation, message));
       renewExpiry(commands, to);
       // A chain, not an async function: its own promise and resumption cost more per call.
       return added.then(
