@@ -13,7 +13,9 @@ import {
 } from '@jsonrpc-kit/core';
 import {
   backoffDelay,
+  checkOptionNames,
   createTransportState,
+  type OptionNames,
   resolveBackoff,
   toError,
 } from '@jsonrpc-kit/core/engine';
@@ -275,6 +277,29 @@ function errorOf(event: unknown): Error | undefined {
 const decoder: TextDecoder | undefined =
   typeof TextDecoder === 'undefined' ? undefined : new TextDecoder('utf-8', { fatal: true });
 
+/** Every name of {@link WebSocketTransportOptions}. */
+const CLIENT_OPTION_NAMES: OptionNames<WebSocketTransportOptions> = {
+  url: true,
+  protocols: true,
+  headers: true,
+  reconnect: true,
+  heartbeat: true,
+  maxQueue: true,
+  connectTimeout: true,
+  highWaterMark: true,
+  closeTimeout: true,
+  maxMessageBytes: true,
+  WebSocket: true,
+  onStateChange: true,
+  onReconnect: true,
+};
+
+/** Old option names of {@link createWebSocketTransport}, and what replaced them. */
+const RENAMED_CLIENT_OPTIONS: Readonly<Record<string, string>> = {
+  maxPayload: 'maxMessageBytes',
+  queue: 'maxQueue (a number, or false to fail sends at once while disconnected)',
+};
+
 /**
  * Creates a client transport over WebSocket that reconnects on its own. `start()` opens the
  * first connection and resolves once it is open (it rejects if the transport gives up first).
@@ -303,6 +328,12 @@ const decoder: TextDecoder | undefined =
  * ```
  */
 export function createWebSocketTransport(options: WebSocketTransportOptions): WebSocketTransport {
+  checkOptionNames(
+    'createWebSocketTransport',
+    options,
+    CLIENT_OPTION_NAMES,
+    RENAMED_CLIENT_OPTIONS,
+  );
   const url = String(options.url);
   const protocols =
     options.protocols === undefined

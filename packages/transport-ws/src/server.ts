@@ -22,7 +22,12 @@ import {
   serializeNotification,
   TransportError,
 } from '@jsonrpc-kit/core';
-import type { ConnectionHandler, ConnectionLike } from '@jsonrpc-kit/core/engine';
+import {
+  type ConnectionHandler,
+  type ConnectionLike,
+  checkOptionNames,
+  type OptionNames,
+} from '@jsonrpc-kit/core/engine';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './close-codes.js';
 import {
@@ -321,6 +326,28 @@ function inFlightOf(connection: ConnectionLike): number {
 
 function noop(): void {}
 
+/** Every name of {@link WebSocketServerOptions}. */
+const SERVER_OPTION_NAMES: OptionNames<WebSocketServerOptions> = {
+  port: true,
+  host: true,
+  httpServer: true,
+  noServer: true,
+  path: true,
+  allowedOrigins: true,
+  maxConnections: true,
+  maxConnectionsPerAddress: true,
+  idleTimeout: true,
+  maxMessageBytes: true,
+  heartbeat: true,
+  backpressure: true,
+};
+
+/** Old option names of {@link createWebSocketServer}, and what replaced them. */
+const RENAMED_SERVER_OPTIONS: Readonly<Record<string, string>> = {
+  maxPayload: 'maxMessageBytes',
+  server: 'httpServer (and the JSON-RPC server as the first argument)',
+};
+
 /**
  * Serves JSON-RPC over WebSocket: every accepted socket becomes a core `Transport` handed to
  * `server.connect(transport, { kind: 'ws', headers, remoteAddress, url, signal })`, where
@@ -350,6 +377,12 @@ export function createWebSocketServer<C extends ConnectionLike>(
   server: ConnectionHandler<C>,
   options: WebSocketServerOptions,
 ): JsonRpcWebSocketServer<C> {
+  if (typeof (server as { connect?: unknown } | undefined)?.connect !== 'function') {
+    throw new TypeError(
+      'createWebSocketServer(server, options): the first argument is the JSON-RPC server (or any handler with connect()), the second the options ({ port | httpServer | noServer, … })',
+    );
+  }
+  checkOptionNames('createWebSocketServer', options, SERVER_OPTION_NAMES, RENAMED_SERVER_OPTIONS);
   const modes =
     (options.port !== undefined ? 1 : 0) +
     (options.httpServer !== undefined ? 1 : 0) +
