@@ -24,14 +24,17 @@ export type { MaybeSchema, ParamsShape } from './contract.js';
 export { checkParamNames, contractName, paramNamesOf, paramsShapeOf } from './contract.js';
 export { asyncDisposeSymbol } from './dispose.js';
 export type { ConnectionHandler, ConnectionLike, MessageHandler } from './endpoint.js';
-export type { EnvelopeScanner, MessageEnvelope } from './envelope.js';
-export { createEnvelopeScanner, headIdText, scanEnvelope, scanHead } from './envelope.js';
+export type { MessageEnvelope } from './envelope.js';
+export { headIdText, scanHead } from './envelope-head.js';
+export type { EnvelopeScanner } from './envelope-scanner.js';
+export { createEnvelopeScanner, scanEnvelope } from './envelope-scanner.js';
 export { FifoQueue } from './fifo-queue.js';
 export type { AnswerOptions, HandlerDispatchOptions } from './handlers.js';
 export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
 export { duplicateMemberOf } from './json.js';
+export { skipJsonSpace, skipJsonString, skipJsonValue } from './json-skip.js';
 export {
   serializeError1,
   serializeNotification1,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEnvelopeScanner, scanEnvelope, scanHead } from './envelope.js';
+import { scanHead } from './envelope-head.js';
+import { createEnvelopeScanner, scanEnvelope } from './envelope-scanner.js';
 import { parse } from './parse.js';
 import {
   serializeError,

@@ -4,7 +4,8 @@
 // escapes, control characters and surrogates). fast-check prints the seed of a failure.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headIdText, scanEnvelope } from './envelope.js';
+import { headIdText } from './envelope-head.js';
+import { scanEnvelope } from './envelope-scanner.js';
 import { parse } from './parse.js';
 import { serializeError, serializeSuccess, stringifyId } from './serialize.js';
 
