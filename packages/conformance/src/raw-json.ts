@@ -5,54 +5,16 @@
  *
  * @module
  */
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  return i;
-}
-
-/** The index after the string that starts at `i` (a `"`). */
-function skipString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c) j++;
-    else if (c === 0x22) return j + 1;
-  }
-  return text.length;
-}
+import { skipJsonSpace, skipJsonValue } from '@jsonrpc-kit/core/engine';
 
 /**
- * The index after the JSON value that starts at `i` (no leading whitespace). The text must already
- * be known to be valid JSON (`JSON.parse` accepted it). Nesting is counted, not recursed, so any
- * depth is fine. Cost: linear in the value's length.
+ * The index after the JSON value that starts at `i` (no leading whitespace), by core's skipper.
+ * The text must already be known to be valid JSON (`JSON.parse` accepted it); cut short, the
+ * text's end.
  */
 function skipValue(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  if (c === 0x22) return skipString(text, i);
-  if (c === 0x7b || c === 0x5b) {
-    let depth = 0;
-    for (let j = i; j < text.length; j++) {
-      const d = text.charCodeAt(j);
-      if (d === 0x22) j = skipString(text, j) - 1;
-      else if (d === 0x7b || d === 0x5b) depth++;
-      else if (d === 0x7d || d === 0x5d) {
-        depth--;
-        if (depth === 0) return j + 1;
-      }
-    }
-    return text.length;
-  }
-  let j = i;
-  while (j < text.length) {
-    const d = text.charCodeAt(j);
-    if (d === 0x2c || d === 0x5d || d === 0x7d || isSpace(d)) break;
-    j++;
-  }
-  return j;
+  const end = skipJsonValue(text, i);
+  return end === -1 ? text.length : end;
 }
 
 /** The members of a JSON object text, as raw value texts. */
@@ -70,21 +32,21 @@ export interface RawMembers {
  * @returns the members, or `undefined` when the text is not an object
  */
 export function rawMembers(text: string): RawMembers | undefined {
-  let i = skipSpace(text, 0);
+  let i = skipJsonSpace(text, 0);
   if (text.charCodeAt(i) !== 0x7b) return undefined;
   const members = new Map<string, string>();
   const duplicates: string[] = [];
-  i = skipSpace(text, i + 1);
+  i = skipJsonSpace(text, i + 1);
   while (i < text.length && text.charCodeAt(i) !== 0x7d) {
-    const nameEnd = skipString(text, i);
+    const nameEnd = skipValue(text, i);
     const name = JSON.parse(text.slice(i, nameEnd)) as string;
-    i = skipSpace(text, nameEnd) + 1; // the colon
-    i = skipSpace(text, i);
+    i = skipJsonSpace(text, nameEnd) + 1; // the colon
+    i = skipJsonSpace(text, i);
     const end = skipValue(text, i);
     if (members.has(name)) duplicates.push(name);
     members.set(name, text.slice(i, end));
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) === 0x2c) i = skipSpace(text, i + 1);
+    i = skipJsonSpace(text, end);
+    if (text.charCodeAt(i) === 0x2c) i = skipJsonSpace(text, i + 1);
   }
   return { members, duplicates };
 }
@@ -96,15 +58,15 @@ export function rawMembers(text: string): RawMembers | undefined {
  * @returns the elements' texts, or `undefined` when the text is not an array
  */
 export function rawElements(text: string): string[] | undefined {
-  let i = skipSpace(text, 0);
+  let i = skipJsonSpace(text, 0);
   if (text.charCodeAt(i) !== 0x5b) return undefined;
   const elements: string[] = [];
-  i = skipSpace(text, i + 1);
+  i = skipJsonSpace(text, i + 1);
   while (i < text.length && text.charCodeAt(i) !== 0x5d) {
     const end = skipValue(text, i);
     elements.push(text.slice(i, end));
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) === 0x2c) i = skipSpace(text, i + 1);
+    i = skipJsonSpace(text, end);
+    if (text.charCodeAt(i) === 0x2c) i = skipJsonSpace(text, i + 1);
   }
   return elements;
 }

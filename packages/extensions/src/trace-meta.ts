@@ -5,69 +5,18 @@
  *
  * @module
  */
+import { skipJsonSpace, skipJsonString, skipJsonValue } from '@jsonrpc-kit/core/engine';
 
 /** The W3C trace context (and whatever else a propagator adds, such as `baggage`). */
 export type TraceCarrier = Record<string, string>;
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-
-function isBlank(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-function skipBlank(text: string, i: number): number {
-  while (i < text.length && isBlank(text.charCodeAt(i))) i++;
-  return i;
-}
-
-/** `i` is at an opening quote; returns the index past the closing quote, or -1. */
-function skipString(text: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const quote = text.indexOf('"', from);
-    if (quote < 0) return -1;
-    let slashes = 0;
-    for (let k = quote - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
-    if ((slashes & 1) === 0) return quote + 1;
-    from = quote + 1;
-  }
-}
-
-/** `i` is at the first character of a value; returns the index past it, or -1. */
-function skipValue(text: string, i: number): number {
-  const first = text.charCodeAt(i);
-  if (first === QUOTE) return skipString(text, i);
-  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
-    let depth = 0;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (c === QUOTE) {
-        i = skipString(text, i);
-        if (i < 0) return -1;
-        continue;
-      }
-      if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        if (--depth === 0) return i + 1;
-      }
-      i++;
-    }
-    return -1;
-  }
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isBlank(c)) break;
-    i++;
-  }
-  return i;
-}
 
 /**
  * Scans the object opening at `open`. For each of `keys`, `found[k]` becomes the index where its
@@ -85,16 +34,16 @@ function scanObject(
 ): number {
   found.fill(-1);
   let missing = keys.length;
-  let i = skipBlank(text, open + 1);
+  let i = skipJsonSpace(text, open + 1);
   if (text.charCodeAt(i) === CLOSE_BRACE) return i;
   for (;;) {
     if (text.charCodeAt(i) !== QUOTE) return -1;
-    const keyEnd = skipString(text, i);
+    const keyEnd = skipJsonString(text, i);
     if (keyEnd < 0) return -1;
     const keyLength = keyEnd - i - 2;
-    i = skipBlank(text, keyEnd);
+    i = skipJsonSpace(text, keyEnd);
     if (text.charCodeAt(i) !== COLON) return -1;
-    const value = skipBlank(text, i + 1);
+    const value = skipJsonSpace(text, i + 1);
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k]!;
       if (key.length === keyLength && text.startsWith(key, keyEnd - 1 - keyLength)) {
@@ -103,23 +52,23 @@ function scanObject(
       }
     }
     if (early && missing === 0) return value;
-    i = skipValue(text, value);
+    i = skipJsonValue(text, value);
     if (i < 0) return -1;
-    i = skipBlank(text, i);
+    i = skipJsonSpace(text, i);
     const c = text.charCodeAt(i);
     if (c === CLOSE_BRACE) return i;
     if (c !== COMMA) return -1;
-    i = skipBlank(text, i + 1);
+    i = skipJsonSpace(text, i + 1);
   }
 }
 
 function isEmptyObject(text: string, open: number): boolean {
-  return text.charCodeAt(skipBlank(text, open + 1)) === CLOSE_BRACE;
+  return text.charCodeAt(skipJsonSpace(text, open + 1)) === CLOSE_BRACE;
 }
 
 function methodAt(text: string, at: number): string | undefined {
   if (text.charCodeAt(at) !== QUOTE) return undefined;
-  const end = skipString(text, at);
+  const end = skipJsonString(text, at);
   if (end < 0) return undefined;
   const raw = text.slice(at + 1, end - 1);
   if (!raw.includes('\\')) return raw;
@@ -216,21 +165,22 @@ export function injectTraceContext(
     return close;
   };
 
-  let i = skipBlank(text, 0);
+  let i = skipJsonSpace(text, 0);
   const first = text.charCodeAt(i);
   if (first === OPEN_BRACE) {
     if (visit(i, true) < 0) return text;
   } else if (first === OPEN_BRACKET) {
-    i = skipBlank(text, i + 1);
+    i = skipJsonSpace(text, i + 1);
     if (text.charCodeAt(i) !== CLOSE_BRACKET) {
       for (;;) {
-        const end = text.charCodeAt(i) === OPEN_BRACE ? visit(i, false) + 1 : skipValue(text, i);
+        const end =
+          text.charCodeAt(i) === OPEN_BRACE ? visit(i, false) + 1 : skipJsonValue(text, i);
         if (end <= 0) return text;
-        i = skipBlank(text, end);
+        i = skipJsonSpace(text, end);
         const c = text.charCodeAt(i);
         if (c === CLOSE_BRACKET) break;
         if (c !== COMMA) return text;
-        i = skipBlank(text, i + 1);
+        i = skipJsonSpace(text, i + 1);
       }
     }
   } else {

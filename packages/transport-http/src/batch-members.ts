@@ -4,50 +4,27 @@
  *
  * @module
  */
+import { skipJsonSpace, skipJsonValue } from '@jsonrpc-kit/core/engine';
 
 /**
- * The index of the quote that closes the string opened at `open`: the next quote not escaped,
- * that is, not after an odd run of backslashes. Found with `indexOf`, so a string's characters are
- * not read one by one in script; each backslash is counted at most once.
- */
-function stringEnd(text: string, open: number): number {
-  for (
-    let close = text.indexOf('"', open + 1);
-    close !== -1;
-    close = text.indexOf('"', close + 1)
-  ) {
-    let backslashes = 0;
-    while (text.charCodeAt(close - 1 - backslashes) === 0x5c /* \ */) backslashes++;
-    if ((backslashes & 1) === 0) return close;
-  }
-  return text.length;
-}
-
-/**
- * Cuts a JSON array's text into its members' texts. One pass over the text, jumping over strings.
+ * Cuts a JSON array's text into its members' texts. One pass over the text, jumping over strings
+ * (core's skipper).
  *
  * @param text - the text of a JSON array (valid JSON, as a serializer wrote it)
  * @returns each member's text, trimmed
  */
 export function batchMembers(text: string): string[] {
   const members: string[] = [];
-  let depth = 0;
-  let start = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // A member starts at its first character that is not blank or a separator.
-    if (depth === 1 && start === -1 && c > 0x20 && c !== 0x2c && c !== 0x5d) start = i;
-    if (c === 0x22 /* " */) i = stringEnd(text, i);
-    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) depth++;
-    else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
-      if (--depth === 0) {
-        if (start !== -1) members.push(text.slice(start, i).trim());
-        break;
-      }
-    } else if (c === 0x2c /* , */ && depth === 1) {
-      members.push(text.slice(start, i).trim());
-      start = -1;
-    }
+  let i = skipJsonSpace(text, 0);
+  if (text.charCodeAt(i) !== 0x5b /* [ */) return members;
+  i = skipJsonSpace(text, i + 1);
+  while (i < text.length && text.charCodeAt(i) !== 0x5d /* ] */) {
+    const end = skipJsonValue(text, i);
+    if (end === -1) break;
+    members.push(text.slice(i, end));
+    i = skipJsonSpace(text, end);
+    if (text.charCodeAt(i) !== 0x2c /* , */) break;
+    i = skipJsonSpace(text, i + 1);
   }
   return members;
 }
