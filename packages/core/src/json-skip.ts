@@ -56,17 +56,19 @@ export function skipJsonSpace(text: string, pos: number): number {
  */
 export function stringClose(chunk: string | Uint8Array, from: number): number {
   const text = typeof chunk === 'string';
-  let read = 0;
   for (let i = from; ; ) {
     const quote = text ? (chunk as string).indexOf('"', i) : (chunk as Uint8Array).indexOf(0x22, i);
     if (quote === -1) {
-      steps += read + chunk.length - i;
+      steps += chunk.length - from + 1;
       return -1;
     }
-    const backslashes = backslashesBefore(chunk, quote, i);
-    read += quote - i + 1;
-    if ((backslashes & 1) === 0) {
-      steps += read;
+    // Most quotes have no backslash before them: the run is counted only when one is there.
+    if (
+      quote === i ||
+      (text ? (chunk as string).charCodeAt(quote - 1) : chunk[quote - 1]) !== 0x5c ||
+      (backslashesBefore(chunk, quote, i) & 1) === 0
+    ) {
+      steps += quote - from + 1;
       return quote;
     }
     i = quote + 1;
