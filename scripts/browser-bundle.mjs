@@ -44,9 +44,12 @@ import { gzipSync } from 'node:zlib';
 // WebSocket or HTTP connection that cannot open says why, within `connectTimeout` (about
 // 0.35 KB); 21.49 KB measured when this budget was set (core split into its main, engine and
 // testing entries changed nothing measurable).
+// 22.25 KiB: the WebSocket client's option names checked too (the old `maxPayload` and `queue`
+// named with their replacements), and one JSON-text skipper in core shared by the scanners
+// (about 0.45 KB together); 21.94 KB measured when this budget was set.
 // Making the profiles, subscriptions and call context tree-shakable for apps that do not use them
 // is the next cut.
-export const BROWSER_CLIENT_BUDGET = 21.75 * 1024;
+export const BROWSER_CLIENT_BUDGET = 22.25 * 1024;
 
 const root = new URL('..', import.meta.url).pathname;
 
