@@ -1,0 +1,55 @@
+/**
+ * An MCP client on jsonrpc-kit: the `initialize` handshake, tools, resources, prompts,
+ * completions and logging, and answers to the server's sampling, elicitation and roots requests,
+ * over any kit transport.
+ *
+ * @module
+ */
+
+export type {
+  McpCallOptions,
+  McpClient,
+  McpClientHandlerContext,
+  McpClientHandlers,
+  McpClientOptions,
+  McpListChangedHandlers,
+} from './client.js';
+export {
+  applyElicitationDefaults,
+  createMcpClient,
+  MAX_LIST_PAGES,
+  MCP_CLIENT_PROTOCOL_VERSIONS,
+} from './client.js';
+export type {
+  CompleteResult,
+  CompletionReference,
+  InitializeResult,
+  JsonSchemaObject,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LogMessage,
+  Page,
+  PromptInfo,
+  ReadResourceResult,
+  ResourceTemplateInfo,
+  ServerCapabilities,
+  ToolInfo,
+} from './client-types.js';
+export type {
+  CallToolResult,
+  ClientCapabilities,
+  Content,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  PromptMessage,
+  ResourceContents,
+  ResourceInfo,
+  Root,
+} from './types.js';
