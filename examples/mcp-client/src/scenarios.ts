@@ -1,0 +1,86 @@
+/**
+ * What the client does in each scenario of the conformance suite.
+ *
+ * @module
+ */
+import { createMcpClient, type McpClient, type McpClientOptions } from '@jsonrpc-kit/mcp/client';
+import { createStreamableHttpTransport } from '@jsonrpc-kit/transport-http';
+
+/** The environment a scenario reads (`MCP_CONFORMANCE_CONTEXT`, `MCP_CONFORMANCE_PROTOCOL_VERSION`). */
+export type ScenarioEnv = Readonly<Record<string, string | undefined>>;
+
+function connectTo(url: string, env: ScenarioEnv, options: Partial<McpClientOptions> = {}): McpClient {
+  const version = env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  // The session's GET stream carries what the server sends outside a request's stream (the SDK
+  // sends a tool's elicitation there when it does not relate it to the call).
+  const stream = options.handlers !== undefined;
+  return createMcpClient(createStreamableHttpTransport({ url, stream }), {
+    name: 'jsonrpc-kit-conformance-client',
+    version: '1.0.0',
+    ...(version === undefined ? {} : { protocolVersion: version }),
+    client: { requestTimeout: 20_000 },
+    ...options,
+  });
+}
+
+/** Connects, lists the tools and runs `body`; closes the client whatever happens. */
+async function session(
+  url: string,
+  env: ScenarioEnv,
+  body: (mcp: McpClient) => Promise<void>,
+  options: Partial<McpClientOptions> = {},
+): Promise<void> {
+  const mcp = connectTo(url, env, options);
+  try {
+    await mcp.connect();
+    await body(mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
+/**
+ * Runs one scenario against the server at `url`.
+ *
+ * @param scenario - the scenario's name
+ * @param url - the server's URL
+ * @param env - the environment (context and protocol version)
+ * @returns resolves when the scenario's steps are done
+ */
+export async function runScenario(scenario: string, url: string, env: ScenarioEnv): Promise<void> {
+  switch (scenario) {
+    case 'tools_call':
+      return session(url, env, async (mcp) => {
+        await mcp.listAllTools();
+        await mcp.callTool('add_numbers', { a: 5, b: 3 });
+      });
+    case 'elicitation-sep1034-client-defaults':
+      return session(
+        url,
+        env,
+        async (mcp) => {
+          await mcp.listAllTools();
+          await mcp.callTool('test_client_elicitation_defaults');
+        },
+        // Accept without filling anything in: the client applies the schema's defaults.
+        { handlers: { elicitation: () => ({ action: 'accept', content: {} }) } },
+      );
+    case 'sse-retry':
+      return session(url, env, async (mcp) => {
+        await mcp.listAllTools();
+        await mcp.callTool('test_reconnection');
+      });
+    case 'json-schema-2020-12-preservation':
+      return session(url, env, async (mcp) => {
+        const tools = await mcp.listAllTools();
+        const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+        if (focal === undefined) throw new Error('json_schema_2020_12_tool was not listed');
+        await mcp.callTool('json_schema_echo', { schema: focal.inputSchema });
+      });
+    default:
+      // `initialize` and any scenario that asks for the handshake and a look at the tools.
+      return session(url, env, async (mcp) => {
+        await mcp.listAllTools();
+      });
+  }
+}
