@@ -12,13 +12,17 @@ import { runScenario } from './scenarios.js';
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 if (url === undefined || !/^https?:\/\//.test(url)) {
-  process.stderr.write('usage: jsonrpc-kit-mcp-client <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)\n');
+  process.stderr.write(
+    'usage: jsonrpc-kit-mcp-client <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)\n',
+  );
   process.exit(2);
 }
 try {
   await runScenario(scenario, url, process.env);
   process.exit(0);
 } catch (error) {
-  process.stderr.write(`${scenario}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `${scenario}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 }

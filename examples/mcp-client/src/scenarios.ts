@@ -3,18 +3,30 @@
  *
  * @module
  */
-import { createMcpClient, type McpClient, type McpClientOptions } from '@jsonrpc-kit/mcp/client';
+import {
+  createMcpClient,
+  createMcpFetch,
+  type McpClient,
+  type McpClientOptions,
+} from '@jsonrpc-kit/mcp/client';
 import { createStreamableHttpTransport } from '@jsonrpc-kit/transport-http';
 
 /** The environment a scenario reads (`MCP_CONFORMANCE_CONTEXT`, `MCP_CONFORMANCE_PROTOCOL_VERSION`). */
 export type ScenarioEnv = Readonly<Record<string, string | undefined>>;
 
-function connectTo(url: string, env: ScenarioEnv, options: Partial<McpClientOptions> = {}): McpClient {
+function connectTo(
+  url: string,
+  env: ScenarioEnv,
+  options: Partial<McpClientOptions> = {},
+): McpClient {
   const version = env.MCP_CONFORMANCE_PROTOCOL_VERSION;
   // The session's GET stream carries what the server sends outside a request's stream (the SDK
   // sends a tool's elicitation there when it does not relate it to the call).
   const stream = options.handlers !== undefined;
-  return createMcpClient(createStreamableHttpTransport({ url, stream }), {
+  // MCP's per-request headers (Mcp-Method, Mcp-Name, Mcp-Param-*, MCP-Protocol-Version).
+  const http = createMcpFetch();
+  return createMcpClient(createStreamableHttpTransport({ url, stream, fetch: http }), {
+    http,
     name: 'jsonrpc-kit-conformance-client',
     version: '1.0.0',
     ...(version === undefined ? {} : { protocolVersion: version }),
@@ -77,6 +89,44 @@ export async function runScenario(scenario: string, url: string, env: ScenarioEn
         if (focal === undefined) throw new Error('json_schema_2020_12_tool was not listed');
         await mcp.callTool('json_schema_echo', { schema: focal.inputSchema });
       });
+    case 'http-standard-headers':
+      return session(url, env, async (mcp) => {
+        for (const tool of await mcp.listAllTools()) await mcp.callTool(tool.name);
+        for (const resource of await mcp.listAllResources()) await mcp.readResource(resource.uri);
+        for (const prompt of await mcp.listAllPrompts()) await mcp.getPrompt(prompt.name);
+      });
+    case 'http-custom-headers':
+      return session(url, env, async (mcp) => {
+        await mcp.listAllTools();
+        const context = JSON.parse(env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+          toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+        };
+        for (const call of context.toolCalls ?? []) await mcp.callTool(call.name, call.arguments);
+      });
+    case 'http-invalid-tool-headers':
+      return session(url, env, async (mcp) => {
+        // The client leaves out the tools whose x-mcp-header is invalid: the rest are called.
+        for (const tool of await mcp.listAllTools()) {
+          await mcp.callTool(tool.name, { region: 'us-west1' });
+        }
+      });
+    case 'sep-2322-client-request-state':
+      return session(
+        url,
+        env,
+        async (mcp) => {
+          await mcp.listAllTools();
+          for (const name of [
+            'test_mrtr_echo_state',
+            'test_mrtr_no_state',
+            'test_mrtr_unrelated',
+            'test_mrtr_no_result_type',
+          ]) {
+            await mcp.callTool(name);
+          }
+        },
+        { handlers: { elicitation: () => ({ action: 'accept', content: { confirmed: true } }) } },
+      );
     default:
       // `initialize` and any scenario that asks for the handshake and a look at the tools.
       return session(url, env, async (mcp) => {

@@ -17,9 +17,15 @@ export type {
 export {
   applyElicitationDefaults,
   createMcpClient,
+  DEFAULT_MCP_PROTOCOL_VERSION,
+  MAX_INPUT_ROUNDS,
   MAX_LIST_PAGES,
   MCP_CLIENT_PROTOCOL_VERSIONS,
+  MCP_STATELESS_PROTOCOL_VERSIONS,
+  UNSUPPORTED_PROTOCOL_VERSION,
 } from './client.js';
+export type { McpFetch, McpFetchLike, McpFetchOptions } from './client-http.js';
+export { createMcpFetch, headerValue, toolHeaderNames } from './client-http.js';
 export type {
   CompleteResult,
   CompletionReference,

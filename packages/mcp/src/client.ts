@@ -9,6 +9,8 @@ import { Validator } from '@cfworker/json-schema';
 import { type Client, type ClientOptions, createClient } from '@jsonrpc-kit/client';
 import {
   type IncomingContext,
+  isJsonRpcError,
+  JsonRpcError,
   type JsonRpcParams,
   type JsonRpcRequest,
   type McpProgress,
@@ -17,6 +19,7 @@ import {
   ProtocolError,
   type Transport,
 } from '@jsonrpc-kit/core';
+import { type McpFetch, toolHeaderNames } from './client-http.js';
 import type {
   CompleteResult,
   CompletionReference,
@@ -47,13 +50,38 @@ import type {
   Root,
 } from './types.js';
 
-/** The protocol versions the client speaks, newest first. */
+/**
+ * The protocol versions the client speaks, newest first. `2026-07-28` (the draft) is stateless:
+ * no `initialize`, the version, client info and capabilities in each request's `_meta`.
+ */
 export const MCP_CLIENT_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  '2026-07-28',
   '2025-11-25',
   '2025-06-18',
   '2025-03-26',
   '2024-11-05',
 ]);
+
+/**
+ * The protocol version a client asks for unless told otherwise.
+ *
+ * @default '2025-11-25'
+ */
+export const DEFAULT_MCP_PROTOCOL_VERSION = '2025-11-25';
+
+/** The versions whose lifecycle is stateless (no `initialize`; `_meta` on every request). */
+export const MCP_STATELESS_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28']);
+
+/**
+ * The most `input_required` rounds (MRTR) one call answers before it fails with a
+ * `ProtocolError`.
+ *
+ * @default 16
+ */
+export const MAX_INPUT_ROUNDS = 16;
+
+/** The error a server answers for a protocol version it does not speak (2026-07-28). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /**
  * The most pages a `listAll*` helper follows before it stops with a `ProtocolError` (a server
@@ -120,7 +148,10 @@ export interface McpClientOptions {
   readonly handlers?: McpClientHandlers;
   /**
    * The protocol version asked for in `initialize`; the server may answer an older one of
-   * {@link McpClientOptions.protocolVersions}.
+   * {@link McpClientOptions.protocolVersions}. A stateless version (`2026-07-28`) sends no
+   * `initialize`: `connect()` asks `server/discover`, and each request carries the version,
+   * client info and capabilities in its `_meta`; `input_required` results are answered with the
+   * handlers and the request is sent again (MRTR).
    *
    * @default '2025-11-25'
    */
@@ -146,6 +177,11 @@ export interface McpClientOptions {
    * @default true
    */
   readonly validateOutput?: boolean;
+  /**
+   * The `fetch` of {@link createMcpFetch} the transport uses: told the tools listed, so it sends
+   * their `x-mcp-header` arguments as `Mcp-Param-*` headers.
+   */
+  readonly http?: McpFetch;
   /** Re-list and pass on a list the server says changed. */
   readonly onListChanged?: McpListChangedHandlers;
   /** `notifications/resources/updated`: a subscribed resource changed. */
@@ -182,7 +218,8 @@ export interface McpCallOptions {
 export interface McpClient {
   /**
    * Sends `initialize` and, once the server answered a version the client speaks,
-   * `notifications/initialized`. Called once; later calls give the same answer.
+   * `notifications/initialized` (stateless versions: `server/discover`, moving to a version the
+   * server says it supports). Called once; later calls give the same answer.
    *
    * @returns the server's answer
    * @throws ProtocolError when the server chose a version the client does not speak (the
@@ -456,23 +493,27 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
   let initialized: InitializeResult | undefined;
   let connecting: Promise<InitializeResult> | undefined;
 
-  const context = (request: JsonRpcRequest, ctx: IncomingContext): McpClientHandlerContext => ({
-    signal: ctx.signal,
-    meta: metaOf(request.params),
-  });
-
-  const onRequest = async (request: JsonRpcRequest, ctx: IncomingContext): Promise<unknown> => {
-    const params = (isRecord(request.params) ? request.params : {}) as Record<string, unknown>;
-    switch (request.method) {
+  /** Answers a server→client request (on the wire, or one of an `input_required` result). */
+  const answer = async (
+    method: string,
+    rawParams: unknown,
+    signal: AbortSignal,
+  ): Promise<unknown> => {
+    const params = (isRecord(rawParams) ? rawParams : {}) as Record<string, unknown>;
+    const handlerContext: McpClientHandlerContext = {
+      signal,
+      meta: metaOf(params as JsonRpcParams),
+    };
+    switch (method) {
       case 'ping':
         return {};
       case 'sampling/createMessage':
         if (handlers.sampling === undefined) break;
-        return handlers.sampling(params as CreateMessageParams, context(request, ctx));
+        return handlers.sampling(params as CreateMessageParams, handlerContext);
       case 'elicitation/create': {
         if (handlers.elicitation === undefined) break;
         const elicit = params as ElicitParams;
-        const result = await handlers.elicitation(elicit, context(request, ctx));
+        const result = await handlers.elicitation(elicit, handlerContext);
         if (
           result.action !== 'accept' ||
           options.applyElicitationDefaults === false ||
@@ -487,10 +528,22 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
       }
       case 'roots/list':
         if (handlers.roots === undefined) break;
-        return { roots: await handlers.roots(context(request, ctx)) };
+        return { roots: await handlers.roots(handlerContext) };
     }
-    throw new MethodNotFoundError(`Method not found: ${request.method}`);
+    throw new MethodNotFoundError(`Method not found: ${method}`);
   };
+
+  const onRequest = (request: JsonRpcRequest, ctx: IncomingContext): Promise<unknown> =>
+    answer(request.method, request.params, ctx.signal);
+
+  const clientInfo: Implementation = {
+    name: options.name,
+    version: options.version,
+    ...(options.title === undefined ? {} : { title: options.title }),
+  };
+  /** The version in use: asked for until the server answers, then the one it chose. */
+  let version = options.protocolVersion ?? DEFAULT_MCP_PROTOCOL_VERSION;
+  const stateless = (): boolean => MCP_STATELESS_PROTOCOL_VERSIONS.includes(version);
 
   const follow = async <T>(kind: string, list: () => Promise<T[]>, to?: (items: T[]) => void) => {
     if (to === undefined) return;
@@ -537,7 +590,24 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
     onNotification,
   });
 
-  const call = <T>(
+  // Stateless versions: every request carries the version, client info and capabilities.
+  rpc.use((outgoing, next) => {
+    if (outgoing.kind !== 'request' || !stateless()) return next();
+    const params = outgoing.params;
+    if (params !== undefined && !isRecord(params)) return next();
+    outgoing.params = {
+      ...params,
+      _meta: {
+        ...(isRecord(params?._meta) ? params._meta : {}),
+        'io.modelcontextprotocol/protocolVersion': version,
+        'io.modelcontextprotocol/clientInfo': clientInfo,
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    };
+    return next();
+  });
+
+  const call = async <T>(
     method: string,
     params: Record<string, unknown> | undefined,
     callOptions: McpCallOptions | undefined,
@@ -546,12 +616,34 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
     if (callOptions?.meta !== undefined) {
       p = { ...p, _meta: { ...(isRecord(p?._meta) ? p._meta : {}), ...callOptions.meta } };
     }
-    return rpc.request<T>(method, p as JsonRpcParams | undefined, {
+    const requestOptions = {
       signal: callOptions?.signal,
       timeout: callOptions?.timeout,
       onProgress: callOptions?.onProgress,
       resetTimeoutOnProgress: callOptions?.resetTimeoutOnProgress,
-    });
+    };
+    // MRTR (2026-07-28): an `input_required` result asks for answers (elicitation, sampling,
+    // roots) the request is sent again with, with the server's `requestState` as it was given.
+    for (let round = 0; ; round++) {
+      const result = await rpc.request<T>(method, p as JsonRpcParams | undefined, requestOptions);
+      if (!isRecord(result) || result.resultType !== 'input_required') return result;
+      if (round >= MAX_INPUT_ROUNDS) {
+        throw new ProtocolError(
+          `${method}: more than ${MAX_INPUT_ROUNDS} input_required rounds`,
+          result,
+        );
+      }
+      const requests = isRecord(result.inputRequests) ? result.inputRequests : {};
+      const signal = callOptions?.signal ?? new AbortController().signal;
+      const inputResponses: Record<string, unknown> = {};
+      for (const [key, request] of Object.entries(requests)) {
+        if (!isRecord(request) || typeof request.method !== 'string') continue;
+        inputResponses[key] = await answer(request.method, request.params, signal);
+      }
+      const { inputResponses: _responses, requestState: _state, ...rest } = p ?? {};
+      p = { ...rest, inputResponses };
+      if (result.requestState !== undefined) p.requestState = result.requestState;
+    }
   };
 
   const cursorParams = (cursor: string | undefined): Record<string, unknown> | undefined =>
@@ -578,6 +670,74 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
       seen.add(cursor);
     }
   };
+
+  /**
+   * The stateless lifecycle's `server/discover`: a server that answers the version unsupported
+   * names those it supports; the client moves to one it speaks and asks again, once.
+   */
+  const discover = async (): Promise<InitializeResult> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await rpc.request<Record<string, unknown>>('server/discover', {});
+        const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+        if (supported.length > 0 && !supported.includes(version)) {
+          const chosen = supported.find(
+            (v): v is string => typeof v === 'string' && accepted.includes(v),
+          );
+          if (chosen === undefined) throw unsupported(supported);
+          version = chosen;
+        }
+        return {
+          protocolVersion: version,
+          capabilities: isRecord(result.capabilities) ? result.capabilities : {},
+          serverInfo: (isRecord(result.serverInfo)
+            ? result.serverInfo
+            : { name: '', version: '' }) as Implementation,
+          ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
+        };
+      } catch (caught) {
+        const error = rpcErrorOf(caught);
+        if (isJsonRpcError(error) && error.code === -32601) {
+          // No discovery: the version asked for stands, the capabilities are unknown.
+          return {
+            protocolVersion: version,
+            capabilities: {},
+            serverInfo: { name: '', version: '' },
+          };
+        }
+        if (!isJsonRpcError(error) || error.code !== UNSUPPORTED_PROTOCOL_VERSION || attempt > 0) {
+          throw error;
+        }
+        const data = error.data;
+        const supported = isRecord(data) && Array.isArray(data.supported) ? data.supported : [];
+        const chosen = supported.find(
+          (v): v is string => typeof v === 'string' && accepted.includes(v),
+        );
+        if (chosen === undefined) throw unsupported(supported);
+        version = chosen;
+      }
+    }
+  };
+  /** A JSON-RPC error a server sent with a 4xx status arrives as the transport's error body. */
+  const rpcErrorOf = (error: unknown): unknown => {
+    const body = isRecord(error) ? error.body : undefined;
+    if (isJsonRpcError(error) || typeof body !== 'string') return error;
+    try {
+      const parsed = JSON.parse(body) as unknown;
+      const inner = isRecord(parsed) ? parsed.error : undefined;
+      if (isRecord(inner) && typeof inner.code === 'number') {
+        return new JsonRpcError(inner.code, String(inner.message ?? ''), inner.data);
+      }
+    } catch {
+      // not JSON
+    }
+    return error;
+  };
+  const unsupported = (supported: readonly unknown[]): ProtocolError =>
+    new ProtocolError(
+      `server/discover: the server supports ${supported.join(', ') || 'no version'}, none of which this client speaks (${accepted.join(', ')})`,
+      supported,
+    );
 
   const checkOutput = (name: string, result: CallToolResult<unknown>): void => {
     const schema = outputSchemas.get(name);
@@ -611,19 +771,18 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
       return initialized?.capabilities;
     },
     get protocolVersion() {
-      return initialized?.protocolVersion;
+      return initialized === undefined ? undefined : version;
     },
     capabilities,
     rpc,
     connect() {
       connecting ??= (async () => {
-        const clientInfo: Implementation = {
-          name: options.name,
-          version: options.version,
-          ...(options.title === undefined ? {} : { title: options.title }),
-        };
+        if (stateless()) {
+          initialized = await discover();
+          return initialized;
+        }
         const result = await rpc.request<InitializeResult>('initialize', {
-          protocolVersion: options.protocolVersion ?? MCP_CLIENT_PROTOCOL_VERSIONS[0]!,
+          protocolVersion: version,
           capabilities: capabilities as Record<string, unknown>,
           clientInfo: clientInfo as Record<string, unknown>,
         });
@@ -636,6 +795,7 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
             result,
           );
         }
+        version = result.protocolVersion;
         initialized = {
           ...result,
           capabilities: isRecord(result.capabilities) ? result.capabilities : {},
@@ -646,8 +806,12 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
       return connecting;
     },
     async listTools(cursor, callOptions) {
-      const result = await call<ListToolsResult>('tools/list', cursorParams(cursor), callOptions);
-      for (const tool of result.tools ?? []) {
+      const listed = await call<ListToolsResult>('tools/list', cursorParams(cursor), callOptions);
+      // A tool with an invalid `x-mcp-header` must not be used (SEP-2243): it is left out.
+      const tools = (listed.tools ?? []).filter((tool) => toolHeaderNames(tool) !== undefined);
+      const result = tools.length === listed.tools?.length ? listed : { ...listed, tools };
+      options.http?.observeTools(tools);
+      for (const tool of tools) {
         validators.delete(tool.name);
         if (isRecord(tool.outputSchema)) outputSchemas.set(tool.name, tool.outputSchema);
         else outputSchemas.delete(tool.name);
