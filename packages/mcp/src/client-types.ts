@@ -143,12 +143,23 @@ export interface CompleteResult {
 
 /** What the server declared in its `initialize` answer. */
 export interface ServerCapabilities {
-  /** It has tools (`listChanged`: it tells when they change). */
-  readonly tools?: { readonly listChanged?: boolean };
-  /** It has resources (`subscribe`: one may subscribe to updates). */
-  readonly resources?: { readonly listChanged?: boolean; readonly subscribe?: boolean };
+  /** It has tools. */
+  readonly tools?: {
+    /** It tells when they change. */
+    readonly listChanged?: boolean;
+  };
+  /** It has resources. */
+  readonly resources?: {
+    /** It tells when the list changes. */
+    readonly listChanged?: boolean;
+    /** One may subscribe to a resource's updates. */
+    readonly subscribe?: boolean;
+  };
   /** It has prompts. */
-  readonly prompts?: { readonly listChanged?: boolean };
+  readonly prompts?: {
+    /** It tells when they change. */
+    readonly listChanged?: boolean;
+  };
   /** It answers `completion/complete`. */
   readonly completions?: Readonly<Record<string, unknown>>;
   /** It sends log messages (`logging/setLevel`). */
