@@ -6,10 +6,47 @@
 import {
   createMcpClient,
   createMcpFetch,
+  createOAuthClient,
+  type McpAuthProvider,
   type McpClient,
   type McpClientOptions,
 } from '@jsonrpc-kit/mcp/client';
 import { createStreamableHttpTransport } from '@jsonrpc-kit/transport-http';
+
+/** The Client ID Metadata Document URL the suite expects a client to use. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** Never listened on: the authorization server's redirect is read from its `Location`. */
+const REDIRECT_URI = 'http://127.0.0.1:3333/callback';
+
+/**
+ * The authorization step without a browser: the suite's authorization server redirects at once,
+ * so the redirect it answers is the callback.
+ */
+async function followAuthorization(url: URL): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.body?.cancel();
+  const location = response.headers.get('location');
+  if (location === null)
+    throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  return new URL(location, url).href;
+}
+
+/** The OAuth client of an `auth/*` scenario (its context may give a pre-registered client). */
+function authFor(scenario: string, env: ScenarioEnv): McpAuthProvider | undefined {
+  if (!scenario.startsWith('auth/')) return undefined;
+  const context = JSON.parse(env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+    client_id?: string;
+    client_secret?: string;
+  };
+  return createOAuthClient({
+    redirectUri: REDIRECT_URI,
+    authorize: followAuthorization,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientMetadata: { client_name: 'jsonrpc-kit conformance client' },
+    ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
+    ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+  });
+}
 
 /** The environment a scenario reads (`MCP_CONFORMANCE_CONTEXT`, `MCP_CONFORMANCE_PROTOCOL_VERSION`). */
 export type ScenarioEnv = Readonly<Record<string, string | undefined>>;
@@ -24,7 +61,8 @@ function connectTo(
   // sends a tool's elicitation there when it does not relate it to the call).
   const stream = options.handlers !== undefined;
   // MCP's per-request headers (Mcp-Method, Mcp-Name, Mcp-Param-*, MCP-Protocol-Version).
-  const http = createMcpFetch();
+  const auth = authFor(env.MCP_CONFORMANCE_SCENARIO ?? '', env);
+  const http = createMcpFetch(auth === undefined ? {} : { auth });
   return createMcpClient(createStreamableHttpTransport({ url, stream, fetch: http }), {
     http,
     name: 'jsonrpc-kit-conformance-client',
@@ -128,9 +166,12 @@ export async function runScenario(scenario: string, url: string, env: ScenarioEn
         { handlers: { elicitation: () => ({ action: 'accept', content: { confirmed: true } }) } },
       );
     default:
-      // `initialize` and any scenario that asks for the handshake and a look at the tools.
+      // `initialize`, the `auth/*` scenarios (authorized on the way) and any scenario that asks
+      // for the handshake and a look at the tools: list them and call the first.
       return session(url, env, async (mcp) => {
-        await mcp.listAllTools();
+        const tools = await mcp.listAllTools();
+        if (scenario.startsWith('auth/') && tools[0] !== undefined)
+          await mcp.callTool(tools[0].name);
       });
   }
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { McpAuthProvider } from './auth/oauth-client.js';
 import type { ToolInfo } from './client-types.js';
 
 /** A `fetch`-compatible function (the Streamable HTTP transport's `fetch` option). */
@@ -29,7 +30,15 @@ export interface McpFetchOptions {
    * @default globalThis.fetch
    */
   readonly fetch?: McpFetchLike;
+  /**
+   * Authorization: its `Authorization` header goes with every request, and a 401 (or a 403
+   * `insufficient_scope`) runs its flow and sends the request again (`createOAuthClient`).
+   */
+  readonly auth?: McpAuthProvider;
 }
+
+/** The most times one request is sent again after its authorization flow. */
+const MAX_AUTH_RETRIES = 4;
 
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 /** An HTTP token (RFC 9110): visible ASCII but separators. */
@@ -121,20 +130,38 @@ export function createMcpFetch(options: McpFetchOptions = {}): McpFetch {
   }
   const headerNames = new Map<string, Map<string, string>>();
   let protocolVersion: string | undefined;
+  const auth = options.auth;
+
+  /** Sends with the provider's token; runs its flow on a 401 or 403 and sends again. */
+  const send = async (input: string, init: RequestInit): Promise<Response> => {
+    if (auth === undefined) return inner(input, init);
+    for (let retry = 0; ; retry++) {
+      const headers = new Headers(init.headers);
+      const authorization = await auth.authorization(input);
+      if (authorization !== undefined) headers.set('authorization', authorization);
+      const response = await inner(input, { ...init, headers });
+      if (response.status !== 401 && response.status !== 403) {
+        if (authorization !== undefined && response.ok) auth.authorized?.(input);
+        return response;
+      }
+      if (retry >= MAX_AUTH_RETRIES || !(await auth.unauthorized(input, response))) return response;
+      await response.body?.cancel();
+    }
+  };
 
   const mcpFetch = ((input: string, init: RequestInit): Promise<Response> => {
-    if (init.method !== 'POST' || typeof init.body !== 'string') return inner(input, init);
+    if (init.method !== 'POST' || typeof init.body !== 'string') return send(input, init);
     let message: unknown;
     try {
       message = JSON.parse(init.body);
     } catch {
-      return inner(input, init);
+      return send(input, init);
     }
     if (!isRecord(message) || typeof message.method !== 'string') {
-      if (protocolVersion === undefined) return inner(input, init);
+      if (protocolVersion === undefined) return send(input, init);
       const headers = new Headers(init.headers);
       headers.set('mcp-protocol-version', protocolVersion);
-      return inner(input, { ...init, headers });
+      return send(input, { ...init, headers });
     }
     const headers = new Headers(init.headers);
     const method = message.method;
@@ -157,7 +184,7 @@ export function createMcpFetch(options: McpFetchOptions = {}): McpFetch {
         if (value !== undefined) headers.set(`mcp-param-${header}`, value);
       }
     }
-    return inner(input, { ...init, headers });
+    return send(input, { ...init, headers });
   }) as McpFetch;
   mcpFetch.observeTools = (tools) => {
     for (const tool of tools) {

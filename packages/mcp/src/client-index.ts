@@ -7,6 +7,17 @@
  */
 
 export type {
+  McpAuthProvider,
+  OAuthClientInformation,
+  OAuthClientOptions,
+  OAuthState,
+  OAuthStore,
+  OAuthTokens,
+} from './auth/oauth-client.js';
+export { createOAuthClient, McpAuthError } from './auth/oauth-client.js';
+export type { AuthChallenge } from './auth/www-authenticate.js';
+export { parseWwwAuthenticate } from './auth/www-authenticate.js';
+export type {
   McpCallOptions,
   McpClient,
   McpClientHandlerContext,
