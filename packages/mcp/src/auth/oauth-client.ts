@@ -38,6 +38,8 @@ export interface OAuthClientInformation {
 export interface OAuthState {
   /** The tokens. */
   readonly tokens?: OAuthTokens;
+  /** The scope the last authorization asked for. */
+  readonly scope?: string;
   /** The client registered at the authorization server, by issuer. */
   readonly clients?: Readonly<Record<string, OAuthClientInformation>>;
 }
@@ -217,7 +219,7 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
   /** One flow at a time per server: concurrent 401s wait for it. */
   const running = new Map<string, Promise<boolean>>();
 
-  // biome-ignore lint/suspicious/noExplicitAny: one options object serves every oauth4webapi request
+  // One options object serves every oauth4webapi request (its option types differ by request).
   const http = (url: string | URL): any => {
     const u = new URL(url);
     const insecure =
@@ -229,15 +231,25 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
     };
   };
 
+  /**
+   * A metadata document, or `undefined` when the server answers it has none (a 4xx). A request
+   * that fails on the network is tried again once, then fails the flow: a document that could
+   * not be read is not taken as absent.
+   */
   const getJson = async (url: string): Promise<Response | undefined> => {
-    try {
-      const response = await fetchFn(url, { headers: { accept: 'application/json' } });
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await fetchFn(url, { headers: { accept: 'application/json' } });
+      } catch (error) {
+        if (attempt === 0) continue;
+        throw new McpAuthError(`could not read ${url}: ${String(error)}`, { cause: error });
+      }
       if (response.ok) return response;
-      await response.body?.cancel();
-    } catch {
-      // not there: try the next
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.status >= 500 && attempt === 0) continue;
+      return undefined;
     }
-    return undefined;
   };
 
   /** Protected-resource metadata, or `undefined` for a server without any (2025-03-26). */
@@ -412,17 +424,28 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
   });
 
   /** The authorization-code flow; saves the tokens. */
-  const flow = async (resource: string, challenge: AuthChallenge | undefined): Promise<void> => {
+  const flow = async (
+    resource: string,
+    challenge: AuthChallenge | undefined,
+    stepUp: boolean,
+  ): Promise<void> => {
     const server = new URL(resource);
     const state = (await store.load(resource)) ?? {};
     const prm = await discoverResource(server, challenge);
     const issuer = new URL(prm?.authorization_servers?.[0] ?? server.origin);
     const as = await discoverAuthorizationServer(issuer, prm === undefined);
-    const scope =
+    let scope =
       challenge?.params.scope ??
       (prm?.scopes_supported !== undefined && prm.scopes_supported.length > 0
         ? prm.scopes_supported.join(' ')
         : options.scope);
+    // Step-up asks for what it had and what the challenge names (SEP-2350).
+    const previous = state.tokens?.scope ?? state.scope;
+    if (stepUp && previous !== undefined) {
+      scope = [...new Set([...previous.split(' '), ...(scope ?? '').split(' ')])]
+        .filter((s) => s !== '')
+        .join(' ');
+    }
     const client = await register(as, state, scope);
     const clients = { ...state.clients, [as.issuer]: client };
     await store.save(resource, { ...state, clients });
@@ -460,7 +483,12 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
       { additionalParameters: { resource: indicator }, ...http(as.token_endpoint ?? as.issuer) },
     );
     const tokens = await oauth.processAuthorizationCodeResponse(as, oauthClient, response);
-    await store.save(resource, { ...state, clients, tokens: toTokens(tokens) });
+    await store.save(resource, {
+      ...state,
+      clients,
+      tokens: toTokens(tokens),
+      ...(scope === undefined ? {} : { scope }),
+    });
   };
 
   /** Refreshes the tokens; false when there is no refresh token or the server refused. */
@@ -524,7 +552,7 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
         ) {
           if (await refresh(resource)) return true;
         }
-        await flow(resource, challenge);
+        await flow(resource, challenge, stepUp);
         return true;
       })();
       running.set(resource, task);

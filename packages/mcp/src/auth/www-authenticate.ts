@@ -61,7 +61,7 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
     out.push(current);
     rest = after;
     const token68 = /^[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))/.exec(rest)?.[0];
-    if (token68 !== undefined && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\s*=/.test(rest)) {
+    if (token68 !== undefined && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\s*=\s*[^\s,=]/.test(rest)) {
       current.params.token68 = token68;
       rest = rest.slice(token68.length);
     }
