@@ -64,15 +64,13 @@ async function authorizationServer(issued: Issued[], requests: string[]): Promis
       );
     } else if (url.pathname === '/register' && req.method === 'POST') {
       const metadata = JSON.parse(await bodyOf(req)) as { redirect_uris: string[] };
-      res
-        .writeHead(201, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            ...metadata,
-            client_id: 'client-1',
-            token_endpoint_auth_method: 'none',
-          }),
-        );
+      res.writeHead(201, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          ...metadata,
+          client_id: 'client-1',
+          token_endpoint_auth_method: 'none',
+        }),
+      );
     } else if (url.pathname === '/authorize') {
       const code = randomUUID();
       challenges.set(code, {
@@ -94,16 +92,14 @@ async function authorizationServer(issued: Issued[], requests: string[]): Promis
       }
       const token = `token-${issued.length + 1}`;
       issued.push({ token, resource: form.get('resource'), scope: grant.scope });
-      res
-        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-        .end(
-          JSON.stringify({
-            access_token: token,
-            token_type: 'Bearer',
-            expires_in: 3600,
-            scope: grant.scope,
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(
+        JSON.stringify({
+          access_token: token,
+          token_type: 'Bearer',
+          expires_in: 3600,
+          scope: grant.scope,
+        }),
+      );
     } else res.writeHead(404).end();
   });
   base = await listen(server);
