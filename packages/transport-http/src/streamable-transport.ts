@@ -237,6 +237,7 @@ export function createStreamableHttpTransport(
     onId: (id: string) => void,
     onMessage: (data: string) => void,
     settled?: () => boolean,
+    onRetry?: (ms: number) => void,
   ): Promise<'ended' | 'dropped' | 'too-large' | 'settled'> => {
     const decoder = new TextDecoder();
     let tooLarge = false;
@@ -248,7 +249,7 @@ export function createStreamableHttpTransport(
       if (event.id !== undefined) onId(event.id);
       if (event.event !== 'message' || event.data === '') return;
       onMessage(event.data);
-    });
+    }, onRetry);
     const reader = body.getReader();
     try {
       for (;;) {
@@ -273,16 +274,23 @@ export function createStreamableHttpTransport(
   const overLimit = (what: string): TransportError =>
     new TransportError(`${what}: an event over maxMessageBytes (${maxMessageBytes} characters)`);
 
-  /** Opens (or resumes) a GET stream; retries with backoff while it drops. */
+  /**
+   * Opens (or resumes) a GET stream; retries with backoff while it drops. The server's SSE
+   * `retry` (given as `retryMs`, or sent on the stream) replaces `initialDelay` as the wait
+   * before reconnecting, and a resumed answer stream waits it before its first attempt.
+   */
   const resume = async (
     lastEventId: string | undefined,
     onId: (id: string) => void,
     keepOpen: AbortSignal | undefined,
     stop?: AbortSignal,
+    retryMs?: number,
+    owed?: Set<string>,
   ): Promise<void> => {
     let attempt = 0;
-    /** Set once a stream came and went: the next one waits `initialDelay` all the same. */
-    let again = false;
+    let base = retryMs ?? initialDelay;
+    /** Set once a stream came and went (or a server said when to come back): wait `base`. */
+    let again = retryMs !== undefined;
     let last = lastEventId;
     const until = keepOpen ?? stop;
     const signal =
@@ -294,8 +302,8 @@ export function createStreamableHttpTransport(
               : [closer.signal, keepOpen, stop],
           );
     while (!closed && attempt <= maxRetries) {
-      if (attempt > 0) await sleep(Math.min(initialDelay * 2 ** (attempt - 1), maxDelay), signal);
-      else if (again) await sleep(initialDelay, signal);
+      if (attempt > 0) await sleep(Math.min(base * 2 ** (attempt - 1), maxDelay), signal);
+      else if (again) await sleep(base, signal);
       if (closed || sessionId === undefined || signal.aborted) return;
       attempt++;
       let response: Response;
@@ -341,8 +349,14 @@ export function createStreamableHttpTransport(
           last = id;
           onId(id);
         },
-        deliver,
+        (data) => {
+          if (owed !== undefined && owed.size > 0) takeAnswered(owed, data);
+          deliver(data);
+        },
+        owed === undefined ? undefined : () => owed.size === 0,
+        (ms) => (base = ms),
       );
+      if (end === 'settled') return;
       if (end === 'too-large') {
         // A failed attempt, whatever it carried before: the same event may come again.
         report(overLimit('HTTP event stream'));
@@ -489,6 +503,7 @@ export function createStreamableHttpTransport(
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('text/event-stream') && response.body !== null) {
       let last: string | undefined;
+      let retryMs: number | undefined;
       const body = response.body;
       // A request's answer comes on its stream: its send lasts as long, and fails when the
       // stream ends without it (nothing could bring it any more). So do a batch's requests.
@@ -505,6 +520,7 @@ export function createStreamableHttpTransport(
           // Every request it carried is answered: nothing more is wanted from this stream, even
           // when the server holds it open.
           owed === undefined ? undefined : () => owed.size === 0,
+          (ms) => (retryMs = ms),
         );
         if (end === 'settled') return;
         if (end === 'too-large') {
@@ -516,10 +532,19 @@ export function createStreamableHttpTransport(
         // The send's signal aborted the exchange (its calls timed out or were aborted): nobody
         // waits for what the stream would bring, so it is not resumed.
         if (signal?.aborted) throw new AbortError({ cause: signal.reason });
-        // A stream that dropped before its end: resume it where it stopped (until the send's
-        // signal says its calls gave up).
-        if (end === 'dropped' && !closed && last !== undefined) {
-          await resume(last, () => {}, undefined, signal);
+        // A stream that dropped before its end, or that the server closed before the answers it
+        // owes (SEP-1699: the server may close it and have the client poll): resume it where it
+        // stopped with a GET and `Last-Event-ID`, after the `retry` the server gave (until the
+        // send's signal says its calls gave up, or every answer came).
+        const unanswered = owed !== undefined && owed.size > 0;
+        if ((end === 'dropped' || unanswered) && !closed && last !== undefined) {
+          await resume(last, () => {}, undefined, signal, retryMs, owed);
+          if (owed !== undefined && owed.size > 0 && !closed && signal?.aborted !== true) {
+            throw new TransportError(
+              `HTTP ${status} event stream ended and could not be resumed: no answer to ${unansweredWords(owed)}`,
+              { status },
+            );
+          }
           return;
         }
         if (owed !== undefined && owed.size > 0 && !closed) {

@@ -1,0 +1,191 @@
+/**
+ * MCP authorization as a resource server: bearer tokens checked on each request, a 401 with
+ * `WWW-Authenticate` pointing at the protected-resource metadata (RFC 9728), and that document.
+ *
+ * @module
+ */
+import type { TransportContext } from '@jsonrpc-kit/core';
+import { HttpError } from '@jsonrpc-kit/transport-http';
+
+/** Who a token speaks for, as the verifier found it. */
+export interface AuthInfo {
+  /** The token's scopes. */
+  readonly scopes: readonly string[];
+  /** The token's subject (the user). */
+  readonly subject?: string;
+  /** The client it was issued to. */
+  readonly clientId?: string;
+  /** The audience (resource) it was issued for; checked against the server's resource. */
+  readonly audience?: string | readonly string[];
+  /** When it expires, in seconds since the epoch; a token past it is refused. */
+  readonly expiresAt?: number;
+  /** Anything else the verifier read (JWT claims, the introspection answer). */
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/** Options of {@link createProtectedResource}. */
+export interface ProtectedResourceOptions {
+  /** The MCP server's URL, its resource identifier (`https://api.example.com/mcp`). */
+  readonly resource: string;
+  /** The issuers of the authorization servers that issue tokens for it. */
+  readonly authorizationServers: readonly string[];
+  /**
+   * Checks a bearer token: its `AuthInfo`, or `undefined` when it is not valid (verify a JWT
+   * against the issuer's JWKS, for instance with `jose`, or ask the authorization server's
+   * introspection endpoint).
+   */
+  readonly verify: (token: string) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /** Scopes every request needs; a token without them gets 403 `insufficient_scope`. */
+  readonly requiredScopes?: readonly string[];
+  /** The scopes to advertise (`scopes_supported`). @default requiredScopes */
+  readonly scopesSupported?: readonly string[];
+  /** A human-readable name (`resource_name`). */
+  readonly resourceName?: string;
+  /**
+   * Check the token's audience against `resource` (RFC 8707). A verifier that checks it itself
+   * may turn this off.
+   *
+   * @default true
+   */
+  readonly checkAudience?: boolean;
+}
+
+/** A protected MCP server's authorization pieces; see {@link createProtectedResource}. */
+export interface ProtectedResource {
+  /** The protected-resource metadata document (RFC 9728). */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Where it is served: `/.well-known/oauth-protected-resource` and the resource's path. */
+  readonly metadataPath: string;
+  /** Its absolute URL, sent in `WWW-Authenticate` as `resource_metadata`. */
+  readonly metadataUrl: string;
+  /**
+   * The `authenticate` option of the Streamable HTTP handlers: reads the bearer token, verifies
+   * it, and resolves to its {@link AuthInfo} (the handler's `ctx.transport.auth`); refuses with
+   * 401 and `WWW-Authenticate` (no token, an invalid or expired one, the wrong audience) or 403
+   * `insufficient_scope`.
+   *
+   * @param context - the request's transport context (its headers)
+   * @returns the token's principal
+   * @throws HttpError 401 or 403
+   */
+  authenticate(context: TransportContext): Promise<AuthInfo>;
+  /**
+   * Answers a request for the metadata document (a fetch `Request`), or `undefined` for any other
+   * path.
+   *
+   * @param request - the request
+   * @returns the answer, or `undefined`
+   */
+  metadataResponse(request: Request): Response | undefined;
+}
+
+const header = (context: TransportContext, name: string): string | undefined => {
+  const value = context.headers?.[name];
+  return typeof value === 'string' ? value : value?.[0];
+};
+
+const quoted = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
+
+/**
+ * Creates what a protected MCP server needs: give `authenticate` to the Streamable HTTP handler
+ * (`createStreamableHttpNodeHandler(mcp.server, { authenticate })`, or the fetch handler), and
+ * serve `metadata` at `metadataPath` (or answer with `metadataResponse`). A request without a
+ * valid token gets 401 with `WWW-Authenticate: Bearer resource_metadata="…"` (and the scope it
+ * needs), which is where an MCP client starts its authorization.
+ *
+ * @param options - the resource, its authorization servers, the token verifier, scopes
+ * @returns the pieces
+ * @throws TypeError when `resource` is not an absolute http(s) URL
+ * @example
+ * ```ts
+ * const protect = createProtectedResource({
+ *   resource: 'https://api.example.com/mcp',
+ *   authorizationServers: ['https://auth.example.com'],
+ *   verify: async (token) => introspect(token),
+ * });
+ * const handler = createStreamableHttpNodeHandler(mcp.server, { authenticate: protect.authenticate });
+ * ```
+ */
+export function createProtectedResource(options: ProtectedResourceOptions): ProtectedResource {
+  const resource = new URL(options.resource);
+  if (resource.protocol !== 'https:' && resource.protocol !== 'http:') {
+    throw new TypeError(
+      `createProtectedResource: resource must be an http(s) URL, got ${options.resource}`,
+    );
+  }
+  resource.hash = '';
+  const path = resource.pathname.replace(/\/$/, '');
+  const metadataPath = `/.well-known/oauth-protected-resource${path}`;
+  const metadataUrl = `${resource.origin}${metadataPath}`;
+  const required = options.requiredScopes ?? [];
+  const supported = options.scopesSupported ?? required;
+  const metadata: Record<string, unknown> = {
+    resource: resource.href,
+    authorization_servers: [...options.authorizationServers],
+    bearer_methods_supported: ['header'],
+    ...(supported.length > 0 ? { scopes_supported: [...supported] } : {}),
+    ...(options.resourceName === undefined ? {} : { resource_name: options.resourceName }),
+  };
+  const body = JSON.stringify(metadata);
+
+  const challenge = (error?: string, description?: string): string => {
+    let value = `Bearer resource_metadata=${quoted(metadataUrl)}`;
+    if (required.length > 0) value += `, scope=${quoted(required.join(' '))}`;
+    if (error !== undefined) value += `, error=${quoted(error)}`;
+    if (description !== undefined) value += `, error_description=${quoted(description)}`;
+    return value;
+  };
+  const refuse = (status: 401 | 403, error?: string, description?: string): HttpError =>
+    new HttpError(status, description ?? 'Unauthorized', {
+      headers: { 'www-authenticate': challenge(error, description) },
+    });
+
+  const audienceMatches = (audience: string | readonly string[] | undefined): boolean => {
+    if (audience === undefined) return true;
+    const list = typeof audience === 'string' ? [audience] : audience;
+    const canonical = resource.href.replace(/\/$/, '');
+    return list.some((a) => a.replace(/\/$/, '') === canonical);
+  };
+
+  return {
+    metadata,
+    metadataPath,
+    metadataUrl,
+    async authenticate(context) {
+      const authorization = header(context, 'authorization');
+      const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (match === null) throw refuse(401);
+      let info: AuthInfo | undefined;
+      try {
+        info = await options.verify(match[1]!);
+      } catch (error) {
+        throw new HttpError(401, 'Unauthorized', {
+          cause: error,
+          headers: {
+            'www-authenticate': challenge('invalid_token', 'the token could not be verified'),
+          },
+        });
+      }
+      if (info === undefined) throw refuse(401, 'invalid_token', 'the token is not valid');
+      if (info.expiresAt !== undefined && info.expiresAt * 1000 <= Date.now()) {
+        throw refuse(401, 'invalid_token', 'the token has expired');
+      }
+      if (options.checkAudience !== false && !audienceMatches(info.audience)) {
+        throw refuse(401, 'invalid_token', 'the token is for another resource');
+      }
+      const missing = required.filter((scope) => !info.scopes.includes(scope));
+      if (missing.length > 0) {
+        throw refuse(403, 'insufficient_scope', `the token lacks ${missing.join(' ')}`);
+      }
+      return info;
+    },
+    metadataResponse(request) {
+      const url = new URL(request.url);
+      if (url.pathname !== metadataPath) return undefined;
+      return new Response(body, {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+      });
+    },
+  };
+}
