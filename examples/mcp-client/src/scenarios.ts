@@ -68,7 +68,7 @@ function connectTo(
     name: 'jsonrpc-kit-conformance-client',
     version: '1.0.0',
     ...(version === undefined ? {} : { protocolVersion: version }),
-    client: { requestTimeout: 20_000 },
+    client: { callTimeout: 20_000 },
     ...options,
   });
 }

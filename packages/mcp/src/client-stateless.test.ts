@@ -28,7 +28,7 @@ function statelessServer(seen: Array<{ method: string; params: Record<string, un
       serverInfo: { name: 'stateless', version: '1' },
     };
   });
-  server.method('tools/call', (params: Record<string, unknown>) => {
+  server.method('tools/call', (params: Record<string, unknown>): Record<string, unknown> => {
     seen.push({ method: 'tools/call', params });
     if (params.inputResponses === undefined) {
       return {

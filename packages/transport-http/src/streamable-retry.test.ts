@@ -48,7 +48,7 @@ describe('a request stream the server closes before the answer (SEP-1699)', () =
         }),
     );
     const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-    const client = createClient(createStreamableHttpTransport({ url }), { requestTimeout: 5_000 });
+    const client = createClient(createStreamableHttpTransport({ url }), { callTimeout: 5_000 });
     closers.push(() => client.close());
     expect(await client.request('work')).toBe('late');
     expect(gets).toHaveLength(1);
