@@ -11,6 +11,7 @@ import { empty, json, policyResponse } from './fetch-response.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { HttpContext } from './http-context.js';
 import { HttpError } from './http-error.js';
+import { checkHttpOptions } from './option-names.js';
 import { checkRequest, POST_ONLY } from './request-policy.js';
 import {
   BAD_BODY_BODY,
@@ -103,6 +104,7 @@ export function createFetchHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): FetchHandler {
+  checkHttpOptions('createFetchHandler', options);
   const cfg = resolveHandlerOptions(options, server.maxMessageBytes);
   const allow = ['allow', cfg.allow];
 

@@ -6,6 +6,7 @@
  */
 import type { Transport } from '@jsonrpc-kit/core';
 import { readAnswerText } from './answer-body.js';
+import { checkHttpOptions } from './option-names.js';
 import {
   answerLimit,
   createPostTransport,
@@ -69,6 +70,7 @@ export function fetchPost(url: string, fetchFn: FetchLike, maxBytes: number): Po
  * ```
  */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
+  checkHttpOptions('createHttpTransport', options);
   let fetchFn = options.fetch;
   if (fetchFn === undefined) {
     if (typeof globalThis.fetch !== 'function') {

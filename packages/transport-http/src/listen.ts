@@ -6,9 +6,10 @@
 import type { Server, ServerOptions } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@jsonrpc-kit/core';
-import type { MessageHandler } from '@jsonrpc-kit/core/engine';
+import { checkOptionNames, type MessageHandler, type OptionNames } from '@jsonrpc-kit/core/engine';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { createHttpHandler } from './node-handler.js';
+import { HANDLER_OPTION_NAMES, RENAMED_HTTP_OPTIONS } from './option-names.js';
 
 /** Options of {@link listen}: where to listen, plus every handler option. */
 export interface ListenOptions extends HttpHandlerOptions {
@@ -124,6 +125,16 @@ function capConnections(
   return (socket) => !refused.has(socket);
 }
 
+/** Every name of {@link ListenOptions}. */
+const LISTEN_OPTION_NAMES: OptionNames<ListenOptions> = {
+  ...HANDLER_OPTION_NAMES,
+  port: true,
+  host: true,
+  maxConnections: true,
+  maxConnectionsPerAddress: true,
+  serverOptions: true,
+};
+
 /**
  * Serves `server` over HTTP on a new node:http server (see `createHttpHandler` for the status
  * policy), with limits fit for an exposed port: headers within 10 s, a whole request within 60 s,
@@ -141,7 +152,20 @@ function capConnections(
  * ```
  */
 export function listen(server: MessageHandler, options: ListenOptions = {}): Promise<HttpListener> {
-  const handler = createHttpHandler(server, options);
+  try {
+    checkOptionNames('listen', options, LISTEN_OPTION_NAMES, RENAMED_HTTP_OPTIONS);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const {
+    port: _port,
+    host: _host,
+    maxConnections: _maxConnections,
+    maxConnectionsPerAddress: _perAddress,
+    serverOptions: _serverOptions,
+    ...handlerOptions
+  } = options;
+  const handler = createHttpHandler(server, handlerOptions);
   // node:http loads here rather than with the package: a client of this package never needs it.
   return import('node:http').then(({ createServer }) => {
     let admitted: (socket: Socket) => boolean = () => true;

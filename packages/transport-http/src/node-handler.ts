@@ -13,6 +13,7 @@ import { HttpContext, type HttpContextSource } from './http-context.js';
 import { HttpError } from './http-error.js';
 import { headerOf, parsedBody } from './node-request.js';
 import { writeEarly, writeEmpty, writeJson } from './node-write.js';
+import { checkHttpOptions } from './option-names.js';
 import { checkRequest, POST_ONLY } from './request-policy.js';
 import {
   BAD_BODY_BODY,
@@ -281,6 +282,7 @@ export function createHttpHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
 ): NodeHttpHandler {
+  checkHttpOptions('createHttpHandler', options);
   const cfg = resolveHandlerOptions(options, server.maxMessageBytes);
   const deadlines = cfg.bodyTimeout > 0 ? new Deadlines(cfg.bodyTimeout) : undefined;
   const served: Served = { server, cfg, deadlines };

@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { answerTooLarge, declaredTooLarge } from './answer-body.js';
 import { DEFAULT_KEEP_ALIVE_TIMEOUT } from './constants.js';
 import { fetchPost } from './http-transport.js';
+import { checkHttpOptions } from './option-names.js';
 import {
   answerLimit,
   createPostTransport,
@@ -71,6 +72,7 @@ export interface NodeHttpTransportOptions extends HttpTransportOptions {
  * ```
  */
 export function createHttpTransport(options: NodeHttpTransportOptions): Transport {
+  checkHttpOptions('createHttpTransport (node)', options);
   const url = new URL(options.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`createHttpTransport: not an http(s) URL: ${url.href}`);

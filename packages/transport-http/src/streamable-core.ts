@@ -9,6 +9,7 @@
 import type { ConnectionHandler } from '@jsonrpc-kit/core/engine';
 import { HttpContext } from './http-context.js';
 import { type SessionOwner, sessionClass } from './http-session.js';
+import { checkHttpOptions } from './option-names.js';
 import { checkRequest } from './request-policy.js';
 import { admit, endSession } from './streamable-auth.js';
 import { get } from './streamable-get.js';
@@ -113,6 +114,7 @@ export function createStreamableCore(
   options: StreamableHttpHandlerOptions = {},
   direct = false,
 ): StreamableCore {
+  checkHttpOptions('createStreamableHttpHandler', options);
   const st = new StreamableState(server, options, direct);
   const owner: SessionOwner = {
     route: (session, text) => route(st, session, text),

@@ -23,6 +23,7 @@ import {
   unansweredWords,
 } from './expects-answer.js';
 import { failureText } from './failure-text.js';
+import { checkHttpOptions } from './option-names.js';
 import type { FetchLike, HttpHeadersOption } from './post-transport.js';
 import { createSseParser } from './sse.js';
 
@@ -160,6 +161,7 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
 export function createStreamableHttpTransport(
   options: StreamableHttpTransportOptions,
 ): StreamableHttpTransport {
+  checkHttpOptions('createStreamableHttpTransport', options);
   const url = String(options.url);
   let fetchFn = options.fetch;
   if (fetchFn === undefined) {
