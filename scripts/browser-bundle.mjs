@@ -47,9 +47,11 @@ import { gzipSync } from 'node:zlib';
 // 22.25 KiB: the WebSocket client's option names checked too (the old `maxPayload` and `queue`
 // named with their replacements), and one JSON-text skipper in core shared by the scanners
 // (about 0.45 KB together); 21.94 KB measured when this budget was set.
+// 22.5 KiB: the HTTP client transport's option names checked too (about 0.35 KB with the
+// handlers' tables it shares a file with); 22.27 KB measured when this budget was set.
 // Making the profiles, subscriptions and call context tree-shakable for apps that do not use them
 // is the next cut.
-export const BROWSER_CLIENT_BUDGET = 22.25 * 1024;
+export const BROWSER_CLIENT_BUDGET = 22.5 * 1024;
 
 const root = new URL('..', import.meta.url).pathname;
 
