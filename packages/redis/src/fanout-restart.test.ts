@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skipReason, useRedisServer } from '../test/redis-server.js';
+import { connectionsNoticed, skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisFanout } from './fanout.js';
 
 describe.skipIf(skipReason !== undefined)('fan-out through redis-server restarts', () => {
@@ -16,11 +16,12 @@ describe.skipIf(skipReason !== undefined)('fan-out through redis-server restarts
     // Several restarts (stop, then start on the same port): each time, what was published while
     // Redis was down goes out after the subscription is back, so it arrives.
     for (let round = 1; round <= 4; round++) {
-      const restarted = redis.restart(400);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const held = [fanout.publish('ticks', `${round}a`), fanout.publish('ticks', `${round}b`)];
-      expect(fanout.queued).toBe(2);
-      await restarted;
+      let held: Promise<void>[] = [];
+      await redis.restart(400, async () => {
+        await connectionsNoticed();
+        held = [fanout.publish('ticks', `${round}a`), fanout.publish('ticks', `${round}b`)];
+        expect(fanout.queued).toBe(2);
+      });
       await Promise.all(held);
       await expect.poll(() => got.slice(-2), { timeout: 2000 }).toEqual([`${round}a`, `${round}b`]);
     }

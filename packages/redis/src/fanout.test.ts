@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { LocalErrorCode } from '@jsonrpc-kit/core';
 import { describe, expect, it } from 'vitest';
-import { skipReason, useRedisServer } from '../test/redis-server.js';
+import { connectionsNoticed, skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisFanout } from './fanout.js';
 import { findRedisServer } from './testing.js';
 
@@ -70,12 +70,13 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
     await b.publish('ticks', 1);
     await expect.poll(() => got, { timeout: 2000 }).toEqual([1]);
 
-    const restarted = redis.restart(500);
-    // Published while Redis is down (or coming back): queued, then sent in order.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const duringOutage = b.publish('ticks', 2);
-    expect(b.queued).toBe(1);
-    await restarted;
+    // Published while Redis is down: queued, then sent in order.
+    let duringOutage: Promise<void> | undefined;
+    await redis.restart(500, async () => {
+      await connectionsNoticed();
+      duringOutage = b.publish('ticks', 2);
+      expect(b.queued).toBe(1);
+    });
     await duringOutage;
     // The queued publish may have gone out before `a` resubscribed; afterwards every one arrives.
     await expect
@@ -95,11 +96,14 @@ describe.skipIf(skipReason !== undefined)('fan-out on a real redis-server', () =
       maxQueue: 1,
       channelPrefix: 't3:',
     });
-    const restarted = redis.restart(500);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const first = fanout.publish('x', 1);
-    await expect(fanout.publish('x', 2)).rejects.toMatchObject({ code: LocalErrorCode.Transport });
-    await restarted;
+    let first: Promise<void> | undefined;
+    await redis.restart(500, async () => {
+      await connectionsNoticed();
+      first = fanout.publish('x', 1);
+      await expect(fanout.publish('x', 2)).rejects.toMatchObject({
+        code: LocalErrorCode.Transport,
+      });
+    });
     await expect(first).resolves.toBeUndefined();
     await fanout.close();
     await expect(fanout.publish('x', 3)).rejects.toMatchObject({

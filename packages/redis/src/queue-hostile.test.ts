@@ -3,7 +3,7 @@ import { ErrorCode, type TransportHandler } from '@jsonrpc-kit/core';
 import { createServer } from '@jsonrpc-kit/server';
 import { createClient as createRedisClient } from '@redis/client';
 import { describe, expect, it } from 'vitest';
-import { skipReason, useRedisServer } from '../test/redis-server.js';
+import { connectionsNoticed, skipReason, useRedisServer } from '../test/redis-server.js';
 import { createRedisQueueClientTransport, QUEUE_RECOUNT_MS } from './queue-client-transport.js';
 import { createRedisQueueWorkerTransport } from './queue-worker-transport.js';
 
@@ -213,25 +213,26 @@ describe.skipIf(skipReason !== undefined)('queue transport against hostile calle
     });
     await using client = createClient(transport, { callTimeout: 20_000 });
     expect(await client.request('run', ['before'])).toBe('before');
-    const restarted = redis.restart(1500);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // Three calls that give up during the outage, three that wait, and more than the bound.
-    const givenUp = ['g1', 'g2', 'g3'].map((name) =>
-      client
-        .request('run', [name], { timeout: 300 })
-        .catch((error: { code: string }) => error.code),
-    );
-    const waiting = ['w1', 'w2', 'w3'].map((name) => client.request('run', [name]));
-    const started = Date.now();
-    const refused = await client.request('run', ['over']).catch((error: Error) => error);
-    expect(Date.now() - started).toBeLessThan(500);
-    expect(refused).toMatchObject({ code: 'TRANSPORT_ERROR' });
-    expect((refused as Error).message).toMatch(/unreachable/);
-    expect(await Promise.all(givenUp)).toEqual(['TIMEOUT', 'TIMEOUT', 'TIMEOUT']);
-    // With the given-up ones let go of, there is room again for one more.
-    const late = client.request('run', ['late']);
-    await restarted;
-    expect(await Promise.all([...waiting, late])).toEqual(['w1', 'w2', 'w3', 'late']);
+    let answers: Promise<unknown>[] = [];
+    await redis.restart(1500, async () => {
+      await connectionsNoticed();
+      // Three calls that give up during the outage, three that wait, and more than the bound.
+      const givenUp = ['g1', 'g2', 'g3'].map((name) =>
+        client
+          .request('run', [name], { timeout: 300 })
+          .catch((error: { code: string }) => error.code),
+      );
+      answers = ['w1', 'w2', 'w3'].map((name) => client.request('run', [name]));
+      const started = Date.now();
+      const refused = await client.request('run', ['over']).catch((error: Error) => error);
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(refused).toMatchObject({ code: 'TRANSPORT_ERROR' });
+      expect((refused as Error).message).toMatch(/unreachable/);
+      expect(await Promise.all(givenUp)).toEqual(['TIMEOUT', 'TIMEOUT', 'TIMEOUT']);
+      // With the given-up ones let go of, there is room again for one more.
+      answers.push(client.request('run', ['late']));
+    });
+    expect(await Promise.all(answers)).toEqual(['w1', 'w2', 'w3', 'late']);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(ran.filter((name) => name.startsWith('g'))).toEqual([]);
   });

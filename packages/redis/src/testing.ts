@@ -56,11 +56,15 @@ export interface RedisServerProcess {
    * Stops the server and starts it again on the same port, empty, after `downMs`.
    *
    * @param downMs - how long it stays down
+   * @param whileDown - called once the old process has exited; the server starts again when
+   *   both `downMs` have passed and what it returns has settled. A test that must act during the
+   *   outage does so here rather than after a guessed delay.
    * @default downMs 300
-   * @returns resolves once it answers again
+   * @returns resolves once it answers again; rejects with what `whileDown` threw, once the server
+   *   is back
    * @throws Error when it does not come back within the start timeout
    */
-  restart(downMs?: number): Promise<void>;
+  restart(downMs?: number, whileDown?: () => unknown): Promise<void>;
   /** Stops it (as `stop()`). */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -223,10 +227,13 @@ export async function startRedisServer(
     port,
     url: `redis://127.0.0.1:${port}`,
     stop,
-    async restart(downMs = 300) {
+    async restart(downMs = 300, whileDown?: () => unknown) {
       await stopChild();
-      await new Promise((resolve) => setTimeout(resolve, downMs));
+      const down = new Promise((resolve) => setTimeout(resolve, downMs));
+      const acted = Promise.resolve().then(whileDown);
+      await Promise.allSettled([down, acted]);
       await launch();
+      await acted;
     },
     [asyncDisposeSymbol]: stop,
   } as RedisServerProcess;

@@ -42,6 +42,17 @@ export function useRedisServer(): RedisServer {
       return current().url;
     },
     stop: () => current().stop(),
-    restart: (downMs) => current().restart(downMs),
+    restart: (downMs, whileDown) => current().restart(downMs, whileDown),
   };
+}
+
+/**
+ * Resolves once this process's Redis connections have seen a server that just exited go: a short
+ * wait, then one more turn of the event loop so that its pending socket events ran.
+ *
+ * @returns resolves after the wait
+ */
+export async function connectionsNoticed(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setImmediate(resolve));
 }
