@@ -25,7 +25,7 @@ export {
 } from './defaults.js';
 export { ResultValidationError } from './errors.js';
 export type { RetryOptions } from './retry.js';
-export { retry } from './retry.js';
+export { DEFAULT_RETRY, retry } from './retry.js';
 export type { PromisifiedStub, StubOptions } from './stub.js';
 export type { SubscribeOptions, Subscription } from './subscription-handle.js';
 export { DEFAULT_MAX_BUFFERED } from './subscription-handle.js';

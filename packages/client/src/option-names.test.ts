@@ -59,6 +59,9 @@ describe('unknown option names', () => {
     expect(() => retry(loose({ idempotent: () => true, retries: 3 }))).toThrow(
       new TypeError('retry: unknown option "retries"'),
     );
+    expect(() => retry(loose({ idempotent: () => true, attempts: 3 }))).toThrow(
+      new TypeError('retry: unknown option "attempts" (renamed: use maxAttempts)'),
+    );
     await client.close();
   });
 });

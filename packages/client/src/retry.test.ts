@@ -33,9 +33,9 @@ describe('retry()', () => {
     expect(await call).toBe('v');
   });
 
-  it('gives up after `attempts`, with the last error', async () => {
+  it('gives up after `maxAttempts` attempts in all, with the last error', async () => {
     const peer = open();
-    peer.client.use(retry({ idempotent: () => true, attempts: 2, delay: 1 }));
+    peer.client.use(retry({ idempotent: () => true, maxAttempts: 2, delay: 1 }));
     const call = peer.client.request('get').catch((e: unknown) => e);
     await peer.next();
     await peer.reply(busy(1));

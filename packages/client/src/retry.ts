@@ -5,25 +5,29 @@
  * @module
  */
 import {
+  type BackoffOptions,
   ConnectionClosedError,
   isJsonRpcError,
   type Middleware,
   TimeoutError,
   TransportError,
 } from '@jsonrpc-kit/core';
-import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
+import {
+  backoffDelay,
+  type OptionNames,
+  type ResolvedBackoffOptions,
+  resolveBackoff,
+} from '@jsonrpc-kit/core/engine';
 import type { ClientCall } from './types.js';
 
-/** Options of {@link retry}. */
-export interface RetryOptions {
+/**
+ * Options of {@link retry}: which methods, and core's backoff shape ({@link BackoffOptions}),
+ * with {@link DEFAULT_RETRY} for what is unset. `maxAttempts` counts every attempt, the first
+ * one included.
+ */
+export interface RetryOptions extends BackoffOptions {
   /** Which methods are safe to repeat. Only those are retried. */
   readonly idempotent: (method: string) => boolean;
-  /** Most attempts in all (the first one included). @default 3 */
-  readonly attempts?: number;
-  /** Milliseconds before the second attempt; doubles each time. @default 100 */
-  readonly delay?: number;
-  /** Longest wait between attempts. @default 5000 */
-  readonly maxDelay?: number;
   /**
    * Whether an error is worth another attempt.
    * @default a TransportError, a TimeoutError, or a wire error -32002 (server busy)
@@ -31,17 +35,28 @@ export interface RetryOptions {
   readonly shouldRetry?: (error: unknown) => boolean;
 }
 
+/**
+ * The backoff of {@link retry}: 100 ms before the second attempt, doubling, at most 5 s, no
+ * jitter, three attempts in all.
+ *
+ * @default { strategy: 'exponential', delay: 100, maxDelay: 5000, jitter: 0, maxAttempts: 3 }
+ */
+export const DEFAULT_RETRY: ResolvedBackoffOptions = Object.freeze({
+  strategy: 'exponential',
+  delay: 100,
+  maxDelay: 5000,
+  jitter: 0,
+  maxAttempts: 3,
+});
+
 const defaultShouldRetry = (error: unknown): boolean =>
   error instanceof TransportError ||
   error instanceof TimeoutError ||
   (isJsonRpcError(error) && error.code === -32002);
 
-/** Every name of {@link RetryOptions}. */
-const RETRY_OPTION_NAMES: OptionNames<RetryOptions> = {
+/** The names of {@link RetryOptions} beside the backoff's. */
+const RETRY_OWN_NAMES: OptionNames<Omit<RetryOptions, keyof BackoffOptions>> = {
   idempotent: true,
-  attempts: true,
-  delay: true,
-  maxDelay: true,
   shouldRetry: true,
 };
 
@@ -53,18 +68,20 @@ const RETRY_OPTION_NAMES: OptionNames<RetryOptions> = {
  * @returns the middleware
  * @example
  * ```ts
- * client.use(retry({ idempotent: (method) => method.startsWith('get'), attempts: 4 }));
+ * client.use(retry({ idempotent: (method) => method.startsWith('get'), maxAttempts: 4 }));
  * ```
  */
 export function retry(options: RetryOptions): Middleware<ClientCall> {
-  checkOptionNames('retry', options, RETRY_OPTION_NAMES);
-  const attempts = options.attempts ?? 3;
-  const first = options.delay ?? 100;
-  const maxDelay = options.maxDelay ?? 5000;
+  const backoff = resolveBackoff(
+    options,
+    DEFAULT_RETRY,
+    'retry',
+    { attempts: 'maxAttempts' },
+    RETRY_OWN_NAMES,
+  );
   const shouldRetry = options.shouldRetry ?? defaultShouldRetry;
   return async (call, next) => {
     if (call.kind !== 'request' || !options.idempotent(call.method)) return next();
-    let wait = first;
     for (let attempt = 1; ; attempt++) {
       try {
         // Each attempt is a new request: the client's chain lets next() run again.
@@ -72,7 +89,7 @@ export function retry(options: RetryOptions): Middleware<ClientCall> {
       } catch (error) {
         const signal = call.options.signal;
         if (
-          attempt >= attempts ||
+          attempt >= backoff.maxAttempts ||
           signal?.aborted === true ||
           error instanceof ConnectionClosedError ||
           !shouldRetry(error)
@@ -80,8 +97,7 @@ export function retry(options: RetryOptions): Middleware<ClientCall> {
           throw error;
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      wait = Math.min(wait * 2, maxDelay);
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, backoff)));
     }
   };
 }

@@ -44,4 +44,28 @@ describe('backoff delays', () => {
     expect(() => resolve({ maxDelay: -1 })).toThrow(RangeError);
     expect(() => resolve({ maxAttempts: Number.NaN })).toThrow('retry: maxAttempts must be >= 0');
   });
+
+  it('checks the names when asked: one shape for reconnect, respawn and retry', () => {
+    // Unchecked (the caller checks its own options): an unknown name is left alone.
+    expect(resolveBackoff({ initialDelay: 5 } as never, DEFAULTS, 'reconnect').delay).toBe(
+      DEFAULTS.delay,
+    );
+    expect(() =>
+      resolveBackoff({ initialDelay: 5 } as never, DEFAULTS, 'reconnect', {
+        initialDelay: 'delay',
+      }),
+    ).toThrow(new TypeError('reconnect: unknown option "initialDelay" (renamed: use delay)'));
+    expect(() => resolveBackoff({ retries: 5 } as never, DEFAULTS, 'respawn', {})).toThrow(
+      new TypeError('respawn: unknown option "retries"'),
+    );
+    expect(
+      resolveBackoff(
+        { maxQueue: 5, delay: 7 } as never,
+        DEFAULTS,
+        'respawn',
+        {},
+        { maxQueue: true },
+      ).delay,
+    ).toBe(7);
+  });
 });

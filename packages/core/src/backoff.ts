@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { checkOptionNames, type OptionNames } from './option-names.js';
 
 /**
  * How a transport waits between attempts in a row: the shape of the WebSocket transport's
@@ -32,6 +33,15 @@ export interface BackoffOptions {
   readonly maxAttempts?: number | undefined;
 }
 
+/** Every name of {@link BackoffOptions}. */
+const BACKOFF_OPTION_NAMES: OptionNames<BackoffOptions> = {
+  strategy: true,
+  delay: true,
+  maxDelay: true,
+  jitter: true,
+  maxAttempts: true,
+};
+
 /** {@link BackoffOptions} with every member set. */
 export type ResolvedBackoffOptions = {
   readonly [K in keyof BackoffOptions]-?: Exclude<BackoffOptions[K], undefined>;
@@ -43,9 +53,13 @@ export type ResolvedBackoffOptions = {
  * @param options - what the user gave
  * @param defaults - the transport's defaults
  * @param name - the option's name, for the errors (`reconnect`, `respawn`)
+ * @param renamed - when given, the options' names are checked too: an unknown name is refused,
+ *   and one of these old names is refused naming what replaced it (`{ maxRetries: 'maxAttempts' }`)
+ * @param extra - further names the options may have beside the backoff's (`maxQueue`)
  * @returns complete options (the backoff members only)
  * @throws RangeError when a delay or `maxAttempts` is negative (or not a number), or `jitter`
  *   is outside 0..1
+ * @throws TypeError for an unknown name, when `renamed` is given
  * @example
  * ```ts
  * const defaults = { strategy: 'exponential', delay: 100, maxDelay: 5000, jitter: 0, maxAttempts: 5 } as const;
@@ -56,7 +70,17 @@ export function resolveBackoff(
   options: BackoffOptions,
   defaults: ResolvedBackoffOptions,
   name: string,
+  renamed?: Readonly<Record<string, string>>,
+  extra?: Readonly<Record<string, true>>,
 ): ResolvedBackoffOptions {
+  if (renamed !== undefined) {
+    checkOptionNames(
+      name,
+      options,
+      extra === undefined ? BACKOFF_OPTION_NAMES : { ...BACKOFF_OPTION_NAMES, ...extra },
+      renamed,
+    );
+  }
   const resolved: ResolvedBackoffOptions = {
     strategy: options.strategy ?? defaults.strategy,
     delay: options.delay ?? defaults.delay,

@@ -63,4 +63,7 @@ export type {
   StreamableHttpTransportOptions,
   StreamableReconnectOptions,
 } from './streamable-transport.js';
-export { createStreamableHttpTransport } from './streamable-transport.js';
+export {
+  createStreamableHttpTransport,
+  DEFAULT_STREAMABLE_RECONNECT,
+} from './streamable-transport.js';

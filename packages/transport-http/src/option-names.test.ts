@@ -47,5 +47,16 @@ describe('option names', () => {
     expect(() => createStreamableHttpTransport({ url, retry: {} } as never)).toThrow(
       'createStreamableHttpTransport: unknown option "retry"',
     );
+    // Reconnection takes core's backoff shape: the old names point to the new ones.
+    expect(() =>
+      createStreamableHttpTransport({ url, reconnect: { initialDelay: 5 } } as never),
+    ).toThrow(
+      'createStreamableHttpTransport: reconnect: unknown option "initialDelay" (renamed: use delay)',
+    );
+    expect(() =>
+      createStreamableHttpTransport({ url, reconnect: { maxRetries: 5 } } as never),
+    ).toThrow(
+      'createStreamableHttpTransport: reconnect: unknown option "maxRetries" (renamed: use maxAttempts)',
+    );
   });
 });

@@ -132,7 +132,7 @@ describe('createStreamableHttpTransport against the kit handler', () => {
       return new Response(cut, { status: response.status, headers: response.headers });
     };
     const client = createClient(
-      createStreamableHttpTransport({ url, fetch: dropping, reconnect: { initialDelay: 10 } }),
+      createStreamableHttpTransport({ url, fetch: dropping, reconnect: { delay: 10 } }),
       { onNotification: (n) => void notes.push(n.params) },
     );
     closers.push(() => client.close());
@@ -177,7 +177,7 @@ describe('createStreamableHttpTransport against the kit handler', () => {
         url,
         fetch: ending,
         stream: true,
-        reconnect: { initialDelay: 5, maxRetries: 3 },
+        reconnect: { delay: 5, maxAttempts: 3 },
       }),
       { onError: (error) => void errors.push(error) },
     );
@@ -188,7 +188,7 @@ describe('createStreamableHttpTransport against the kit handler', () => {
     expect(gets).toBe(4);
   });
 
-  it('waits initialDelay before opening the GET stream again after one that carried an event', async () => {
+  it('waits the reconnect delay before opening the GET stream again after one that carried an event', async () => {
     const url = await start();
     let gets = 0;
     // A server (or a proxy) that ends the stream after each event.
@@ -204,7 +204,7 @@ describe('createStreamableHttpTransport against the kit handler', () => {
         url,
         fetch: oneEach,
         stream: true,
-        reconnect: { initialDelay: 50, maxRetries: 3 },
+        reconnect: { delay: 50, maxAttempts: 3 },
       }),
       {},
     );
@@ -234,7 +234,7 @@ describe('createStreamableHttpTransport against the kit handler', () => {
         fetch: growing,
         stream: true,
         maxMessageBytes: 1_000,
-        reconnect: { initialDelay: 5, maxRetries: 2 },
+        reconnect: { delay: 5, maxAttempts: 2 },
       }),
       { onError: (error) => void errors.push(error) },
     );

@@ -7,6 +7,7 @@
  */
 import {
   AbortError,
+  type BackoffOptions,
   ConnectionClosedError,
   DEFAULT_CLIENT_MAX_MESSAGE_BYTES,
   type SendOptions,
@@ -14,6 +15,11 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
+import {
+  backoffDelay,
+  type ResolvedBackoffOptions,
+  resolveBackoff,
+} from '@jsonrpc-kit/core/engine';
 import { readAnswerText } from './answer-body.js';
 import {
   expectsAnswer,
@@ -27,27 +33,38 @@ import { checkHttpOptions } from './option-names.js';
 import type { FetchLike, HttpHeadersOption } from './post-transport.js';
 import { createSseParser } from './sse.js';
 
-/** Reconnection of the GET stream and of dropped answer streams. */
-export interface StreamableReconnectOptions {
-  /**
-   * Milliseconds before the first retry; doubled each time.
-   *
-   * @default 500
-   */
-  readonly initialDelay?: number;
-  /**
-   * Longest wait between retries, in milliseconds.
-   *
-   * @default 30000
-   */
-  readonly maxDelay?: number;
-  /**
-   * Retries in a row before giving up (`onError` is told).
-   *
-   * @default 5
-   */
-  readonly maxRetries?: number;
-}
+/**
+ * Reconnection of the GET stream and of dropped answer streams: core's backoff shape
+ * ({@link BackoffOptions}: `strategy`, `delay`, `maxDelay`, `jitter`, `maxAttempts`), with
+ * {@link DEFAULT_STREAMABLE_RECONNECT} for what is unset. A server's SSE `retry` field replaces
+ * `delay`. After `maxAttempts` failed attempts in a row, `onError` is told and the stream is left.
+ *
+ * @example
+ * ```ts
+ * const reconnect: StreamableReconnectOptions = { delay: 250, maxDelay: 5000, maxAttempts: 10 };
+ * ```
+ */
+export type StreamableReconnectOptions = BackoffOptions;
+
+/**
+ * How the Streamable HTTP client reconnects its streams: exponential from 500 ms up to 30 s, no
+ * jitter, five failed attempts in a row.
+ *
+ * @default { strategy: 'exponential', delay: 500, maxDelay: 30_000, jitter: 0, maxAttempts: 5 }
+ */
+export const DEFAULT_STREAMABLE_RECONNECT: ResolvedBackoffOptions = Object.freeze({
+  strategy: 'exponential',
+  delay: 500,
+  maxDelay: 30_000,
+  jitter: 0,
+  maxAttempts: 5,
+});
+
+/** The reconnect options' old names, and what replaced them. */
+const RENAMED_RECONNECT: Readonly<Record<string, string>> = {
+  initialDelay: 'delay',
+  maxRetries: 'maxAttempts',
+};
 
 /** Options of {@link createStreamableHttpTransport}. */
 export interface StreamableHttpTransportOptions {
@@ -174,9 +191,12 @@ export function createStreamableHttpTransport(
   }
   const doFetch = fetchFn;
   const sessionHeader = (options.sessionHeader ?? 'mcp-session-id').toLowerCase();
-  const initialDelay = options.reconnect?.initialDelay ?? 500;
-  const maxDelay = options.reconnect?.maxDelay ?? 30_000;
-  const maxRetries = options.reconnect?.maxRetries ?? 5;
+  const reconnect = resolveBackoff(
+    options.reconnect ?? {},
+    DEFAULT_STREAMABLE_RECONNECT,
+    'createStreamableHttpTransport: reconnect',
+    RENAMED_RECONNECT,
+  );
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_CLIENT_MAX_MESSAGE_BYTES;
   const closer = new AbortController();
   let handler: TransportHandler | undefined;
@@ -278,7 +298,7 @@ export function createStreamableHttpTransport(
 
   /**
    * Opens (or resumes) a GET stream; retries with backoff while it drops. The server's SSE
-   * `retry` (given as `retryMs`, or sent on the stream) replaces `initialDelay` as the wait
+   * `retry` (given as `retryMs`, or sent on the stream) replaces `delay` as the wait
    * before reconnecting, and a resumed answer stream waits it before its first attempt.
    */
   const resume = async (
@@ -290,7 +310,7 @@ export function createStreamableHttpTransport(
     owed?: Set<string>,
   ): Promise<void> => {
     let attempt = 0;
-    let base = retryMs ?? initialDelay;
+    let base = retryMs ?? reconnect.delay;
     /** Set once a stream came and went (or a server said when to come back): wait `base`. */
     let again = retryMs !== undefined;
     let last = lastEventId;
@@ -303,8 +323,8 @@ export function createStreamableHttpTransport(
               ? [closer.signal, until]
               : [closer.signal, keepOpen, stop],
           );
-    while (!closed && attempt <= maxRetries) {
-      if (attempt > 0) await sleep(Math.min(base * 2 ** (attempt - 1), maxDelay), signal);
+    while (!closed && attempt <= reconnect.maxAttempts) {
+      if (attempt > 0) await sleep(backoffDelay(attempt, { ...reconnect, delay: base }), signal);
       else if (again) await sleep(base, signal);
       if (closed || sessionId === undefined || signal.aborted) return;
       attempt++;
@@ -368,14 +388,14 @@ export function createStreamableHttpTransport(
       // A stream that carried something, or stayed open a while, was a success: the next
       // reconnection starts over. One that ended at once counts as a failed attempt, so a server
       // that keeps ending it is not asked again in a tight loop.
-      // It still waits `initialDelay` before the next: a server that ends every stream after an
+      // It still waits `delay` before the next: a server that ends every stream after an
       // event is not asked again in a tight loop either.
       if (received || Date.now() - opened >= STREAM_LIVED) {
         attempt = 0;
         again = true;
       }
     }
-    if (!closed && attempt > maxRetries)
+    if (!closed && attempt > reconnect.maxAttempts)
       report(new TransportError('HTTP event stream: gave up reconnecting'));
   };
 

@@ -106,12 +106,16 @@ interface Queued {
  * @returns every member set
  * @throws RangeError when a delay, `maxAttempts` or `maxQueue` is negative, or `jitter` is
  *   outside 0..1
+ * @throws TypeError for an unknown option name
  */
 function resolveRespawn(options: RespawnOptions | true): ResolvedRespawnOptions {
   const given = options === true ? {} : options;
   const maxQueue = given.maxQueue ?? DEFAULT_RESPAWN.maxQueue;
   if (!(maxQueue >= 0)) throw new RangeError('respawn: maxQueue must be >= 0');
-  return { ...resolveBackoff(given, DEFAULT_RESPAWN, 'respawn'), maxQueue };
+  return {
+    ...resolveBackoff(given, DEFAULT_RESPAWN, 'respawn', {}, { maxQueue: true }),
+    maxQueue,
+  };
 }
 
 /**

@@ -346,7 +346,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       ? false
       : options.reconnect === undefined
         ? DEFAULT_RECONNECT
-        : resolveBackoff(options.reconnect, DEFAULT_RECONNECT, 'reconnect');
+        : resolveBackoff(options.reconnect, DEFAULT_RECONNECT, 'reconnect', {});
   const heartbeat = options.heartbeat === undefined ? DEFAULT_HEARTBEAT : options.heartbeat;
   const queueEnabled = options.maxQueue !== false;
   const maxQueue =

@@ -336,7 +336,7 @@ describe.skipIf(skip)('streaming-HTTP sessions across two processes on Redis', (
       createStreamableHttpTransport({
         url: proxy.url,
         stream: true,
-        reconnect: { initialDelay: 20, maxDelay: 100, maxRetries: 20 },
+        reconnect: { delay: 20, maxDelay: 100, maxAttempts: 20 },
       }),
       {
         onNotification: (n) => {

@@ -139,7 +139,7 @@ describe('subscriptions over Streamable HTTP', () => {
       createStreamableHttpTransport({
         url: fixture.url,
         fetch: slowReconnect,
-        reconnect: { initialDelay: 10 },
+        reconnect: { delay: 10 },
       }),
     );
     cleanups.push(() => client.close());
@@ -166,7 +166,7 @@ describe('subscriptions over Streamable HTTP', () => {
     const fixture = await start();
     const transport = createStreamableHttpTransport({
       url: fixture.url,
-      reconnect: { initialDelay: 10 },
+      reconnect: { delay: 10 },
     });
     const client = createClient(transport);
     cleanups.push(() => client.close());
@@ -214,7 +214,7 @@ describe('subscriptions over Streamable HTTP', () => {
     };
     const transport = createStreamableHttpTransport({
       url: fixture.url,
-      reconnect: { initialDelay: 10 },
+      reconnect: { delay: 10 },
       onSessionExpired: initialize,
     });
     const client = createClient(transport);
