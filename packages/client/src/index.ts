@@ -24,6 +24,18 @@ export {
   DEFAULT_LATE_ANSWER_MEMORY,
 } from './defaults.js';
 export { ResultValidationError } from './errors.js';
+export type {
+  ErrorCodePolicy,
+  ParseResponseOptions,
+  ResponseChecker,
+  ResponseChecks,
+} from './response-checks.js';
+export {
+  JSONRPC1_RESPONSE_CHECKS,
+  parseResponse,
+  responseChecks,
+  STRICT_RESPONSE_CHECKS,
+} from './response-checks.js';
 export type { RetryOptions } from './retry.js';
 export { DEFAULT_RETRY, retry } from './retry.js';
 export type { PromisifiedStub, StubOptions } from './stub.js';

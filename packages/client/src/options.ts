@@ -14,8 +14,9 @@ import type {
   Profile,
   SubscriptionDialect,
 } from '@jsonrpc-kit/core';
-import type { OptionNames, ResponseChecker } from '@jsonrpc-kit/core/engine';
+import type { OptionNames } from '@jsonrpc-kit/core/engine';
 import { checkOptionNames } from '@jsonrpc-kit/core/engine';
+import type { ResponseChecker } from './response-checks.js';
 
 /**
  * Options of auto-batching.

@@ -7,7 +7,6 @@ import {
   losslessNumbers,
   method,
   ProtocolError,
-  responseChecks,
   superjsonCodec,
   TimeoutError,
 } from '@jsonrpc-kit/core';
@@ -16,6 +15,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rawPeer } from '../test/raw-peer.js';
 import type { createClient } from './client.js';
 import { DEFAULT_CALL_TIMEOUT } from './defaults.js';
+import { responseChecks } from './response-checks.js';
 
 afterEach(() => {
   vi.useRealTimers();

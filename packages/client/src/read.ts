@@ -12,7 +12,8 @@ import {
   type ParseResult,
   parse,
 } from '@jsonrpc-kit/core';
-import { decodeResults, type ResponseChecker } from '@jsonrpc-kit/core/engine';
+import { decodeResults } from '@jsonrpc-kit/core/engine';
+import type { ResponseChecker } from './response-checks.js';
 
 /**
  * Makes the client's reader.

@@ -28,12 +28,14 @@ export type { MessageEnvelope } from './envelope.js';
 export { headIdText, scanHead } from './envelope-head.js';
 export type { EnvelopeScanner } from './envelope-scanner.js';
 export { createEnvelopeScanner, scanEnvelope } from './envelope-scanner.js';
+export { classifyErrorCode } from './errors.js';
 export { FifoQueue } from './fifo-queue.js';
 export type { AnswerOptions, HandlerDispatchOptions } from './handlers.js';
 export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
-export { duplicateMemberOf } from './json.js';
+export type { ParseJsonOptions } from './json.js';
+export { duplicateMemberOf, MAX_BIGINT_DIGITS, parseJson, stringifyJson } from './json.js';
 export { skipJsonSpace, skipJsonString, skipJsonValue } from './json-skip.js';
 export {
   serializeError1,
@@ -41,6 +43,11 @@ export {
   serializeRequest1,
   serializeSuccess1,
 } from './jsonrpc1.js';
+export {
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+} from './limits.js';
 export { runMiddleware } from './middleware.js';
 export type { OptionNames } from './option-names.js';
 export { checkOptionNames } from './option-names.js';
@@ -59,9 +66,7 @@ export type {
   PendingCallsOptions,
 } from './pending.js';
 export { createPendingCalls } from './pending.js';
-export { createReporter } from './report.js';
-export type { ResponseChecker, ResponseVerdict } from './response-checks.js';
-export { checkResponse, responseChecksOf } from './response-checks.js';
+export { createReporter, DEFAULT_ON_ERROR_LEVEL } from './report.js';
 export type {
   StandardSchemaIssue,
   StandardSchemaPathSegment,

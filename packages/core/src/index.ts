@@ -51,7 +51,6 @@ export {
   AbortError,
   BatchTooLargeError,
   ConnectionClosedError,
-  classifyErrorCode,
   ErrorCode,
   fromErrorObject,
   InternalError,
@@ -71,17 +70,9 @@ export {
   TimeoutError,
   TransportError,
 } from './errors.js';
-export type { ParseJsonOptions } from './json.js';
-export { MAX_BIGINT_DIGITS, parseJson, stringifyJson } from './json.js';
 export type { JsonRpc1 } from './jsonrpc1.js';
 export { jsonrpc1 } from './jsonrpc1.js';
-export {
-  DEFAULT_CLIENT_MAX_MESSAGE_BYTES,
-  DEFAULT_HIGH_WATER_MARK,
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
-  DEFAULT_MAX_MESSAGE_BYTES,
-} from './limits.js';
+export { DEFAULT_CLIENT_MAX_MESSAGE_BYTES, DEFAULT_MAX_MESSAGE_BYTES } from './limits.js';
 export { createMemoryTransportPair } from './memory-transport.js';
 export type {
   JsonRpcBatch,
@@ -124,14 +115,6 @@ export {
   mcpProfile,
 } from './protocols.js';
 export type { ErrorInfo, ErrorKind, ErrorLevel } from './report.js';
-export { DEFAULT_ON_ERROR_LEVEL } from './report.js';
-export type { ErrorCodePolicy, ParseResponseOptions, ResponseChecks } from './response-checks.js';
-export {
-  JSONRPC1_RESPONSE_CHECKS,
-  parseResponse,
-  responseChecks,
-  STRICT_RESPONSE_CHECKS,
-} from './response-checks.js';
 export type { InferInput, InferOutput, StandardSchemaV1, WireIssue } from './schema.js';
 export {
   serializeBatch,

@@ -1,5 +1,8 @@
 import { Agent, request } from 'node:http';
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@jsonrpc-kit/core';
+import {
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+} from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeAll,

@@ -5,8 +5,13 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@jsonrpc-kit/core';
-import { checkOptionNames, type MessageHandler, type OptionNames } from '@jsonrpc-kit/core/engine';
+import {
+  checkOptionNames,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  type MessageHandler,
+  type OptionNames,
+} from '@jsonrpc-kit/core/engine';
 import type { HttpHandlerOptions } from './handler-options.js';
 import { createHttpHandler } from './node-handler.js';
 import { HANDLER_OPTION_NAMES, RENAMED_HTTP_OPTIONS } from './option-names.js';

@@ -1,6 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { DEFAULT_HIGH_WATER_MARK, type Transport } from '@jsonrpc-kit/core';
+import type { Transport } from '@jsonrpc-kit/core';
+import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recorder } from '../test/helpers.js';
 import { createStdioTransport } from './stdio-transport.js';

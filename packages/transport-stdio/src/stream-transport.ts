@@ -4,7 +4,8 @@
  * @module
  */
 import type { Readable, Writable } from 'node:stream';
-import { DEFAULT_HIGH_WATER_MARK, type Transport, TransportError } from '@jsonrpc-kit/core';
+import { type Transport, TransportError } from '@jsonrpc-kit/core';
+import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core/engine';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
 

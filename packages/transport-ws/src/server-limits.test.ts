@@ -1,5 +1,8 @@
 import { connect } from 'node:net';
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@jsonrpc-kit/core';
+import {
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+} from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEchoHandler } from '../test/echo-handler.js';
 import { closeCode, openRaw, waitFor, withTimeout, wsUrl } from '../test/helpers.js';

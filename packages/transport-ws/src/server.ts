@@ -14,9 +14,6 @@ import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
-  DEFAULT_HIGH_WATER_MARK,
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_MESSAGE_BYTES,
   type JsonRpcParams,
   serializeNotification,
@@ -26,6 +23,9 @@ import {
   type ConnectionHandler,
   type ConnectionLike,
   checkOptionNames,
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   type OptionNames,
 } from '@jsonrpc-kit/core/engine';
 import type { WebSocket } from 'ws';

@@ -1,10 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
-import {
-  ConnectionClosedError,
-  DEFAULT_HIGH_WATER_MARK,
-  type TransportHandler,
-} from '@jsonrpc-kit/core';
+import { ConnectionClosedError, type TransportHandler } from '@jsonrpc-kit/core';
+import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core/engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { closeCode, openRaw, waitFor, wsUrl } from '../test/helpers.js';

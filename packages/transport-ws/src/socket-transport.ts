@@ -8,7 +8,6 @@
 import type { Socket } from 'node:net';
 import {
   ConnectionClosedError,
-  DEFAULT_HIGH_WATER_MARK,
   ErrorCode,
   LocalError,
   RequestTooLargeError,
@@ -17,7 +16,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { toError } from '@jsonrpc-kit/core/engine';
+import { DEFAULT_HIGH_WATER_MARK, toError } from '@jsonrpc-kit/core/engine';
 import { CloseCode, closeReasonText, isCleanClose } from './close-codes.js';
 import {
   afterSend,

@@ -5,12 +5,24 @@
  *
  * @module
  */
-import { type Codec, decodeResults } from './codec.js';
-import { classifyErrorCode, ErrorCode } from './errors.js';
-import { duplicateMemberOf, parseJson } from './json.js';
-import type { JsonRpc1 } from './jsonrpc1.js';
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcResponse } from './messages.js';
-import { type ParsedInvalid, type ParsedMessage, type ParseResult, parse } from './parse.js';
+import {
+  type Codec,
+  ErrorCode,
+  type JsonRpc1,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type ParseResult,
+  parse,
+} from '@jsonrpc-kit/core';
+import {
+  classifyErrorCode,
+  decodeResults,
+  duplicateMemberOf,
+  type ParsedInvalid,
+  type ParsedMessage,
+  parseJson,
+} from '@jsonrpc-kit/core/engine';
 
 /**
  * Which error codes an answer may carry: any integer; only the spec's standard range (see

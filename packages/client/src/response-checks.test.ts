@@ -1,8 +1,6 @@
+import { jsonrpc1, losslessNumbers, type ParseResult, superjsonCodec } from '@jsonrpc-kit/core';
+import { classifyErrorCode } from '@jsonrpc-kit/core/engine';
 import { describe, expect, it } from 'vitest';
-import { losslessNumbers, superjsonCodec } from './codec.js';
-import { classifyErrorCode } from './errors.js';
-import { jsonrpc1 } from './jsonrpc1.js';
-import type { ParseResult } from './parse.js';
 import {
   checkResponse,
   parseResponse,
