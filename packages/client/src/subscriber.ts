@@ -12,26 +12,15 @@ import {
   isJsonRpcError,
   type JsonRpcNotification,
   type JsonRpcParams,
-  type SubscriptionDialect,
   SubscriptionError,
 } from '@jsonrpc-kit/core';
 import {
   createHandle,
   type Handle,
   type SubscribeOptions,
+  type SubscriberHost,
   type Subscription,
 } from './subscription-handle.js';
-
-/** What the subscriber needs from the client. Internal. */
-export interface SubscriberHost {
-  readonly dialect: SubscriptionDialect;
-  request(method: string, params: JsonRpcParams): Promise<unknown>;
-  isClosed(): boolean;
-  /** Decodes each item (the client's codec), before the item schema sees it. */
-  readonly decode?: ((value: unknown) => unknown) | undefined;
-  /** Told when the first subscription goes live (`true`) and when the last one ends (`false`). */
-  onActive?(active: boolean): void;
-}
 
 /** The client's subscription table. Internal. */
 export interface Subscriber {

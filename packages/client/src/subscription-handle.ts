@@ -6,10 +6,25 @@
  *
  * @module
  */
-import { type JsonRpcParams, type StandardSchemaV1, SubscriptionError } from '@jsonrpc-kit/core';
+import {
+  type JsonRpcParams,
+  type StandardSchemaV1,
+  type SubscriptionDialect,
+  SubscriptionError,
+} from '@jsonrpc-kit/core';
 import { asyncDisposeSymbol, FifoQueue, formatIssues, validate } from '@jsonrpc-kit/core/engine';
 import { ResultValidationError } from './errors.js';
-import type { SubscriberHost } from './subscriber.js';
+
+/** What the subscriber needs from the client. Internal. */
+export interface SubscriberHost {
+  readonly dialect: SubscriptionDialect;
+  request(method: string, params: JsonRpcParams): Promise<unknown>;
+  isClosed(): boolean;
+  /** Decodes each item (the client's codec), before the item schema sees it. */
+  readonly decode?: ((value: unknown) => unknown) | undefined;
+  /** Told when the first subscription goes live (`true`) and when the last one ends (`false`). */
+  onActive?(active: boolean): void;
+}
 
 /**
  * Most items an async-iterator subscription holds for a slow `for await` loop before it drops

@@ -20,14 +20,9 @@
  */
 import type { RequestOptions, TransportHeaders } from './endpoint.js';
 import type { JsonRpcParams } from './messages.js';
+import type { CallContext } from './transport.js';
 
-/** A call's context as it travels. */
-export interface CallContext {
-  /** Milliseconds the caller still waits, counted when the call was sent. */
-  readonly timeout?: number | undefined;
-  /** The caller's metadata: a small JSON object (auth, tenant, trace). */
-  readonly meta?: Readonly<Record<string, unknown>> | undefined;
-}
+export type { CallContext } from './transport.js';
 
 /** The params member that carries the context on duplex transports, as in MCP. */
 export const DEFAULT_CONTEXT_MEMBER = '_meta';

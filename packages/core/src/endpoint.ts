@@ -6,7 +6,7 @@
  * @module
  */
 import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest } from './messages.js';
-import type { ParseResult } from './parse.js';
+import type { ParseResult } from './parsed.js';
 import type { ProgressReporter } from './protocols.js';
 import type { Transport } from './transport.js';
 

@@ -10,14 +10,11 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
 } from './messages.js';
-import {
-  classifyResponse,
-  INVALID_PARAMS,
-  INVALID_REQUEST,
-  invalid,
-  type ParsedMessage,
-} from './parse.js';
+import { classifyResponse, INVALID_PARAMS, INVALID_REQUEST, invalid } from './parse.js';
+import type { JsonRpc1, ParsedMessage } from './parsed.js';
 import { serializeError, serializeRequest, serializeSuccess } from './serialize.js';
+
+export type { JsonRpc1 } from './parsed.js';
 
 /** The head every 2.0 text starts with: a 1.0 text is the 2.0 one without it. */
 const V2_HEAD = '{"jsonrpc":"2.0",'.length;
@@ -185,39 +182,6 @@ function classify1(
   return typeof method === 'string' && idValid
     ? classifyJsonRpc1(message, method, id, rawId)
     : undefined;
-}
-
-/**
- * JSON-RPC 1.0 as a value: how it is read and written. Pass core's {@link jsonrpc1} where an
- * option takes it (`parse`, `parseResponse`, the client's `jsonrpc1`); the code comes with the
- * value, so what never uses 1.0 ships none of it.
- */
-export interface JsonRpc1 {
-  /**
-   * Reads a message that has no `jsonrpc` member.
-   *
-   * @param message - the message
-   * @param id - its id, as `parse` read it
-   * @param rawId - the id's source text
-   * @param idOk - whether the id member is there and valid
-   * @param idValid - whether the id, if any, is valid
-   * @returns the classification, or `undefined` when it is not 1.0 either
-   */
-  classify(
-    message: Record<string, unknown>,
-    id: JsonRpcId,
-    rawId: string | undefined,
-    idOk: boolean,
-    idValid: boolean,
-  ): ParsedMessage | undefined;
-  /** Writes a request: {@link serializeRequest1}. */
-  readonly serializeRequest: typeof serializeRequest1;
-  /** Writes a notification: {@link serializeNotification1}. */
-  readonly serializeNotification: typeof serializeNotification1;
-  /** Writes a success answer: {@link serializeSuccess1}. */
-  readonly serializeSuccess: typeof serializeSuccess1;
-  /** Writes an error answer: {@link serializeError1}. */
-  readonly serializeError: typeof serializeError1;
 }
 
 /**

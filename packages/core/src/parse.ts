@@ -4,7 +4,6 @@
  * @module
  */
 import { ErrorCode } from './errors.js';
-import type { JsonRpc1 } from './jsonrpc1.js';
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -12,83 +11,27 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from './messages.js';
+import type {
+  JsonRpc1,
+  ParsedBatch,
+  ParsedInvalid,
+  ParsedMessage,
+  ParsedRequest,
+  ParsedResponse,
+  ParseResult,
+} from './parsed.js';
 import { findRawIds } from './raw-id.js';
 
-/** A valid request: answer it with `message.id` (or `rawId`, when set). */
-export interface ParsedRequest {
-  /** Tells the variants apart. */
-  readonly kind: 'request';
-  /** The request, as sent. */
-  readonly message: JsonRpcRequest;
-  /**
-   * The id's exact source text when a JavaScript number cannot hold it exactly (an integer
-   * beyond 2^53, a long fraction); `undefined` otherwise. Serializers echo it verbatim.
-   */
-  readonly rawId: string | undefined;
-  /** `true` for a JSON-RPC 1.0 request (read with `jsonrpc1`): answer it in 1.0 form. */
-  readonly jsonrpc1?: true;
-}
-
-/** A valid notification: never answered. */
-export interface ParsedNotification {
-  /** Tells the variants apart. */
-  readonly kind: 'notification';
-  /** The notification, as sent. */
-  readonly message: JsonRpcNotification;
-}
-
-/** A valid response (success or error). */
-export interface ParsedResponse {
-  /** Tells the variants apart. */
-  readonly kind: 'response';
-  /** The response, as sent. */
-  readonly message: JsonRpcResponse;
-  /** As {@link ParsedRequest.rawId}. */
-  readonly rawId: string | undefined;
-}
-
-/** Something that is not a valid message, with the error to answer and the id to answer with. */
-export interface ParsedInvalid {
-  /** Tells the variants apart. */
-  readonly kind: 'invalid';
-  /**
-   * The error to answer with: -32700, -32600, -32602 for params that are not structured, or -32003
-   * for a batch over the length limit.
-   */
-  readonly error: JsonRpcErrorObject;
-  /** The id to answer with: the message's id where it is valid, else `null`. */
-  readonly id: JsonRpcId;
-  /** As {@link ParsedRequest.rawId}. */
-  readonly rawId: string | undefined;
-  /**
-   * `true` when nothing should be answered: a notification (no `id` member) whose only fault is
-   * its params. Report it; do not answer it.
-   */
-  readonly silent: boolean;
-  /** `true` when the value looked like a response (no `method`; a `result` or `error` member). */
-  readonly response: boolean;
-  /** The parsed value (`undefined` when the text was not JSON). */
-  readonly value: unknown;
-  /**
-   * For a response refused by the client's response checks: the option that refused it
-   * (`requireExclusiveResultOrError`, say).
-   */
-  readonly rule?: string;
-}
-
-/** One classified message. */
-export type ParsedMessage = ParsedRequest | ParsedNotification | ParsedResponse | ParsedInvalid;
-
-/** A non-empty batch, classified member by member, in order. */
-export interface ParsedBatch {
-  /** Tells the variants apart. */
-  readonly kind: 'batch';
-  /** Each member of the batch, classified on its own, in order. */
-  readonly messages: readonly ParsedMessage[];
-}
-
-/** What {@link parse} returns: one message, a batch, or an invalid message. */
-export type ParseResult = ParsedMessage | ParsedBatch;
+export type {
+  JsonRpc1,
+  ParsedBatch,
+  ParsedInvalid,
+  ParsedMessage,
+  ParsedNotification,
+  ParsedRequest,
+  ParsedResponse,
+  ParseResult,
+} from './parsed.js';
 
 /** Options of {@link parse}. */
 export interface ParseOptions {

@@ -4,9 +4,19 @@
  *
  * @module
  */
-import type { CallContext } from './call-context.js';
 import type { MessageEnvelope } from './envelope.js';
-import type { ParseResult } from './parse.js';
+import type { ParseResult } from './parsed.js';
+
+/**
+ * A call's context as it travels: what a transport that carries it (HTTP, as headers) is handed
+ * with the call (`SendOptions.callContext`).
+ */
+export interface CallContext {
+  /** Milliseconds the caller still waits, counted when the call was sent. */
+  readonly timeout?: number | undefined;
+  /** The caller's metadata: a small JSON object (auth, tenant, trace). */
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
+}
 
 /**
  * Receives what a transport delivers. Passed to {@link Transport.start}: one owner per transport.

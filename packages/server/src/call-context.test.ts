@@ -1,7 +1,9 @@
 import { createMemoryTransportPair, type RequestOptions, type Transport } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerOptions } from './options.js';
 import { createServer } from './server.js';
-import type { Connection, HandlerContext, Server, ServerOptions } from './types.js';
+import type { Connection, Server } from './server-types.js';
+import type { HandlerContext } from './types.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -18,8 +18,8 @@ import {
 } from '@jsonrpc-kit/core/engine';
 import type { Answer } from './batch.js';
 import { Call } from './call.js';
-import type { DispatcherConfig, Scope } from './dispatch.js';
 import type { HandlerErrors } from './handler-errors.js';
+import type { DispatcherConfig, Scope } from './scope.js';
 
 /** What {@link createCallPath} offers the dispatcher. */
 export interface CallPath {

@@ -9,7 +9,7 @@ import {
 } from '@jsonrpc-kit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from './server.js';
-import type { Connection, Server } from './types.js';
+import type { Connection, Server } from './server-types.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

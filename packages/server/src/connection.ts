@@ -26,10 +26,12 @@ import {
   scanEnvelope,
 } from '@jsonrpc-kit/core/engine';
 import type { Answer } from './batch.js';
-import type { Dispatcher, Scope } from './dispatch.js';
+import type { Dispatcher } from './dispatch.js';
 import { type Lane, type Limiter, NO_LANES, NO_QUEUE, NO_TURNS } from './limiter.js';
+import type { ServerErrorInfo } from './options.js';
+import type { Scope } from './scope.js';
+import type { Connection } from './server-types.js';
 import { refuseTooLarge } from './too-large.js';
-import type { Connection, ServerErrorInfo } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 
 /** What a connection needs from its server. */

@@ -8,8 +8,8 @@ import {
 } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
+import type { ServerErrorInfo } from './options.js';
 import { createServer } from './server.js';
-import type { ServerErrorInfo } from './types.js';
 
 const req = (method: string, params?: unknown, id: unknown = 1): string =>
   JSON.stringify(

@@ -15,13 +15,7 @@ import {
   type JsonRpcId,
   MethodNotFoundError,
 } from '@jsonrpc-kit/core';
-import type { DispatcherConfig } from './dispatch.js';
-
-/** Maps a handler's failure to the error object to answer; `undefined` keeps the default -32603. */
-export type ErrorHandler = (
-  error: unknown,
-  call: { readonly method: string; readonly id: JsonRpcId },
-) => JsonRpcErrorObject | undefined;
+import type { DispatcherConfig } from './scope.js';
 
 const INTERNAL_ERROR: JsonRpcErrorObject = Object.freeze({
   code: ErrorCode.InternalError,

@@ -6,9 +6,11 @@ export {
   DEFAULT_MAX_QUEUE,
   DEFAULT_PROXY_MAX_MESSAGE_BYTES,
 } from './defaults.js';
+export type { ServerErrorInfo, ServerOptions } from './options.js';
 export type { ProxyTarget, ProxyUpstream, UpstreamHandlers } from './proxy.js';
 export { createProxy } from './proxy.js';
 export { createServer } from './server.js';
+export type { Connection, Server } from './server-types.js';
 export type { SubscriptionFanout } from './subscription-fanout.js';
 export type {
   ContractProducers,
@@ -26,7 +28,6 @@ export {
 } from './subscription-types.js';
 export { createSubscriptions } from './subscriptions.js';
 export type {
-  Connection,
   ContractHandler,
   ContractImplementation,
   Handler,
@@ -38,9 +39,6 @@ export type {
   NotificationMethodOptions,
   SchemaParams,
   SchemaResult,
-  Server,
-  ServerErrorInfo,
   ServerMethodOptions,
   ServerMiddleware,
-  ServerOptions,
 } from './types.js';

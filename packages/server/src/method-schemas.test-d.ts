@@ -1,7 +1,7 @@
 // Type tests: compiled by tsc (vitest typecheck mode and `pnpm typecheck`), never run.
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Server } from './types.js';
+import type { Server } from './server-types.js';
 
 declare const server: Server;
 

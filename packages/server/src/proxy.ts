@@ -31,15 +31,11 @@ import {
 } from '@jsonrpc-kit/core';
 import { asyncDisposeSymbol, type ConnectionLike } from '@jsonrpc-kit/core/engine';
 import { DEFAULT_PROXY_MAX_MESSAGE_BYTES } from './defaults.js';
+import type { ServerOptions } from './options.js';
 import { checkServerOptions } from './options.js';
 import { createServer } from './server.js';
-import type {
-  Connection,
-  MiddlewareContext,
-  Server,
-  ServerMiddleware,
-  ServerOptions,
-} from './types.js';
+import type { Connection, Server } from './server-types.js';
+import type { MiddlewareContext, ServerMiddleware } from './types.js';
 
 /**
  * What a proxy forwards to: a connected client (`createClient(…)` fits), or anything with its

@@ -19,7 +19,6 @@ import {
 } from '@jsonrpc-kit/core/engine';
 import type { Call } from './call.js';
 import type { ContextReader } from './call-context.js';
-import type { Scope } from './dispatch.js';
 import {
   canWait,
   forget,
@@ -32,6 +31,7 @@ import {
 } from './limiter.js';
 import type { Entry } from './registry.js';
 import { arrangeParams } from './registry.js';
+import type { Scope } from './scope.js';
 import type { ServerMiddleware } from './types.js';
 
 /** What the runner needs from the server. */

@@ -30,25 +30,25 @@ import {
 import { Call } from './call.js';
 import { createContextReader } from './call-context.js';
 import { type ConnectionConfig, connectionMaker } from './connection.js';
-import { createDispatcher, type Scope } from './dispatch.js';
+import { createDispatcher } from './dispatch.js';
 import { createLimiter } from './limiter.js';
 import { contractEntries, MethodTable } from './method-table.js';
+import type { ServerOptions } from './options.js';
 import { checkServerOptions, fairLimits, resolveLimits } from './options.js';
 import { paramsDecoder } from './params-decoder.js';
 import { type EntryOptions, makeEntry } from './registry.js';
+import type { Scope } from './scope.js';
+import type { Connection, Server } from './server-types.js';
 import { refuseTooLarge } from './too-large.js';
 import type {
-  Connection,
   ContractImplementation,
   Handler,
   ImplementOptions,
   MethodDescriptor,
   NotificationHandler,
   NotificationMethodOptions,
-  Server,
   ServerMethodOptions,
   ServerMiddleware,
-  ServerOptions,
 } from './types.js';
 import { exceedsUtf8Bytes } from './utf8.js';
 

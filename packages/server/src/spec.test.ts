@@ -2,7 +2,7 @@ import { createMemoryTransportPair, type Transport } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from './server.js';
-import type { Server } from './types.js';
+import type { Server } from './server-types.js';
 
 /** The server of the JSON-RPC 2.0 specification's examples (section 7). */
 function specServer(): Server {

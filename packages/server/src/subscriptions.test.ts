@@ -9,9 +9,9 @@ import {
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from './server.js';
+import type { Connection, Server } from './server-types.js';
 import type { SubscriptionFanout } from './subscription-fanout.js';
 import { createSubscriptions } from './subscriptions.js';
-import type { Connection, Server } from './types.js';
 
 const tick = () => new Promise<void>((r) => setTimeout(r, 0));
 

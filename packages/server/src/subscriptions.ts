@@ -28,6 +28,7 @@ import {
   validate,
 } from '@jsonrpc-kit/core/engine';
 import { directTransportOf } from './connection.js';
+import type { Server } from './server-types.js';
 import { fanoutTopics } from './subscription-fanout.js';
 import {
   type Declared,
@@ -51,7 +52,7 @@ import {
   type Subscriptions,
   type SubscriptionsOptions,
 } from './subscription-types.js';
-import type { HandlerContext, Server } from './types.js';
+import type { HandlerContext } from './types.js';
 
 /**
  * Refuses a subscription's `params` or `item` that is not a Standard Schema.

@@ -6,7 +6,7 @@
  */
 import { type JsonRpcErrorObject, RequestTooLargeError, serializeError } from '@jsonrpc-kit/core';
 import type { MessageEnvelope } from '@jsonrpc-kit/core/engine';
-import type { ServerErrorInfo } from './types.js';
+import type { ServerErrorInfo } from './options.js';
 
 /**
  * The -32004 error object of a limit.

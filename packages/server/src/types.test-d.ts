@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { createServer } from './server.js';
-import type { Connection, ContractImplementation, HandlerContext, Server } from './types.js';
+import type { Connection, Server } from './server-types.js';
+import type { ContractImplementation, HandlerContext } from './types.js';
 
 const calculator = defineContract({
   add: method({ params: v.tuple([v.number(), v.number()]), result: v.number() }),

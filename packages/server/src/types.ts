@@ -25,9 +25,6 @@ import type {
 } from '@jsonrpc-kit/core';
 import type { MaybeSchema } from '@jsonrpc-kit/core/engine';
 
-export type { ServerErrorInfo, ServerOptions } from './options.js';
-export type { Connection, Server } from './server-types.js';
-
 /** What a handler gets besides its params. */
 export interface HandlerContext {
   /** Aborted on cancellation, timeout, or the connection closing. */
