@@ -335,6 +335,8 @@ export function method<
   R extends MaybeSchema = undefined,
   const E extends readonly MethodError[] = readonly [],
 >(options: MethodOptions<P, R, E> = {}): MethodDefinition<P, R, NoInfer<E>> {
+  // NoInfer: inside defineContract, the expected return type (a MethodDefinition with any errors)
+  // would otherwise widen E of a method that declares none to every code.
   return Object.freeze({
     kind: 'method',
     params: options.params as P,
