@@ -2,7 +2,10 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type DeclaredErrorCode,
   defineContract,
+  isDeclaredError,
+  type MethodDocs,
   type MethodNames,
   method,
   type NotificationNames,
@@ -12,6 +15,7 @@ import {
   type ResultInput,
   type ResultOutput,
 } from './contract.js';
+import { JsonRpcError } from './errors.js';
 import type { JsonRpcParams } from './messages.js';
 
 const calculator = defineContract({
@@ -38,5 +42,66 @@ describe('contracts', () => {
     // @ts-expect-error: 'log' is a notification, not a method
     const wrong: MethodNames<C> = 'log';
     void wrong;
+  });
+});
+
+const bank = defineContract({
+  withdraw: method({
+    params: v.tuple([v.number()]),
+    result: v.number(),
+    docs: {
+      summary: 'Takes money out',
+      errors: [
+        { code: 4001, message: 'Insufficient funds' },
+        { code: 4002, message: 'Account frozen', data: { until: '2027-01-01' } },
+      ],
+    },
+  }),
+  balance: method({ result: v.number(), docs: { summary: 'What is left' } }),
+  ping: method(),
+  audit: method({ result: v.number(), docs: {} as MethodDocs }),
+  log: notification({ params: v.object({ message: v.string() }) }),
+});
+
+describe('declared errors', () => {
+  it('keep their codes in the method type', () => {
+    type C = typeof bank;
+    expectTypeOf<DeclaredErrorCode<C['withdraw']>>().toEqualTypeOf<4001 | 4002>();
+    expectTypeOf<DeclaredErrorCode<C['balance']>>().toBeNever();
+    expectTypeOf<DeclaredErrorCode<C['ping']>>().toBeNever();
+    expectTypeOf<DeclaredErrorCode<C['log']>>().toBeNever();
+    // Docs whose errors are not literal say nothing narrower than a number.
+    expectTypeOf<DeclaredErrorCode<C['audit']>>().toEqualTypeOf<number>();
+    expectTypeOf(bank.withdraw.docs?.errors?.[1].data).toEqualTypeOf<
+      { readonly until: '2027-01-01' } | undefined
+    >();
+    // The contract is still a contract: its methods are methods.
+    expectTypeOf<MethodNames<C>>().toEqualTypeOf<'withdraw' | 'balance' | 'ping' | 'audit'>();
+  });
+
+  it('narrow a rejection to the declared codes', () => {
+    const error: unknown = new JsonRpcError(4001, 'Insufficient funds');
+    if (isDeclaredError(bank.withdraw, error)) {
+      expectTypeOf(error.code).toEqualTypeOf<4001 | 4002>();
+      expectTypeOf(error).toExtend<JsonRpcError>();
+      switch (error.code) {
+        case 4001:
+          break;
+        case 4002:
+          break;
+        default:
+          expectTypeOf(error.code).toBeNever();
+      }
+      // @ts-expect-error 4003 is not a declared code
+      if (error.code === 4003) void error;
+    }
+    if (isDeclaredError(bank.withdraw, error, 4002)) {
+      expectTypeOf(error.code).toEqualTypeOf<4002>();
+    }
+    // @ts-expect-error 4003 is not declared by withdraw
+    isDeclaredError(bank.withdraw, error, 4003);
+    if (isDeclaredError(bank.balance, error)) {
+      expectTypeOf(error.code).toBeNever();
+    }
   });
 });

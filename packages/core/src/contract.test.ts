@@ -2,12 +2,14 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
   defineContract,
+  isDeclaredError,
   method,
   notification,
   paramNamesOf,
   paramsShapeOf,
   subscription,
 } from './contract.js';
+import { JsonRpcError } from './errors.js';
 import { formatIssues, isStandardSchema, validate } from './schema.js';
 
 const calculator = defineContract({
@@ -92,5 +94,33 @@ describe('defineContract refuses schemas that are not Standard Schemas', () => {
     expect(() => defineContract({ heads: subscription({ item: notASchema }) })).toThrow(
       /^Contract entry "heads": item must be a Standard Schema/,
     );
+  });
+});
+
+describe('isDeclaredError', () => {
+  const contract = defineContract({
+    withdraw: method({
+      result: v.number(),
+      docs: {
+        errors: [
+          { code: 4001, message: 'Insufficient funds' },
+          { code: 4002, message: 'Frozen' },
+        ],
+      },
+    }),
+    balance: method({ result: v.number() }),
+    log: notification({ docs: { errors: [{ code: 4001, message: 'never answered' }] } }),
+  });
+
+  it('tells the errors a method declares from the others', () => {
+    expect(isDeclaredError(contract.withdraw, new JsonRpcError(4001, 'no'))).toBe(true);
+    expect(isDeclaredError(contract.withdraw, new JsonRpcError(4002, 'no'), 4002)).toBe(true);
+    expect(isDeclaredError(contract.withdraw, new JsonRpcError(4002, 'no'), 4001)).toBe(false);
+    expect(isDeclaredError(contract.withdraw, new JsonRpcError(-32603, 'no'))).toBe(false);
+    expect(isDeclaredError(contract.withdraw, { code: 4001, message: 'no' })).toBe(false);
+    expect(isDeclaredError(contract.withdraw, new Error('no'))).toBe(false);
+    expect(isDeclaredError(contract.balance, new JsonRpcError(4001, 'no'))).toBe(false);
+    // A notification has no answer, so no error of it reaches a caller.
+    expect(isDeclaredError(contract.log, new JsonRpcError(4001, 'no'))).toBe(false);
   });
 });

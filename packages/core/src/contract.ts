@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { JsonRpcError } from './errors.js';
 import type { JsonRpcParams } from './messages.js';
 import { checkSchema, type InferInput, type InferOutput, type StandardSchemaV1 } from './schema.js';
 
@@ -96,10 +97,20 @@ export interface MethodDocs {
   readonly [member: string]: unknown;
 }
 
+/**
+ * A method's {@link MethodDocs} with its declared `errors` typed as given: their codes type
+ * {@link isDeclaredError}'s narrowing.
+ */
+export type MethodDocsOf<E extends readonly MethodError[]> = MethodDocs & {
+  /** The application errors the method may answer, as declared. */
+  readonly errors?: E;
+};
+
 /** A method of a contract: a call with an answer. */
 export interface MethodDefinition<
   P extends MaybeSchema = MaybeSchema,
   R extends MaybeSchema = MaybeSchema,
+  E extends readonly MethodError[] = readonly MethodError[],
 > {
   /** Tells methods from notifications. */
   readonly kind: 'method';
@@ -114,8 +125,8 @@ export interface MethodDefinition<
   readonly paramNames: readonly string[] | undefined;
   /** Human-readable description, used by OpenRPC. */
   readonly description: string | undefined;
-  /** The rest of its API description (OpenRPC), when given. */
-  readonly docs?: MethodDocs | undefined;
+  /** The rest of its API description (OpenRPC), when given; its `errors` typed as declared. */
+  readonly docs?: MethodDocsOf<E> | undefined;
 }
 
 /** A notification of a contract: a call without an answer. */
@@ -162,7 +173,11 @@ export type ContractEntry =
 export type Contract = { readonly [name: string]: ContractEntry };
 
 /** Options of {@link method}. */
-export interface MethodOptions<P extends MaybeSchema, R extends MaybeSchema> {
+export interface MethodOptions<
+  P extends MaybeSchema,
+  R extends MaybeSchema,
+  E extends readonly MethodError[] = readonly MethodError[],
+> {
   /** Schema of the params. */
   readonly params?: P;
   /** Schema of the result. */
@@ -171,8 +186,11 @@ export interface MethodOptions<P extends MaybeSchema, R extends MaybeSchema> {
   readonly paramNames?: readonly string[];
   /** Description for OpenRPC. */
   readonly description?: string;
-  /** The rest of its API description, for OpenRPC: summary, tags, examples, errors, … */
-  readonly docs?: MethodDocs;
+  /**
+   * The rest of its API description, for OpenRPC: summary, tags, examples, errors, … The codes
+   * of the `errors` written here are kept in the definition's type ({@link isDeclaredError}).
+   */
+  readonly docs?: MethodDocsOf<E>;
 }
 
 /** Options of {@link notification}. */
@@ -297,18 +315,28 @@ export function checkParamNames(
 }
 
 /**
- * Declares a method.
+ * Declares a method. The codes of the errors its `docs` declare are kept in its type, so a caller
+ * can narrow a failure to them with {@link isDeclaredError}.
  *
  * @param options - param and result schemas, names, description, docs
  * @returns the definition
  * @example
  * ```ts
  * const add = method({ params: v.tuple([v.number(), v.number()]), result: v.number() });
+ * const withdraw = method({
+ *   params: v.tuple([v.number()]),
+ *   result: v.number(),
+ *   docs: { errors: [{ code: 4001, message: 'Insufficient funds' }] },
+ * });
  * ```
  */
-export function method<P extends MaybeSchema = undefined, R extends MaybeSchema = undefined>(
-  options: MethodOptions<P, R> = {},
-): MethodDefinition<P, R> {
+export function method<
+  P extends MaybeSchema = undefined,
+  R extends MaybeSchema = undefined,
+  const E extends readonly MethodError[] = readonly [],
+>(options: MethodOptions<P, R, E> = {}): MethodDefinition<P, R, NoInfer<E>> {
+  // NoInfer: inside defineContract, the expected return type (a MethodDefinition with any errors)
+  // would otherwise widen E of a method that declares none to every code.
   return Object.freeze({
     kind: 'method',
     params: options.params as P,
@@ -491,3 +519,40 @@ export type ResultOutput<E extends ContractEntry> =
       ? InferOutput<R>
       : unknown
     : undefined;
+
+/** The codes of the errors a method declares in its `docs` (`never` when it declares none). */
+export type DeclaredErrorCode<E extends ContractEntry> = E extends { readonly kind: 'method' }
+  ? NonNullable<NonNullable<E['docs']>['errors']>[number]['code']
+  : never;
+
+/** A {@link JsonRpcError} whose code is one a method declares (or the one given). */
+export type DeclaredError<Code extends number = number> = JsonRpcError & { readonly code: Code };
+
+/**
+ * Whether an error is a {@link JsonRpcError} whose code the method declares in its `docs.errors`
+ * (or is `code`, one of them). The check is made at run time against the declared codes; the
+ * type narrows `error.code` to them, so a `switch` on it sees only the declared errors.
+ *
+ * @param entry - the method's definition (`contract.withdraw`)
+ * @param error - what the call rejected with
+ * @param code - one declared code, to test for that error only
+ * @returns whether the error is one the method declares
+ * @example
+ * ```ts
+ * try {
+ *   await api.withdraw(100);
+ * } catch (error) {
+ *   if (isDeclaredError(contract.withdraw, error)) error.code; // 4001
+ *   else throw error;
+ * }
+ * ```
+ */
+export function isDeclaredError<
+  E extends ContractEntry,
+  const Code extends DeclaredErrorCode<E> = DeclaredErrorCode<E>,
+>(entry: E, error: unknown, code?: Code): error is DeclaredError<Code> {
+  if (!(error instanceof JsonRpcError)) return false;
+  if (code !== undefined && error.code !== code) return false;
+  const declared = entry.kind === 'method' ? entry.docs?.errors : undefined;
+  return declared?.some((e) => e.code === error.code) ?? false;
+}

@@ -8,11 +8,14 @@ export type {
   Contract,
   ContractEntry,
   ContractOptions,
+  DeclaredError,
+  DeclaredErrorCode,
   ExternalDocs,
   ItemInput,
   ItemOutput,
   MethodDefinition,
   MethodDocs,
+  MethodDocsOf,
   MethodError,
   MethodExample,
   MethodNames,
@@ -29,7 +32,13 @@ export type {
   SubscriptionNames,
   SubscriptionOptions,
 } from './contract.js';
-export { defineContract, method, notification, subscription } from './contract.js';
+export {
+  defineContract,
+  isDeclaredError,
+  method,
+  notification,
+  subscription,
+} from './contract.js';
 export type {
   IncomingContext,
   IncomingNotificationHandler,

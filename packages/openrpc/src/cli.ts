@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `jsonrpc-kit-openrpc generate <document> --out <file.ts>`: writes the contract module of an
- * OpenRPC document. Exits 1 when the document cannot be read or generated, 2 for a usage error.
+ * OpenRPC document, read from one file (its `$ref`s to other files bundled in) or merged from
+ * files of methods, schemas and error groups (`--methods`, `--schemas`, `--error-groups`). Exits 1 when the document cannot be read or generated, 2 for a usage error.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { dirname } from 'node:path';
 import { type CliCommand, parseCli, USAGE } from './cli-args.js';
 import { generateContractModule } from './generate.js';
 import { loadDocument } from './load.js';
+import { loadMergedDocument } from './merge.js';
 
 let command: CliCommand;
 try {
@@ -19,10 +21,28 @@ try {
   process.exit(2);
 }
 try {
-  const document = await loadDocument(command.document);
+  const merging = command.methods.length > 0;
+  const document = merging
+    ? await loadMergedDocument({
+        methods: command.methods,
+        schemas: command.schemas,
+        errorGroups: command.errorGroups,
+        ...(command.document === undefined ? {} : { base: command.document }),
+      })
+    : await loadDocument(command.document!);
+  const inputs = [
+    ...(command.document === undefined ? [] : [command.document]),
+    ...command.methods.map((p) => `--methods ${p}`),
+    ...command.schemas.map((p) => `--schemas ${p}`),
+    ...command.errorGroups.map((p) => `--error-groups ${p}`),
+  ].join(' ');
   const text = generateContractModule(document, {
-    source: command.document,
-    command: `jsonrpc-kit-openrpc generate ${command.document} --out ${command.out}`,
+    source: merging
+      ? [command.document, ...command.methods, ...command.schemas, ...command.errorGroups]
+          .filter((p) => p !== undefined)
+          .join(', ')
+      : command.document!,
+    command: `jsonrpc-kit-openrpc generate ${inputs} --out ${command.out}`,
     ...(command.valibot === undefined ? {} : { valibot: command.valibot }),
     ...(command.core === undefined ? {} : { core: command.core }),
   });

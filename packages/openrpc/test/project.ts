@@ -39,7 +39,7 @@ export async function compileProject(files: Record<string, string>): Promise<Pro
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '@jsonrpc-kit'), { recursive: true });
   symlinkSync(join(root, 'node_modules', 'valibot'), join(modules, 'valibot'), 'dir');
-  for (const name of ['core', 'server', 'client']) {
+  for (const name of ['core', 'server', 'client', 'extensions', 'transport-http']) {
     symlinkSync(join(root, 'packages', name), join(modules, '@jsonrpc-kit', name), 'dir');
   }
   mkdirSync(join(dir, 'src'));
