@@ -12,9 +12,14 @@ describe('concurrency', () => {
     const server = createServer();
     let now = 0;
     let peak = 0;
+    // Each member waits until all ten run (or 2 s, so that members run one by one fail the
+    // test instead of hanging it): no guess at how fast the machine starts them.
+    let allIn!: () => void;
+    const gate = new Promise<void>((resolve) => (allIn = resolve));
     server.method('slow', async () => {
       peak = Math.max(peak, ++now);
-      await sleep(50);
+      if (now === 10) allIn();
+      await Promise.race([gate, sleep(2000)]);
       now--;
       return 1;
     });

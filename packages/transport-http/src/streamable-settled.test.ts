@@ -62,7 +62,7 @@ describe('createStreamableHttpTransport: a settled exchange lets go of its strea
     });
     closers.push(() => client.close());
     await expect(client.request('wait', [], { timeout: 200 })).rejects.toBeInstanceOf(TimeoutError);
-    expect(await eventually(() => held[0]?.closed === true, 1000)).toBe(true);
+    expect(await eventually(() => held[0]?.closed === true, 5000)).toBe(true);
     // No resumption (a GET with Last-Event-ID) of a stream nobody waits for any more.
     await sleep(800);
     expect(held.map((h) => h.method)).toEqual(['POST']);
@@ -76,10 +76,10 @@ describe('createStreamableHttpTransport: a settled exchange lets go of its strea
     closers.push(() => client.close());
     const controller = new AbortController();
     const call = client.request('wait', [], { signal: controller.signal });
-    await eventually(() => held.length === 1, 1000);
+    await eventually(() => held.length === 1, 5000);
     controller.abort();
     await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
-    expect(await eventually(() => held[0]?.closed === true, 1000)).toBe(true);
+    expect(await eventually(() => held[0]?.closed === true, 5000)).toBe(true);
     await sleep(800);
     expect(held.map((h) => h.method)).toEqual(['POST']);
   });
@@ -92,7 +92,7 @@ describe('createStreamableHttpTransport: a settled exchange lets go of its strea
     });
     closers.push(() => client.close());
     expect(await client.request('wait', [])).toBe('ok');
-    expect(await eventually(() => held[0]?.closed === true, 1000)).toBe(true);
+    expect(await eventually(() => held[0]?.closed === true, 5000)).toBe(true);
   });
 
   it('resolves the send once the answer came on a stream held open', async () => {
