@@ -1,13 +1,14 @@
 /**
- * Turning Standard Schemas into JSON Schema for OpenRPC: the schema's own JSON Schema export
- * (Standard JSON Schema `~standard.jsonSchema`, or a `toJSONSchema()` method), else
- * `@valibot/to-json-schema` for valibot schemas (loaded on demand, so it stays optional).
+ * Turning Standard Schemas into JSON Schema, for OpenRPC (draft-07) and for MCP's tool schemas
+ * (2020-12): the schema's own JSON Schema export (Standard JSON Schema `~standard.jsonSchema`, or
+ * a `toJSONSchema()` method), else `@valibot/to-json-schema` for valibot schemas (loaded on
+ * demand, so it stays optional).
  *
  * @module
  */
 import type { StandardSchemaV1 } from '@jsonrpc-kit/core';
 
-/** A JSON Schema (draft-07, as OpenRPC uses), as a plain object. */
+/** A JSON Schema (draft-07 as OpenRPC uses, or 2020-12 as MCP does), as a plain object. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
 /**
@@ -32,6 +33,13 @@ export interface JsonSchemaContext {
    * puts them in `$defs` (the document moves `$defs` to `components/schemas`).
    */
   readonly definitions?: { readonly [name: string]: StandardSchemaV1 };
+  /**
+   * The dialect asked of a Standard JSON Schema export: `"draft-07"` for OpenRPC,
+   * `"draft-2020-12"` for MCP. Converters that know one dialect only write that one; the result's
+   * `$schema` is dropped either way.
+   * @default "draft-07"
+   */
+  readonly target?: 'draft-07' | 'draft-2020-12' | undefined;
 }
 
 interface StandardJsonConverter {
@@ -64,7 +72,7 @@ function asSchema(value: unknown): JsonSchema | undefined {
  * The default converter: the schema's Standard JSON Schema export (`~standard.jsonSchema`), then
  * its `toJSONSchema()` method (zod 4), then `@valibot/to-json-schema` for valibot schemas when
  * that optional peer is installed, with the context's named schemas as `$defs` references. The
- * `$schema` member is dropped (OpenRPC fixes the dialect).
+ * `$schema` member is dropped (the document, OpenRPC or MCP, fixes the dialect).
  *
  * @param schema - a Standard Schema
  * @param io - `"input"` or `"output"`
@@ -84,7 +92,8 @@ export async function defaultJsonSchemaConverter(
     const standard = schema['~standard'] as { jsonSchema?: StandardJsonConverter };
     const exported = standard.jsonSchema?.[io];
     if (typeof exported === 'function') {
-      return asSchema(exported.call(standard.jsonSchema, { target: 'draft-07' }));
+      const target = context?.target ?? 'draft-07';
+      return asSchema(exported.call(standard.jsonSchema, { target }));
     }
     const own = (schema as { toJSONSchema?: () => unknown }).toJSONSchema;
     if (typeof own === 'function') return asSchema(own.call(schema));

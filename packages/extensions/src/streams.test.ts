@@ -267,14 +267,14 @@ describe('streams over a duplex connection', () => {
   });
 
   it('refuses streams beyond maxStreams with -32002, and ends idle streams', async () => {
-    const { server, probe } = streamingServer({ maxStreams: 1, idleTimeout: 30 });
+    const { server, probe } = streamingServer({ maxStreams: 1, idleTimeout: 500 });
     const { client } = connect(server);
     const first = streamCall<number>(client, 'forever', undefined, { window: 1 });
     await first.next();
     await expect(streamCall(client, 'count', { to: 1 }).next()).rejects.toMatchObject({
       code: -32002,
     });
-    await expect.poll(() => probe.returned, { timeout: 2000 }).toBe(true);
+    await expect.poll(() => probe.returned, { timeout: 5000 }).toBe(true);
     // The idle stream is gone: the consumer is told why (not a silent end), and a new stream fits.
     const rest: number[] = [];
     const error = await (async () => {
