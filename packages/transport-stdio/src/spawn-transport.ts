@@ -3,12 +3,14 @@
  *
  * @module
  */
+
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@jsonrpc-kit/core';
 import { createChannel } from './channel.js';
 import { closeReasonError } from './close-reason.js';
 import { ProcessExitError } from './errors.js';
+import { checkStdioOptions } from './option-names.js';
 import { createRespawningTransport, type RespawnOptions } from './respawn.js';
 import {
   DEFAULT_MAX_QUEUED_BYTES,
@@ -128,6 +130,7 @@ export function spawnTransport(
   args: readonly string[] = [],
   options: SpawnTransportOptions = {},
 ): SpawnedTransport {
+  checkStdioOptions('spawnTransport', options);
   const respawn = options.respawn ?? false;
   if (respawn === false) return spawnChild(command, args, options);
   return createRespawningTransport(

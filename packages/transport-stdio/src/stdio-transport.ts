@@ -3,11 +3,13 @@
  *
  * @module
  */
+
 import type { Readable, Writable } from 'node:stream';
 import { type Transport, TransportError } from '@jsonrpc-kit/core';
 import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core/engine';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
+import { checkStdioOptions } from './option-names.js';
 import { DEFAULT_MAX_QUEUED_BYTES, type FramedTransportOptions } from './stream-transport.js';
 
 /**
@@ -59,6 +61,7 @@ export interface StdioTransportOptions extends FramedTransportOptions {
  * ```
  */
 export function createStdioTransport(options: StdioTransportOptions = {}): Transport {
+  checkStdioOptions('createStdioTransport', options);
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   // Stop reading, and let the process exit even though stdin stays open: a paused pipe or TTY

@@ -3,11 +3,13 @@
  *
  * @module
  */
+
 import type { Readable, Writable } from 'node:stream';
 import { type Transport, TransportError } from '@jsonrpc-kit/core';
 import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core/engine';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
+import { checkStdioOptions } from './option-names.js';
 
 /**
  * The framing of {@link createStreamTransport} and {@link spawnTransport} when none is given.
@@ -103,6 +105,7 @@ export function createStreamTransport(
   writable: Writable,
   options: StreamTransportOptions = {},
 ): Transport {
+  checkStdioOptions('createStreamTransport', options);
   const shared = writable === (readable as unknown);
   const release = (): void => {
     if (!writable.writableEnded && !writable.destroyed) writable.end();
