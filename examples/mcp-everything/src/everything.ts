@@ -268,6 +268,45 @@ export function createEverythingServer(): McpServer & { stop(): void } {
     },
   );
 
+  // What subscriptions/listen (2026-07-28) carries: each call adds a tool (or prompt), or removes
+  // the one it added, so the lists change and the listen streams that asked are told.
+  let removeTool: (() => void) | undefined;
+  mcp.tool(
+    'test_trigger_tool_change',
+    { description: 'Adds or removes a tool: the tool list changes' },
+    () => {
+      if (removeTool === undefined) {
+        removeTool = mcp.tool(
+          'test_toggled_tool',
+          { description: 'Added by test_trigger_tool_change' },
+          () => 'toggled',
+        );
+        return 'tool added';
+      }
+      removeTool();
+      removeTool = undefined;
+      return 'tool removed';
+    },
+  );
+  let removePrompt: (() => void) | undefined;
+  mcp.tool(
+    'test_trigger_prompt_change',
+    { description: 'Adds or removes a prompt: the prompt list changes' },
+    () => {
+      if (removePrompt === undefined) {
+        removePrompt = mcp.prompt(
+          'test_toggled_prompt',
+          { description: 'Added by test_trigger_prompt_change' },
+          () => 'toggled',
+        );
+        return 'prompt added';
+      }
+      removePrompt();
+      removePrompt = undefined;
+      return 'prompt removed';
+    },
+  );
+
   // Multi Round-Trip Requests (2026-07-28): under 2026 each question ends the round with an
   // input_required result; under 2025 they are requests to the client.
   const name = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };

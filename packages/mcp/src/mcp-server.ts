@@ -56,6 +56,7 @@ import type {
   ToolReturn,
 } from './definitions.js';
 import { objectJsonSchema } from './json-schema.js';
+import { ListenHub } from './listen.js';
 import { createRequestStateSeal, InputRounds, type RequestStateOptions } from './mrtr.js';
 import {
   CACHEABLE_METHODS,
@@ -431,6 +432,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const templates = new Map<string, TemplateEntry>();
   const prompts = new Map<string, PromptEntry>();
   const changed = new Set<ListKind>();
+  const listeners = new ListenHub();
 
   const initializedClients = function* (): Generator<[Connection, ClientState]> {
     for (const connection of server.connections) {
@@ -449,6 +451,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         for (const [connection] of initializedClients()) {
           for (const k of kinds) send(connection, `notifications/${k}/list_changed`);
         }
+        for (const k of kinds) listeners.listChanged(k);
       });
     }
     changed.add(kind);
@@ -794,6 +797,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     );
   });
 
+  // 2026-07-28: the stream of notifications that replaces the session's (SEP-2575).
+  method('subscriptions/listen', (raw, ctx) => {
+    if (!clientOf(ctx, raw).stateless) {
+      throw new MethodNotFoundError('Method not found: subscriptions/listen');
+    }
+    return listeners.serve(paramsOf(raw), ctx, capabilitiesNow());
+  });
+
   // Completions
   method('completion/complete', async (raw) => {
     const params = paramsOf(raw);
@@ -891,6 +902,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return remover(prompts, name, entry, 'prompts');
     },
     resourceUpdated(uri) {
+      listeners.resourceUpdated(uri);
       for (const [connection, state] of initializedClients()) {
         if (state.subscriptions?.has(uri)) {
           send(connection, 'notifications/resources/updated', { uri });
@@ -904,8 +916,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       }
     },
     connect: (transport, context) => server.connect(transport, context),
-    close: () => server.close(),
-    [asyncDisposeSymbol]: () => server.close(),
+    close: () => {
+      listeners.end();
+      return server.close();
+    },
+    [asyncDisposeSymbol]: () => {
+      listeners.end();
+      return server.close();
+    },
   };
   serverStates.set(mcp, {
     sessionVersions: versions,
