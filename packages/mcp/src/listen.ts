@@ -31,6 +31,8 @@ export type ListenListKind = 'tools' | 'prompts' | 'resources';
 
 interface Stream {
   readonly id: unknown;
+  readonly closed: Promise<void>;
+  readonly peer: { readonly inFlight?: number } | undefined;
   readonly filter: SubscriptionFilter;
   readonly notify: (method: string, params: Record<string, unknown>) => void;
   readonly end: () => void;
@@ -101,8 +103,13 @@ export class ListenHub {
     const done = new Promise<void>((resolve) => {
       finish = resolve;
     });
+    let closed!: () => void;
     const stream: Stream = {
       id,
+      peer: peer as { readonly inFlight?: number } | undefined,
+      closed: new Promise<void>((resolve) => {
+        closed = resolve;
+      }),
       filter: agreed,
       notify: (method, extra) => {
         if (ended.value || peer === undefined) return;
@@ -124,6 +131,7 @@ export class ListenHub {
     } finally {
       this.#streams.delete(stream);
       ctx.signal.removeEventListener('abort', onAbort);
+      closed();
     }
     return { _meta: meta };
   }
@@ -153,8 +161,21 @@ export class ListenHub {
     }
   }
 
-  /** Ends every stream: each `subscriptions/listen` request is answered (the server is closing). */
-  end(): void {
-    for (const stream of [...this.#streams]) stream.end();
+  /**
+   * Ends every stream: each `subscriptions/listen` request is answered (the server is closing).
+   *
+   * @returns resolves once every stream's result was handed to its connection (at most a second)
+   */
+  async end(): Promise<void> {
+    const streams = [...this.#streams];
+    if (streams.length === 0) return;
+    for (const stream of streams) stream.end();
+    await Promise.all(streams.map((stream) => stream.closed));
+    // The results are sent after the handlers return: wait until no call is running on their
+    // connections, so that closing them does not drop the results.
+    const deadline = Date.now() + 1_000;
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    do await tick();
+    while (streams.some((s) => (s.peer?.inFlight ?? 0) > 0) && Date.now() < deadline);
   }
 }

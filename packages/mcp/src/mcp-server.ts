@@ -988,13 +988,13 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       }
     },
     connect: (transport, context) => server.connect(transport, context),
-    close: () => {
-      listeners.end();
-      return server.close();
+    close: async () => {
+      await listeners.end();
+      await server.close();
     },
-    [asyncDisposeSymbol]: () => {
-      listeners.end();
-      return server.close();
+    [asyncDisposeSymbol]: async () => {
+      await listeners.end();
+      await server.close();
     },
   };
   serverStates.set(mcp, {
