@@ -32,8 +32,8 @@ export type {
 export type { McpHttpOptions, NodeRequestLike, NodeResponseLike } from './http.js';
 export { createMcpFetchHandler, createMcpNodeHandler } from './http.js';
 export { objectJsonSchema } from './json-schema.js';
-export type { ListenListKind, SubscriptionFilter } from './listen.js';
-export { ListenHub, META_SUBSCRIPTION_ID } from './listen.js';
+export type { SubscriptionFilter } from './listen.js';
+export { META_SUBSCRIPTION_ID } from './listen.js';
 export type { McpServer, McpServerOptions } from './mcp-server.js';
 export {
   createMcpServer,
