@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { InvalidParamsError } from '@jsonrpc-kit/core';
+import { InvalidParamsError, ProtocolError } from '@jsonrpc-kit/core';
 import type { HandlerContext } from '@jsonrpc-kit/server';
 
 /** The `_meta` key of the subscription a notification (or the listen result) belongs to. */
@@ -68,6 +68,7 @@ export class ListenHub {
    * @param capabilities - the server's capabilities now (what it can send)
    * @returns the result that ends the subscription
    * @throws InvalidParamsError when `notifications` is not an object
+   * @throws ProtocolError when the call has no connection (`server.handle()`)
    */
   async serve(
     params: Record<string, unknown>,
@@ -97,6 +98,9 @@ export class ListenHub {
     }
     const id = ctx.id;
     const peer = ctx.peer;
+    if (peer === undefined) {
+      throw new ProtocolError('subscriptions/listen needs a connection to the client');
+    }
     const meta = { [META_SUBSCRIPTION_ID]: id };
     const ended = { value: false };
     let finish!: () => void;
@@ -112,7 +116,7 @@ export class ListenHub {
       }),
       filter: agreed,
       notify: (method, extra) => {
-        if (ended.value || peer === undefined) return;
+        if (ended.value) return;
         peer.notify(method, { ...extra, _meta: meta }).catch(() => {});
       },
       end: () => {

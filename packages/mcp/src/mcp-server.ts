@@ -990,10 +990,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     connect: (transport, context) => server.connect(transport, context),
     close: async () => {
       await listeners.end();
+      await taskManager.close();
       await server.close();
     },
     [asyncDisposeSymbol]: async () => {
       await listeners.end();
+      await taskManager.close();
       await server.close();
     },
   };

@@ -251,6 +251,20 @@ describe('the Tasks extension', () => {
     );
   });
 
+  it('closing the server fails the tasks it runs and aborts their handlers', async () => {
+    const store = createMemoryTaskStore();
+    const { url, mcp } = await serve({ store });
+    const { taskId } = (
+      await call(url, 'tools/call', { name: 'work', arguments: { ms: 10_000, label: 'closing' } })
+    ).result;
+    await mcp.close();
+    expect(aborted.has('closing')).toBe(true);
+    expect(await store.get(taskId)).toMatchObject({
+      status: 'failed',
+      error: { code: -32603, message: 'The server closed before the task ended' },
+    });
+  });
+
   it('refuses what a client without the extension cannot have, and unknown tasks', async () => {
     const { url } = await serve();
     // An optional task tool stays synchronous; a required one is refused with -32021.

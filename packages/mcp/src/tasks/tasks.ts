@@ -347,6 +347,41 @@ export class TaskManager {
     return {};
   }
 
+  /**
+   * Ends the tasks this process runs: each becomes `failed` (-32603, the server closed) and its
+   * handler's signal is aborted. Tasks run by other processes are left alone.
+   *
+   * @returns resolves once they are recorded
+   */
+  async close(): Promise<void> {
+    const running = [...this.#local];
+    this.#local.clear();
+    await Promise.all(
+      running.map(async ([taskId, local]) => {
+        const error: TaskError = {
+          code: -32603,
+          message: 'The server closed before the task ended',
+        };
+        await this.#store
+          .update(taskId, (task) =>
+            TERMINAL_TASK_STATUSES.has(task.status)
+              ? undefined
+              : {
+                  ...task,
+                  status: 'failed',
+                  error,
+                  inputRequests: undefined,
+                  inputResponses: undefined,
+                  lastUpdatedAt: new Date().toISOString(),
+                },
+          )
+          .catch(() => undefined);
+        local.abort.abort(new Error(error.message));
+        wake(local);
+      }),
+    );
+  }
+
   async #create(): Promise<TaskHandle> {
     const now = new Date().toISOString();
     const record: TaskRecord = {
