@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from '@jsonrpc-kit/client';
+import { createMemoryTransportPair, type JsonRpcNotification, mcpProfile } from '@jsonrpc-kit/core';
 import { createStreamableHttpNodeHandler } from '@jsonrpc-kit/transport-http/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -193,5 +195,56 @@ describe('subscriptions/listen (2026-07-28)', () => {
     });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(-32602);
+  });
+
+  it('works over a duplex connection too, ends when the client cancels, and is not for 2025', async () => {
+    const mcp = createMcpServer({ name: 'test', version: '1.0.0' });
+    mcp.tool('first', { description: 'A tool' }, () => 'first');
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    mcp.connect(serverSide);
+    const notes: JsonRpcNotification[] = [];
+    const client = createClient(clientSide, {
+      profile: mcpProfile,
+      sendCancel: true,
+      onNotification: (n) => {
+        notes.push(n);
+      },
+    });
+    open.push(
+      () => client.close(),
+      () => mcp.close(),
+    );
+    const until = async (count: number) => {
+      for (let i = 0; i < 200 && notes.length < count; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(notes).toHaveLength(count);
+    };
+    const aborter = new AbortController();
+    const listening = client.request(
+      'subscriptions/listen',
+      { _meta: meta, notifications: { toolsListChanged: true } },
+      { signal: aborter.signal },
+    );
+    listening.catch(() => {});
+    await until(1);
+    expect(notes[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true } },
+    });
+    mcp.tool('second', { description: 'Another' }, () => 'second');
+    await until(2);
+    expect(notes[1]).toMatchObject({ method: 'notifications/tools/list_changed' });
+    // The client cancels (notifications/cancelled): the stream ends, nothing more is sent.
+    aborter.abort();
+    await expect(listening).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    mcp.tool('third', { description: 'After the cancel' }, () => 'third');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(notes.slice(2)).toEqual([]);
+    // A 2025 request (no stateless _meta) has no such method.
+    await expect(
+      client.request('subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    ).rejects.toMatchObject({ code: -32601 });
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { JsonRpcError } from '@jsonrpc-kit/core';
+import { createClient } from '@jsonrpc-kit/client';
+import { createMemoryTransportPair, JsonRpcError, mcpProfile } from '@jsonrpc-kit/core';
 import { createStreamableHttpNodeHandler } from '@jsonrpc-kit/transport-http/node';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -288,6 +289,69 @@ describe('the Tasks extension', () => {
     // The methods of the first tasks design are gone.
     expect((await call(url, 'tasks/result', { taskId: 'nope' })).error.code).toBe(-32601);
     expect((await call(url, 'tasks/list', {})).error.code).toBe(-32601);
+  });
+});
+
+describe('the Tasks extension on a 2025 session', () => {
+  it('serves a client that declared it in initialize: tasks, and questions through the task', async () => {
+    const mcp = createMcpServer({ name: 'test', version: '1.0.0', tasks: { pollIntervalMs: 20 } });
+    mcp.tool(
+      'confirm',
+      { description: 'Asks, as a task', taskSupport: 'required' },
+      async (_a, ctx) => {
+        await ctx.startTask();
+        const answer = await ctx.elicit(
+          { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
+          { key: 'sure' },
+        );
+        return `answer: ${answer.action}`;
+      },
+    );
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    mcp.connect(serverSide);
+    const asked: string[] = [];
+    const client = createClient(clientSide, {
+      profile: mcpProfile,
+      onRequest: (request) => {
+        asked.push(request.method);
+        return { action: 'decline' };
+      },
+    });
+    open.push(
+      () => client.close(),
+      () => mcp.close(),
+    );
+    const init = await client.request<any>('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } },
+      clientInfo: { name: 'c', version: '1' },
+    });
+    expect(init.capabilities.extensions).toEqual({ [TASKS_EXTENSION_ID]: {} });
+    await client.notify('notifications/initialized');
+    const created = await client.request<any>('tools/call', { name: 'confirm', arguments: {} });
+    // The task's status when the answer left: the handler may have asked already.
+    expect(created.resultType).toBe('task');
+    expect(['working', 'input_required']).toContain(created.status);
+    let task: any;
+    for (let i = 0; i < 100; i++) {
+      task = await client.request('tasks/get', { taskId: created.taskId });
+      if (task.status === 'input_required') break;
+      await sleep(10);
+    }
+    expect(task.inputRequests).toEqual({
+      sure: { method: 'elicitation/create', params: expect.objectContaining({ message: 'Sure?' }) },
+    });
+    // The question waits in the task; it is not a request to the client.
+    expect(asked).toEqual([]);
+    await client.request('tasks/update', {
+      taskId: created.taskId,
+      inputResponses: { sure: { action: 'accept', content: {} } },
+    });
+    for (let i = 0; i < 100 && task.status !== 'completed'; i++) {
+      await sleep(10);
+      task = await client.request('tasks/get', { taskId: created.taskId });
+    }
+    expect(task.result).toEqual({ content: [{ type: 'text', text: 'answer: accept' }] });
   });
 });
 
