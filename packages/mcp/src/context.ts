@@ -197,9 +197,9 @@ export interface McpContext {
    * Turns this tool call into a task (the Tasks extension), when the tool has `taskSupport` and
    * the client declared the extension: the client is answered at once with the task, and the
    * handler runs on; its result (or error) is the task's. From then on `signal` is the task's
-   * (aborted by `tasks/cancel`), and `elicit()`, `sample()` and `listRoots()` park the task in
-   * `input_required` until `tasks/update` answers. Otherwise it does nothing: the call stays
-   * synchronous.
+   * (aborted by `tasks/cancel`), `elicit()`, `sample()` and `listRoots()` park the task in
+   * `input_required` until `tasks/update` answers, and `progress()` with a message sets the task's
+   * `statusMessage`. Otherwise it does nothing: the call stays synchronous.
    *
    * @returns resolves once the task is stored (at once when the call stays synchronous)
    */
@@ -263,8 +263,10 @@ export class CallContext implements McpContext {
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
-    // A task's request was answered already: its progress has nowhere to go.
-    if (this.#task?.handle !== undefined) return Promise.resolve();
+    // A task's request was answered already: its progress message becomes the task's status
+    // message, which tasks/get shows.
+    const task = this.#task?.handle;
+    if (task !== undefined) return message === undefined ? Promise.resolve() : task.report(message);
     const report = this.#ctx.progress as
       | ProgressReporter<{ progress: number; total?: number; message?: string }>
       | undefined;

@@ -39,6 +39,7 @@ async function serve(tasks: TaskOptions = {}): Promise<{ url: string; mcp: McpSe
     async ({ ms, label }, ctx) => {
       if (ms > 0) await ctx.startTask();
       const taskId = ctx.taskId;
+      await ctx.progress(1, 2, `${label} started`);
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, ms);
         ctx.signal.addEventListener('abort', () => {
@@ -165,6 +166,7 @@ describe('the Tasks extension', () => {
     expect(working).toMatchObject({
       taskId: created.taskId,
       status: 'working',
+      statusMessage: 'one started',
       resultType: 'complete',
     });
     expect(working.result).toBeUndefined();

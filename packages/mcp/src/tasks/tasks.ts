@@ -118,6 +118,13 @@ export interface TaskHandle {
    * @returns the answer
    */
   ask(method: string, params: Readonly<Record<string, unknown>>, key?: string): Promise<unknown>;
+  /**
+   * Sets the task's `statusMessage` (what `tasks/get` shows while it runs).
+   *
+   * @param message - the message
+   * @returns resolves once stored
+   */
+  report(message: string): Promise<void>;
 }
 
 /** Turns one call into a task, at most once. */
@@ -417,6 +424,13 @@ export class TaskManager {
     return {
       taskId,
       signal: abort.signal,
+      async report(message) {
+        await store.update(taskId, (task) =>
+          TERMINAL_TASK_STATUSES.has(task.status)
+            ? undefined
+            : { ...task, statusMessage: message, lastUpdatedAt: new Date().toISOString() },
+        );
+      },
       async ask(method, params, key) {
         const k = key ?? `${method}#${count}`;
         count++;
