@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { JsonRpcError } from '@jsonrpc-kit/core';
 import { createMcpServer, type McpServer } from '@jsonrpc-kit/mcp';
 import * as v from 'valibot';
 
@@ -268,6 +269,45 @@ export function createEverythingServer(): McpServer & { stop(): void } {
     },
   );
 
+  // What subscriptions/listen (2026-07-28) carries: each call adds a tool (or prompt), or removes
+  // the one it added, so the lists change and the listen streams that asked are told.
+  let removeTool: (() => void) | undefined;
+  mcp.tool(
+    'test_trigger_tool_change',
+    { description: 'Adds or removes a tool: the tool list changes' },
+    () => {
+      if (removeTool === undefined) {
+        removeTool = mcp.tool(
+          'test_toggled_tool',
+          { description: 'Added by test_trigger_tool_change' },
+          () => 'toggled',
+        );
+        return 'tool added';
+      }
+      removeTool();
+      removeTool = undefined;
+      return 'tool removed';
+    },
+  );
+  let removePrompt: (() => void) | undefined;
+  mcp.tool(
+    'test_trigger_prompt_change',
+    { description: 'Adds or removes a prompt: the prompt list changes' },
+    () => {
+      if (removePrompt === undefined) {
+        removePrompt = mcp.prompt(
+          'test_toggled_prompt',
+          { description: 'Added by test_trigger_prompt_change' },
+          () => 'toggled',
+        );
+        return 'prompt added';
+      }
+      removePrompt();
+      removePrompt = undefined;
+      return 'prompt removed';
+    },
+  );
+
   // Multi Round-Trip Requests (2026-07-28): under 2026 each question ends the round with an
   // input_required result; under 2025 they are requests to the client.
   const name = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
@@ -280,6 +320,102 @@ export function createEverythingServer(): McpServer & { stop(): void } {
       | undefined;
     return content?.type === 'text' ? content.text : '';
   };
+  // The Tasks extension (io.modelcontextprotocol/tasks): the tools its scenarios name. A tool
+  // with taskSupport becomes a task when its handler calls ctx.startTask().
+  const pause = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      signal.throwIfAborted();
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  mcp.tool(
+    'greet',
+    { description: 'Greets, synchronously', input: v.object({ name: v.string() }) },
+    ({ name }) => `Hello, ${name}!`,
+  );
+  mcp.tool(
+    'slow_compute',
+    {
+      description: 'Sleeps `seconds` then answers; a task unless `seconds` is 0',
+      input: v.object({ seconds: v.number(), label: v.optional(v.string()) }),
+      taskSupport: 'optional',
+    },
+    async ({ seconds, label }, ctx) => {
+      if (seconds > 0) await ctx.startTask();
+      await pause(seconds * 1000, ctx.signal);
+      return `${label ?? 'slow_compute'}: done after ${seconds}s`;
+    },
+  );
+  mcp.tool(
+    'failing_job',
+    { description: 'A task whose tool fails after a second', taskSupport: 'required' },
+    async (_args, ctx) => {
+      await ctx.startTask();
+      await pause(1000, ctx.signal);
+      throw new Error('failing_job failed, as it always does');
+    },
+  );
+  mcp.tool(
+    'protocol_error_job',
+    { description: 'A task that ends in a protocol error', taskSupport: 'optional' },
+    async (_args, ctx) => {
+      await ctx.startTask();
+      await pause(200, ctx.signal);
+      throw new JsonRpcError(-32603, 'protocol_error_job: internal error');
+    },
+  );
+  const confirm = {
+    type: 'object',
+    properties: { confirm: { type: 'boolean' } },
+    required: ['confirm'],
+  };
+  mcp.tool(
+    'confirm_delete',
+    {
+      description: 'A task that asks for a confirmation before deleting a file',
+      input: v.object({ filename: v.string() }),
+      taskSupport: 'optional',
+    },
+    async ({ filename }, ctx) => {
+      await ctx.startTask();
+      const answer = await ctx.elicit({
+        message: `Delete ${filename}?`,
+        requestedSchema: confirm,
+      });
+      const yes = answer.action === 'accept' && answer.content?.confirm === true;
+      return yes ? `Deleted ${filename}` : `Kept ${filename}`;
+    },
+  );
+  mcp.tool(
+    'multi_input',
+    { description: 'A task that asks two questions at once', taskSupport: 'optional' },
+    async (_args, ctx) => {
+      await ctx.startTask();
+      const [first, second] = await Promise.all([
+        ctx.elicit({ message: 'First name?', requestedSchema: name }, { key: 'first' }),
+        ctx.elicit({ message: 'Second name?', requestedSchema: name }, { key: 'second' }),
+      ]);
+      return `Got ${String(first.content?.name)} and ${String(second.content?.name)}`;
+    },
+  );
+  mcp.tool(
+    'test_tool_with_task',
+    { description: 'Asks for a name (MRTR), then runs as a task', taskSupport: 'required' },
+    async (_args, ctx) => {
+      const who = await askName(ctx);
+      await ctx.startTask();
+      await pause(100, ctx.signal);
+      return `Hello, ${String(who.content?.name)}, from a task`;
+    },
+  );
+
   mcp.tool(
     'test_input_required_result_elicitation',
     { description: 'Asks for a name (MRTR)' },

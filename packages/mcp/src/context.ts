@@ -15,6 +15,7 @@ import {
 import type { HandlerContext } from '@jsonrpc-kit/server';
 import type { InputRounds } from './mrtr.js';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY, type RequestMeta } from './stateless.js';
+import type { TaskStarter } from './tasks/tasks.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -192,6 +193,19 @@ export interface McpContext {
     /** The client's roots. */
     readonly roots: readonly Root[];
   }>;
+  /**
+   * Turns this tool call into a task (the Tasks extension), when the tool has `taskSupport` and
+   * the client declared the extension: the client is answered at once with the task, and the
+   * handler runs on; its result (or error) is the task's. From then on `signal` is the task's
+   * (aborted by `tasks/cancel`), `elicit()`, `sample()` and `listRoots()` park the task in
+   * `input_required` until `tasks/update` answers, and `progress()` with a message sets the task's
+   * `statusMessage`. Otherwise it does nothing: the call stays synchronous.
+   *
+   * @returns resolves once the task is stored (at once when the call stays synchronous)
+   */
+  startTask(): Promise<void>;
+  /** The task's id, once `startTask()` made this call a task. */
+  readonly taskId: string | undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -202,6 +216,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export class CallContext implements McpContext {
   readonly #ctx: HandlerContext;
   readonly #rounds: InputRounds | undefined;
+  readonly #task: TaskStarter | undefined;
   readonly client: ClientState;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
 
@@ -210,17 +225,33 @@ export class CallContext implements McpContext {
    * @param client - the client's state
    * @param params - the request's params (for `_meta`)
    * @param rounds - the questions and answers of a 2026 request that may ask for input
+   * @param task - turns the call into a task (a tool with `taskSupport`, for a client that declared the extension)
    */
-  constructor(ctx: HandlerContext, client: ClientState, params: unknown, rounds?: InputRounds) {
+  constructor(
+    ctx: HandlerContext,
+    client: ClientState,
+    params: unknown,
+    rounds?: InputRounds,
+    task?: TaskStarter,
+  ) {
     this.#ctx = ctx;
     this.#rounds = rounds;
+    this.#task = task;
     this.client = client;
     const meta = isRecord(params) ? params._meta : undefined;
     this.meta = isRecord(meta) ? meta : undefined;
   }
 
   get signal(): AbortSignal {
-    return this.#ctx.signal;
+    return this.#task?.handle?.signal ?? this.#ctx.signal;
+  }
+
+  get taskId(): string | undefined {
+    return this.#task?.handle?.taskId;
+  }
+
+  startTask(): Promise<void> {
+    return this.#task?.start() ?? Promise.resolve();
   }
 
   get requestId(): JsonRpcId | undefined {
@@ -232,6 +263,10 @@ export class CallContext implements McpContext {
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
+    // A task's request was answered already: its progress message becomes the task's status
+    // message, which tasks/get shows.
+    const task = this.#task?.handle;
+    if (task !== undefined) return message === undefined ? Promise.resolve() : task.report(message);
     const report = this.#ctx.progress as
       | ProgressReporter<{ progress: number; total?: number; message?: string }>
       | undefined;
@@ -284,6 +319,11 @@ export class CallContext implements McpContext {
       return Promise.reject(
         new ProtocolError(`The client did not declare the "${capability}" capability`),
       );
+    }
+    const task = this.#task?.handle;
+    if (task !== undefined) {
+      // A task asks through its status: input_required until tasks/update answers.
+      return task.ask(method, params ?? {}, options?.key) as Promise<T>;
     }
     if (this.client.stateless) {
       // 2026-07-28: no request to the client; the question ends the round (input_required).

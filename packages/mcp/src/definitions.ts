@@ -46,6 +46,13 @@ export interface ToolDefinition<
   readonly output?: O;
   /** Hints about its behaviour. */
   readonly annotations?: ToolAnnotations;
+  /**
+   * Whether it can run as a task (the Tasks extension, `io.modelcontextprotocol/tasks`): the
+   * handler turns the call into one with `ctx.startTask()`. `'optional'`: for a client without
+   * the extension the call stays synchronous; `'required'`: such a client is refused (-32021).
+   * Left out: never a task.
+   */
+  readonly taskSupport?: 'optional' | 'required';
   /** Metadata beyond MCP's. */
   readonly _meta?: Readonly<Record<string, unknown>>;
 }

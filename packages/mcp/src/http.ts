@@ -114,7 +114,9 @@ function statusOf(code: number): number {
 function nameOf(method: string, params: Record<string, unknown>): unknown {
   if (method === 'tools/call' || method === 'prompts/get') return params.name;
   if (method === 'resources/read') return params.uri;
-  if (method.startsWith('tasks/')) return params.taskId;
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') {
+    return params.taskId;
+  }
   return undefined;
 }
 

@@ -32,6 +32,8 @@ export type {
 export type { McpHttpOptions, NodeRequestLike, NodeResponseLike } from './http.js';
 export { createMcpFetchHandler, createMcpNodeHandler } from './http.js';
 export { objectJsonSchema } from './json-schema.js';
+export type { SubscriptionFilter } from './listen.js';
+export { META_SUBSCRIPTION_ID } from './listen.js';
 export type { McpServer, McpServerOptions } from './mcp-server.js';
 export {
   createMcpServer,
@@ -50,6 +52,16 @@ export {
   statelessMetaOf,
   UNSUPPORTED_PROTOCOL_VERSION,
 } from './stateless.js';
+export type {
+  MemoryTaskStoreOptions,
+  TaskError,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+} from './tasks/store.js';
+export { createMemoryTaskStore, TERMINAL_TASK_STATUSES } from './tasks/store.js';
+export type { TaskOptions, TaskSupport } from './tasks/tasks.js';
+export { declaresTasks, TASKS_EXTENSION_ID } from './tasks/tasks.js';
 export type {
   AudioContent,
   BlobResourceContents,

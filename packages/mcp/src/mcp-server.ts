@@ -56,6 +56,7 @@ import type {
   ToolReturn,
 } from './definitions.js';
 import { objectJsonSchema } from './json-schema.js';
+import { ListenHub } from './listen.js';
 import { createRequestStateSeal, InputRounds, type RequestStateOptions } from './mrtr.js';
 import {
   CACHEABLE_METHODS,
@@ -65,6 +66,15 @@ import {
   REMOVED_METHODS,
   statelessMetaOf,
 } from './stateless.js';
+import {
+  declaresTasks,
+  requiredTaskError,
+  TASKS_EXTENSION_ID,
+  TaskManager,
+  type TaskOptions,
+  type TaskStarter,
+  tasksNotDeclaredError,
+} from './tasks/tasks.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -151,6 +161,12 @@ export interface McpServerOptions {
    * keys; left out, each process has a random key of its own.
    */
   readonly requestState?: RequestStateOptions;
+  /**
+   * The Tasks extension (`io.modelcontextprotocol/tasks`), served once a tool has `taskSupport`:
+   * where tasks live (a store shared by the processes of a cluster), how long they are kept and
+   * the polling interval suggested to clients.
+   */
+  readonly tasks?: TaskOptions;
   /** Options of the kit server underneath (limits, timeouts, `onError`); its profile is MCP's. */
   readonly server?: Omit<ServerOptions, 'profile'>;
 }
@@ -431,6 +447,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const templates = new Map<string, TemplateEntry>();
   const prompts = new Map<string, PromptEntry>();
   const changed = new Set<ListKind>();
+  const listeners = new ListenHub();
+  const taskManager = new TaskManager(options.tasks);
+  const servesTasks = (): boolean =>
+    [...tools.values()].some((t) => t.definition.taskSupport !== undefined);
 
   const initializedClients = function* (): Generator<[Connection, ClientState]> {
     for (const connection of server.connections) {
@@ -449,6 +469,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         for (const [connection] of initializedClients()) {
           for (const k of kinds) send(connection, `notifications/${k}/list_changed`);
         }
+        for (const k of kinds) listeners.listChanged(k);
       });
     }
     changed.add(kind);
@@ -488,6 +509,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       capabilities.resources = { subscribe: true, listChanged: true };
     }
     if (tools.size > 0) capabilities.tools = { listChanged: true };
+    if (servesTasks()) capabilities.extensions = { [TASKS_EXTENSION_ID]: {} };
     return capabilities;
   };
   /** The capability a method needs the server to have declared, for a stateless request. */
@@ -535,9 +557,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     ctx: HandlerContext,
     binding: string,
     run: (context: CallContext) => Promise<unknown>,
+    task?: TaskStarter,
   ): Promise<unknown> => {
     const client = clientOf(ctx, raw);
-    if (!client.stateless) return run(new CallContext(ctx, client, raw));
+    if (!client.stateless) return run(new CallContext(ctx, client, raw, undefined, task));
     const params = paramsOf(raw);
     const given = params.inputResponses;
     if (given !== undefined && !isRecord(given)) {
@@ -549,7 +572,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     }
     const earlier = state === undefined ? {} : await seal.open(binding, state);
     const rounds = new InputRounds({ ...earlier, ...given });
-    const done = run(new CallContext(ctx, client, raw, rounds));
+    const done = run(new CallContext(ctx, client, raw, rounds, task));
     const outcome = await Promise.race([done, rounds.needed.then(() => rounds)]);
     if (outcome !== rounds) return outcome;
     const answered: Record<string, unknown> = {};
@@ -606,7 +629,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   // Tools
   const listTool = (tool: ToolEntry): Promise<Record<string, unknown>> => {
     tool.listed ??= (async () => {
-      const { title, description, input, output, annotations, _meta } = tool.definition;
+      const { title, description, input, output, annotations, taskSupport, _meta } =
+        tool.definition;
       return defined({
         name: tool.name,
         title,
@@ -614,6 +638,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         inputSchema: await objectJsonSchema(input, 'input'),
         outputSchema: output === undefined ? undefined : await objectJsonSchema(output, 'output'),
         annotations,
+        execution: taskSupport === undefined ? undefined : { taskSupport },
         _meta,
       });
     })();
@@ -666,8 +691,45 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       }
       args = verdict.value;
     }
+    const binding = `tools/call ${name} ${JSON.stringify(given)}`;
+    const support = tool.definition.taskSupport;
+    const asTask = support !== undefined && declaresTasks(clientOf(ctx, raw).capabilities);
+    if (support === 'required' && !asTask) throw requiredTaskError(name);
+    if (asTask) {
+      // The handler decides when the call becomes a task (ctx.startTask()): the client is
+      // answered with the task then, and the handler's end is the task's.
+      const starter = taskManager.starter();
+      try {
+        return await withInput(
+          raw,
+          ctx,
+          binding,
+          async (c) => {
+            const done = (async () => toolResult(tool, await tool.handler(args, c)))();
+            const first = await Promise.race([
+              done.then((result) => ({ result })),
+              starter.started.then((handle) => ({ handle })),
+            ]);
+            if ('result' in first) return first.result;
+            const { taskId } = first.handle;
+            done
+              .then(
+                (result) =>
+                  taskManager.settle(taskId, { result: result as Record<string, unknown> }),
+                (error) => taskManager.settle(taskId, { error }),
+              )
+              .catch(() => {});
+            return taskManager.created(taskId);
+          },
+          starter,
+        );
+      } catch (error) {
+        if (error instanceof JsonRpcError || ctx.signal.aborted) throw error;
+        return errorResult(error instanceof Error ? error.message : String(error));
+      }
+    }
     try {
-      return await withInput(raw, ctx, `tools/call ${name} ${JSON.stringify(given)}`, async (c) =>
+      return await withInput(raw, ctx, binding, async (c) =>
         toolResult(tool, await tool.handler(args, c)),
       );
     } catch (error) {
@@ -675,6 +737,19 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return errorResult(error instanceof Error ? error.message : String(error));
     }
   });
+
+  // The Tasks extension: polling, answering and cancelling tasks.
+  const taskMethod = (
+    name: string,
+    run: (params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  ) =>
+    method(name, (raw, ctx) => {
+      if (!declaresTasks(clientOf(ctx, raw).capabilities)) throw tasksNotDeclaredError(name);
+      return run(paramsOf(raw));
+    });
+  taskMethod('tasks/get', (params) => taskManager.get(params));
+  taskMethod('tasks/update', (params) => taskManager.update(params));
+  taskMethod('tasks/cancel', (params) => taskManager.cancel(params));
 
   // Resources
   method('resources/list', async (raw, ctx) => {
@@ -794,6 +869,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     );
   });
 
+  // 2026-07-28: the stream of notifications that replaces the session's (SEP-2575).
+  method('subscriptions/listen', (raw, ctx) => {
+    if (!clientOf(ctx, raw).stateless) {
+      throw new MethodNotFoundError('Method not found: subscriptions/listen');
+    }
+    return listeners.serve(paramsOf(raw), ctx, capabilitiesNow());
+  });
+
   // Completions
   method('completion/complete', async (raw) => {
     const params = paramsOf(raw);
@@ -891,6 +974,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return remover(prompts, name, entry, 'prompts');
     },
     resourceUpdated(uri) {
+      listeners.resourceUpdated(uri);
       for (const [connection, state] of initializedClients()) {
         if (state.subscriptions?.has(uri)) {
           send(connection, 'notifications/resources/updated', { uri });
@@ -904,8 +988,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       }
     },
     connect: (transport, context) => server.connect(transport, context),
-    close: () => server.close(),
-    [asyncDisposeSymbol]: () => server.close(),
+    close: async () => {
+      await listeners.end();
+      await taskManager.close();
+      await server.close();
+    },
+    [asyncDisposeSymbol]: async () => {
+      await listeners.end();
+      await taskManager.close();
+      await server.close();
+    },
   };
   serverStates.set(mcp, {
     sessionVersions: versions,

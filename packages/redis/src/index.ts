@@ -49,3 +49,9 @@ export type {
   RedisSessionStoreOptions,
 } from './session-store.js';
 export { createRedisSessionStore, DEFAULT_SESSION_KEY_PREFIX } from './session-store.js';
+export type { RedisTaskLike, RedisTaskStore, RedisTaskStoreOptions } from './task-store.js';
+export {
+  createRedisTaskStore,
+  DEFAULT_TASK_KEY_PREFIX,
+  MAX_TASK_UPDATE_ATTEMPTS,
+} from './task-store.js';

@@ -1,6 +1,12 @@
 // The Redis event store fits where the streaming-HTTP handler asks for an event store, though
 // neither package depends on the other.
-import type { RedisEventStore, RedisFanout, RedisSessionStore } from '@jsonrpc-kit/redis';
+import type { TaskRecord, TaskStore } from '@jsonrpc-kit/mcp';
+import type {
+  RedisEventStore,
+  RedisFanout,
+  RedisSessionStore,
+  RedisTaskStore,
+} from '@jsonrpc-kit/redis';
 import type { SubscriptionFanout } from '@jsonrpc-kit/server';
 import type { EventStore, SessionStore } from '@jsonrpc-kit/transport-http';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -16,5 +22,9 @@ describe('the Redis event store', () => {
 
   it('the Redis fan-out is a SubscriptionFanout of the server', () => {
     expectTypeOf<RedisFanout>().toExtend<SubscriptionFanout>();
+  });
+
+  it("the Redis task store, of the mcp package's TaskRecord, is a TaskStore of an MCP server", () => {
+    expectTypeOf<RedisTaskStore<TaskRecord>>().toExtend<TaskStore>();
   });
 });
