@@ -28,6 +28,7 @@ import {
   type Server,
   type ServerOptions,
 } from '@jsonrpc-kit/server';
+import { type McpClientStore, saveClientState, sharedClientState } from './client-store.js';
 import {
   CallContext,
   type ClientState,
@@ -151,6 +152,15 @@ export interface McpServerOptions {
    * keys; left out, each process has a random key of its own.
    */
   readonly requestState?: RequestStateOptions;
+  /**
+   * Where what the server knows of each client (its `initialize`, logging level, subscriptions) is
+   * kept by Streamable HTTP session id, for a cluster: give every process the same store, with
+   * the handler's shared session store, event store and relay, and any process serves any request
+   * of a session. Each request of such a session reads its client's record first.
+   *
+   * @default none: each process knows the clients that initialized on it
+   */
+  readonly clients?: McpClientStore;
   /** Options of the kit server underneath (limits, timeouts, `onError`); its profile is MCP's. */
   readonly server?: Omit<ServerOptions, 'profile'>;
 }
@@ -466,6 +476,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     [...templates.values()].some((t) => t.definition.complete !== undefined);
 
   const statelessVersions = options.statelessProtocolVersions ?? MCP_STATELESS_PROTOCOL_VERSIONS;
+  const clients = options.clients;
   const caching = {
     ttlMs: options.caching?.ttlMs ?? 0,
     cacheScope: options.caching?.cacheScope ?? 'private',
@@ -508,7 +519,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
    */
   const method = (name: string, handler: (raw: unknown, ctx: HandlerContext) => unknown): void => {
     server.method(name, async (raw: unknown, ctx: HandlerContext) => {
-      if (statelessMetaOf(raw, statelessVersions) === undefined) return handler(raw, ctx);
+      if (statelessMetaOf(raw, statelessVersions) === undefined) {
+        if (clients !== undefined) await sharedClientState(ctx, clients);
+        return handler(raw, ctx);
+      }
       const needs = GATED[name];
       if (REMOVED_METHODS.has(name) || (needs !== undefined && !(needs in capabilitiesNow()))) {
         throw new MethodNotFoundError(`Method not found: ${name}`);
@@ -564,7 +578,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   };
 
   // Lifecycle
-  method('initialize', (raw, ctx) => {
+  method('initialize', async (raw, ctx) => {
     const params = paramsOf(raw);
     const requested = stringParam(params, 'protocolVersion');
     const state = clientStateOf(ctx);
@@ -575,6 +589,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     state.info = isRecord(params.clientInfo)
       ? (params.clientInfo as unknown as Implementation)
       : undefined;
+    await saveClientState(ctx, clients, state);
     return defined({
       protocolVersion: state.protocolVersion,
       capabilities: capabilitiesNow(),
@@ -594,12 +609,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   });
   server.notification('notifications/roots/list_changed', () => {});
   method('ping', () => ({}));
-  method('logging/setLevel', (raw, ctx) => {
+  method('logging/setLevel', async (raw, ctx) => {
     const level = stringParam(paramsOf(raw), 'level');
     if (!LOGGING_LEVELS.includes(level as LoggingLevel)) {
       throw new InvalidParamsError(`Unknown logging level: ${level}`, { level });
     }
-    clientStateOf(ctx).logLevel = level as LoggingLevel;
+    const state = clientStateOf(ctx);
+    state.logLevel = level as LoggingLevel;
+    await saveClientState(ctx, clients, state);
     return {};
   });
 
@@ -722,15 +739,18 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     }
     throw new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   });
-  method('resources/subscribe', (raw, ctx) => {
+  method('resources/subscribe', async (raw, ctx) => {
     const uri = stringParam(paramsOf(raw), 'uri');
     const state = clientStateOf(ctx);
     (state.subscriptions ??= new Set()).add(uri);
+    await saveClientState(ctx, clients, state);
     return {};
   });
-  method('resources/unsubscribe', (raw, ctx) => {
+  method('resources/unsubscribe', async (raw, ctx) => {
     const uri = stringParam(paramsOf(raw), 'uri');
-    clientStateOf(ctx).subscriptions?.delete(uri);
+    const state = clientStateOf(ctx);
+    state.subscriptions?.delete(uri);
+    await saveClientState(ctx, clients, state);
     return {};
   });
 

@@ -72,6 +72,8 @@ export {
 } from './streamable-handler.js';
 export type { StreamableNodeHttpHandler } from './streamable-node.js';
 export { createStreamableHttpNodeHandler } from './streamable-node.js';
+export type { AnswerRelay } from './streamable-relay.js';
+export { ANSWER_RELAY_TOPIC } from './streamable-relay.js';
 export type {
   StreamableHttpTransport,
   StreamableHttpTransportOptions,
