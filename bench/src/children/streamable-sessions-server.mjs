@@ -107,7 +107,30 @@ async function sdkHandler() {
   };
 }
 
-const factories = { raw: rawHandler, kit: kitHandler, 'mcp-sdk': sdkHandler };
+/**
+ * The kit's MCP server (`createMcpServer`, one tool as the SDK's) behind
+ * `createStreamableHttpNodeHandler` with its defaults, the session cap lifted.
+ */
+async function kitMcpHandler() {
+  const { createMcpServer, MCP_PUSH_METHODS } = await import('@jsonrpc-kit/mcp');
+  const { createStreamableHttpNodeHandler } = await kit(
+    '@jsonrpc-kit/transport-http',
+    'createStreamableHttpNodeHandler',
+  );
+  const mcp = createMcpServer({ name: 'bench', version: '1' });
+  mcp.tool(METHOD, { description: 'adds 1 and 2' }, () => String(add({ a: 1, b: 2 })));
+  return createStreamableHttpNodeHandler(mcp.server, {
+    sessions: { maxSessions: Number.POSITIVE_INFINITY },
+    pushMethods: MCP_PUSH_METHODS,
+  });
+}
+
+const factories = {
+  raw: rawHandler,
+  kit: kitHandler,
+  'kit-mcp': kitMcpHandler,
+  'mcp-sdk': sdkHandler,
+};
 
 await serverMain(async () => {
   const handler = await factories[impl]();
