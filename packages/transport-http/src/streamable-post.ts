@@ -107,8 +107,9 @@ export async function post(
     queueMicrotask(() => forgetCancelled(st, session, cancelled));
   }
   if (!classified.hasRequest) {
-    // Answers to requests another process sent the client go there (with a relay).
-    if (!relayAnswers(st, session, text)) session.deliver(text, parsed);
+    // Answers to requests another process sent the client go there, and cancellations of
+    // requests another process runs (with a relay).
+    if (!relayAnswers(st, session, text, cancelled)) session.deliver(text, parsed);
     if (session.id === undefined) void closeSession(st, session);
     return { kind: 'empty', status: 202, headers };
   }

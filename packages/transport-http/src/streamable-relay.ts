@@ -1,13 +1,16 @@
 /**
- * Answers to server→client requests across processes: a process that sends a request to a
- * client notes its id; a POST carrying the client's answer that lands on a process which did not
- * send the request is published on the relay, and the process that did delivers it.
+ * Answers to server→client requests, and cancellations, across processes: a process that sends a
+ * request to a client notes its id; a POST carrying the client's answer that lands on a process
+ * which did not send the request is published on the relay, and the process that did delivers
+ * it. A cancellation of a request no POST waits for on the process it reached goes the same way
+ * to the process running the request.
  *
  * @module
  */
 import { scanEnvelope, scanHead } from '@jsonrpc-kit/core/engine';
 import type { HttpSession } from './http-session.js';
-import { answeredIds } from './streamable-classify.js';
+import { answeredIds, classify } from './streamable-classify.js';
+import { forgetCancelled } from './streamable-route.js';
 import type { StreamableState } from './streamable-state.js';
 
 /**
@@ -34,7 +37,10 @@ export interface AnswerRelay {
   subscribeText(topic: string, listener: (text: string) => void): Promise<() => Promise<void>>;
 }
 
-/** The relay's topic: each text is a session id, a newline, and the client's answer as posted. */
+/**
+ * The relay's topic: each text is a session id, a newline, and the client's answers or
+ * cancellation as posted.
+ */
 export const ANSWER_RELAY_TOPIC = 'streamable-http:answers';
 
 /** The ids (JSON text) of the requests each session sent its client on this process, unanswered. */
@@ -75,15 +81,32 @@ function takeAnswered(session: HttpSession, ids: readonly string[]): number {
   return found;
 }
 
+/** Publishes a POST's text for the other processes. */
+function publish(st: StreamableState, session: HttpSession, text: string): void {
+  st.so
+    .relay!.publishText(ANSWER_RELAY_TOPIC, `${session.id}\n${text}`)
+    .catch((error: unknown) => st.cfg.onError(error));
+}
+
 /**
- * A POST of answers only: when none of them answers a request this process sent, they go on the
- * relay for the process that did.
+ * A POST of answers or notifications only (with a relay): answers of which none answers a request
+ * this process sent go on the relay for the process that did; a cancellation of requests none of
+ * which a POST waits for here goes on the relay too (and is delivered here as well).
  *
- * @returns `true` when relayed (not to be delivered here)
+ * @param cancelled - the ids the POST cancels
+ * @returns `true` when relayed instead of being delivered here
  */
-export function relayAnswers(st: StreamableState, session: HttpSession, text: string): boolean {
-  const relay = st.so.relay;
-  if (relay === undefined || session.id === undefined) return false;
+export function relayAnswers(
+  st: StreamableState,
+  session: HttpSession,
+  text: string,
+  cancelled: readonly string[],
+): boolean {
+  if (st.so.relay === undefined || session.id === undefined) return false;
+  if (cancelled.length > 0) {
+    if (!cancelled.some((id) => session.waiterOf(id) !== undefined)) publish(st, session, text);
+    return false;
+  }
   let ids: string[] | undefined;
   try {
     ids = answeredIds(text);
@@ -92,10 +115,29 @@ export function relayAnswers(st: StreamableState, session: HttpSession, text: st
   }
   if (ids === undefined || ids.length === 0) return false;
   if (takeAnswered(session, ids) > 0) return false;
-  relay.publishText(ANSWER_RELAY_TOPIC, `${session.id}\n${text}`).catch((error: unknown) => {
-    st.cfg.onError(error);
-  });
+  publish(st, session, text);
   return true;
+}
+
+/** What another process relayed, for a session of this one: delivered when it belongs here. */
+function relayed(st: StreamableState, session: HttpSession, text: string): void {
+  let ids: string[] | undefined;
+  try {
+    ids = answeredIds(text);
+  } catch {
+    return;
+  }
+  if (ids !== undefined) {
+    if (takeAnswered(session, ids) > 0) session.deliver(text);
+    return;
+  }
+  const parsed = st.parseBody(text);
+  const classified = classify(parsed, text, st.startMethod);
+  if ('refused' in classified || classified.hasRequest) return;
+  const { cancelled } = classified;
+  if (!cancelled.some((id) => session.waiterOf(id) !== undefined)) return;
+  queueMicrotask(() => forgetCancelled(st, session, cancelled));
+  session.deliver(text, parsed);
 }
 
 /** Listens to the relay: an answer to a request this process sent goes to its session. */
@@ -108,14 +150,7 @@ export function listenRelay(st: StreamableState): void {
       if (cut === -1) return;
       const session = st.sessions.get(message.slice(0, cut));
       if (session === undefined || session.closed) return;
-      const text = message.slice(cut + 1);
-      let ids: string[] | undefined;
-      try {
-        ids = answeredIds(text);
-      } catch {
-        return;
-      }
-      if (ids !== undefined && takeAnswered(session, ids) > 0) session.deliver(text);
+      relayed(st, session, message.slice(cut + 1));
     })
     .then((stop) => {
       st.stopRelay = stop;

@@ -23,16 +23,24 @@ if (skip) console.warn(`${REDIS_SERVER_INSTALL_HINT}: the MCP cluster test skips
 
 const nodeScript = fileURLToPath(new URL('./redis-fixtures/mcp-node.mjs', import.meta.url));
 
-function startNode(redisUrl: string, name: string, children: ChildProcess[]): Promise<string> {
+/** Starts one server process; resolves its URL. Its later stdout lines go to `lines`. */
+function startNode(
+  redisUrl: string,
+  name: string,
+  children: ChildProcess[],
+  lines: string[],
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [nodeScript, redisUrl, name], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
     const timer = setTimeout(() => reject(new Error(`process ${name} did not start`)), 10_000);
-    createInterface({ input: child.stdout! }).once('line', (line) => {
+    const input = createInterface({ input: child.stdout! });
+    input.once('line', (line) => {
       clearTimeout(timer);
       resolve(line);
+      input.on('line', (later) => lines.push(later));
     });
     child.once('exit', (code) => reject(new Error(`process ${name} exited with ${code}`)));
   });
@@ -91,10 +99,11 @@ describe.skipIf(skip)('an MCP server on two processes, one Redis, no affinity', 
   const redis = useRedisServer();
   const children: ChildProcess[] = [];
   const names = ['a', 'b'];
+  const lines: string[] = [];
   let proxy: Awaited<ReturnType<typeof roundRobin>>;
 
   beforeAll(async () => {
-    const backends = await Promise.all(names.map((n) => startNode(redis.url, n, children)));
+    const backends = await Promise.all(names.map((n) => startNode(redis.url, n, children, lines)));
     proxy = await roundRobin(backends);
   });
   afterAll(async () => {
@@ -102,7 +111,7 @@ describe.skipIf(skip)('an MCP server on two processes, one Redis, no affinity', 
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('the SDK client: calls on both processes; elicitation asked on one, answered through the other', async () => {
+  it('the SDK client: calls on both processes; elicit() asked on one process, answered through the other; a call cancelled through the other', async () => {
     const asked: string[] = [];
     const client = new McpClient(
       { name: 'sdk', version: '0' },
@@ -150,6 +159,33 @@ describe.skipIf(skip)('an MCP server on two processes, one Redis, no affinity', 
       expect(ran.sort()).toEqual(names);
       const initialize = proxy.log.find((p) => p.body.includes('"initialize"'))!;
       expect(ran).toContain(names[1 - initialize.backend]);
+
+      // A call cancelled through the other process than the one running it.
+      const before = proxy.log.length;
+      const abort = new AbortController();
+      const slow = client.callTool({ name: 'slow' }, undefined, { signal: abort.signal });
+      const settled = slow.then(
+        () => 'answered',
+        () => 'aborted',
+      );
+      await expect
+        .poll(() => proxy.log.slice(before).some((p) => p.body.includes('"slow"')), {
+          timeout: 3000,
+        })
+        .toBe(true);
+      abort.abort();
+      expect(await settled).toBe('aborted');
+      const call = proxy.log.slice(before).find((p) => p.body.includes('"slow"'))!;
+      await expect
+        .poll(() => proxy.log.slice(before).find((p) => p.body.includes('cancelled')), {
+          timeout: 3000,
+        })
+        .toBeDefined();
+      const cancel = proxy.log.slice(before).find((p) => p.body.includes('cancelled'))!;
+      expect(cancel.backend).not.toBe(call.backend);
+      await expect
+        .poll(() => lines, { timeout: 3000 })
+        .toContain(`cancelled ${names[call.backend]}`);
     } finally {
       await client.close();
     }

@@ -18,7 +18,8 @@ const mcp = createMcpServer({
   name: `cluster-${name}`,
   version: '0.0.0',
   clients: {
-    load: (id) => records.lookup(id),
+    // Each request reads its client's record, and keeps it a day past the session's last request.
+    load: (id) => records.lookup(id, DAY),
     save: (id, record) => records.create(id, record, DAY),
   },
 });
@@ -38,6 +39,18 @@ mcp.tool(
     return JSON.stringify({ ran: name, action: answer.action, content: answer.content });
   },
 );
+// Runs until cancelled (at most 10 s), then says so on stdout: the cancellation may reach any process.
+mcp.tool('slow', { description: 'Waits to be cancelled' }, async (_args, ctx) => {
+  const aborted = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), 10_000);
+    ctx.signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (aborted) process.stdout.write(`cancelled ${name}\n`);
+  return 'not cancelled';
+});
 
 const sessionStore = await createRedisSessionStore({ url });
 const eventStore = await createRedisEventStore({ url });
