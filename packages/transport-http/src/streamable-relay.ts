@@ -43,6 +43,12 @@ export interface AnswerRelay {
  */
 export const ANSWER_RELAY_TOPIC = 'streamable-http:answers';
 
+/**
+ * The most unanswered requests noted per session: past it the oldest is forgotten (a request
+ * whose answer never came, timed out long ago), so a session that asks much keeps a bounded set.
+ */
+const MAX_ASKED = 1024;
+
 /** The ids (JSON text) of the requests each session sent its client on this process, unanswered. */
 const askedOf = new WeakMap<HttpSession, Set<string>>();
 
@@ -68,6 +74,7 @@ export function noteAsked(
   let asked = askedOf.get(session);
   if (asked === undefined) askedOf.set(session, (asked = new Set()));
   asked.add(envelope.rawId ?? JSON.stringify(envelope.id));
+  if (asked.size > MAX_ASKED) asked.delete(asked.values().next().value!);
   return st.relayListening;
 }
 
