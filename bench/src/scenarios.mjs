@@ -592,7 +592,82 @@ export const SCENARIOS = [
   },
   streamableIdleScenario('streamable-idle', '18a', false),
   streamableIdleScenario('streamable-idle-stream', '18b', true),
+  mcpCallsScenario(
+    'mcp-http-json',
+    '19a. MCP tools/call over Streamable HTTP, answered with JSON (one session, 64 in flight); raw: a bare kit server with a hand-written tools/call',
+    (impl, config, mcp) => mcp.runHttp(impl, config, 'json'),
+  ),
+  mcpCallsScenario(
+    'mcp-http-sse',
+    '19b. MCP tools/call over Streamable HTTP, answered with an event stream (one session, 64 in flight); raw as 19a',
+    (impl, config, mcp) => mcp.runHttp(impl, config, 'sse'),
+  ),
+  mcpCallsScenario(
+    'mcp-stdio',
+    '19c. MCP tools/call over stdio, a server child, 64 in flight; raw as 19a',
+    (impl, config, mcp) => mcp.runStdio(impl, config),
+    { quick: { warmupCalls: 3_000, calls: 15_000 }, full: { warmupCalls: 20_000, calls: 100_000 } },
+  ),
+  {
+    ...streamableIdleScenario('mcp-idle', '19d', false),
+    title:
+      '19d. Memory per idle MCP session over Streamable HTTP (initialize only; server RSS and heap after GC)',
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit-mcp', kind: KIT },
+      { name: 'mcp-sdk', kind: PEER },
+    ],
+    target: undefined,
+  },
+  {
+    id: 'mcp-cold-stdio',
+    title: '19e. Cold start, MCP server on stdio: process start to the answer of ping',
+    unit: 'ms',
+    lower: true,
+    cpu: 0,
+    impls: [
+      { name: 'raw', kind: RAW },
+      { name: 'kit-mcp', kind: KIT },
+      { name: 'mcp-sdk', kind: PEER },
+    ],
+    target: undefined,
+    columns: [['readyMs', 'ready ms']],
+    reps: { quick: 1, full: 5 },
+    config: { quick: { starts: 5 }, full: { starts: 15 } },
+    measure: async (impl, config) =>
+      (await import('./scenarios/cold-start.mjs')).runStdio(impl, config),
+  },
 ];
+
+/**
+ * An MCP `tools/call` throughput row (19a–19c): the bare kit server as the baseline, the kit's
+ * `createMcpServer`, the MCP SDK's `McpServer`.
+ *
+ * @param {string} id - the scenario id
+ * @param {string} title - its title in the tables
+ * @param {(impl: string, config: object, mcp: object) => Promise<object>} measure - given the
+ *   `./scenarios/mcp.mjs` module
+ * @param {object} [config] - the workload sizes
+ */
+function mcpCallsScenario(id, title, measure, config) {
+  return {
+    id,
+    title,
+    unit: 'calls/s',
+    cpu: 0,
+    impls: [
+      { name: 'kit bare tools/call', kind: RAW },
+      { name: 'kit createMcpServer', kind: KIT },
+      { name: 'MCP SDK McpServer', kind: PEER },
+    ],
+    target: undefined,
+    config: config ?? {
+      quick: { warmupMs: 300, measureMs: 1000 },
+      full: { warmupMs: 1000, measureMs: 3000 },
+    },
+    measure: async (impl, c) => measure(impl, c, await import('./scenarios/mcp.mjs')),
+  };
+}
 
 /** Cost per byte allowed at the largest size of a shape: ≤ its smallest size's × this. */
 export const COST_FLAT_LIMIT = 2;

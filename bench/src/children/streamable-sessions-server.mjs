@@ -4,7 +4,8 @@
  * port 0, prints `{ "port": n }`, and answers `GET /__stats` (memory and CPU of this process) on
  * the same port. A POST of `initialize` without a session id starts a session (its id in the
  * `Mcp-Session-Id` header); a GET with a session id opens that session's event stream.
- * The kit runs with its defaults except the session cap, lifted for the row.
+ * The kit runs with its defaults except the session caps (in all and per client), lifted for the
+ * row: every session comes from this machine's one address.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
@@ -73,7 +74,10 @@ async function kitHandler() {
   server.notification('notifications/initialized', () => {});
   server.method(METHOD, add);
   return createStreamableHttpNodeHandler(server, {
-    sessions: { maxSessions: Number.POSITIVE_INFINITY },
+    sessions: {
+      maxSessions: Number.POSITIVE_INFINITY,
+      maxSessionsPerClient: Number.POSITIVE_INFINITY,
+    },
   });
 }
 
@@ -107,7 +111,33 @@ async function sdkHandler() {
   };
 }
 
-const factories = { raw: rawHandler, kit: kitHandler, 'mcp-sdk': sdkHandler };
+/**
+ * The kit's MCP server (`createMcpServer`, one tool as the SDK's) behind
+ * `createStreamableHttpNodeHandler` with its defaults, the session cap lifted.
+ */
+async function kitMcpHandler() {
+  const { createMcpServer, MCP_PUSH_METHODS } = await import('@jsonrpc-kit/mcp');
+  const { createStreamableHttpNodeHandler } = await kit(
+    '@jsonrpc-kit/transport-http',
+    'createStreamableHttpNodeHandler',
+  );
+  const mcp = createMcpServer({ name: 'bench', version: '1' });
+  mcp.tool(METHOD, { description: 'adds 1 and 2' }, () => String(add({ a: 1, b: 2 })));
+  return createStreamableHttpNodeHandler(mcp.server, {
+    sessions: {
+      maxSessions: Number.POSITIVE_INFINITY,
+      maxSessionsPerClient: Number.POSITIVE_INFINITY,
+    },
+    pushMethods: MCP_PUSH_METHODS,
+  });
+}
+
+const factories = {
+  raw: rawHandler,
+  kit: kitHandler,
+  'kit-mcp': kitMcpHandler,
+  'mcp-sdk': sdkHandler,
+};
 
 await serverMain(async () => {
   const handler = await factories[impl]();

@@ -59,6 +59,7 @@ const STDIO = {
   kit: { method: 'add', framing: 'newline' },
   'vscode-jsonrpc': { method: 'add', framing: 'content-length' },
   'mcp-sdk': { method: 'ping', framing: 'newline' },
+  'kit-mcp': { method: 'ping', framing: 'newline' },
 };
 
 function frame(text, framing) {
@@ -186,6 +187,7 @@ async function measure(start, kind, impl, config) {
       kind === 'cold-stdio' ? 'createStdioTransport' : 'createHttpHandler',
     );
   }
+  if (impl === 'kit-mcp') await kit('@jsonrpc-kit/mcp', 'createMcpServer');
   const file = impl === BUNDLED ? await bundledChild(kind) : childFile(kind, impl);
   const runs = [];
   // The first start warms the file system cache; it is not counted.

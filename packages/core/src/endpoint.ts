@@ -34,6 +34,12 @@ export interface TransportContext {
   /** What an authentication hook established about the caller. */
   readonly auth?: unknown;
   /**
+   * The id of the transport's session, when other processes may serve it too (Streamable HTTP
+   * with a shared session store): what a handler knows of the session's client can be kept under
+   * it for them.
+   */
+  readonly sessionId?: string;
+  /**
    * The size limit, in bytes, the transport applies to this exchange or connection: the server
    * refuses larger messages by this limit instead of its own, so that one endpoint has one limit.
    */

@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+export type { McpClientRecord, McpClientStore } from './client-store.js';
 export type { McpAskOptions, McpClientInfo, McpContext } from './context.js';
 export { LOGGING_LEVELS } from './context.js';
 export type {

@@ -33,9 +33,13 @@ export interface RedisSessionRecord {
 
 /**
  * A session store on Redis; it has the shape of the streaming-HTTP transport's `SessionStore`,
- * so it can be given as `sessions: { store }` to `createStreamableHttpHandler()`.
+ * so it can be given as `sessions: { store }` to `createStreamableHttpHandler()`. Its records are
+ * any JSON object `R`: with another key prefix it keeps other per-session records too (an MCP
+ * server's `clients`).
+ *
+ * @typeParam R - the records it keeps
  */
-export interface RedisSessionStore {
+export interface RedisSessionStore<R extends object = RedisSessionRecord> {
   /**
    * Records a new session: one key holding its record as JSON, expiring after `ttl`.
    *
@@ -45,7 +49,7 @@ export interface RedisSessionStore {
    * @returns resolves once stored
    * @throws Error when Redis refuses or cannot be reached
    */
-  create(id: string, record: RedisSessionRecord, ttl: number): Promise<void>;
+  create(id: string, record: R, ttl: number): Promise<void>;
   /**
    * Finds a session and, with a `ttl`, renews its expiry in the same command (`GETEX`).
    *
@@ -54,7 +58,7 @@ export interface RedisSessionStore {
    * @returns its record, or `undefined` when it never was, expired or was deleted
    * @throws Error when Redis cannot be reached (the handler then keeps serving its own sessions)
    */
-  lookup(id: string, ttl?: number): Promise<RedisSessionRecord | undefined>;
+  lookup(id: string, ttl?: number): Promise<R | undefined>;
   /**
    * Extends a session's life; with a record, replaces its record too. Does nothing for a session
    * that is gone.
@@ -64,7 +68,7 @@ export interface RedisSessionStore {
    * @param record - its new record
    * @returns resolves once done
    */
-  touch(id: string, ttl: number, record?: RedisSessionRecord): Promise<void>;
+  touch(id: string, ttl: number, record?: R): Promise<void>;
   /**
    * Forgets a session.
    *
@@ -92,6 +96,7 @@ function expiry(ttl: number): string[] {
  * (`createRedisEventStore()`), a client's next request, or its stream resumption with
  * `Last-Event-ID`, may land on any process.
  *
+ * @typeParam R - the records it keeps (the transport's session records by default)
  * @param options - where Redis is and the key prefix
  * @returns the store, connected
  * @throws Error when Redis cannot be reached
@@ -108,9 +113,9 @@ function expiry(ttl: number): string[] {
  * });
  * ```
  */
-export async function createRedisSessionStore(
+export async function createRedisSessionStore<R extends object = RedisSessionRecord>(
   options: RedisSessionStoreOptions = {},
-): Promise<RedisSessionStore> {
+): Promise<RedisSessionStore<R>> {
   const prefix = options.keyPrefix ?? DEFAULT_SESSION_KEY_PREFIX;
   const connection = await openConnection(options);
   const close = closeOnce(connection);
@@ -124,9 +129,9 @@ export async function createRedisSessionStore(
       const text = await connection.sendCommand(['GETEX', prefix + id, ...renew]);
       if (text === null || text === undefined) return undefined;
       try {
-        return JSON.parse(String(text)) as RedisSessionRecord;
+        return JSON.parse(String(text)) as R;
       } catch {
-        return {};
+        return {} as R;
       }
     },
     async touch(id, ttl, record) {
@@ -143,5 +148,5 @@ export async function createRedisSessionStore(
     },
     close,
     [asyncDisposeSymbol]: () => close(),
-  } as RedisSessionStore;
+  } as RedisSessionStore<R>;
 }

@@ -58,6 +58,8 @@ export {
   MCP_PROTOCOL_VERSIONS,
   SESSIONS_FULL_RETRY_AFTER,
 } from './streamable-handler.js';
+export type { AnswerRelay } from './streamable-relay.js';
+export { ANSWER_RELAY_TOPIC } from './streamable-relay.js';
 export type {
   StreamableHttpTransport,
   StreamableHttpTransportOptions,

@@ -15,6 +15,7 @@ import { admit, endSession } from './streamable-auth.js';
 import { get } from './streamable-get.js';
 import type { StreamableHttpHandlerOptions } from './streamable-options.js';
 import { post } from './streamable-post.js';
+import { listenRelay } from './streamable-relay.js';
 import {
   errorBody,
   reply,
@@ -124,6 +125,7 @@ export function createStreamableCore(
   };
   st.HandlerSession = sessionClass(owner);
   st.onAnswerStreamGone = (session) => answerStreamGone(st, session);
+  listenRelay(st);
   return {
     handle: (incoming) => handle(st, incoming),
     bodyTimeout: st.cfg.bodyTimeout,
@@ -136,6 +138,13 @@ export function createStreamableCore(
       const all = [...st.sessions.values()];
       // A shared store keeps the sessions for the other processes.
       await Promise.all(all.map((s) => closeSession(st, s, undefined, st.so.store === undefined)));
+      const listening = st.relayListening;
+      st.relayListening = undefined;
+      if (listening !== undefined) {
+        await listening.catch(() => {});
+        await st.stopRelay?.();
+        st.stopRelay = undefined;
+      }
     },
   };
 }

@@ -12,6 +12,7 @@ import type { EventStore } from './event-store.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import type { OriginGuardOptions } from './request-policy.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
+import type { AnswerRelay } from './streamable-relay.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
 export interface StreamableSessionOptions {
@@ -47,6 +48,17 @@ export interface StreamableSessionOptions {
    *   a second copy)
    */
   readonly store?: SessionStore;
+  /**
+   * Carries the client's answers to server→client requests between processes (a request's
+   * `ctx.peer.request`: MCP's elicitation, sampling, roots): the answer may reach any process, and
+   * the relay hands it to the one that sent the request. `createRedisFanout()` of
+   * `@jsonrpc-kit/redis` is one. With a shared `store` and `eventStore`, a session then needs no
+   * affinity at the load balancer. Only answers that no request of the process they reached waits
+   * for are published.
+   *
+   * @default none: such an answer must reach the process that sent the request
+   */
+  readonly relay?: AnswerRelay;
   /**
    * Most sessions open at once on this process (with a shared `store`, each process counts its
    * own). When full, a request that would start one, or continue here a session of another

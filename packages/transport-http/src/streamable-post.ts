@@ -14,6 +14,7 @@ import { randomId } from './session-ids.js';
 import { clientFull, sessionOf, sessionsFull, storeDown } from './session-lookup.js';
 import { recordOf } from './session-origin.js';
 import { type Classified, classify, progressToken } from './streamable-classify.js';
+import { relayAnswers } from './streamable-relay.js';
 import {
   errorBody,
   isReply,
@@ -106,7 +107,9 @@ export async function post(
     queueMicrotask(() => forgetCancelled(st, session, cancelled));
   }
   if (!classified.hasRequest) {
-    session.deliver(text, parsed);
+    // Answers to requests another process sent the client go there, and cancellations of
+    // requests another process runs (with a relay).
+    if (!relayAnswers(st, session, text, cancelled)) session.deliver(text, parsed);
     if (session.id === undefined) void closeSession(st, session);
     return { kind: 'empty', status: 202, headers };
   }

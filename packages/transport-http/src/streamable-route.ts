@@ -14,6 +14,7 @@ import type { Exchange } from './session-activity.js';
 import { streamIdOf } from './session-ids.js';
 import { openSseStream, type SseStream } from './sse-stream.js';
 import { answeredIds, tokenOf } from './streamable-classify.js';
+import { noteAsked } from './streamable-relay.js';
 import { reply, sse } from './streamable-reply.js';
 import { closeSession } from './streamable-sessions.js';
 import type { StreamableState } from './streamable-state.js';
@@ -121,8 +122,18 @@ export function route(st: StreamableState, session: HttpSession, text: string): 
     if (method !== undefined && st.pushMethods.has(method))
       return sendStandalone(st, session, text, true);
   }
-  // Not an answer: tie it to the exchange whose progress token it names, else to the newest
-  // exchange still open, else the session's own stream.
+  // A request to the client, with a relay: noted, so that its answer comes back here from any
+  // process; sent once this process listens to the relay.
+  const listening = noteAsked(st, session, text);
+  if (listening !== undefined) return listening.then(() => sendTied(st, session, text));
+  return sendTied(st, session, text);
+}
+
+/**
+ * Sends what is neither an answer nor push: on the stream of the exchange whose progress token it
+ * names, else of the newest exchange still open, else on the session's own stream.
+ */
+function sendTied(st: StreamableState, session: HttpSession, text: string): Promise<void> {
   const target = session.carrierOf(text.includes('progressToken') ? tokenOf(text) : undefined);
   if (target !== undefined) return toStream(st, target, session).send(text);
   return sendStandalone(st, session, text, false);

@@ -118,7 +118,14 @@ export function openSession(
   }
   // The session outlives the POST that started it: its context keeps what its calls may read
   // of that request (headers about the caller, address, auth), not its framing or signal.
-  st.server.connect(session, st.factsOf(ctx));
+  // With a shared store, handlers may keep what they know of the session's client under its id.
+  const facts = st.factsOf(ctx);
+  st.server.connect(
+    session,
+    id !== undefined && st.sessionStore !== undefined
+      ? Object.freeze({ ...facts, sessionId: id })
+      : facts,
+  );
   return session;
 }
 

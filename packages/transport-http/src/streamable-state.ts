@@ -126,6 +126,10 @@ export class StreamableState {
   readonly factsOf: (ctx: HttpContext) => TransportContext = keepSessionFacts();
   /** The class of this handler's sessions: set by the core, which knows their owner. */
   HandlerSession!: HttpSessionClass;
+  /** Resolves once this process listens to `sessions.relay` (with a relay only). */
+  relayListening: Promise<void> | undefined = undefined;
+  /** Stops listening to the relay, once listening. */
+  stopRelay: (() => Promise<void>) | undefined = undefined;
   /** An answer stream's client went away: set by the core (one closure per handler). */
   onAnswerStreamGone!: (session: HttpSession) => void;
 
