@@ -11,15 +11,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from './messages.js';
-import type {
-  JsonRpc1,
-  ParsedBatch,
-  ParsedInvalid,
-  ParsedMessage,
-  ParsedRequest,
-  ParsedResponse,
-  ParseResult,
-} from './parsed.js';
+import type { JsonRpc1, ParsedInvalid, ParsedMessage, ParseResult } from './parsed.js';
 import { findRawIds } from './raw-id.js';
 
 export type {
