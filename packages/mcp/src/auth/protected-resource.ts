@@ -37,7 +37,13 @@ export interface ProtectedResourceOptions {
   readonly verify: (token: string) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Scopes every request needs; a token without them gets 403 `insufficient_scope`. */
   readonly requiredScopes?: readonly string[];
-  /** The scopes to advertise (`scopes_supported`). @default requiredScopes */
+  /**
+   * The scopes each tool needs, by tool name: a `tools/call` of the tool with a token without them
+   * gets 403 `insufficient_scope`, its `WWW-Authenticate` naming the scopes to ask for. Checked by
+   * {@link ProtectedResource.fetchHandler} (it reads the request's body).
+   */
+  readonly toolScopes?: Readonly<Record<string, readonly string[]>>;
+  /** The scopes to advertise (`scopes_supported`). @default requiredScopes and the tools' scopes */
   readonly scopesSupported?: readonly string[];
   /** A human-readable name (`resource_name`). */
   readonly resourceName?: string;
@@ -77,6 +83,19 @@ export interface ProtectedResource {
    * @returns the answer, or `undefined`
    */
   metadataResponse(request: Request): Response | undefined;
+  /**
+   * Wraps the MCP endpoint of a fetch-style server (`createMcpFetchHandler`, or the kit's
+   * Streamable HTTP fetch handler, itself given `authenticate`): answers the metadata document,
+   * and refuses a `tools/call` of a tool whose `toolScopes` the token lacks with 403
+   * `insufficient_scope` (and a request without a valid token with 401) before the handler sees
+   * it; everything else goes to `handler`.
+   *
+   * @param handler - the MCP endpoint
+   * @returns the wrapped handler
+   */
+  fetchHandler(
+    handler: (request: Request) => Response | Promise<Response>,
+  ): (request: Request) => Promise<Response>;
 }
 
 const header = (context: TransportContext, name: string): string | undefined => {
@@ -118,7 +137,10 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
   const metadataPath = `/.well-known/oauth-protected-resource${path}`;
   const metadataUrl = `${resource.origin}${metadataPath}`;
   const required = options.requiredScopes ?? [];
-  const supported = options.scopesSupported ?? required;
+  const toolScopes = options.toolScopes ?? {};
+  const supported = options.scopesSupported ?? [
+    ...new Set([...required, ...Object.values(toolScopes).flat()]),
+  ];
   const metadata: Record<string, unknown> = {
     resource: resource.href,
     authorization_servers: [...options.authorizationServers],
@@ -128,9 +150,9 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
   };
   const body = JSON.stringify(metadata);
 
-  const challenge = (error?: string, description?: string): string => {
+  const challenge = (error?: string, description?: string, scopes = required): string => {
     let value = `Bearer resource_metadata=${quoted(metadataUrl)}`;
-    if (required.length > 0) value += `, scope=${quoted(required.join(' '))}`;
+    if (scopes.length > 0) value += `, scope=${quoted(scopes.join(' '))}`;
     if (error !== undefined) value += `, error=${quoted(error)}`;
     if (description !== undefined) value += `, error_description=${quoted(description)}`;
     return value;
@@ -147,7 +169,38 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     return list.some((a) => a.replace(/\/$/, '') === canonical);
   };
 
-  return {
+  /** The tools a POST body calls (one message or a batch). */
+  const calledTools = (text: string): string[] => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return [];
+    }
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    const names: string[] = [];
+    for (const message of messages) {
+      if (typeof message !== 'object' || message === null) continue;
+      const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+      if (method === 'tools/call' && typeof params?.name === 'string') names.push(params.name);
+    }
+    return names;
+  };
+
+  const refusal = (error: HttpError): Response =>
+    new Response(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: error.code, message: error.message },
+      }),
+      {
+        status: error.status,
+        headers: { 'content-type': 'application/json', ...error.headers },
+      },
+    );
+
+  const protect: ProtectedResource = {
     metadata,
     metadataPath,
     metadataUrl,
@@ -187,5 +240,42 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
         headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
       });
     },
+    fetchHandler(handler) {
+      return async (request) => {
+        const document = protect.metadataResponse(request);
+        if (document !== undefined) return document;
+        if (request.method !== 'POST' || Object.keys(toolScopes).length === 0) {
+          return handler(request);
+        }
+        const tools = calledTools(await request.clone().text());
+        const needed = [...new Set(tools.flatMap((name) => toolScopes[name] ?? []))];
+        if (needed.length === 0) return handler(request);
+        let info: AuthInfo;
+        try {
+          info = await protect.authenticate({
+            kind: 'http',
+            headers: Object.fromEntries(request.headers),
+          });
+        } catch (error) {
+          if (error instanceof HttpError) return refusal(error);
+          throw error;
+        }
+        const missing = needed.filter((scope) => !info.scopes.includes(scope));
+        if (missing.length > 0) {
+          // Ask for what the token has and what the tool needs (the client's step-up).
+          const scopes = [...new Set([...info.scopes, ...required, ...needed])];
+          const description = `the token lacks ${missing.join(' ')}`;
+          return refusal(
+            new HttpError(403, description, {
+              headers: {
+                'www-authenticate': challenge('insufficient_scope', description, scopes),
+              },
+            }),
+          );
+        }
+        return handler(request);
+      };
+    },
   };
+  return protect;
 }

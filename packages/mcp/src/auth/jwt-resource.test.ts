@@ -1,0 +1,186 @@
+// A kit MCP server protected by `createProtectedResource` with `createJwtVerifier`: JWT access
+// tokens signed with a real key, checked against the JWKS a node:http server publishes, with
+// per-tool scopes answered 403 `insufficient_scope`.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createStreamableHttpHandler,
+  createStreamableHttpTransport,
+} from '@jsonrpc-kit/transport-http';
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpClient, createMcpFetch, type McpAuthProvider } from '../client-index.js';
+import { createMcpServer, MCP_PUSH_METHODS } from '../index.js';
+import {
+  type AuthInfo,
+  createJwtVerifier,
+  createProtectedResource,
+} from '../resource-server-index.js';
+import { parseWwwAuthenticate } from './www-authenticate.js';
+
+const RESOURCE = 'http://127.0.0.1:1/mcp';
+let issuer: string;
+let jwksServer: Server;
+let jwksRequests = 0;
+let signingKey: CryptoKey;
+let strangerKey: CryptoKey;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('ES256');
+  signingKey = pair.privateKey;
+  strangerKey = (await generateKeyPair('ES256')).privateKey;
+  const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  jwksServer = createServer((req, res) => {
+    if (req.url === '/jwks.json') {
+      jwksRequests++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ keys: [jwk] }));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  jwksServer.closeAllConnections();
+  await new Promise((resolve) => jwksServer.close(resolve));
+});
+
+/** A signed access token; `claims` override the defaults. */
+function token(claims: JWTPayload = {}, key: CryptoKey = signingKey, kid = 'k1'): Promise<string> {
+  return new SignJWT({ scope: 'read', client_id: 'c1', ...claims })
+    .setProtectedHeader({ alg: 'ES256', kid })
+    .setIssuer(typeof claims.iss === 'string' ? claims.iss : issuer)
+    .setSubject('alice')
+    .setAudience((claims.aud as string | undefined) ?? RESOURCE)
+    .setIssuedAt()
+    .setExpirationTime(typeof claims.exp === 'number' ? claims.exp : '5m')
+    .sign(key);
+}
+
+/** The protected endpoint, and the answers it gave. */
+function endpoint() {
+  const protect = createProtectedResource({
+    resource: RESOURCE,
+    authorizationServers: [issuer],
+    verify: createJwtVerifier({ jwksUri: `${issuer}/jwks.json`, issuer, audience: RESOURCE }),
+    toolScopes: { delete_file: ['files:write'] },
+  });
+  const mcp = createMcpServer({ name: 'protected', version: '1.0.0' });
+  mcp.tool('whoami', {}, (_args, ctx) => {
+    const auth = ctx.transport.auth as AuthInfo;
+    return `${auth.subject} via ${auth.clientId} with ${auth.scopes.join(',')}`;
+  });
+  mcp.tool('delete_file', {}, () => 'deleted');
+  const handler = protect.fetchHandler(
+    createStreamableHttpHandler(mcp.server, {
+      authenticate: protect.authenticate,
+      pushMethods: MCP_PUSH_METHODS,
+    }),
+  );
+  const answers: Response[] = [];
+  const fetchFn = async (input: string, init: RequestInit): Promise<Response> => {
+    const response = await handler(new Request(input, init));
+    answers.push(response.clone());
+    return response;
+  };
+  return { protect, fetchFn, answers };
+}
+
+/** A client sending `Bearer <value>`, never running a flow. */
+function client(fetchFn: (input: string, init: RequestInit) => Promise<Response>, value?: string) {
+  const auth: McpAuthProvider = {
+    authorization: async () => (value === undefined ? undefined : `Bearer ${value}`),
+    unauthorized: async () => false,
+  };
+  const http = createMcpFetch({ fetch: fetchFn, auth });
+  return createMcpClient(createStreamableHttpTransport({ url: RESOURCE, fetch: http }), {
+    name: 't',
+    version: '1',
+    http,
+    client: { callTimeout: 5_000 },
+  });
+}
+
+describe('createJwtVerifier with createProtectedResource', () => {
+  it('lets a valid token in, with its principal in the handler context', async () => {
+    const { fetchFn } = endpoint();
+    const before = jwksRequests;
+    const mcp = client(fetchFn, await token());
+    try {
+      await mcp.connect();
+      const result = await mcp.callTool('whoami');
+      expect(result.content).toEqual([{ type: 'text', text: 'alice via c1 with read' }]);
+    } finally {
+      await mcp.close();
+    }
+    expect(jwksRequests).toBeGreaterThan(before);
+  });
+
+  it.each([
+    ['no token', async () => undefined, undefined],
+    ['another audience', () => token({ aud: 'http://127.0.0.1:2/mcp' }), 'invalid_token'],
+    ['another issuer', () => token({ iss: 'http://127.0.0.1:3' }), 'invalid_token'],
+    [
+      'an expired token',
+      () => token({ exp: Math.floor(Date.now() / 1000) - 120 }),
+      'invalid_token',
+    ],
+    ['a key not in the JWKS', () => token({}, strangerKey, 'k2'), 'invalid_token'],
+    ['a known kid, signed by another key', () => token({}, strangerKey, 'k1'), 'invalid_token'],
+  ])('answers %s with 401 and the metadata URL', async (_name, make, error) => {
+    const { protect, fetchFn, answers } = endpoint();
+    const mcp = client(fetchFn, await make());
+    try {
+      await expect(mcp.connect()).rejects.toThrow();
+    } finally {
+      await mcp.close().catch(() => undefined);
+    }
+    const refused = answers.find((a) => a.status === 401);
+    expect(refused?.status).toBe(401);
+    const [challenge] = parseWwwAuthenticate(refused?.headers.get('www-authenticate'));
+    expect(challenge?.scheme).toBe('bearer');
+    expect(challenge?.params.resource_metadata).toBe(protect.metadataUrl);
+    expect(challenge?.params.error).toBe(error);
+  });
+
+  it('answers a tool call without the tool scopes 403 insufficient_scope, and lets it in with them', async () => {
+    const { protect, fetchFn, answers } = endpoint();
+    const reader = client(fetchFn, await token({ scope: 'read' }));
+    try {
+      await reader.connect();
+      await expect(reader.callTool('delete_file')).rejects.toThrow();
+    } finally {
+      await reader.close();
+    }
+    const refused = answers.find((a) => a.status === 403);
+    expect(refused?.status).toBe(403);
+    const [challenge] = parseWwwAuthenticate(refused?.headers.get('www-authenticate'));
+    expect(challenge?.params).toMatchObject({
+      error: 'insufficient_scope',
+      resource_metadata: protect.metadataUrl,
+    });
+    expect(challenge?.params.scope?.split(' ').sort()).toEqual(['files:write', 'read']);
+    expect(protect.metadata.scopes_supported).toEqual(['files:write']);
+
+    const writer = client(fetchFn, await token({ scope: 'read files:write' }));
+    try {
+      await writer.connect();
+      const result = await writer.callTool('delete_file');
+      expect(result.content).toEqual([{ type: 'text', text: 'deleted' }]);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('serves the protected-resource metadata from the wrapped handler', async () => {
+    const { protect, fetchFn } = endpoint();
+    const response = await fetchFn(`http://127.0.0.1:1${protect.metadataPath}`, { method: 'GET' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      resource: RESOURCE,
+      authorization_servers: [issuer],
+    });
+  });
+});
