@@ -174,6 +174,32 @@ describe('createJwtVerifier with createProtectedResource', () => {
     }
   });
 
+  it('checks the signature, issuer, audience and expiry itself', async () => {
+    const verify = createJwtVerifier({
+      jwksUri: `${issuer}/jwks.json`,
+      issuer,
+      audience: RESOURCE,
+    });
+    await expect(verify(await token())).resolves.toMatchObject({
+      subject: 'alice',
+      scopes: ['read'],
+      clientId: 'c1',
+    });
+    // The audience with a trailing slash is the same resource.
+    await expect(verify(await token({ aud: `${RESOURCE}/` }))).resolves.toMatchObject({
+      subject: 'alice',
+    });
+    await expect(verify(await token({ aud: 'http://127.0.0.1:2/mcp' }))).rejects.toThrow(/aud/);
+    await expect(verify(await token({ iss: 'http://127.0.0.1:3' }))).rejects.toThrow(/iss/);
+    await expect(verify(await token({ exp: Math.floor(Date.now() / 1000) - 120 }))).rejects.toThrow(
+      /exp/,
+    );
+    await expect(verify(await token({}, strangerKey, 'k1'))).rejects.toThrow(/signature/);
+    await expect(verify(await token({ scp: ['a', 'b'], scope: undefined }))).resolves.toMatchObject(
+      { scopes: ['a', 'b'] },
+    );
+  });
+
   it('serves the protected-resource metadata from the wrapped handler', async () => {
     const { protect, fetchFn } = endpoint();
     const response = await fetchFn(`http://127.0.0.1:1${protect.metadataPath}`, { method: 'GET' });
