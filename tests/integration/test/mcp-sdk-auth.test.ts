@@ -84,8 +84,9 @@ async function authorizationServer(grants: Grant[]) {
   let base = '';
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', base);
-    const json = (status: number, body: unknown) =>
+    const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
     if (url.pathname === '/.well-known/oauth-authorization-server') {
       return json(200, {
         issuer: base,
@@ -241,7 +242,7 @@ class Provider implements OAuthClientProvider {
   clientInfo?: OAuthClientInformationFull;
   saved?: OAuthTokens;
   verifier?: string;
-  code?: string;
+  code?: string | undefined;
   readonly redirects: URL[] = [];
   readonly redirectUrl = 'http://127.0.0.1:9/callback';
   readonly clientMetadata: OAuthClientMetadata = {

@@ -96,10 +96,11 @@ describe('createLoopbackReceiver', () => {
     let base = '';
     const server: Server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', base);
-      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         res
           .writeHead(status, { 'content-type': 'application/json', ...headers })
           .end(JSON.stringify(body));
+      };
       if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
         return json(200, { resource: `${base}/mcp`, authorization_servers: [base] });
       }
