@@ -7,7 +7,7 @@
  * @module
  */
 import * as oauth from 'oauth4webapi';
-import { McpAuthError } from './oauth-client.js';
+import { describeOAuthError, McpAuthError } from './oauth-client.js';
 
 /** The token type URN of an ID-JAG. */
 export const ID_JAG_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
@@ -110,6 +110,8 @@ export async function requestIdJag(options: IdJagRequestOptions): Promise<string
     return result.access_token;
   } catch (error) {
     if (error instanceof McpAuthError) throw error;
-    throw new McpAuthError(`the ID-JAG token exchange: ${String(error)}`, { cause: error });
+    throw new McpAuthError(`the ID-JAG token exchange: ${describeOAuthError(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -240,6 +240,20 @@ export class McpAuthError extends Error {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/**
+ * What went wrong, for a message: an OAuth error answer as its code and description.
+ *
+ * @param error - what a token request threw
+ * @returns the text
+ */
+export function describeOAuthError(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError) {
+    const description = error.error_description === undefined ? '' : `: ${error.error_description}`;
+    return `HTTP ${error.status} ${error.error}${description}`;
+  }
+  return String(error);
+}
+
 /** A memory {@link OAuthStore}. */
 function memoryStore(): OAuthStore {
   const states = new Map<string, OAuthState>();
@@ -643,7 +657,7 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
         );
       } catch (error) {
         if (error instanceof McpAuthError) throw error;
-        throw new McpAuthError(`the ${grant.type} token request: ${String(error)}`, {
+        throw new McpAuthError(`the ${grant.type} token request: ${describeOAuthError(error)}`, {
           cause: error,
         });
       }
