@@ -15,7 +15,12 @@ import {
   jwtVerify,
 } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpFetch, createOAuthClient, type OAuthClientOptions } from '../client-index.js';
+import {
+  createMcpFetch,
+  createOAuthClient,
+  type OAuthClientOptions,
+  requestIdJag,
+} from '../client-index.js';
 
 const open: Server[] = [];
 afterEach(async () => {
@@ -260,5 +265,46 @@ describe('createOAuthClient grants', () => {
     expect(new Set(proofs.map((p) => p.jkt)).size).toBe(1);
     expect(new Set(proofs.map((p) => p.jti)).size).toBe(proofs.length);
     expect(proofs.at(-1)?.nonce).toBe('rs-nonce');
+  });
+
+  it('requestIdJag: exchanges the ID token for an ID-JAG at the identity provider', async () => {
+    const forms: URLSearchParams[] = [];
+    let issuedType = 'urn:ietf:params:oauth:token-type:id-jag';
+    const idp = createServer(async (req, res) => {
+      const form = new URLSearchParams(await bodyOf(req));
+      forms.push(form);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          access_token: 'the.id.jag',
+          issued_token_type: issuedType,
+          token_type: 'N_A',
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    open.push(idp);
+    const tokenEndpoint = `http://127.0.0.1:${(idp.address() as AddressInfo).port}/token`;
+    const options = {
+      tokenEndpoint,
+      clientId: 'idp-client',
+      idToken: 'the.id.token',
+      audience: 'https://as.example.com',
+      resource: 'https://mcp.example.com/mcp',
+      scope: 'notes',
+    };
+    await expect(requestIdJag(options)).resolves.toBe('the.id.jag');
+    expect(Object.fromEntries(forms[0] ?? [])).toEqual({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      subject_token: 'the.id.token',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      audience: 'https://as.example.com',
+      resource: 'https://mcp.example.com/mcp',
+      scope: 'notes',
+      client_id: 'idp-client',
+    });
+    issuedType = 'urn:ietf:params:oauth:token-type:access_token';
+    await expect(requestIdJag(options)).rejects.toThrow(/not an ID-JAG/);
   });
 });
