@@ -264,7 +264,17 @@ export interface McpServerState {
    * @returns its pairs (none for an unknown tool)
    */
   toolHeaders(name: string): Promise<ReadonlyArray<readonly [string, string]>>;
+  /**
+   * The scopes a tool declares (`scopes` of its definition).
+   *
+   * @param name - the tool's name
+   * @returns its scopes (none for an unknown tool)
+   */
+  toolScopes(name: string): readonly string[];
 }
+
+/** The JSON-RPC error code of a tool call whose principal lacks the tool's `scopes`. */
+export const INSUFFICIENT_SCOPE = -32003;
 
 const serverStates = new WeakMap<McpServer, McpServerState>();
 
@@ -655,6 +665,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const name = stringParam(params, 'name');
     const tool = tools.get(name);
     if (tool === undefined) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
+    const needed = tool.definition.scopes ?? [];
+    const principal = ctx.transport.auth as { scopes?: unknown } | undefined;
+    if (needed.length > 0 && Array.isArray(principal?.scopes)) {
+      const missing = needed.filter((scope) => !(principal.scopes as unknown[]).includes(scope));
+      if (missing.length > 0) {
+        throw new JsonRpcError(INSUFFICIENT_SCOPE, `Insufficient scope: ${missing.join(' ')}`, {
+          scopes: [...needed],
+        });
+      }
+    }
     const given = params.arguments ?? {};
     if (!isRecord(given)) throw new InvalidParamsError('"arguments" must be an object');
     let args: unknown = given;
@@ -910,6 +930,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   serverStates.set(mcp, {
     sessionVersions: versions,
     statelessVersions,
+    toolScopes: (name) => tools.get(name)?.definition.scopes ?? [],
     async toolHeaders(name) {
       const tool = tools.get(name);
       if (tool === undefined) return [];

@@ -59,26 +59,31 @@ function token(claims: JWTPayload = {}, key: CryptoKey = signingKey, kid = 'k1')
     .sign(key);
 }
 
-/** The protected endpoint, and the answers it gave. */
-function endpoint() {
+/**
+ * The protected endpoint, and the answers it gave. `delete_file` needs `files:write` (in
+ * `toolScopes`), `archive` declares `files:archive` itself; `wrapped: false` leaves out
+ * `fetchHandler`, so only the tool's own check stands.
+ */
+function endpoint(wrapped = true) {
+  const mcp = createMcpServer({ name: 'protected', version: '1.0.0' });
   const protect = createProtectedResource({
     resource: RESOURCE,
     authorizationServers: [issuer],
     verify: createJwtVerifier({ jwksUri: `${issuer}/jwks.json`, issuer, audience: RESOURCE }),
     toolScopes: { delete_file: ['files:write'] },
+    mcp,
   });
-  const mcp = createMcpServer({ name: 'protected', version: '1.0.0' });
   mcp.tool('whoami', {}, (_args, ctx) => {
     const auth = ctx.transport.auth as AuthInfo;
     return `${auth.subject} via ${auth.clientId} with ${auth.scopes.join(',')}`;
   });
   mcp.tool('delete_file', {}, () => 'deleted');
-  const handler = protect.fetchHandler(
-    createStreamableHttpHandler(mcp.server, {
-      authenticate: protect.authenticate,
-      pushMethods: MCP_PUSH_METHODS,
-    }),
-  );
+  mcp.tool('archive', { scopes: ['files:archive'] }, () => 'archived');
+  const inner = createStreamableHttpHandler(mcp.server, {
+    authenticate: protect.authenticate,
+    pushMethods: MCP_PUSH_METHODS,
+  });
+  const handler = wrapped ? protect.fetchHandler(inner) : inner;
   const answers: Response[] = [];
   const fetchFn = async (input: string, init: RequestInit): Promise<Response> => {
     const response = await handler(new Request(input, init));
@@ -198,6 +203,43 @@ describe('createJwtVerifier with createProtectedResource', () => {
     await expect(verify(await token({ scp: ['a', 'b'], scope: undefined }))).resolves.toMatchObject(
       { scopes: ['a', 'b'] },
     );
+  });
+
+  it('refuses a tool that declares its scopes: 403 through fetchHandler, -32003 at the tool', async () => {
+    const { fetchFn, answers } = endpoint();
+    const reader = client(fetchFn, await token({ scope: 'read' }));
+    try {
+      await reader.connect();
+      await expect(reader.callTool('archive')).rejects.toThrow();
+      // An unknown tool named like an Object member is no crash, just an unknown tool.
+      await expect(reader.callTool('constructor')).rejects.toThrow(/Unknown tool/);
+    } finally {
+      await reader.close();
+    }
+    const refused = answers.find((a) => a.status === 403);
+    const [challenge] = parseWwwAuthenticate(refused?.headers.get('www-authenticate'));
+    expect(challenge?.params.error).toBe('insufficient_scope');
+    expect(challenge?.params.scope?.split(' ').sort()).toEqual(['files:archive', 'read']);
+
+    const bare = endpoint(false);
+    const direct = client(bare.fetchFn, await token({ scope: 'read' }));
+    try {
+      await direct.connect();
+      await expect(direct.callTool('archive')).rejects.toMatchObject({ code: -32003 });
+      await expect(direct.callTool('whoami')).resolves.toBeDefined();
+    } finally {
+      await direct.close();
+    }
+    expect(bare.answers.some((a) => a.status === 403)).toBe(false);
+
+    const archiver = client(fetchFn, await token({ scope: 'read files:archive' }));
+    try {
+      await archiver.connect();
+      const result = await archiver.callTool('archive');
+      expect(result.content).toEqual([{ type: 'text', text: 'archived' }]);
+    } finally {
+      await archiver.close();
+    }
   });
 
   it('serves the protected-resource metadata from the wrapped handler', async () => {

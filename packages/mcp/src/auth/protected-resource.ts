@@ -6,6 +6,7 @@
  */
 import type { TransportContext } from '@jsonrpc-kit/core';
 import { HttpError } from '@jsonrpc-kit/transport-http';
+import { type McpServer, stateOf } from '../mcp-server.js';
 
 /** Who a token speaks for, as the verifier found it. */
 export interface AuthInfo {
@@ -43,6 +44,11 @@ export interface ProtectedResourceOptions {
    * {@link ProtectedResource.fetchHandler} (it reads the request's body).
    */
   readonly toolScopes?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The MCP server whose tools declare their `scopes` (`mcp.tool(name, { scopes }, handler)`):
+   * checked by {@link ProtectedResource.fetchHandler} as `toolScopes` are (both apply).
+   */
+  readonly mcp?: McpServer;
   /** The scopes to advertise (`scopes_supported`). @default requiredScopes and the tools' scopes */
   readonly scopesSupported?: readonly string[];
   /** A human-readable name (`resource_name`). */
@@ -244,11 +250,22 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
       return async (request) => {
         const document = protect.metadataResponse(request);
         if (document !== undefined) return document;
-        if (request.method !== 'POST' || Object.keys(toolScopes).length === 0) {
+        if (
+          request.method !== 'POST' ||
+          (Object.keys(toolScopes).length === 0 && options.mcp === undefined)
+        ) {
           return handler(request);
         }
         const tools = calledTools(await request.clone().text());
-        const needed = [...new Set(tools.flatMap((name) => toolScopes[name] ?? []))];
+        const declared = options.mcp === undefined ? undefined : stateOf(options.mcp);
+        const needed = [
+          ...new Set(
+            tools.flatMap((name) => [
+              ...(Object.hasOwn(toolScopes, name) ? (toolScopes[name] ?? []) : []),
+              ...(declared?.toolScopes(name) ?? []),
+            ]),
+          ),
+        ];
         if (needed.length === 0) return handler(request);
         let info: AuthInfo;
         try {
