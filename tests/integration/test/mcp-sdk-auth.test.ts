@@ -206,7 +206,7 @@ function serveFetch(handler: (request: Request) => Promise<Response>, base: () =
   };
 }
 
-/** The kit's protected MCP server: `whoami` for any token, `erase` needs `files:write`. */
+/** The kit's protected MCP server: `whoami` for any token, `erase` declares `files:write`. */
 async function protectedServer(issuer: string): Promise<string> {
   let origin = '';
   const mcp = createMcpServer({ name: 'protected-kit', version: '1.0.0' });
@@ -214,7 +214,7 @@ async function protectedServer(issuer: string): Promise<string> {
     const auth = ctx.transport.auth as AuthInfo;
     return `${auth.subject} (${[...auth.scopes].sort().join(' ')})`;
   });
-  mcp.tool('erase', {}, () => 'erased');
+  mcp.tool('erase', { scopes: ['files:write'] }, () => 'erased');
   const node = createServer((req, res) => void serve(req, res));
   origin = await listen(node);
   const resource = `${origin}/mcp`;
@@ -222,7 +222,7 @@ async function protectedServer(issuer: string): Promise<string> {
     resource,
     authorizationServers: [issuer],
     requiredScopes: ['mcp:tools'],
-    toolScopes: { erase: ['files:write'] },
+    mcp,
     verify: createJwtVerifier({ jwksUri: `${issuer}/jwks.json`, issuer, audience: resource }),
   });
   const handler = createStreamableHttpHandler(mcp.server, {
