@@ -10,7 +10,7 @@ import {
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpClient, createMcpFetch, type McpAuthProvider } from '../client-index.js';
-import { createMcpServer, MCP_PUSH_METHODS } from '../index.js';
+import { createMcpFetchHandler, createMcpServer, MCP_PUSH_METHODS } from '../index.js';
 import {
   type AuthInfo,
   createJwtVerifier,
@@ -94,7 +94,11 @@ function endpoint(wrapped = true) {
 }
 
 /** A client sending `Bearer <value>`, never running a flow. */
-function client(fetchFn: (input: string, init: RequestInit) => Promise<Response>, value?: string) {
+function client(
+  fetchFn: (input: string, init: RequestInit) => Promise<Response>,
+  value?: string,
+  protocolVersion?: string,
+) {
   const auth: McpAuthProvider = {
     authorization: async () => (value === undefined ? undefined : `Bearer ${value}`),
     unauthorized: async () => false,
@@ -105,6 +109,7 @@ function client(fetchFn: (input: string, init: RequestInit) => Promise<Response>
     version: '1',
     http,
     client: { callTimeout: 5_000 },
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
   });
 }
 
@@ -240,6 +245,47 @@ describe('createJwtVerifier with createProtectedResource', () => {
     } finally {
       await archiver.close();
     }
+  });
+
+  it('authenticates stateless 2026-07-28 requests too, with the principal in the context', async () => {
+    const mcp = createMcpServer({ name: 'protected', version: '1.0.0' });
+    const protect = createProtectedResource({
+      resource: RESOURCE,
+      authorizationServers: [issuer],
+      verify: createJwtVerifier({ jwksUri: `${issuer}/jwks.json`, issuer, audience: RESOURCE }),
+      mcp,
+    });
+    mcp.tool('whoami', {}, (_args, ctx) => String((ctx.transport.auth as AuthInfo).subject));
+    mcp.tool('archive', { scopes: ['files:archive'] }, () => 'archived');
+    const legacy = createStreamableHttpHandler(mcp.server, {
+      authenticate: protect.authenticate,
+      pushMethods: MCP_PUSH_METHODS,
+    });
+    const endpoint = createMcpFetchHandler(mcp, legacy, { authenticate: protect.authenticate });
+    const answers: Response[] = [];
+    const fetchFn = async (input: string, init: RequestInit) => {
+      const response = await endpoint(new Request(input, init));
+      answers.push(response.clone());
+      return response;
+    };
+    const anonymous = client(fetchFn, undefined, '2026-07-28');
+    await expect(anonymous.connect()).rejects.toThrow();
+    await anonymous.close().catch(() => undefined);
+    const refused = answers.find((a) => a.status === 401);
+    expect(refused?.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=/);
+
+    const alice = client(fetchFn, await token(), '2026-07-28');
+    try {
+      await alice.connect();
+      const who = await alice.callTool('whoami');
+      expect(who.content).toEqual([{ type: 'text', text: 'alice' }]);
+      // Behind the MCP handler the tool's own check answers (no fetchHandler here).
+      await expect(alice.callTool('archive')).rejects.toMatchObject({ code: -32003 });
+    } finally {
+      await alice.close();
+    }
+    // Every request of this client went the stateless way (no session).
+    expect(answers.every((a) => a.headers.get('mcp-session-id') === null)).toBe(true);
   });
 
   it('serves the protected-resource metadata from the wrapped handler', async () => {
