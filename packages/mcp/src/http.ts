@@ -46,6 +46,10 @@ export interface NodeRequestLike {
   readonly method?: string | undefined;
   /** The headers, names in lower case. */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Whether the body was read already (by a body parser, which left it in `body`). */
+  readonly readableEnded?: boolean;
+  /** The body a body parser read: text (a parsed object is sent as its JSON). */
+  readonly body?: unknown;
   /** The socket (its local address decides the DNS-rebinding check). */
   readonly socket: {
     /** The address the request arrived on. */
@@ -529,16 +533,7 @@ export function createMcpNodeHandler(
       signal: aborter.signal,
     };
     const refused = guard(incoming, options);
-    const decoder = new TextDecoder();
-    let text = '';
-    let size = 0;
-    req.on('data', (chunk: Uint8Array) => {
-      size += chunk.byteLength;
-      if (size <= MAX_STATELESS_BODY_BYTES) text += decoder.decode(chunk, { stream: true });
-    });
-    req.once('error', () => aborter.abort());
-    req.once('end', async () => {
-      text += decoder.decode();
+    const answerWith = async (text: string, size: number): Promise<void> => {
       const tooLarge: Answer | undefined =
         size > MAX_STATELESS_BODY_BYTES
           ? { kind: 'json', status: 413, body: errorBody(null, -32600, 'Request too large') }
@@ -555,6 +550,30 @@ export function createMcpNodeHandler(
         for await (const event of answer.events) res.write(encode(event));
         res.end();
       }
+    };
+    if (req.readableEnded === true) {
+      // A body parser ran first (Express, Koa, `fetchHandler`'s node twin): take what it kept.
+      const body = req.body;
+      const text =
+        typeof body === 'string'
+          ? body
+          : body instanceof Uint8Array
+            ? new TextDecoder().decode(body)
+            : JSON.stringify(body ?? null);
+      void answerWith(text, new TextEncoder().encode(text).byteLength);
+      return;
+    }
+    const decoder = new TextDecoder();
+    let text = '';
+    let size = 0;
+    req.on('data', (chunk: Uint8Array) => {
+      size += chunk.byteLength;
+      if (size <= MAX_STATELESS_BODY_BYTES) text += decoder.decode(chunk, { stream: true });
+    });
+    req.once('error', () => aborter.abort());
+    req.once('end', () => {
+      text += decoder.decode();
+      void answerWith(text, size);
     });
   };
 }

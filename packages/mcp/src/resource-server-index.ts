@@ -10,6 +10,8 @@ export type { JwtVerifierOptions } from './auth/jwt-verifier.js';
 export { createJwtVerifier } from './auth/jwt-verifier.js';
 export type {
   AuthInfo,
+  ProtectedNodeRequest,
+  ProtectedNodeResponse,
   ProtectedResource,
   ProtectedResourceOptions,
 } from './auth/protected-resource.js';

@@ -5,12 +5,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createStreamableHttpHandler,
+  createStreamableHttpNodeHandler,
   createStreamableHttpTransport,
 } from '@jsonrpc-kit/transport-http';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpClient, createMcpFetch, type McpAuthProvider } from '../client-index.js';
-import { createMcpFetchHandler, createMcpServer, MCP_PUSH_METHODS } from '../index.js';
+import {
+  createMcpFetchHandler,
+  createMcpNodeHandler,
+  createMcpServer,
+  MCP_PUSH_METHODS,
+} from '../index.js';
 import {
   type AuthInfo,
   createJwtVerifier,
@@ -286,6 +292,69 @@ describe('createJwtVerifier with createProtectedResource', () => {
     }
     // Every request of this client went the stateless way (no session).
     expect(answers.every((a) => a.headers.get('mcp-session-id') === null)).toBe(true);
+  });
+
+  it('on node:http too: nodeHandler answers 403 for a tool scope, over sessions and stateless requests', async () => {
+    const mcp = createMcpServer({ name: 'protected', version: '1.0.0' });
+    let resource = '';
+    mcp.tool('whoami', {}, (_args, ctx) => String((ctx.transport.auth as AuthInfo).subject));
+    mcp.tool('archive', { scopes: ['files:archive'] }, () => 'archived');
+    const statuses: number[] = [];
+    const server = createServer((req, res) => {
+      res.once('finish', () => statuses.push(res.statusCode));
+      guarded(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    resource = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const protect = createProtectedResource({
+      resource,
+      authorizationServers: [issuer],
+      verify: createJwtVerifier({ jwksUri: `${issuer}/jwks.json`, issuer, audience: resource }),
+      mcp,
+    });
+    const legacy = createStreamableHttpNodeHandler(mcp.server, {
+      authenticate: protect.authenticate,
+      pushMethods: MCP_PUSH_METHODS,
+    });
+    const guarded = protect.nodeHandler(
+      createMcpNodeHandler(mcp, legacy, { authenticate: protect.authenticate }),
+    );
+    try {
+      const metadata = await fetch(new URL(protect.metadataPath, resource));
+      expect(await metadata.json()).toMatchObject({ resource });
+      for (const version of [undefined, '2026-07-28']) {
+        const http = createMcpFetch({
+          auth: {
+            authorization: async () => `Bearer ${await token({ aud: resource })}`,
+            unauthorized: async () => false,
+          },
+        });
+        const mcpClient = createMcpClient(
+          createStreamableHttpTransport({ url: resource, fetch: http }),
+          {
+            name: 't',
+            version: '1',
+            http,
+            client: { callTimeout: 5_000 },
+            ...(version === undefined ? {} : { protocolVersion: version }),
+          },
+        );
+        try {
+          await mcpClient.connect();
+          const who = await mcpClient.callTool('whoami');
+          expect(who.content).toEqual([{ type: 'text', text: 'alice' }]);
+          statuses.length = 0;
+          await expect(mcpClient.callTool('archive')).rejects.toThrow();
+          expect(statuses).toContain(403);
+        } finally {
+          await mcpClient.close();
+        }
+      }
+    } finally {
+      await legacy.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('serves the protected-resource metadata from the wrapped handler', async () => {

@@ -102,7 +102,48 @@ export interface ProtectedResource {
   fetchHandler(
     handler: (request: Request) => Response | Promise<Response>,
   ): (request: Request) => Promise<Response>;
+  /**
+   * {@link ProtectedResource.fetchHandler} for node:http: wraps `createMcpNodeHandler(mcp, legacy,
+   * { authenticate })` or the kit's `createStreamableHttpNodeHandler` (given `authenticate`). It
+   * reads a POST's body (at most 4 MiB) to check the tools' scopes, then hands the request on with
+   * the body as a body parser leaves it (`req.body`), which both handlers take.
+   *
+   * @param handler - the MCP endpoint
+   * @returns the wrapped `(req, res)` handler
+   */
+  nodeHandler<Req extends ProtectedNodeRequest, Res extends ProtectedNodeResponse>(
+    handler: (req: Req, res: Res) => void,
+  ): (req: Req, res: Res) => void;
 }
+
+/** The parts of a node:http `IncomingMessage` {@link ProtectedResource.nodeHandler} uses. */
+export interface ProtectedNodeRequest {
+  /** The HTTP method. */
+  readonly method?: string | undefined;
+  /** The path and query. */
+  readonly url?: string | undefined;
+  /** The headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Whether the body was read already. */
+  readonly readableEnded?: boolean;
+  /** The body, set once read. */
+  body?: unknown;
+  /** Adds a listener of the body's chunks. */
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  /** Adds a listener of the body's end. */
+  once(event: 'end', listener: () => void): unknown;
+}
+
+/** The parts of a node:http `ServerResponse` {@link ProtectedResource.nodeHandler} uses. */
+export interface ProtectedNodeResponse {
+  /** Writes the head. */
+  writeHead(status: number, headers?: Record<string, string>): unknown;
+  /** Ends the answer. */
+  end(body?: string): unknown;
+}
+
+/** The most bytes of a POST body `nodeHandler` reads to check the tools' scopes. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 const header = (context: TransportContext, name: string): string | undefined => {
   const value = context.headers?.[name];
@@ -120,7 +161,8 @@ const quoted = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`
  *
  * @param options - the resource, its authorization servers, the token verifier, scopes
  * @returns the pieces
- * @throws TypeError when `resource` is not an absolute http(s) URL
+ * @throws TypeError when `resource` is not an absolute http(s) URL, or `mcp` is not a server of
+ *   `createMcpServer`
  * @example
  * ```ts
  * const protect = createProtectedResource({
@@ -193,18 +235,51 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     return names;
   };
 
+  const errorText = (code: number, message: string): string =>
+    JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
   const refusal = (error: HttpError): Response =>
-    new Response(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: error.code, message: error.message },
-      }),
-      {
-        status: error.status,
-        headers: { 'content-type': 'application/json', ...error.headers },
-      },
-    );
+    new Response(errorText(error.code, error.message), {
+      status: error.status,
+      headers: { 'content-type': 'application/json', ...error.headers },
+    });
+
+  const declared = options.mcp === undefined ? undefined : stateOf(options.mcp);
+  /** Whether any tool needs scopes of its own (else the wrappers pass every request on). */
+  const scoped = Object.keys(toolScopes).length > 0 || declared !== undefined;
+
+  /**
+   * The refusal of a POST body calling a tool whose scopes the token lacks (401 without a valid
+   * token, 403 `insufficient_scope`), or `undefined` to let it through.
+   */
+  const toolRefusal = async (
+    text: string,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<HttpError | undefined> => {
+    const needed = [
+      ...new Set(
+        calledTools(text).flatMap((name) => [
+          ...(Object.hasOwn(toolScopes, name) ? (toolScopes[name] ?? []) : []),
+          ...(declared?.toolScopes(name) ?? []),
+        ]),
+      ),
+    ];
+    if (needed.length === 0) return undefined;
+    let info: AuthInfo;
+    try {
+      info = await protect.authenticate({ kind: 'http', headers });
+    } catch (error) {
+      if (error instanceof HttpError) return error;
+      throw error;
+    }
+    const missing = needed.filter((scope) => !info.scopes.includes(scope));
+    if (missing.length === 0) return undefined;
+    // Ask for what the token has and what the tool needs (the client's step-up).
+    const scopes = [...new Set([...info.scopes, ...required, ...needed])];
+    const description = `the token lacks ${missing.join(' ')}`;
+    return new HttpError(403, description, {
+      headers: { 'www-authenticate': challenge('insufficient_scope', description, scopes) },
+    });
+  };
 
   const protect: ProtectedResource = {
     metadata,
@@ -250,47 +325,66 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
       return async (request) => {
         const document = protect.metadataResponse(request);
         if (document !== undefined) return document;
-        if (
-          request.method !== 'POST' ||
-          (Object.keys(toolScopes).length === 0 && options.mcp === undefined)
-        ) {
-          return handler(request);
+        if (request.method !== 'POST' || !scoped) return handler(request);
+        const refused = await toolRefusal(
+          await request.clone().text(),
+          Object.fromEntries(request.headers),
+        );
+        return refused === undefined ? handler(request) : refusal(refused);
+      };
+    },
+    nodeHandler(handler) {
+      return (req, res) => {
+        const answer = (status: number, text: string, headers: Record<string, string>): void => {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.end(text);
+        };
+        if (req.method === 'GET' && new URL(req.url ?? '/', resource).pathname === metadataPath) {
+          answer(200, body, { 'access-control-allow-origin': '*' });
+          return;
         }
-        const tools = calledTools(await request.clone().text());
-        const declared = options.mcp === undefined ? undefined : stateOf(options.mcp);
-        const needed = [
-          ...new Set(
-            tools.flatMap((name) => [
-              ...(Object.hasOwn(toolScopes, name) ? (toolScopes[name] ?? []) : []),
-              ...(declared?.toolScopes(name) ?? []),
-            ]),
-          ),
-        ];
-        if (needed.length === 0) return handler(request);
-        let info: AuthInfo;
-        try {
-          info = await protect.authenticate({
-            kind: 'http',
-            headers: Object.fromEntries(request.headers),
-          });
-        } catch (error) {
-          if (error instanceof HttpError) return refusal(error);
-          throw error;
+        if (req.method !== 'POST' || !scoped || req.readableEnded === true) {
+          handler(req, res);
+          return;
         }
-        const missing = needed.filter((scope) => !info.scopes.includes(scope));
-        if (missing.length > 0) {
-          // Ask for what the token has and what the tool needs (the client's step-up).
-          const scopes = [...new Set([...info.scopes, ...required, ...needed])];
-          const description = `the token lacks ${missing.join(' ')}`;
-          return refusal(
-            new HttpError(403, description, {
-              headers: {
-                'www-authenticate': challenge('insufficient_scope', description, scopes),
-              },
-            }),
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        req.on('data', (chunk) => {
+          size += chunk.byteLength;
+          if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+        });
+        req.once('end', () => {
+          if (size > MAX_BODY_BYTES) {
+            answer(413, errorText(-32600, 'Request too large'), {});
+            return;
+          }
+          const bytes = new Uint8Array(size);
+          let offset = 0;
+          for (const chunk of chunks) {
+            bytes.set(chunk, offset);
+            offset += chunk.byteLength;
+          }
+          const text = new TextDecoder().decode(bytes);
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(req.headers)) {
+            if (value !== undefined)
+              headers[name] = typeof value === 'string' ? value : value.join(', ');
+          }
+          toolRefusal(text, headers).then(
+            (refused) => {
+              if (refused !== undefined) {
+                answer(refused.status, errorText(refused.code, refused.message), {
+                  ...refused.headers,
+                });
+                return;
+              }
+              // The handler takes the body as a body parser leaves it.
+              req.body = text;
+              handler(req, res);
+            },
+            () => answer(500, errorText(-32603, 'Internal error'), {}),
           );
-        }
-        return handler(request);
+        });
       };
     },
   };
