@@ -1,6 +1,7 @@
 /**
  * MCP authorization as a resource server: bearer tokens checked on each request, a 401 with
- * `WWW-Authenticate` pointing at the protected-resource metadata (RFC 9728), and that document.
+ * `WWW-Authenticate` pointing at the protected-resource metadata (RFC 9728), that document, and
+ * a 403 `insufficient_scope` for a tool call whose token lacks the tool's scopes.
  *
  * @module
  */
