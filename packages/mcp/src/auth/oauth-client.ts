@@ -69,9 +69,16 @@ export interface OAuthAssertionContext {
  *   for each token request.
  */
 export type OAuthGrant =
-  | { readonly type: 'authorization_code' }
-  | { readonly type: 'client_credentials' }
   | {
+      /** The user signs in in a browser. */
+      readonly type: 'authorization_code';
+    }
+  | {
+      /** A machine client with its own credentials. */
+      readonly type: 'client_credentials';
+    }
+  | {
+      /** An assertion exchanged for a token (RFC 7523). */
       readonly type: 'jwt_bearer';
       /**
        * The assertion for a token request.
@@ -143,7 +150,14 @@ export interface OAuthClientOptions {
    * carries a short-lived JWT assertion signed with it (`iss` and `sub` the client id, `aud` the
    * issuer). Giving it makes `private_key_jwt` the default method.
    */
-  readonly clientPrivateKey?: CryptoKey | { readonly key: CryptoKey; readonly kid?: string };
+  readonly clientPrivateKey?:
+    | CryptoKey
+    | {
+        /** The private key. */
+        readonly key: CryptoKey;
+        /** Its key id, sent in the assertion's header. */
+        readonly kid?: string;
+      };
   /**
    * Sender-constrained tokens (DPoP, RFC 9449): token requests carry a DPoP proof, and a token
    * the server issues as `DPoP` goes to the MCP server with a fresh proof on every request
