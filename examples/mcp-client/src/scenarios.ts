@@ -10,6 +10,8 @@ import {
   type McpAuthProvider,
   type McpClient,
   type McpClientOptions,
+  type OAuthClientOptions,
+  requestIdJag,
 } from '@jsonrpc-kit/mcp/client';
 import { createStreamableHttpTransport } from '@jsonrpc-kit/transport-http';
 
@@ -31,37 +33,102 @@ async function followAuthorization(url: URL): Promise<string> {
   return new URL(location, url).href;
 }
 
+/** What an `auth/*` scenario's context may give. */
+interface AuthContext {
+  readonly client_id?: string;
+  readonly client_secret?: string;
+  /** `auth/client-credentials-jwt`: the client's private key (PKCS #8 PEM) and its algorithm. */
+  readonly private_key_pem?: string;
+  readonly signing_algorithm?: string;
+  /** `auth/wif-jwt-bearer`: the workload identity token. */
+  readonly valid_jwt?: string;
+  /** `auth/enterprise-managed-authorization`: the identity provider and the user's ID token. */
+  readonly idp_client_id?: string;
+  readonly idp_id_token?: string;
+  readonly idp_issuer?: string;
+  readonly idp_token_endpoint?: string;
+}
+
+/** Imports a PKCS #8 PEM private key for signing JWT assertions (ES256 or RS256). */
+async function importPrivateKey(pem: string, alg: string): Promise<CryptoKey> {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
+  const algorithm =
+    alg === 'RS256'
+      ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }
+      : { name: 'ECDSA', namedCurve: alg === 'ES384' ? 'P-384' : 'P-256' };
+  return crypto.subtle.importKey('pkcs8', der, algorithm, false, ['sign']);
+}
+
+/** The grant and client authentication an extension scenario asks for. */
+async function grantFor(
+  scenario: string,
+  context: AuthContext,
+): Promise<Partial<OAuthClientOptions>> {
+  switch (scenario) {
+    case 'auth/client-credentials-basic':
+      return { grant: { type: 'client_credentials' } };
+    case 'auth/client-credentials-jwt':
+      return {
+        grant: { type: 'client_credentials' },
+        clientPrivateKey: await importPrivateKey(
+          context.private_key_pem ?? '',
+          context.signing_algorithm ?? 'ES256',
+        ),
+      };
+    case 'auth/wif-jwt-bearer':
+      return { grant: { type: 'jwt_bearer', assertion: () => context.valid_jwt ?? '' } };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        grant: {
+          type: 'jwt_bearer',
+          assertion: ({ issuer, resource, scope }) =>
+            requestIdJag({
+              tokenEndpoint: context.idp_token_endpoint ?? '',
+              ...(context.idp_issuer === undefined ? {} : { issuer: context.idp_issuer }),
+              clientId: context.idp_client_id ?? '',
+              idToken: context.idp_id_token ?? '',
+              audience: issuer,
+              resource,
+              ...(scope === undefined ? {} : { scope }),
+            }),
+        },
+      };
+    default:
+      return {};
+  }
+}
+
 /** The OAuth client of an `auth/*` scenario (its context may give a pre-registered client). */
-function authFor(scenario: string, env: ScenarioEnv): McpAuthProvider | undefined {
+async function authFor(scenario: string, env: ScenarioEnv): Promise<McpAuthProvider | undefined> {
   if (!scenario.startsWith('auth/')) return undefined;
-  const context = JSON.parse(env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
-    client_id?: string;
-    client_secret?: string;
-  };
+  const context = JSON.parse(env.MCP_CONFORMANCE_CONTEXT ?? '{}') as AuthContext;
   return createOAuthClient({
     redirectUri: REDIRECT_URI,
     authorize: followAuthorization,
     clientMetadataUrl: CLIENT_METADATA_URL,
     clientMetadata: { client_name: 'jsonrpc-kit conformance client' },
+    // DPoP-bound tokens wherever the authorization server issues them (`auth/dpop*`).
+    dpop: true,
     ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
     ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+    ...(await grantFor(scenario, context)),
   });
 }
 
 /** The environment a scenario reads (`MCP_CONFORMANCE_CONTEXT`, `MCP_CONFORMANCE_PROTOCOL_VERSION`). */
 export type ScenarioEnv = Readonly<Record<string, string | undefined>>;
 
-function connectTo(
+async function connectTo(
   url: string,
   env: ScenarioEnv,
   options: Partial<McpClientOptions> = {},
-): McpClient {
+): Promise<McpClient> {
   const version = env.MCP_CONFORMANCE_PROTOCOL_VERSION;
   // The session's GET stream carries what the server sends outside a request's stream (the SDK
   // sends a tool's elicitation there when it does not relate it to the call).
   const stream = options.handlers !== undefined;
   // MCP's per-request headers (Mcp-Method, Mcp-Name, Mcp-Param-*, MCP-Protocol-Version).
-  const auth = authFor(env.MCP_CONFORMANCE_SCENARIO ?? '', env);
+  const auth = await authFor(env.MCP_CONFORMANCE_SCENARIO ?? '', env);
   const http = createMcpFetch(auth === undefined ? {} : { auth });
   return createMcpClient(createStreamableHttpTransport({ url, stream, fetch: http }), {
     http,
@@ -80,7 +147,7 @@ async function session(
   body: (mcp: McpClient) => Promise<void>,
   options: Partial<McpClientOptions> = {},
 ): Promise<void> {
-  const mcp = connectTo(url, env, options);
+  const mcp = await connectTo(url, env, options);
   try {
     await mcp.connect();
     await body(mcp);

@@ -56,6 +56,13 @@ const SCENARIOS = {
   'auth/iss-unexpected': 8,
   'auth/iss-normalized': 8,
   'auth/metadata-issuer-mismatch': 3,
+  // Extension scenarios: grants, client authentication and proofs of possession.
+  'auth/client-credentials-basic': 8,
+  'auth/client-credentials-jwt': 8,
+  'auth/wif-jwt-bearer': 8,
+  'auth/enterprise-managed-authorization': 9,
+  'auth/dpop': 12,
+  'auth/dpop-nonce': 14,
 } as const;
 
 function node24(): string | undefined {

@@ -136,10 +136,18 @@ export function createMcpFetch(options: McpFetchOptions = {}): McpFetch {
   const send = async (input: string, init: RequestInit): Promise<Response> => {
     if (auth === undefined) return inner(input, init);
     for (let retry = 0; ; retry++) {
-      const headers = new Headers(init.headers);
-      const authorization = await auth.authorization(input);
-      if (authorization !== undefined) headers.set('authorization', authorization);
-      const response = await inner(input, { ...init, headers });
+      let response: Response;
+      let authorization: string | undefined;
+      if (auth.send !== undefined) {
+        // The provider binds its token to each request (DPoP) and sets the headers itself.
+        response = await auth.send(input, init, inner);
+        authorization = 'sent';
+      } else {
+        const headers = new Headers(init.headers);
+        authorization = await auth.authorization(input);
+        if (authorization !== undefined) headers.set('authorization', authorization);
+        response = await inner(input, { ...init, headers });
+      }
       if (response.status !== 401 && response.status !== 403) {
         if (authorization !== undefined && response.ok) auth.authorized?.(input);
         return response;

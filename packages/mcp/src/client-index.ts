@@ -6,15 +6,24 @@
  * @module
  */
 
+export type { IdJagRequestOptions } from './auth/id-jag.js';
+export { ID_JAG_TOKEN_TYPE, ID_TOKEN_TYPE, requestIdJag } from './auth/id-jag.js';
 export type {
   McpAuthProvider,
+  OAuthAssertionContext,
   OAuthClientInformation,
   OAuthClientOptions,
+  OAuthGrant,
   OAuthState,
   OAuthStore,
+  OAuthTokenEndpointAuthMethod,
   OAuthTokens,
 } from './auth/oauth-client.js';
-export { createOAuthClient, McpAuthError } from './auth/oauth-client.js';
+export {
+  createOAuthClient,
+  JWT_BEARER_GRANT_TYPE,
+  McpAuthError,
+} from './auth/oauth-client.js';
 export type { AuthChallenge } from './auth/www-authenticate.js';
 export { parseWwwAuthenticate } from './auth/www-authenticate.js';
 export type {

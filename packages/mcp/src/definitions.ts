@@ -55,6 +55,13 @@ export interface ToolDefinition<
   readonly taskSupport?: 'optional' | 'required';
   /** Metadata beyond MCP's. */
   readonly _meta?: Readonly<Record<string, unknown>>;
+  /**
+   * The OAuth scopes a caller's token needs (not listed in `tools/list`). On a protected server
+   * (`createProtectedResource({ mcp })` of `@jsonrpc-kit/mcp/resource-server`) a call without them
+   * is answered 403 `insufficient_scope`; one that reaches the tool anyway with an authenticated
+   * principal (`ctx.transport.auth` with `scopes`) lacking them is refused with -32003.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /** What a tool handler returns, besides a `CallToolResult`. */

@@ -29,6 +29,15 @@ export interface McpHttpOptions {
    * @default true
    */
   readonly dnsRebindingProtection?: boolean;
+  /**
+   * Authenticates a stateless (2026-07-28) request, as the `legacy` handler's `authenticate` does
+   * the others: give both the same hook (`createProtectedResource(...).authenticate` of
+   * `@jsonrpc-kit/mcp/resource-server`), or stateless requests go through unauthenticated. What it
+   * returns is the handler's `ctx.transport.auth`; an `HttpError` of `@jsonrpc-kit/transport-http`
+   * it throws or returns is the answer (its status, headers and message), anything else it throws
+   * a 401.
+   */
+  readonly authenticate?: (context: TransportContext) => unknown;
 }
 
 /** The parts of a node:http `IncomingMessage` the handler uses. */
@@ -37,6 +46,10 @@ export interface NodeRequestLike {
   readonly method?: string | undefined;
   /** The headers, names in lower case. */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Whether the body was read already (by a body parser, which left it in `body`). */
+  readonly readableEnded?: boolean;
+  /** The body a body parser read: text (a parsed object is sent as its JSON). */
+  readonly body?: unknown;
   /** The socket (its local address decides the DNS-rebinding check). */
   readonly socket: {
     /** The address the request arrived on. */
@@ -75,7 +88,12 @@ interface Incoming {
 
 /** An answer: JSON (with its status) or a stream of events. */
 type Answer =
-  | { readonly kind: 'json'; readonly status: number; readonly body: string }
+  | {
+      readonly kind: 'json';
+      readonly status: number;
+      readonly body: string;
+      readonly headers?: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'empty'; readonly status: number }
   | { readonly kind: 'sse'; readonly events: AsyncIterable<string> };
 
@@ -284,7 +302,70 @@ function oneShot(
 }
 
 /** Answers one stateless POST. */
-async function serve(mcp: McpServer, text: string, incoming: Incoming): Promise<Answer> {
+/** What `HttpError` of `@jsonrpc-kit/transport-http` carries (read without importing it). */
+interface HttpErrorLike {
+  readonly status: number;
+  readonly code?: number;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const HTTP_ERROR = Symbol.for('@jsonrpc-kit/transport-http/HttpError');
+
+const isHttpError = (value: unknown): value is HttpErrorLike =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as Record<symbol, unknown>)[HTTP_ERROR] === true;
+
+/** Runs `authenticate`: the principal, or the refusal to answer with. */
+async function admit(
+  options: McpHttpOptions,
+  incoming: Incoming,
+): Promise<{ readonly auth: unknown } | Answer> {
+  if (options.authenticate === undefined) return { auth: undefined };
+  const context: TransportContext = {
+    kind: 'http',
+    headers: incoming.headers,
+    httpMethod: 'POST',
+    ...(incoming.signal === undefined ? {} : { signal: incoming.signal }),
+  };
+  let refusal: unknown;
+  try {
+    const auth = await options.authenticate(context);
+    if (!isHttpError(auth)) return { auth };
+    refusal = auth;
+  } catch (error) {
+    refusal = error;
+  }
+  if (!isHttpError(refusal)) {
+    return { kind: 'json', status: 401, body: errorBody(null, -32000, 'Unauthorized') };
+  }
+  return {
+    kind: 'json',
+    status: refusal.status,
+    body: errorBody(null, refusal.code ?? -32000, refusal.message),
+    ...(refusal.headers === undefined ? {} : { headers: refusal.headers }),
+  };
+}
+
+/** Authenticates, then serves. */
+async function admitted(
+  mcp: McpServer,
+  text: string,
+  incoming: Incoming,
+  options: McpHttpOptions,
+): Promise<Answer> {
+  const admission = await admit(options, incoming);
+  if ('kind' in admission) return admission;
+  return serve(mcp, text, incoming, admission.auth);
+}
+
+async function serve(
+  mcp: McpServer,
+  text: string,
+  incoming: Incoming,
+  auth?: unknown,
+): Promise<Answer> {
   let message: unknown;
   try {
     message = JSON.parse(text);
@@ -306,6 +387,7 @@ async function serve(mcp: McpServer, text: string, incoming: Incoming): Promise<
     headers: incoming.headers,
     httpMethod: 'POST',
     ...(incoming.signal === undefined ? {} : { signal: incoming.signal }),
+    ...(auth === undefined ? {} : { auth }),
   };
   const connection = mcp.server.connect(transport, context);
   incoming.signal?.addEventListener('abort', () => void connection.close(), { once: true });
@@ -362,7 +444,7 @@ function encode(message: string): string {
  *
  * @param mcp - the MCP server
  * @param legacy - answers the 2025 revisions (sessions)
- * @param options - DNS-rebinding protection
+ * @param options - DNS-rebinding protection, the stateless requests' `authenticate`
  * @returns the handler
  */
 export function createMcpFetchHandler(
@@ -379,12 +461,13 @@ export function createMcpFetchHandler(
       localAddress: undefined,
       signal: request.signal,
     };
-    const answer = guard(incoming, options) ?? (await serve(mcp, await request.text(), incoming));
+    const answer =
+      guard(incoming, options) ?? (await admitted(mcp, await request.text(), incoming, options));
     if (answer.kind === 'empty') return new Response(null, { status: answer.status });
     if (answer.kind === 'json') {
       return new Response(answer.body, {
         status: answer.status,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...answer.headers },
       });
     }
     const bytes = new TextEncoder();
@@ -415,7 +498,7 @@ export function createMcpFetchHandler(
  *
  * @param mcp - the MCP server
  * @param legacy - answers the 2025 revisions (sessions)
- * @param options - DNS-rebinding protection
+ * @param options - DNS-rebinding protection, the stateless requests' `authenticate`
  * @returns the `(req, res)` handler
  * @example
  * ```ts
@@ -452,6 +535,36 @@ export function createMcpNodeHandler(
       signal: aborter.signal,
     };
     const refused = guard(incoming, options);
+    const answerWith = async (text: string, size: number): Promise<void> => {
+      const tooLarge: Answer | undefined =
+        size > MAX_STATELESS_BODY_BYTES
+          ? { kind: 'json', status: 413, body: errorBody(null, -32600, 'Request too large') }
+          : undefined;
+      const answer = refused ?? tooLarge ?? (await admitted(mcp, text, incoming, options));
+      if (answer.kind === 'empty') {
+        res.writeHead(answer.status).end();
+      } else if (answer.kind === 'json') {
+        res
+          .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+          .end(answer.body);
+      } else {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for await (const event of answer.events) res.write(encode(event));
+        res.end();
+      }
+    };
+    if (req.readableEnded === true) {
+      // A body parser ran first (Express, Koa, `fetchHandler`'s node twin): take what it kept.
+      const body = req.body;
+      const text =
+        typeof body === 'string'
+          ? body
+          : body instanceof Uint8Array
+            ? new TextDecoder().decode(body)
+            : JSON.stringify(body ?? null);
+      void answerWith(text, new TextEncoder().encode(text).byteLength);
+      return;
+    }
     const decoder = new TextDecoder();
     let text = '';
     let size = 0;
@@ -460,22 +573,9 @@ export function createMcpNodeHandler(
       if (size <= MAX_STATELESS_BODY_BYTES) text += decoder.decode(chunk, { stream: true });
     });
     req.once('error', () => aborter.abort());
-    req.once('end', async () => {
+    req.once('end', () => {
       text += decoder.decode();
-      const tooLarge: Answer | undefined =
-        size > MAX_STATELESS_BODY_BYTES
-          ? { kind: 'json', status: 413, body: errorBody(null, -32600, 'Request too large') }
-          : undefined;
-      const answer = refused ?? tooLarge ?? (await serve(mcp, text, incoming));
-      if (answer.kind === 'empty') {
-        res.writeHead(answer.status).end();
-      } else if (answer.kind === 'json') {
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
-      } else {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        for await (const event of answer.events) res.write(encode(event));
-        res.end();
-      }
+      void answerWith(text, size);
     });
   };
 }

@@ -40,6 +40,7 @@ export type { McpServer, McpServerOptions } from './mcp-server.js';
 export {
   createMcpServer,
   DEFAULT_PAGE_SIZE,
+  INSUFFICIENT_SCOPE,
   MAX_COMPLETION_VALUES,
   MCP_PUSH_METHODS,
   MCP_SERVER_PROTOCOL_VERSIONS,

@@ -59,6 +59,7 @@ import { parseUriTemplate } from './uri-template.js';
 
 export {
   DEFAULT_PAGE_SIZE,
+  INSUFFICIENT_SCOPE,
   MAX_COMPLETION_VALUES,
   MCP_PUSH_METHODS,
   MCP_SERVER_PROTOCOL_VERSIONS,
@@ -355,6 +356,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   serverStates.set(mcp, {
     sessionVersions: versions,
     statelessVersions,
+    toolScopes: (name) => tools.get(name)?.definition.scopes ?? [],
     async toolHeaders(name) {
       const tool = tools.get(name);
       if (tool === undefined) return [];

@@ -231,7 +231,17 @@ export interface McpServerState {
    * @returns its pairs (none for an unknown tool)
    */
   toolHeaders(name: string): Promise<ReadonlyArray<readonly [string, string]>>;
+  /**
+   * The scopes a tool declares (`scopes` of its definition).
+   *
+   * @param name - the tool's name
+   * @returns its scopes (none for an unknown tool)
+   */
+  toolScopes(name: string): readonly string[];
 }
+
+/** The JSON-RPC error code of a tool call whose principal lacks the tool's `scopes`. */
+export const INSUFFICIENT_SCOPE = -32003;
 
 /** The state of each server `createMcpServer` made. */
 export const serverStates: WeakMap<McpServer, McpServerState> = new WeakMap();

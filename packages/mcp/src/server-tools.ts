@@ -8,6 +8,7 @@ import { InvalidParamsError, JsonRpcError } from '@jsonrpc-kit/core';
 import { isStandardSchema, validate } from '@jsonrpc-kit/core/engine';
 import type { ToolReturn } from './definitions.js';
 import { objectJsonSchema } from './json-schema.js';
+import { INSUFFICIENT_SCOPE } from './server-api.js';
 import {
   defined,
   errorResult,
@@ -85,6 +86,16 @@ export function registerTools(
     const name = stringParam(params, 'name');
     const tool = tools.get(name);
     if (tool === undefined) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
+    const needed = tool.definition.scopes ?? [];
+    const principal = ctx.transport.auth as { scopes?: unknown } | undefined;
+    if (needed.length > 0 && Array.isArray(principal?.scopes)) {
+      const missing = needed.filter((scope) => !(principal.scopes as unknown[]).includes(scope));
+      if (missing.length > 0) {
+        throw new JsonRpcError(INSUFFICIENT_SCOPE, `Insufficient scope: ${missing.join(' ')}`, {
+          scopes: [...needed],
+        });
+      }
+    }
     const given = params.arguments ?? {};
     if (!isRecord(given)) throw new InvalidParamsError('"arguments" must be an object');
     let args: unknown = given;

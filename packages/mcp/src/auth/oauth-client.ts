@@ -31,8 +31,66 @@ export interface OAuthClientInformation {
   /** The secret, for a confidential client. */
   readonly client_secret?: string;
   /** How the client authenticates at the token endpoint. */
-  readonly token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  readonly token_endpoint_auth_method?: OAuthTokenEndpointAuthMethod;
 }
+
+/**
+ * How a client authenticates at the token endpoint: a secret in a Basic header or the form, a JWT
+ * assertion signed with its private key (`private_key_jwt`, RFC 7523), or not at all (a public
+ * client).
+ */
+export type OAuthTokenEndpointAuthMethod =
+  | 'client_secret_basic'
+  | 'client_secret_post'
+  | 'private_key_jwt'
+  | 'none';
+
+/** What a JWT-bearer grant's `assertion` callback is told of the token request it is for. */
+export interface OAuthAssertionContext {
+  /** The authorization server's issuer: the audience an assertion for it names. */
+  readonly issuer: string;
+  /** Its token endpoint. */
+  readonly tokenEndpoint: string;
+  /** The MCP server's resource identifier (RFC 8707). */
+  readonly resource: string;
+  /** The scope the request asks for, when one is asked for. */
+  readonly scope?: string;
+}
+
+/**
+ * How {@link createOAuthClient} gets tokens:
+ * - `authorization_code` (the default): the user signs in in a browser (PKCE, `state`).
+ * - `client_credentials`: a machine client with its own credentials, no user (the MCP
+ *   `oauth-client-credentials` extension); give `clientId` and a `clientSecret` or a
+ *   `clientPrivateKey`.
+ * - `jwt_bearer`: an assertion the client holds is exchanged for a token (RFC 7523): a workload
+ *   identity token (workload identity federation), or an ID-JAG from the enterprise identity
+ *   provider (enterprise-managed authorization, see {@link requestIdJag}); `assertion` is called
+ *   for each token request.
+ */
+export type OAuthGrant =
+  | {
+      /** The user signs in in a browser. */
+      readonly type: 'authorization_code';
+    }
+  | {
+      /** A machine client with its own credentials. */
+      readonly type: 'client_credentials';
+    }
+  | {
+      /** An assertion exchanged for a token (RFC 7523). */
+      readonly type: 'jwt_bearer';
+      /**
+       * The assertion for a token request.
+       *
+       * @param context - the authorization server and the resource it is for
+       * @returns the JWT
+       */
+      readonly assertion: (context: OAuthAssertionContext) => string | Promise<string>;
+    };
+
+/** The grant type URN of the JWT-bearer grant (RFC 7523). */
+export const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** What an {@link OAuthStore} keeps for one MCP server. */
 export interface OAuthState {
@@ -64,19 +122,51 @@ export interface OAuthStore {
 
 /** Options of {@link createOAuthClient}. */
 export interface OAuthClientOptions {
-  /** The redirect URI registered (a loopback URL for a CLI, a page of a web app). */
-  readonly redirectUri: string;
+  /**
+   * How tokens are obtained.
+   *
+   * @default { type: 'authorization_code' }
+   */
+  readonly grant?: OAuthGrant;
+  /**
+   * The redirect URI registered (a loopback URL for a CLI, a page of a web app). Needed by the
+   * `authorization_code` grant.
+   */
+  readonly redirectUri?: string;
   /**
    * Sends the user to the authorization URL (opens a browser) and resolves with the URL the
-   * authorization server redirected back to (its `code`, `state`, `iss`).
+   * authorization server redirected back to (its `code`, `state`, `iss`). Needed by the
+   * `authorization_code` grant; `createLoopbackReceiver` gives one for a CLI.
    */
-  readonly authorize: (authorizationUrl: URL) => Promise<string | URL>;
+  readonly authorize?: (authorizationUrl: URL) => Promise<string | URL>;
   /** A client id registered beforehand (with its secret for a confidential client). */
   readonly clientId?: string;
   /** The pre-registered client's secret. */
   readonly clientSecret?: string;
   /** The pre-registered client's token endpoint authentication. */
-  readonly tokenEndpointAuthMethod?: OAuthClientInformation['token_endpoint_auth_method'];
+  readonly tokenEndpointAuthMethod?: OAuthTokenEndpointAuthMethod;
+  /**
+   * The pre-registered client's private key for `private_key_jwt` (RFC 7523): each token request
+   * carries a short-lived JWT assertion signed with it (`iss` and `sub` the client id, `aud` the
+   * issuer). Giving it makes `private_key_jwt` the default method.
+   */
+  readonly clientPrivateKey?:
+    | CryptoKey
+    | {
+        /** The private key. */
+        readonly key: CryptoKey;
+        /** Its key id, sent in the assertion's header. */
+        readonly kid?: string;
+      };
+  /**
+   * Sender-constrained tokens (DPoP, RFC 9449): token requests carry a DPoP proof, and a token
+   * the server issues as `DPoP` goes to the MCP server with a fresh proof on every request
+   * (answering `use_dpop_nonce` challenges of both). `true` makes an ES256 key pair for this
+   * client; give a key pair to keep tokens usable across runs.
+   *
+   * @default false
+   */
+  readonly dpop?: boolean | CryptoKeyPair;
   /**
    * The URL of this client's Client ID Metadata Document: used as the client id when the
    * authorization server says it supports them.
@@ -130,6 +220,20 @@ export interface McpAuthProvider {
    * @param resource - the MCP server's URL
    */
   authorized?(resource: string): void;
+  /**
+   * Sends a request with the token bound to it (a DPoP proof per request). When present, the MCP
+   * `fetch` sends through it instead of setting `Authorization` from `authorization`.
+   *
+   * @param resource - the MCP server's URL (the request's URL)
+   * @param init - the request
+   * @param fetch - the `fetch` to send it with
+   * @returns the answer
+   */
+  send?(
+    resource: string,
+    init: RequestInit,
+    fetch: (input: string, init: RequestInit) => Promise<Response>,
+  ): Promise<Response>;
 }
 
 /** An error of the authorization flow (discovery, registration, the token endpoint). */
@@ -149,6 +253,20 @@ export class McpAuthError extends Error {
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * What went wrong, for a message: an OAuth error answer as its code and description.
+ *
+ * @param error - what a token request threw
+ * @returns the text
+ */
+export function describeOAuthError(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError) {
+    const description = error.error_description === undefined ? '' : `: ${error.error_description}`;
+    return `HTTP ${error.status} ${error.error}${description}`;
+  }
+  return String(error);
+}
 
 /** A memory {@link OAuthStore}. */
 function memoryStore(): OAuthStore {
@@ -198,8 +316,14 @@ function authorizationServerUrls(issuer: URL): string[] {
  * names. Tokens are refreshed with the refresh token when there is one. A server that still
  * refuses after `maxAttempts` flows gets the last answer.
  *
- * @param options - redirect URI, the browser step, client registration, store
+ * Other grants (`grant`): `client_credentials` for a machine client, `jwt_bearer` for an
+ * assertion (workload identity, enterprise-managed authorization); a failed token request of
+ * either is not tried again. The client authenticates with a secret, a private key
+ * (`private_key_jwt`) or not at all, and may bind its tokens to a key with DPoP (`dpop`).
+ *
+ * @param options - the grant, redirect URI and browser step, client registration, store
  * @returns the provider
+ * @throws TypeError when the `authorization_code` grant has no `redirectUri` or `authorize`
  * @example
  * ```ts
  * const auth = createOAuthClient({
@@ -211,7 +335,32 @@ function authorizationServerUrls(issuer: URL): string[] {
  * ```
  */
 export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider {
+  const grant: OAuthGrant = options.grant ?? { type: 'authorization_code' };
+  if (
+    grant.type === 'authorization_code' &&
+    (options.redirectUri === undefined || options.authorize === undefined)
+  ) {
+    throw new TypeError(
+      'createOAuthClient: the authorization_code grant needs redirectUri and authorize',
+    );
+  }
+  if (grant.type !== 'authorization_code' && options.clientId === undefined) {
+    throw new TypeError(`createOAuthClient: the ${grant.type} grant needs a clientId`);
+  }
   const store = options.store ?? memoryStore();
+  /** The DPoP key pair (made on first use when `dpop` is `true`). */
+  let dpopKeys: Promise<CryptoKeyPair> | undefined;
+  let dpopHandle: Promise<oauth.DPoPHandle> | undefined;
+  const dpop = (): Promise<oauth.DPoPHandle> | undefined => {
+    if (options.dpop === undefined || options.dpop === false) return undefined;
+    const given = options.dpop;
+    dpopKeys ??=
+      given === true
+        ? oauth.generateKeyPair('ES256', { extractable: false })
+        : Promise.resolve(given);
+    dpopHandle ??= dpopKeys.then((keys) => oauth.DPoP({}, keys));
+    return dpopHandle;
+  };
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const maxAttempts = options.maxAttempts ?? 3;
   /** Flows run in a row per server without a request getting through. */
@@ -337,10 +486,11 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
         `the authorization server ${as.issuer} has no registration endpoint, and no client id was given`,
       );
     }
-    const redirect = new URL(options.redirectUri);
+    const redirectUri = options.redirectUri as string;
+    const redirect = new URL(redirectUri);
     const metadata = {
       client_name: 'MCP client',
-      redirect_uris: [options.redirectUri],
+      redirect_uris: [redirectUri],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       application_type:
@@ -385,13 +535,15 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
     if (method === undefined) {
       const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
       method =
-        secret === undefined
-          ? 'none'
-          : supported.includes('client_secret_basic')
-            ? 'client_secret_basic'
-            : supported.includes('client_secret_post')
-              ? 'client_secret_post'
-              : 'none';
+        options.clientPrivateKey !== undefined
+          ? 'private_key_jwt'
+          : secret === undefined
+            ? 'none'
+            : supported.includes('client_secret_basic')
+              ? 'client_secret_basic'
+              : supported.includes('client_secret_post')
+                ? 'client_secret_post'
+                : 'none';
     }
     if (method === 'client_secret_basic' && secret !== undefined) {
       // RFC 6749 §2.3.1 with `encodeURIComponent` (what deployed servers decode): oauth4webapi's
@@ -403,7 +555,31 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
     }
     if (method === 'client_secret_post' && secret !== undefined)
       return oauth.ClientSecretPost(secret);
+    if (method === 'private_key_jwt') {
+      if (options.clientPrivateKey === undefined) {
+        throw new McpAuthError('private_key_jwt needs clientPrivateKey');
+      }
+      return oauth.PrivateKeyJwt(options.clientPrivateKey as oauth.CryptoKey | oauth.PrivateKey);
+    }
     return oauth.None();
+  };
+
+  /**
+   * Sends a token request and reads its answer, once more with the server's nonce when it
+   * answers `use_dpop_nonce` (RFC 9449 §8).
+   */
+  const tokenRequest = async (
+    send: (dpopOption: { DPoP?: oauth.DPoPHandle }) => Promise<Response>,
+    read: (response: Response) => Promise<oauth.TokenEndpointResponse>,
+  ): Promise<oauth.TokenEndpointResponse> => {
+    const handle = await dpop();
+    const option = handle === undefined ? {} : { DPoP: handle };
+    try {
+      return await read(await send(option));
+    } catch (error) {
+      if (handle === undefined || !oauth.isDPoPNonceError(error)) throw error;
+      return read(await send(option));
+    }
   };
 
   const toTokens = (
@@ -450,7 +626,60 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
     const clients = { ...state.clients, [as.issuer]: client };
     await store.save(resource, { ...state, clients });
     const indicator = prm?.resource ?? canonical(resource);
+    const oauthClient: oauth.Client = { client_id: client.client_id };
+    const save = (tokens: oauth.TokenEndpointResponse) =>
+      store.save(resource, {
+        ...state,
+        clients,
+        tokens: toTokens(tokens),
+        ...(scope === undefined ? {} : { scope }),
+      });
 
+    if (grant.type !== 'authorization_code') {
+      const parameters: Record<string, string> = { resource: indicator };
+      if (scope !== undefined) parameters.scope = scope;
+      const requestOptions = http(as.token_endpoint ?? as.issuer);
+      let tokens: oauth.TokenEndpointResponse;
+      try {
+        if (grant.type === 'jwt_bearer') {
+          parameters.assertion = await grant.assertion({
+            issuer: as.issuer,
+            tokenEndpoint: as.token_endpoint ?? as.issuer,
+            resource: indicator,
+            ...(scope === undefined ? {} : { scope }),
+          });
+        }
+        tokens = await tokenRequest(
+          (dpopOption) =>
+            grant.type === 'client_credentials'
+              ? oauth.clientCredentialsGrantRequest(
+                  as,
+                  oauthClient,
+                  clientAuth(as, client),
+                  parameters,
+                  { ...requestOptions, ...dpopOption },
+                )
+              : oauth.genericTokenEndpointRequest(
+                  as,
+                  oauthClient,
+                  clientAuth(as, client),
+                  JWT_BEARER_GRANT_TYPE,
+                  parameters,
+                  { ...requestOptions, ...dpopOption },
+                ),
+          (response) => oauth.processGenericTokenEndpointResponse(as, oauthClient, response),
+        );
+      } catch (error) {
+        if (error instanceof McpAuthError) throw error;
+        throw new McpAuthError(`the ${grant.type} token request: ${describeOAuthError(error)}`, {
+          cause: error,
+        });
+      }
+      await save(tokens);
+      return;
+    }
+
+    const redirectUri = options.redirectUri as string;
     const verifier = oauth.generateRandomCodeVerifier();
     const expectedState = oauth.generateRandomState();
     if (as.authorization_endpoint === undefined) {
@@ -459,36 +688,38 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
     const url = new URL(as.authorization_endpoint);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', client.client_id);
-    url.searchParams.set('redirect_uri', options.redirectUri);
+    url.searchParams.set('redirect_uri', redirectUri);
     url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
     url.searchParams.set('code_challenge_method', 'S256');
     url.searchParams.set('state', expectedState);
     url.searchParams.set('resource', indicator);
     if (scope !== undefined) url.searchParams.set('scope', scope);
-    const callback = new URL(await options.authorize(url));
-    const oauthClient: oauth.Client = { client_id: client.client_id };
+    const authorize = options.authorize as (authorizationUrl: URL) => Promise<string | URL>;
+    const callback = new URL(await authorize(url));
     let params: URLSearchParams;
     try {
       params = oauth.validateAuthResponse(as, oauthClient, callback, expectedState);
     } catch (error) {
       throw new McpAuthError(`the authorization response: ${String(error)}`, { cause: error });
     }
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      oauthClient,
-      clientAuth(as, client),
-      params,
-      options.redirectUri,
-      verifier,
-      { additionalParameters: { resource: indicator }, ...http(as.token_endpoint ?? as.issuer) },
+    const tokens = await tokenRequest(
+      (dpopOption) =>
+        oauth.authorizationCodeGrantRequest(
+          as,
+          oauthClient,
+          clientAuth(as, client),
+          params,
+          redirectUri,
+          verifier,
+          {
+            additionalParameters: { resource: indicator },
+            ...http(as.token_endpoint ?? as.issuer),
+            ...dpopOption,
+          },
+        ),
+      (response) => oauth.processAuthorizationCodeResponse(as, oauthClient, response),
     );
-    const tokens = await oauth.processAuthorizationCodeResponse(as, oauthClient, response);
-    await store.save(resource, {
-      ...state,
-      clients,
-      tokens: toTokens(tokens),
-      ...(scope === undefined ? {} : { scope }),
-    });
+    await save(tokens);
   };
 
   /** Refreshes the tokens; false when there is no refresh token or the server refused. */
@@ -504,17 +735,15 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
       const client = state.clients?.[as.issuer];
       if (client === undefined) return false;
       const oauthClient: oauth.Client = { client_id: client.client_id };
-      const response = await oauth.refreshTokenGrantRequest(
-        as,
-        oauthClient,
-        clientAuth(as, client),
-        refreshToken,
-        {
-          additionalParameters: { resource: prm?.resource ?? canonical(resource) },
-          ...http(as.token_endpoint ?? as.issuer),
-        },
+      const tokens = await tokenRequest(
+        (dpopOption) =>
+          oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth(as, client), refreshToken, {
+            additionalParameters: { resource: prm?.resource ?? canonical(resource) },
+            ...http(as.token_endpoint ?? as.issuer),
+            ...dpopOption,
+          }),
+        (response) => oauth.processRefreshTokenResponse(as, oauthClient, response),
       );
-      const tokens = await oauth.processRefreshTokenResponse(as, oauthClient, response);
       await store.save(resource, { ...state, tokens: toTokens(tokens, state.tokens) });
       return true;
     } catch {
@@ -532,6 +761,48 @@ export function createOAuthClient(options: OAuthClientOptions): McpAuthProvider 
     },
     authorized(resource) {
       attempts.delete(resource);
+    },
+    async send(resource, init, send) {
+      const tokens = (await store.load(resource))?.tokens;
+      const handle = tokens?.token_type.toLowerCase() === 'dpop' ? await dpop() : undefined;
+      if (tokens === undefined || handle === undefined) {
+        const headers = new Headers(init.headers);
+        if (tokens !== undefined) headers.set('authorization', `Bearer ${tokens.access_token}`);
+        return send(resource, { ...init, headers });
+      }
+      // A fresh proof per request (`htm`, `htu`, `ath`, the server's nonce); once more with a new
+      // nonce when the server answers `use_dpop_nonce` (RFC 9449 §9).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await oauth.protectedResourceRequest(
+            tokens.access_token,
+            init.method ?? 'GET',
+            new URL(resource),
+            new Headers(init.headers),
+            (init.body ?? null) as oauth.ProtectedResourceRequestBody,
+            {
+              DPoP: handle,
+              // The request's own signal (a stream may stay open long), not a default timeout.
+              [oauth.customFetch]: ((url: string, request: RequestInit) =>
+                send(url, {
+                  ...request,
+                  signal: init.signal ?? null,
+                  redirect: init.redirect ?? 'follow',
+                })) as never,
+              ...(new URL(resource).protocol === 'http:'
+                ? { [oauth.allowInsecureRequests]: true }
+                : {}),
+            },
+          );
+        } catch (error) {
+          if (!(error instanceof oauth.WWWAuthenticateChallengeError)) throw error;
+          if (attempt === 0 && oauth.isDPoPNonceError(error)) {
+            await error.response.body?.cancel();
+            continue;
+          }
+          return error.response;
+        }
+      }
     },
     unauthorized(resource, response) {
       const pending = running.get(resource);
