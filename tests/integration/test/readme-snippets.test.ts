@@ -5,6 +5,8 @@
 // the line before its fence: `<!-- doc-test: skip (reason) -->` or
 // `<!-- doc-test: typecheck-only (reason) -->`; a block that needs a program says which
 // (`<!-- doc-test: needs redis-server -->`), and skips with the install hint where it is missing.
+// A browser guide's page code and its server (`browser`, `browser-server`) are type-checked here
+// and run together in headless Chromium by tests/docs.
 // A block that runs must exit on its own (close what it opens) within RUN_TIMEOUT; network blocks
 // listen on 127.0.0.1, port 0. A block is read as if it sat beside its Markdown file: relative
 // imports and the working directory are that file's folder.
@@ -180,7 +182,9 @@ describe('README and guide code blocks', () => {
     const missing = missingProgram(s);
     if (missing !== undefined) console.warn(`${name} is type-checked, not run: ${missing}`);
     it(
-      s.mode === 'run' ? name : `${name} (type-checked only: ${s.reason ?? 'no reason given'})`,
+      s.mode === 'run'
+        ? name
+        : `${name} (type-checked here${s.mode.startsWith('browser') ? `, ${s.mode}` : ''}: ${s.reason ?? 'no reason given'})`,
       async (context) => {
         expect(diagnostics.get(s) ?? [], 'type errors').toEqual([]);
         if (s.mode !== 'run') return;

@@ -3,8 +3,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What the doc test does with a block; set by a comment on the line before the fence. */
-export type SnippetMode = 'run' | 'typecheck-only' | 'skip';
+/**
+ * What the doc test does with a block; set by a comment on the line before the fence. `browser`
+ * (a page's code) and `browser-server` (the server of that page, which serves until stopped) are
+ * type-checked here and run together in headless Chromium by the browser guide test (tests/docs).
+ */
+export type SnippetMode = 'run' | 'typecheck-only' | 'skip' | 'browser' | 'browser-server';
 
 /** One code block of a README. */
 export interface Snippet {
@@ -16,7 +20,7 @@ export interface Snippet {
   readonly lang: 'ts' | 'js';
   /** The code between the fences. */
   readonly code: string;
-  /** `run` (type-check and execute), `typecheck-only`, or `skip`. */
+  /** `run` (type-check and execute), `typecheck-only`, `skip`, `browser` or `browser-server`. */
   readonly mode: SnippetMode;
   /** Why the block is not run, from the marker. */
   readonly reason: string | undefined;
@@ -29,10 +33,12 @@ export interface Snippet {
 
 const FENCE = /^```(ts|typescript|js|javascript|mjs)\s*$/;
 /**
- * `<!-- doc-test: skip (reason) -->`, `<!-- doc-test: typecheck-only (reason) -->`, or
+ * `<!-- doc-test: skip (reason) -->`, `<!-- doc-test: typecheck-only (reason) -->`,
+ * `<!-- doc-test: browser (reason) -->`, `<!-- doc-test: browser-server (reason) -->`, or
  * `<!-- doc-test: needs redis-server -->` (run when the program is installed, else skipped).
  */
-const MARKER = /^<!--\s*doc-test:\s*(skip|typecheck-only|needs\s+([\w.-]+))\s*(?:\((.*)\))?\s*-->$/;
+const MARKER =
+  /^<!--\s*doc-test:\s*(skip|typecheck-only|browser-server|browser|needs\s+([\w.-]+))\s*(?:\((.*)\))?\s*-->$/;
 
 /**
  * The code blocks of one Markdown text.
