@@ -16,6 +16,9 @@ export default {
   entryPointStrategy: 'packages',
   entryPoints: packages.map((pkg) => pkg.dir),
   readme: '../README.md',
+  // The guides: Markdown pages of the site, each with a `title` and the `Guides` group in its
+  // front matter. Their code blocks are run by the doc test (tests/integration).
+  projectDocuments: ['guides/*.md'],
   out: 'site',
   plugin: ['./typedoc-plugin-entry-names.mjs'],
   includeVersion: false,
