@@ -7,10 +7,12 @@
  * front page still looks like its committed screenshot (see `the front page looks like its
  * reference screenshot`).
  *
- * The site is built when docs/site is missing or older than any of its sources (the TypeDoc
- * config, the READMEs and Markdown it includes, the guides, the packages' sources): `pnpm check`
- * builds it just before the tests, so there it is used as it is; elsewhere the first run builds it
- * (a minute or two).
+ * The site is built when docs/site is missing or older than its Markdown and configuration (the
+ * root README and the files it links, the guides, the TypeDoc config, the packages' READMEs and
+ * package.json files): `pnpm check` builds it just before the tests, so there it is used as it
+ * is; elsewhere a run after such a change builds it first (a minute or two). A change to a
+ * package's sources alone does not: the pages checked here are the README and the guides, and
+ * `pnpm run docs` itself fails on a broken `{@link}` or a missing doc comment.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -59,7 +61,7 @@ const guides = readdirSync(GUIDES)
   .sort()
   .map(readGuide);
 
-/** The newest modification time of the files the site is built from. */
+/** The newest modification time of the Markdown and configuration the site is built from. */
 function newestSource(): number {
   let newest = 0;
   const visit = (path: string): void => {
@@ -79,7 +81,7 @@ function newestSource(): number {
   }
   visit(GUIDES);
   for (const name of readdirSync(join(ROOT, 'packages'))) {
-    for (const part of ['src', 'package.json', 'README.md', 'tsconfig.json']) {
+    for (const part of ['package.json', 'README.md']) {
       visit(join(ROOT, 'packages', name, part));
     }
   }
