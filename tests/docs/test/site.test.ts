@@ -209,7 +209,7 @@ describe.skipIf(CHROMIUM === undefined)('the API reference site in Chromium', ()
     await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
   });
 
-  it('the front page loads and links every guide by its title', async () => {
+  it('the front page loads and links every guide by its title, and the policies', async () => {
     const page = await open(`${origin}/index.html`);
     expect(await page.title()).toBe('jsonrpc-kit');
     for (const guide of guides) {
@@ -217,6 +217,14 @@ describe.skipIf(CHROMIUM === undefined)('the API reference site in Chromium', ()
       const href = await link.evaluate((a) => (a as HTMLAnchorElement).href);
       expect(href, guide.title).toMatch(new RegExp(`^${origin}/documents/[^/]+\\.html$`));
       guidePages.set(guide.file, href);
+    }
+    // The policies it links are pages of the site too, not raw Markdown.
+    for (const policy of ['POLICIES.md', 'SECURITY.md', 'ROADMAP.md']) {
+      const href = await page
+        .locator('.tsd-panel a', { hasText: policy })
+        .first()
+        .evaluate((a) => (a as HTMLAnchorElement).href);
+      expect(href, policy).toMatch(new RegExp(`^${origin}/documents/[^/]+\\.html$`));
     }
     await page.close();
   }, 30_000);
