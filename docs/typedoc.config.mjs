@@ -16,8 +16,12 @@ export default {
   entryPointStrategy: 'packages',
   entryPoints: packages.map((pkg) => pkg.dir),
   readme: '../README.md',
+  // Markdown pages of the site: the guides, each with a `title` and the `Guides` group in its front
+  // matter (their code blocks are run by the doc test, tests/integration), and the policies the
+  // README links, titled after their first heading (typedoc-plugin-document-titles.mjs).
+  projectDocuments: ['guides/*.md', '../POLICIES.md', '../SECURITY.md', '../ROADMAP.md'],
   out: 'site',
-  plugin: ['./typedoc-plugin-entry-names.mjs'],
+  plugin: ['./typedoc-plugin-entry-names.mjs', './typedoc-plugin-document-titles.mjs'],
   includeVersion: false,
   // Source links point at the repository, whatever remotes the local clone has (each package is
   // converted with its own options, so they go in `packageOptions`).

@@ -1,10 +1,15 @@
-// The doc test: every ```ts / ```js block of every README (root, packages/*, examples/*) is
-// type-checked against the built packages and run with Node, each as one case named by file and
-// line, so the READMEs cannot drift from the code. A block that is a fragment or needs an outside
-// service says so on the line before its fence: `<!-- doc-test: skip (reason) -->` or
-// `<!-- doc-test: typecheck-only (reason) -->`. A block that runs must exit on its own (close what
-// it opens) within RUN_TIMEOUT; network blocks listen on 127.0.0.1, port 0. A block is read as if
-// it sat beside its README: relative imports and the working directory are the README's folder.
+// The doc test: every ```ts / ```js block of every README (root, packages/*, examples/*) and of
+// every guide of the API reference site (docs/guides/*.md) is type-checked against the built
+// packages and run with Node, each as one case named by file and line, so the READMEs and guides
+// cannot drift from the code. A block that is a fragment or needs an outside service says so on
+// the line before its fence: `<!-- doc-test: skip (reason) -->` or
+// `<!-- doc-test: typecheck-only (reason) -->`; a block that needs a program says which
+// (`<!-- doc-test: needs redis-server -->`), and skips with the install hint where it is missing.
+// A browser guide's page code and its server (`browser`, `browser-server`) are type-checked here
+// and run together in headless Chromium by tests/docs.
+// A block that runs must exit on its own (close what it opens) within RUN_TIMEOUT; network blocks
+// listen on 127.0.0.1, port 0. A block is read as if it sat beside its Markdown file: relative
+// imports and the working directory are that file's folder.
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -19,12 +24,24 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findRedisServer, REDIS_SERVER_INSTALL_HINT } from '@jsonrpc-kit/redis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allSnippets, type Snippet } from './docs/snippets.js';
 
 const RUN_TIMEOUT = 10_000;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const snippets = allSnippets(root);
+
+/** Why a block that needs a program cannot run here, or `undefined` when it can. */
+const programs: Record<string, () => string | undefined> = {
+  'redis-server': () => (findRedisServer() === undefined ? REDIS_SERVER_INSTALL_HINT : undefined),
+};
+function missingProgram(s: Snippet): string | undefined {
+  if (s.needs === undefined) return undefined;
+  const check = programs[s.needs];
+  if (check === undefined) throw new Error(`${s.file}:${s.line}: unknown program ${s.needs}`);
+  return check();
+}
 
 let work = '';
 /** Type errors by snippet, as `README.md:line:column TSxxxx message`. */
@@ -150,9 +167,10 @@ afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true });
 });
 
-describe('README code blocks', () => {
+describe('README and guide code blocks', () => {
   it('finds the blocks', () => {
     expect(snippets.length).toBeGreaterThan(10);
+    expect(snippets.filter((s) => s.file.startsWith('docs/guides/')).length).toBeGreaterThan(5);
   });
 
   for (const s of snippets) {
@@ -161,11 +179,17 @@ describe('README code blocks', () => {
       it.skip(`${name} (skipped: ${s.reason ?? 'no reason given'})`, () => {});
       continue;
     }
+    const missing = missingProgram(s);
+    if (missing !== undefined) console.warn(`${name} is type-checked, not run: ${missing}`);
     it(
-      s.mode === 'run' ? name : `${name} (type-checked only: ${s.reason ?? 'no reason given'})`,
-      async () => {
+      s.mode === 'run'
+        ? name
+        : `${name} (type-checked here${s.mode.startsWith('browser') ? `, ${s.mode}` : ''}: ${s.reason ?? 'no reason given'})`,
+      async (context) => {
         expect(diagnostics.get(s) ?? [], 'type errors').toEqual([]);
         if (s.mode !== 'run') return;
+        // Type-checked above; the run skips, with the install hint.
+        if (missing !== undefined) return context.skip(missing);
         const script = join(work, 'out', outputOf(s));
         const result = await run(process.execPath, [script], RUN_TIMEOUT, folderOf(s));
         expect(

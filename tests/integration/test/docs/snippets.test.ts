@@ -52,6 +52,21 @@ describe('extractSnippets', () => {
     ]);
   });
 
+  it('reads a needs marker as a block that runs where the program is installed', () => {
+    const text = ['<!-- doc-test: needs redis-server -->', `${fence}ts`, 'a;', fence].join('\n');
+    expect(extractSnippets('R.md', text)).toEqual([
+      {
+        file: 'R.md',
+        line: 2,
+        lang: 'ts',
+        code: 'a;',
+        mode: 'run',
+        reason: undefined,
+        needs: 'redis-server',
+      },
+    ]);
+  });
+
   it('refuses a marker that is not right before a code block, and an unclosed fence', () => {
     expect(() => extractSnippets('R.md', '<!-- doc-test: skip (x) -->\nprose\n')).toThrow(
       'R.md:1: a doc-test marker must come right before a fence',

@@ -1,10 +1,14 @@
-// Finds the ```ts and ```js code blocks of the repository's READMEs, so that the doc test can
-// type-check and run each one as written.
+// Finds the ```ts and ```js code blocks of the repository's READMEs and of the guides of the API
+// reference site (docs/guides), so that the doc test can type-check and run each one as written.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What the doc test does with a block; set by a comment on the line before the fence. */
-export type SnippetMode = 'run' | 'typecheck-only' | 'skip';
+/**
+ * What the doc test does with a block; set by a comment on the line before the fence. `browser`
+ * (a page's code) and `browser-server` (the server of that page, which serves until stopped) are
+ * type-checked here and run together in headless Chromium by the browser guide test (tests/docs).
+ */
+export type SnippetMode = 'run' | 'typecheck-only' | 'skip' | 'browser' | 'browser-server';
 
 /** One code block of a README. */
 export interface Snippet {
@@ -16,15 +20,25 @@ export interface Snippet {
   readonly lang: 'ts' | 'js';
   /** The code between the fences. */
   readonly code: string;
-  /** `run` (type-check and execute), `typecheck-only`, or `skip`. */
+  /** `run` (type-check and execute), `typecheck-only`, `skip`, `browser` or `browser-server`. */
   readonly mode: SnippetMode;
   /** Why the block is not run, from the marker. */
   readonly reason: string | undefined;
+  /**
+   * A program the block needs to run (`<!-- doc-test: needs redis-server -->`): without it the
+   * case skips and says how to install it.
+   */
+  readonly needs?: string | undefined;
 }
 
 const FENCE = /^```(ts|typescript|js|javascript|mjs)\s*$/;
-/** `<!-- doc-test: skip (reason) -->` or `<!-- doc-test: typecheck-only (reason) -->`. */
-const MARKER = /^<!--\s*doc-test:\s*(skip|typecheck-only)\s*(?:\((.*)\))?\s*-->$/;
+/**
+ * `<!-- doc-test: skip (reason) -->`, `<!-- doc-test: typecheck-only (reason) -->`,
+ * `<!-- doc-test: browser (reason) -->`, `<!-- doc-test: browser-server (reason) -->`, or
+ * `<!-- doc-test: needs redis-server -->` (run when the program is installed, else skipped).
+ */
+const MARKER =
+  /^<!--\s*doc-test:\s*(skip|typecheck-only|browser-server|browser|needs\s+([\w.-]+))\s*(?:\((.*)\))?\s*-->$/;
 
 /**
  * The code blocks of one Markdown text.
@@ -38,12 +52,16 @@ const MARKER = /^<!--\s*doc-test:\s*(skip|typecheck-only)\s*(?:\((.*)\))?\s*-->$
 export function extractSnippets(file: string, text: string): Snippet[] {
   const lines = text.split('\n');
   const snippets: Snippet[] = [];
-  let marker: { mode: SnippetMode; reason: string | undefined; line: number } | undefined;
+  let marker:
+    | { mode: SnippetMode; reason: string | undefined; needs: string | undefined; line: number }
+    | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     const found = MARKER.exec(line);
     if (found !== null) {
-      marker = { mode: found[1] as SnippetMode, reason: found[2], line: i + 1 };
+      const needs = found[2];
+      const mode: SnippetMode = needs === undefined ? (found[1] as SnippetMode) : 'run';
+      marker = { mode, reason: found[3], needs, line: i + 1 };
       continue;
     }
     if (line === '') continue;
@@ -59,6 +77,7 @@ export function extractSnippets(file: string, text: string): Snippet[] {
           code: lines.slice(i + 1, end).join('\n'),
           mode: marker?.mode ?? 'run',
           reason: marker?.reason,
+          ...(marker?.needs === undefined ? {} : { needs: marker.needs }),
         });
       } else if (marker !== undefined) {
         throw new Error(`${file}:${marker.line}: a doc-test marker before a ${line} block`);
@@ -73,6 +92,20 @@ export function extractSnippets(file: string, text: string): Snippet[] {
   }
   if (marker !== undefined) throw new Error(`${file}:${marker.line}: a marker with no block`);
   return snippets;
+}
+
+/**
+ * The guides of the API reference site: `docs/guides/*.md`.
+ *
+ * @param root - the repository root
+ * @returns absolute paths, sorted
+ */
+export function guides(root: string): string[] {
+  const folder = join(root, 'docs', 'guides');
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join(folder, name))
+    .sort();
 }
 
 /**
@@ -99,13 +132,13 @@ export function readmes(root: string): string[] {
 }
 
 /**
- * Every code block of every README the doc test covers.
+ * Every code block of every README and guide the doc test covers.
  *
  * @param root - the repository root
- * @returns the blocks, README by README
+ * @returns the blocks, file by file
  */
 export function allSnippets(root: string): Snippet[] {
-  return readmes(root).flatMap((path) =>
+  return [...readmes(root), ...guides(root)].flatMap((path) =>
     extractSnippets(relative(root, path), readFileSync(path, 'utf8')),
   );
 }
