@@ -521,12 +521,18 @@ export type ResultOutput<E extends ContractEntry> =
     : undefined;
 
 /** The codes of the errors a method declares in its `docs` (`never` when it declares none). */
-export type DeclaredErrorCode<E extends ContractEntry> = E extends { readonly kind: 'method' }
+export type DeclaredErrorCode<E extends ContractEntry> = E extends {
+  /** A method: only methods declare errors. */
+  readonly kind: 'method';
+}
   ? NonNullable<NonNullable<E['docs']>['errors']>[number]['code']
   : never;
 
 /** A {@link JsonRpcError} whose code is one a method declares (or the one given). */
-export type DeclaredError<Code extends number = number> = JsonRpcError & { readonly code: Code };
+export type DeclaredError<Code extends number = number> = JsonRpcError & {
+  /** One of the method's declared codes. */
+  readonly code: Code;
+};
 
 /**
  * Whether an error is a {@link JsonRpcError} whose code the method declares in its `docs.errors`
