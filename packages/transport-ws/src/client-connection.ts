@@ -17,12 +17,12 @@ import {
   isBun,
   type LoadedWebSocket,
   loadWebSocket,
-  noop,
   OPEN,
 } from './client-socket.js';
 import { type ClientTurn, createClientTurn } from './client-turn.js';
 import { CloseCode, closeReasonText } from './close-codes.js';
 import { createHeartbeatMonitor, type HeartbeatMonitor } from './heartbeat.js';
+import { noop } from './noop.js';
 import type { OfflineQueue } from './offline-queue.js';
 import { failWait } from './send-flow.js';
 

@@ -141,6 +141,3 @@ export function createFrameReader(
   };
   return { onMessage, onNodeMessage };
 }
-
-/** Does nothing: a handler slot that must not be empty. */
-export function noop(): void {}

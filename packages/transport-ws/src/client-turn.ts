@@ -7,7 +7,8 @@
  * @module
  */
 import { TransportError } from '@jsonrpc-kit/core';
-import { buffered, type ClientSocket, noop, OPEN } from './client-socket.js';
+import { buffered, type ClientSocket, OPEN } from './client-socket.js';
+import { noop } from './noop.js';
 import { beforeSend, type SendFlowOwner } from './send-flow.js';
 
 /** How often a waiting `send()` re-checks `bufferedAmount`, in ms (browsers have no drain event). */

@@ -24,16 +24,14 @@ export type { CloseCodeValue } from './close-codes.js';
 export { CloseCode } from './close-codes.js';
 export type { HeartbeatOptions } from './heartbeat.js';
 export { DEFAULT_HEARTBEAT } from './heartbeat.js';
+export type { JsonRpcWebSocketServer } from './server.js';
+export { createWebSocketServer } from './server.js';
 export type {
-  JsonRpcWebSocketServer,
   OriginCheck,
   WebSocketServerCloseOptions,
   WebSocketServerOptions,
-} from './server.js';
-export {
-  createWebSocketServer,
-  DEFAULT_SHUTDOWN_TIMEOUT,
-} from './server.js';
+} from './server-options.js';
+export { DEFAULT_SHUTDOWN_TIMEOUT } from './server-options.js';
 export type {
   ServerSocketLike,
   SocketData,
