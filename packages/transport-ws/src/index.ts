@@ -32,10 +32,10 @@ export type {
   WebSocketServerOptions,
 } from './server-options.js';
 export { DEFAULT_SHUTDOWN_TIMEOUT } from './server-options.js';
+export { createSocketTransport } from './socket-transport.js';
 export type {
   ServerSocketLike,
   SocketData,
   SocketTransport,
   SocketTransportOptions,
-} from './socket-transport.js';
-export { createSocketTransport } from './socket-transport.js';
+} from './socket-types.js';

@@ -10,7 +10,8 @@ import type { ConnectionLike } from '@jsonrpc-kit/core/engine';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './close-codes.js';
 import type { HeartbeatSweeper, WatchedPeer } from './heartbeat.js';
-import { type SocketTransport, type SocketWatcher, watcherOf } from './socket-transport.js';
+import { watcherOf } from './socket-transport.js';
+import type { SocketTransport, SocketWatcher } from './socket-types.js';
 
 /** What every socket of one server shares: the bookkeeping an {@link Entry} updates on close. */
 export interface Pool<C> {

@@ -37,7 +37,8 @@ import {
 } from './server-options.js';
 import { originCheck, pathOf, refuse } from './server-upgrade.js';
 import { SocketContext } from './socket-context.js';
-import { createServedSocketTransport, type SocketSettings } from './socket-transport.js';
+import { createServedSocketTransport } from './socket-transport.js';
+import type { SocketSettings } from './socket-types.js';
 import ws from './ws.cjs';
 
 export type { WebSocketServerOptions } from './server-options.js';
