@@ -58,12 +58,10 @@ export {
   MCP_PROTOCOL_VERSIONS,
   SESSIONS_FULL_RETRY_AFTER,
 } from './streamable-handler.js';
+export { createStreamableHttpTransport } from './streamable-transport.js';
 export type {
   StreamableHttpTransport,
   StreamableHttpTransportOptions,
   StreamableReconnectOptions,
-} from './streamable-transport.js';
-export {
-  createStreamableHttpTransport,
-  DEFAULT_STREAMABLE_RECONNECT,
-} from './streamable-transport.js';
+} from './streamable-transport-options.js';
+export { DEFAULT_STREAMABLE_RECONNECT } from './streamable-transport-options.js';
