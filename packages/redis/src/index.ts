@@ -36,13 +36,13 @@ export {
 export type {
   RedisQueueWorkerTransport,
   RedisQueueWorkerTransportOptions,
-} from './queue-worker-transport.js';
+} from './queue-worker-options.js';
 export {
-  createRedisQueueWorkerTransport,
   DEFAULT_MAX_DELIVERIES,
   DEFAULT_VISIBILITY_TIMEOUT,
   DEFAULT_WORKER_CONCURRENCY,
-} from './queue-worker-transport.js';
+} from './queue-worker-options.js';
+export { createRedisQueueWorkerTransport } from './queue-worker-transport.js';
 export type {
   RedisSessionRecord,
   RedisSessionStore,
