@@ -7,7 +7,12 @@
  *
  * @module
  */
-import { AbortError, ConnectionClosedError, type SendOptions } from '@jsonrpc-kit/core';
+import {
+  AbortError,
+  ConnectionClosedError,
+  type SendOptions,
+  type Transport,
+} from '@jsonrpc-kit/core';
 import { openGetStream } from './streamable-client-get.js';
 import { exchange } from './streamable-client-post.js';
 import { StreamableClientState } from './streamable-client-state.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core';
+import { DEFAULT_HIGH_WATER_MARK, type Transport } from '@jsonrpc-kit/core';
 import type {
   ServerSocketLike,
   SocketSettings,
