@@ -49,9 +49,14 @@ import { gzipSync } from 'node:zlib';
 // (about 0.45 KB together); 21.94 KB measured when this budget was set.
 // 22.5 KiB: the HTTP client transport's option names checked too (about 0.35 KB with the
 // handlers' tables it shares a file with); 22.27 KB measured when this budget was set.
+// 22.75 KiB: the WebSocket client transport, one closure of 771 lines, split into a file per
+// concept (its options, socket, offline queue, turn of sends, and connection with reconnect,
+// composed by `createWebSocketTransport`): the seams between them (the resolved options as an
+// object, the connection's getters, the queue's and the turn's methods) cost about 0.32 KB;
+// 22.65 KB measured when this budget was set (22.33 KB before the split).
 // Making the profiles, subscriptions and call context tree-shakable for apps that do not use them
 // is the next cut.
-export const BROWSER_CLIENT_BUDGET = 22.5 * 1024;
+export const BROWSER_CLIENT_BUDGET = 22.75 * 1024;
 
 const root = new URL('..', import.meta.url).pathname;
 

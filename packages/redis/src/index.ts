@@ -20,13 +20,13 @@ export {
 export type {
   RedisQueueClientTransport,
   RedisQueueClientTransportOptions,
-} from './queue-client-transport.js';
+} from './queue-client-options.js';
 export {
-  createRedisQueueClientTransport,
   DEFAULT_MAX_QUEUED_SENDS,
   DEFAULT_QUEUE_FORGET_AFTER,
   QUEUE_RECOUNT_MS,
-} from './queue-client-transport.js';
+} from './queue-client-options.js';
+export { createRedisQueueClientTransport } from './queue-client-transport.js';
 export type { RedisQueueOptions } from './queue-keys.js';
 export {
   DEFAULT_MAX_BACKLOG,
@@ -36,13 +36,13 @@ export {
 export type {
   RedisQueueWorkerTransport,
   RedisQueueWorkerTransportOptions,
-} from './queue-worker-transport.js';
+} from './queue-worker-options.js';
 export {
-  createRedisQueueWorkerTransport,
   DEFAULT_MAX_DELIVERIES,
   DEFAULT_VISIBILITY_TIMEOUT,
   DEFAULT_WORKER_CONCURRENCY,
-} from './queue-worker-transport.js';
+} from './queue-worker-options.js';
+export { createRedisQueueWorkerTransport } from './queue-worker-transport.js';
 export type {
   RedisSessionRecord,
   RedisSessionStore,

@@ -1,16 +1,13 @@
 /**
  * The worker's side of the queue transport: one member of a Redis consumer group, taking requests
- * off the stream, handing them to its server, and routing each answer back to its caller.
+ * off the stream, handing them to its server, and routing each answer back to its caller. Its
+ * options are in `queue-worker-options.ts`, the requests it holds in `queue-worker-held.ts`, their
+ * acknowledgement in `queue-worker-acks.ts`, and the commands that answer, park a request given up
+ * on and count deliveries in `queue-worker-commands.ts`.
  *
  * @module
  */
-import {
-  ConnectionClosedError,
-  ErrorCode,
-  type Transport,
-  TransportError,
-  type TransportHandler,
-} from '@jsonrpc-kit/core';
+import { ConnectionClosedError, TransportError, type TransportHandler } from '@jsonrpc-kit/core';
 import {
   asyncDisposeSymbol,
   headIdText,
@@ -18,7 +15,6 @@ import {
   scanEnvelope,
   scanHead,
   stringifyId,
-  TurnoverMap,
 } from '@jsonrpc-kit/core/engine';
 import {
   CLOSE_WAIT_MS,
@@ -36,115 +32,26 @@ import {
   deadLetterKey,
   FIELD_BODY,
   FIELD_CORRELATION,
-  FIELD_DELIVERIES,
-  FIELD_ENTRY_ID,
   FIELD_REPLY_TO,
   isBatchText,
-  type RedisQueueOptions,
   uniqueId,
 } from './queue-keys.js';
+import { createAcknowledger } from './queue-worker-acks.js';
+import {
+  abandonedAnswer,
+  deadLetterEntry,
+  deliveriesOf,
+  replyEntry,
+} from './queue-worker-commands.js';
+import { HeldRequests, type Taken } from './queue-worker-held.js';
+import {
+  DEFAULT_MAX_DELIVERIES,
+  DEFAULT_VISIBILITY_TIMEOUT,
+  DEFAULT_WORKER_CONCURRENCY,
+  type RedisQueueWorkerTransport,
+  type RedisQueueWorkerTransportOptions,
+} from './queue-worker-options.js';
 import { readEntries, readStreamReply, type StreamEntry } from './stream-reply.js';
-
-/**
- * How long a request may stay taken by a worker that shows no sign of life before another worker
- * takes it over, in milliseconds. @default 30000
- */
-export const DEFAULT_VISIBILITY_TIMEOUT = 30_000;
-
-/** How many requests one worker holds at once. @default 64 */
-export const DEFAULT_WORKER_CONCURRENCY = 64;
-
-/**
- * How many times a request is handed to a worker before it is given up on: answered with an
- * error, acknowledged and parked on the dead-letter stream. @default 5
- */
-export const DEFAULT_MAX_DELIVERIES = 5;
-
-/** Entries a reply stream keeps, about (`XADD … MAXLEN ~`). */
-const REPLY_MAX_LENGTH = '10000';
-
-/** The command that puts an answer on its caller's reply stream (trimmed to about its bound). */
-function replyEntry(to: string, correlation: string, body: string): string[] {
-  return [
-    'XADD',
-    to,
-    'MAXLEN',
-    '~',
-    REPLY_MAX_LENGTH,
-    '*',
-    FIELD_CORRELATION,
-    correlation,
-    FIELD_BODY,
-    body,
-  ];
-}
-
-/** Entries the dead-letter stream keeps, about (`XADD … MAXLEN ~`): the oldest go first. */
-const DEAD_LETTER_MAX_LENGTH = '10000';
-
-/** Options of {@link createRedisQueueWorkerTransport}. */
-export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
-  /**
-   * The consumer group: the workers that share the queue, each request going to one of them.
-   *
-   * @default "workers"
-   */
-  readonly group?: string | undefined;
-  /**
-   * This worker's name in the group; unique per worker.
-   *
-   * @default a random UUID
-   */
-  readonly consumer?: string | undefined;
-  /**
-   * After how long without a sign of life a request taken by a worker is taken over by another
-   * (`XAUTOCLAIM`), in milliseconds. A live worker renews its requests every third of it, so a
-   * long handler is never taken over while its worker runs.
-   *
-   * @default {@link DEFAULT_VISIBILITY_TIMEOUT}
-   */
-  readonly visibilityTimeout?: number | undefined;
-  /**
-   * How many requests this worker holds at once; it takes no more until one is answered.
-   *
-   * @default {@link DEFAULT_WORKER_CONCURRENCY}
-   */
-  readonly concurrency?: number | undefined;
-  /**
-   * How long a caller's reply stream lives after its last answer, in seconds.
-   *
-   * @default {@link DEFAULT_REPLY_TTL_SECONDS}
-   */
-  readonly replyTtlSeconds?: number | undefined;
-  /**
-   * How many times a request may be handed to a worker (Redis counts each delivery: the first
-   * read and every takeover). A request taken over once more than this (every worker that took
-   * it stopped before answering, as a request that crashes its worker does) is not run again: its
-   * caller gets an error (-32603, `data: { deliveries }`), and the request is acknowledged and
-   * copied to the dead-letter stream `<queue>:dead` ({@link deadLetterKey}).
-   *
-   * @default {@link DEFAULT_MAX_DELIVERIES}
-   */
-  readonly maxDeliveries?: number | undefined;
-}
-
-/** A {@link Transport} that serves one worker's share of a Redis queue. */
-export interface RedisQueueWorkerTransport extends Transport {
-  /** This worker's name in the consumer group. */
-  readonly consumer: string;
-  /** Requests this worker took over from a worker that stopped renewing them. */
-  readonly claimed: number;
-  /** Requests this worker gave up on after `maxDeliveries` and parked on the dead-letter stream. */
-  readonly deadLettered: number;
-  /** Closes the transport (as `close()`). */
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-interface Taken {
-  readonly entry: StreamEntry;
-  /** The id's JSON text for a single request; `undefined` for a batch. */
-  readonly key: string | undefined;
-}
 
 /**
  * Creates one worker's side of the queue transport: a member of the consumer group `group` on
@@ -205,49 +112,19 @@ export function createRedisQueueWorkerTransport(
   let readLoop: Promise<void> | undefined;
   let renewTimer: ReturnType<typeof setInterval> | undefined;
   let claimed = 0;
-  /** Every entry this worker holds, by stream id (a `TurnoverMap`: one key per request). */
-  const held = new TurnoverMap<string, Taken>();
-  /** The request being served for each id text. */
-  const byId = new TurnoverMap<string, Taken>();
-  /** Requests waiting because a request with the same id is being served. */
-  const waiting = new Map<string, Taken[]>();
-  let batch: Taken | undefined;
-  const waitingBatches: Taken[] = [];
+  const requests = new HeldRequests((text) => handler?.onMessage(text));
+  const held = requests.held;
   let wakeReader: (() => void) | undefined;
 
   const report = (error: Error): void => handler?.onError?.(error);
 
-  /** Entries to acknowledge: one `XACK` for all of a turn's, sent when the turn's code is done. */
-  let toAcknowledge: string[] = [];
-  /** The last `XACK` sent, for `close()` to wait for. */
-  let acknowledged: Promise<unknown> | undefined;
+  const acknowledgements = createAcknowledger(queue, group, () => commands, report);
+  const acknowledge = acknowledgements.add;
   /** Reply streams whose expiry was renewed in this turn, right after their first answer. */
   const renewed = new Set<string>();
   /** Answers on their way to Redis, and what `close()` waits on for them. */
   let answering = 0;
   let answersDone: (() => void) | undefined;
-
-  const acknowledgeAll = (): void => {
-    const ids = toAcknowledge;
-    toAcknowledge = [];
-    if (ids.length > 0 && commands !== undefined) {
-      // Done with: acknowledged, and deleted from the stream, which so holds only the requests
-      // not yet done (what callers count against `maxBacklog`; nothing is trimmed).
-      const acked = commands.sendCommand(['XACK', queue, group, ...ids]);
-      const deleted = commands.sendCommand(['XDEL', queue, ...ids]);
-      acknowledged = Promise.all([acked, deleted]).catch(report);
-    }
-  };
-
-  const acknowledge = (id: string): void => {
-    if (toAcknowledge.push(id) === 1) queueMicrotask(acknowledgeAll);
-  };
-
-  const ack = (id: string): void => {
-    held.delete(id);
-    acknowledge(id);
-    wakeReader?.();
-  };
 
   /** Renews a reply stream's expiry once a turn, sent right behind the turn's first answer to it. */
   const renewExpiry = (connection: RedisConnection, to: string): void => {
@@ -255,12 +132,6 @@ export function createRedisQueueWorkerTransport(
     if (renewed.size === 0) queueMicrotask(() => renewed.clear());
     renewed.add(to);
     connection.sendCommand(['EXPIRE', to, replyTtl]).catch(report);
-  };
-
-  const serve = (taken: Taken): void => {
-    if (taken.key === undefined) batch = taken;
-    else byId.set(taken.key, taken);
-    handler?.onMessage(taken.entry.fields[FIELD_BODY] ?? '');
   };
 
   const take = (entry: StreamEntry): void => {
@@ -276,10 +147,7 @@ export function createRedisQueueWorkerTransport(
         acknowledge(entry.id);
         return;
       }
-      const taken: Taken = { entry, key: undefined };
-      held.set(entry.id, taken);
-      if (batch === undefined) serve(taken);
-      else waitingBatches.push(taken);
+      requests.hold(entry, undefined);
       return;
     }
     // A caller's request as core wrote it is read from its head; any other text is scanned.
@@ -294,14 +162,7 @@ export function createRedisQueueWorkerTransport(
       }
       key = stringifyId(envelope.id, envelope.rawId);
     }
-    const taken: Taken = { entry, key };
-    held.set(entry.id, taken);
-    if (!byId.has(key)) serve(taken);
-    else {
-      const list = waiting.get(key);
-      if (list === undefined) waiting.set(key, [taken]);
-      else list.push(taken);
-    }
+    requests.hold(entry, key);
   };
 
   /**
@@ -311,22 +172,9 @@ export function createRedisQueueWorkerTransport(
    *   leave it pending in Redis for another worker to retry
    */
   const release = (taken: Taken, done: boolean): void => {
-    if (done) ack(taken.entry.id);
-    else {
-      held.delete(taken.entry.id);
-      wakeReader?.();
-    }
-    if (taken.key === undefined) {
-      batch = undefined;
-      const next = waitingBatches.shift();
-      if (next !== undefined) serve(next);
-      return;
-    }
-    byId.delete(taken.key);
-    const list = waiting.get(taken.key);
-    const next = list?.shift();
-    if (list !== undefined && list.length === 0) waiting.delete(taken.key);
-    if (next !== undefined) serve(next);
+    if (done) acknowledge(taken.entry.id);
+    requests.release(taken);
+    wakeReader?.();
   };
 
   const runReads = async (connection: RedisConnection): Promise<void> => {
@@ -398,7 +246,7 @@ export function createRedisQueueWorkerTransport(
     ]);
     const entries = Array.isArray(reply) ? readEntries(reply[1]) : [];
     if (entries.length === 0) return;
-    const deliveries = await deliveriesOf(connection, entries);
+    const deliveries = await deliveriesOf(connection, queue, group, consumer, entries, held.size);
     for (const entry of entries) {
       if (held.has(entry.id) || closed) continue;
       const count = deliveries.get(entry.id) ?? 0;
@@ -409,29 +257,6 @@ export function createRedisQueueWorkerTransport(
       claimed++;
       take(entry);
     }
-  };
-
-  /** How many times each of the entries just taken over was delivered, as Redis counts. */
-  const deliveriesOf = async (
-    connection: RedisConnection,
-    entries: readonly StreamEntry[],
-  ): Promise<Map<string, number>> => {
-    const reply = await connection.sendCommand([
-      'XPENDING',
-      queue,
-      group,
-      entries[0]!.id,
-      entries[entries.length - 1]!.id,
-      String(entries.length + held.size),
-      consumer,
-    ]);
-    const counts = new Map<string, number>();
-    if (Array.isArray(reply)) {
-      for (const row of reply) {
-        if (Array.isArray(row)) counts.set(String(row[0]), Number(row[3]));
-      }
-    }
-    return counts;
   };
 
   /**
@@ -445,21 +270,7 @@ export function createRedisQueueWorkerTransport(
     deliveries: number,
   ): Promise<void> => {
     const fields = entry.fields;
-    const flat: string[] = [];
-    for (const name of Object.keys(fields)) flat.push(name, fields[name]!);
-    await connection.sendCommand([
-      'XADD',
-      deadLetters,
-      'MAXLEN',
-      '~',
-      DEAD_LETTER_MAX_LENGTH,
-      '*',
-      ...flat,
-      FIELD_ENTRY_ID,
-      entry.id,
-      FIELD_DELIVERIES,
-      String(deliveries),
-    ]);
+    await connection.sendCommand(deadLetterEntry(deadLetters, entry, deliveries));
     const to = fields[FIELD_REPLY_TO];
     const correlation = fields[FIELD_CORRELATION];
     const answer = abandonedAnswer(fields[FIELD_BODY], deliveries, deadLetters);
@@ -490,7 +301,8 @@ export function createRedisQueueWorkerTransport(
     if (answering > 0) {
       await settlesWithin(new Promise<void>((resolve) => (answersDone = resolve)), CLOSE_WAIT_MS);
     }
-    acknowledgeAll();
+    acknowledgements.flush();
+    const acknowledged = acknowledgements.last;
     if (acknowledged !== undefined) {
       await settlesWithin(acknowledged, Math.max(0, deadline - Date.now()));
     }
@@ -548,22 +360,7 @@ export function createRedisQueueWorkerTransport(
     },
     send(message) {
       if (closed || commands === undefined) return Promise.reject(new ConnectionClosedError());
-      let taken: Taken | undefined;
-      if (isBatchText(message)) taken = batch;
-      else {
-        // The server's own answer: read from its head (scanned when not core's).
-        let key = headIdText(message, 'response');
-        if (key === undefined) {
-          const envelope = scanHead(message) ?? scanEnvelope(message);
-          if (envelope.kind === 'response' || envelope.kind === 'unknown') {
-            key = stringifyId(envelope.id, envelope.rawId);
-          }
-        }
-        if (key !== undefined) taken = byId.get(key);
-        // An error with id null that no request with id null waits for answers the batch being
-        // served (`[]`, over the server's batch limit): its caller is the one to get it.
-        if (taken === undefined && key === 'null') taken = batch;
-      }
+      const taken = requests.answered(message);
       if (taken === undefined) {
         report(new TransportError(`No caller to route a message to on queue "${queue}"; dropped`));
         return SENT;
@@ -600,55 +397,4 @@ export function createRedisQueueWorkerTransport(
     close,
     [asyncDisposeSymbol]: () => close(),
   } as RedisQueueWorkerTransport;
-}
-
-/**
- * The answer to a request given up on: an error for each request in it, with its own id; none
- * for notifications alone.
- *
- * @param body - the request's text
- * @param deliveries - how many times it was handed out
- * @param deadLetters - the dead-letter stream's key
- * @returns the answer's text, or `undefined` when nothing in it expects one
- */
-function abandonedAnswer(
-  body: string | undefined,
-  deliveries: number,
-  deadLetters: string,
-): string | undefined {
-  const error = JSON.stringify({
-    code: ErrorCode.InternalError,
-    message: `Request given up on after ${deliveries} deliveries: every worker that took it stopped before answering (parked on "${deadLetters}")`,
-    data: { deliveries },
-  });
-  const answer = (id: string): string => `{"jsonrpc":"2.0","id":${id},"error":${error}}`;
-  if (body === undefined) return undefined;
-  if (!isBatchText(body)) {
-    let key = headIdText(body, 'request');
-    if (key === undefined) {
-      const envelope = scanHead(body) ?? scanEnvelope(body);
-      if (envelope.kind === 'notification' || envelope.kind === 'response') return undefined;
-      key = stringifyId(envelope.id, envelope.rawId);
-    }
-    return answer(key);
-  }
-  let members: unknown;
-  try {
-    members = JSON.parse(body);
-  } catch {
-    return answer('null');
-  }
-  if (!Array.isArray(members) || members.length === 0) return answer('null');
-  const answers: string[] = [];
-  for (const member of members) {
-    if (member === null || typeof member !== 'object' || !('method' in member)) {
-      answers.push(answer('null'));
-    } else if ('id' in member) {
-      const id = (member as { id: unknown }).id;
-      answers.push(
-        answer(typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : 'null'),
-      );
-    }
-  }
-  return answers.length === 0 ? undefined : `[${answers.join(',')}]`;
 }

@@ -60,12 +60,10 @@ export {
 } from './streamable-handler.js';
 export type { AnswerRelay } from './streamable-relay.js';
 export { ANSWER_RELAY_TOPIC } from './streamable-relay.js';
+export { createStreamableHttpTransport } from './streamable-transport.js';
 export type {
   StreamableHttpTransport,
   StreamableHttpTransportOptions,
   StreamableReconnectOptions,
-} from './streamable-transport.js';
-export {
-  createStreamableHttpTransport,
-  DEFAULT_STREAMABLE_RECONNECT,
-} from './streamable-transport.js';
+} from './streamable-transport-options.js';
+export { DEFAULT_STREAMABLE_RECONNECT } from './streamable-transport-options.js';

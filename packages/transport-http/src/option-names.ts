@@ -9,7 +9,7 @@ import type { HttpHandlerOptions } from './handler-options.js';
 import type { HttpTransportOptions } from './post-transport.js';
 import type { OriginGuardOptions } from './request-policy.js';
 import type { StreamableHttpHandlerOptions } from './streamable-options.js';
-import type { StreamableHttpTransportOptions } from './streamable-transport.js';
+import type { StreamableHttpTransportOptions } from './streamable-transport-options.js';
 
 /** Every name of {@link HttpHandlerOptions} (`listen()` adds its own to them). */
 export const HANDLER_OPTION_NAMES: OptionNames<HttpHandlerOptions> = {

@@ -1,13 +1,17 @@
 /**
  * One outgoing Server-Sent Events stream: a `ReadableStream` of bytes with event ids from the
  * event store, keep-alive comments when idle, and bounds (events and bytes) on what a slow reader
- * leaves queued: past them its connection is dropped.
+ * leaves queued: past them its connection is dropped. The keep-alive timer the streams of a
+ * handler share is in `sse-keep-alive.ts`.
  *
  * @module
  */
 import { FifoQueue } from '@jsonrpc-kit/core/engine';
 import type { EventStore } from './event-store.js';
 import { encodeSseEvent, SSE_KEEP_ALIVE } from './sse.js';
+import type { KeepAlive } from './sse-keep-alive.js';
+
+export { createKeepAlive } from './sse-keep-alive.js';
 
 const encoder = new TextEncoder();
 
@@ -65,52 +69,6 @@ export interface SseSink {
   on(event: 'close', listener: () => void): unknown;
   /** Calls back once on `drain` (room again). */
   once(event: 'drain', listener: () => void): unknown;
-}
-
-/**
- * One timer for the keep-alive comments of every open stream of a handler (instead of one timer
- * per stream): each tick sends a comment on the streams that stayed silent since the one before,
- * so a silent stream gets one after one to two intervals. The timer runs only while a stream is
- * open.
- */
-export interface KeepAlive {
-  /** The streams it watches (for tests: what is open). */
-  readonly size: number;
-  /** Watches a stream until it ends. */
-  add(stream: SseStreamImpl): void;
-  /** Stops watching a stream. */
-  delete(stream: SseStreamImpl): void;
-}
-
-/**
- * The shared keep-alive timer of a handler.
- *
- * @param interval - milliseconds between ticks; 0: none
- * @returns the timer, or `undefined` for none
- */
-export function createKeepAlive(interval: number): KeepAlive | undefined {
-  if (!(interval > 0)) return undefined;
-  const streams = new Set<SseStreamImpl>();
-  let timer: ReturnType<typeof setInterval> | undefined;
-  const tick = (): void => {
-    for (const stream of streams) stream.tick();
-  };
-  return {
-    get size() {
-      return streams.size;
-    },
-    add(stream) {
-      streams.add(stream);
-      if (timer !== undefined) return;
-      timer = setInterval(tick, interval);
-      (timer as { unref?: () => void }).unref?.();
-    },
-    delete(stream) {
-      if (!streams.delete(stream) || streams.size > 0 || timer === undefined) return;
-      clearInterval(timer);
-      timer = undefined;
-    },
-  };
 }
 
 /** Options of {@link openSseStream}. */

@@ -17,7 +17,7 @@ import { keepSessionFacts } from './session-facts.js';
 import { defaultPrincipalOf, keepOrigins, type SessionOrigin } from './session-origin.js';
 import type { SessionStore } from './session-store.js';
 import { createSessionTable, type SessionTable } from './session-table.js';
-import { createKeepAlive, type KeepAlive } from './sse-stream.js';
+import { createKeepAlive, type KeepAlive } from './sse-keep-alive.js';
 import {
   DEFAULT_KEEP_ALIVE_INTERVAL,
   DEFAULT_MAX_BUFFERED_BYTES,

@@ -10,13 +10,9 @@ export type { NewlineDecoderOptions } from './newline.js';
 export { createNewlineDecoder, encodeNewline } from './newline.js';
 export type { ResolvedRespawnOptions, RespawnOptions } from './respawn.js';
 export { DEFAULT_RESPAWN } from './respawn.js';
-export type {
-  ProcessExit,
-  SpawnedTransport,
-  SpawnTransportOptions,
-  StderrOption,
-} from './spawn-transport.js';
+export type { SpawnTransportOptions, StderrOption } from './spawn-transport.js';
 export { DEFAULT_KILL_TIMEOUT, spawnTransport } from './spawn-transport.js';
+export type { ProcessExit, SpawnedTransport } from './spawned-transport.js';
 export type { StdioTransportOptions } from './stdio-transport.js';
 export { createStdioTransport, DEFAULT_STDIO_FRAMING } from './stdio-transport.js';
 export type { FramedTransportOptions, StreamTransportOptions } from './stream-transport.js';

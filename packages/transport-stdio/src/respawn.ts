@@ -19,7 +19,7 @@ import {
   resolveBackoff,
   toError,
 } from '@jsonrpc-kit/core/engine';
-import type { ProcessExit, SpawnedTransport } from './spawn-transport.js';
+import type { ProcessExit, SpawnedTransport } from './spawned-transport.js';
 
 /**
  * How {@link spawnTransport} starts a new child after one died: core's backoff shape

@@ -6,17 +6,19 @@
 
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@jsonrpc-kit/core';
 import { createChannel } from './channel.js';
 import { closeReasonError } from './close-reason.js';
 import { ProcessExitError } from './errors.js';
 import { checkStdioOptions } from './option-names.js';
 import { createRespawningTransport, type RespawnOptions } from './respawn.js';
+import type { ProcessExit, SpawnedTransport } from './spawned-transport.js';
 import {
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_STREAM_FRAMING,
   type FramedTransportOptions,
 } from './stream-transport.js';
+
+export type { SpawnedTransport } from './spawned-transport.js';
 
 /**
  * How long {@link spawnTransport} waits after ending the child's stdin before SIGTERM, and after
@@ -76,25 +78,6 @@ export interface SpawnTransportOptions extends FramedTransportOptions {
    * @param child - the new child process
    */
   readonly onRespawn?: ((child: ChildProcess) => void) | undefined;
-}
-
-/** How a child process ended. */
-export interface ProcessExit {
-  /** The exit code, or `null` when a signal ended it (or it never started). */
-  readonly code: number | null;
-  /** The signal that ended it, or `null`. */
-  readonly signal: NodeJS.Signals | null;
-}
-
-/** A transport to a child process, with the process and its exit. */
-export interface SpawnedTransport extends Transport {
-  /** The child process (with `respawn`, the one running now). */
-  readonly process: ChildProcess;
-  /**
-   * Resolves once the child exited (never rejects; `code` and `signal` are `null` when it could
-   * not start). With `respawn`, once the transport closed and its last child exited.
-   */
-  readonly exit: Promise<ProcessExit>;
 }
 
 /**

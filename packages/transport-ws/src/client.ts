@@ -12,13 +12,13 @@ export type {
   WebSocketTransport,
   WebSocketTransportOptions,
   WebSocketTransportState,
-} from './client-transport.js';
+} from './client-options.js';
 export {
-  createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
   DEFAULT_CLIENT_MAX_QUEUE,
   DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
-} from './client-transport.js';
+} from './client-options.js';
+export { createWebSocketTransport } from './client-transport.js';
 export type { HeartbeatOptions } from './heartbeat.js';
 export { DEFAULT_HEARTBEAT } from './heartbeat.js';

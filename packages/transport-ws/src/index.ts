@@ -12,32 +12,30 @@ export type {
   WebSocketTransport,
   WebSocketTransportOptions,
   WebSocketTransportState,
-} from './client-transport.js';
+} from './client-options.js';
 export {
-  createWebSocketTransport,
   DEFAULT_CLIENT_HIGH_WATER_MARK,
   DEFAULT_CLIENT_MAX_QUEUE,
   DEFAULT_CLOSE_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,
-} from './client-transport.js';
+} from './client-options.js';
+export { createWebSocketTransport } from './client-transport.js';
 export type { CloseCodeValue } from './close-codes.js';
 export { CloseCode } from './close-codes.js';
 export type { HeartbeatOptions } from './heartbeat.js';
 export { DEFAULT_HEARTBEAT } from './heartbeat.js';
+export type { JsonRpcWebSocketServer } from './server.js';
+export { createWebSocketServer } from './server.js';
 export type {
-  JsonRpcWebSocketServer,
   OriginCheck,
   WebSocketServerCloseOptions,
   WebSocketServerOptions,
-} from './server.js';
-export {
-  createWebSocketServer,
-  DEFAULT_SHUTDOWN_TIMEOUT,
-} from './server.js';
+} from './server-options.js';
+export { DEFAULT_SHUTDOWN_TIMEOUT } from './server-options.js';
+export { createSocketTransport } from './socket-transport.js';
 export type {
   ServerSocketLike,
   SocketData,
   SocketTransport,
   SocketTransportOptions,
-} from './socket-transport.js';
-export { createSocketTransport } from './socket-transport.js';
+} from './socket-types.js';

@@ -28,5 +28,7 @@ export {
   STREAM_RESUME_PARAM,
   StreamEndedError,
 } from '../stream-protocol.js';
-export type { ResumableProducer, ResumableStream, StreamsOptions } from '../stream-server.js';
-export { isAsyncIterable, resumable, streams } from '../stream-server.js';
+export type { ResumableProducer, ResumableStream } from '../stream-resumable.js';
+export { resumable } from '../stream-resumable.js';
+export type { StreamsOptions } from '../stream-server.js';
+export { isAsyncIterable, streams } from '../stream-server.js';
