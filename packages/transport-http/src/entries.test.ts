@@ -28,6 +28,7 @@ describe('entry points', () => {
   it('the default entry exports the fetch handler and the fetch transport', () => {
     expect(Object.keys(universal).sort()).toEqual(
       [
+        'ANSWER_RELAY_TOPIC',
         'DEFAULT_BODY_TIMEOUT',
         'DEFAULT_CORS_MAX_AGE',
         'DEFAULT_HTTP_ERROR_CODE',
@@ -43,6 +44,7 @@ describe('entry points', () => {
         'DEFAULT_MAX_SESSIONS_PER_CLIENT',
         'DEFAULT_PUSH_METHODS',
         'DEFAULT_SESSION_IDLE_TIMEOUT',
+        'DEFAULT_STREAMABLE_RECONNECT',
         'MCP_PROTOCOL_VERSIONS',
         'SESSIONS_FULL_RETRY_AFTER',
         'DISCARD_BYTES',

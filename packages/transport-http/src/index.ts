@@ -58,7 +58,7 @@ export {
   MCP_PROTOCOL_VERSIONS,
   SESSIONS_FULL_RETRY_AFTER,
 } from './streamable-handler.js';
-export type { AnswerRelay } from './streamable-relay.js';
+export type { AnswerRelay } from './streamable-options.js';
 export { ANSWER_RELAY_TOPIC } from './streamable-relay.js';
 export { createStreamableHttpTransport } from './streamable-transport.js';
 export type {

@@ -12,7 +12,6 @@ import type { EventStore } from './event-store.js';
 import type { HttpHandlerOptions } from './handler-options.js';
 import type { OriginGuardOptions } from './request-policy.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
-import type { AnswerRelay } from './streamable-relay.js';
 
 /** Options of the sessions of {@link createStreamableHttpHandler}. */
 export interface StreamableSessionOptions {
@@ -235,3 +234,27 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
   '2025-03-26',
   '2024-11-05',
 ];
+
+/**
+ * Carries text between the processes of one endpoint: the shape of the server's
+ * `SubscriptionFanout` (`createRedisFanout()` of `@jsonrpc-kit/redis` has it).
+ */
+export interface AnswerRelay {
+  /**
+   * Sends a text to every process listening to `topic`.
+   *
+   * @param topic - the topic
+   * @param text - the text
+   * @returns resolves once the relay took it
+   */
+  publishText(topic: string, text: string): Promise<void>;
+  /**
+   * Listens to `topic`.
+   *
+   * @param topic - the topic
+   * @param listener - receives each text
+   * @returns resolves, once texts published from now on are sure to arrive, to a function that
+   *   stops listening
+   */
+  subscribeText(topic: string, listener: (text: string) => void): Promise<() => Promise<void>>;
+}

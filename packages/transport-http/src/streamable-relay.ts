@@ -7,86 +7,19 @@
  *
  * @module
  */
-import { scanEnvelope, scanHead } from '@jsonrpc-kit/core/engine';
 import type { HttpSession } from './http-session.js';
+import { takeAnswered } from './streamable-asked.js';
 import { answeredIds, classify } from './streamable-classify.js';
 import { forgetCancelled } from './streamable-route.js';
 import type { StreamableState } from './streamable-state.js';
 
-/**
- * Carries text between the processes of one endpoint: the shape of the server's
- * `SubscriptionFanout` (`createRedisFanout()` of `@jsonrpc-kit/redis` has it).
- */
-export interface AnswerRelay {
-  /**
-   * Sends a text to every process listening to `topic`.
-   *
-   * @param topic - the topic
-   * @param text - the text
-   * @returns resolves once the relay took it
-   */
-  publishText(topic: string, text: string): Promise<void>;
-  /**
-   * Listens to `topic`.
-   *
-   * @param topic - the topic
-   * @param listener - receives each text
-   * @returns resolves, once texts published from now on are sure to arrive, to a function that
-   *   stops listening
-   */
-  subscribeText(topic: string, listener: (text: string) => void): Promise<() => Promise<void>>;
-}
+export type { AnswerRelay } from './streamable-options.js';
 
 /**
  * The relay's topic: each text is a session id, a newline, and the client's answers or
  * cancellation as posted.
  */
 export const ANSWER_RELAY_TOPIC = 'streamable-http:answers';
-
-/**
- * The most unanswered requests noted per session: past it the oldest is forgotten (a request
- * whose answer never came, timed out long ago), so a session that asks much keeps a bounded set.
- */
-const MAX_ASKED = 1024;
-
-/** The ids (JSON text) of the requests each session sent its client on this process, unanswered. */
-const askedOf = new WeakMap<HttpSession, Set<string>>();
-
-/**
- * Notes a request the server sends a client on this process (with a relay only), so that the
- * client's answer finds its way back here from whichever process it reaches.
- *
- * @returns resolves once this process listens to the relay
- */
-export function noteAsked(
-  st: StreamableState,
-  session: HttpSession,
-  text: string,
-): Promise<void> | undefined {
-  if (st.relayListening === undefined || session.id === undefined) return undefined;
-  let envelope: ReturnType<typeof scanEnvelope>;
-  try {
-    envelope = scanHead(text) ?? scanEnvelope(text);
-  } catch {
-    return undefined;
-  }
-  if (envelope.kind !== 'request') return undefined;
-  let asked = askedOf.get(session);
-  if (asked === undefined) askedOf.set(session, (asked = new Set()));
-  asked.add(envelope.rawId ?? JSON.stringify(envelope.id));
-  if (asked.size > MAX_ASKED) asked.delete(asked.values().next().value!);
-  return st.relayListening;
-}
-
-/** The answers in `text` the session sent requests for on this process (and forgets them). */
-function takeAnswered(session: HttpSession, ids: readonly string[]): number {
-  const asked = askedOf.get(session);
-  if (asked === undefined) return 0;
-  let found = 0;
-  for (const id of ids) if (asked.delete(id)) found++;
-  if (asked.size === 0) askedOf.delete(session);
-  return found;
-}
 
 /** Publishes a POST's text for the other processes. */
 function publish(st: StreamableState, session: HttpSession, text: string): void {

@@ -5,9 +5,11 @@
  * @module
  */
 import { checkOptionNames, type OptionNames } from '@jsonrpc-kit/core/engine';
-import type { SpawnTransportOptions } from './spawn-transport.js';
-import type { StdioTransportOptions } from './stdio-transport.js';
-import type { FramedTransportOptions } from './stream-transport.js';
+import type {
+  FramedTransportOptions,
+  SpawnTransportOptions,
+  StdioTransportOptions,
+} from './transport-options.js';
 
 const FRAMED: OptionNames<FramedTransportOptions> = {
   framing: true,

@@ -4,19 +4,18 @@
  * @module
  */
 
-import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { createChannel } from './channel.js';
 import { closeReasonError } from './close-reason.js';
 import { ProcessExitError } from './errors.js';
 import { checkStdioOptions } from './option-names.js';
-import { createRespawningTransport, type RespawnOptions } from './respawn.js';
+import { createRespawningTransport } from './respawn.js';
 import type { ProcessExit, SpawnedTransport } from './spawned-transport.js';
-import {
-  DEFAULT_MAX_QUEUED_BYTES,
-  DEFAULT_STREAM_FRAMING,
-  type FramedTransportOptions,
-} from './stream-transport.js';
+import type { SpawnTransportOptions } from './transport-options.js';
+
+export type { SpawnTransportOptions, StderrOption } from './transport-options.js';
+
+import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_STREAM_FRAMING } from './stream-transport.js';
 
 export type { SpawnedTransport } from './spawned-transport.js';
 
@@ -30,55 +29,6 @@ export const DEFAULT_KILL_TIMEOUT: number = 2000;
 
 /** How long to wait, after the child exited, for the rest of its stdout. */
 const EXIT_DRAIN_MS = 200;
-
-/** What to do with the child's stderr: inherit it, pipe it, drop it, or receive each chunk. */
-export type StderrOption = 'inherit' | 'pipe' | 'ignore' | ((chunk: Buffer) => void);
-
-/** Options of {@link spawnTransport}. */
-export interface SpawnTransportOptions extends FramedTransportOptions {
-  /**
-   * The child's environment.
-   *
-   * @default process.env
-   */
-  readonly env?: NodeJS.ProcessEnv | undefined;
-  /**
-   * The child's working directory.
-   *
-   * @default process.cwd()
-   */
-  readonly cwd?: string | URL | undefined;
-  /**
-   * The child's stderr: `'inherit'` shares the parent's, `'pipe'` exposes it as
-   * `transport.process.stderr` (read it, or the child may block), `'ignore'` drops it, a
-   * function receives each chunk.
-   *
-   * @default 'inherit'
-   */
-  readonly stderr?: StderrOption | undefined;
-  /**
-   * The grace period of each shutdown step (stdin end → SIGTERM → SIGKILL), in milliseconds.
-   *
-   * @default DEFAULT_KILL_TIMEOUT (2000)
-   */
-  readonly killTimeout?: number | undefined;
-  /**
-   * Starts a new child when the child dies (opt-in). The owner hears `onDisconnect` (a client
-   * fails its calls in flight with `CONNECTION_CLOSED`, "Connection lost"; they are not sent
-   * again), a new child starts after the backoff, messages sent meanwhile go to it, and the owner
-   * hears `onReconnect` (a client makes its live subscriptions again). `true` uses
-   * {@link DEFAULT_RESPAWN}. `close()` ends the child and stops respawning.
-   *
-   * @default false
-   */
-  readonly respawn?: RespawnOptions | boolean | undefined;
-  /**
-   * Called each time a new child took over after a respawn (after the owner's `onReconnect`).
-   *
-   * @param child - the new child process
-   */
-  readonly onRespawn?: ((child: ChildProcess) => void) | undefined;
-}
 
 /**
  * Starts `command` as a child process and returns a transport over its stdin and stdout. The

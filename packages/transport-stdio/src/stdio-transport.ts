@@ -4,13 +4,16 @@
  * @module
  */
 
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { type Transport, TransportError } from '@jsonrpc-kit/core';
 import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core/engine';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
 import { checkStdioOptions } from './option-names.js';
-import { DEFAULT_MAX_QUEUED_BYTES, type FramedTransportOptions } from './stream-transport.js';
+import { DEFAULT_MAX_QUEUED_BYTES } from './stream-transport.js';
+import type { StdioTransportOptions } from './transport-options.js';
+
+export type { StdioTransportOptions } from './transport-options.js';
 
 /**
  * The framing of {@link createStdioTransport} when none is given: detected from what the client
@@ -19,22 +22,6 @@ import { DEFAULT_MAX_QUEUED_BYTES, type FramedTransportOptions } from './stream-
  * @default 'auto'
  */
 export const DEFAULT_STDIO_FRAMING: Framing = 'auto';
-
-/** Options of {@link createStdioTransport}. */
-export interface StdioTransportOptions extends FramedTransportOptions {
-  /**
-   * Where requests come from.
-   *
-   * @default process.stdin
-   */
-  readonly stdin?: Readable | undefined;
-  /**
-   * Where answers go. Nothing else of the kit writes to it: logs belong on stderr.
-   *
-   * @default process.stdout
-   */
-  readonly stdout?: Writable | undefined;
-}
 
 /**
  * Creates a transport for a server in the current process, reading stdin and writing stdout. With

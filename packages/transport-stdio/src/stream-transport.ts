@@ -10,6 +10,9 @@ import { DEFAULT_HIGH_WATER_MARK } from '@jsonrpc-kit/core/engine';
 import { channelTransport, createChannel } from './channel.js';
 import type { Framing } from './framing.js';
 import { checkStdioOptions } from './option-names.js';
+import type { StreamTransportOptions } from './transport-options.js';
+
+export type { FramedTransportOptions, StreamTransportOptions } from './transport-options.js';
 
 /**
  * The framing of {@link createStreamTransport} and {@link spawnTransport} when none is given.
@@ -27,55 +30,6 @@ export const DEFAULT_STREAM_FRAMING: Framing = 'content-length';
  * @default 67108864 (64 MiB)
  */
 export const DEFAULT_MAX_QUEUED_BYTES: number = 64 * 1024 * 1024;
-
-/** Options shared by every transport of this package. */
-export interface FramedTransportOptions {
-  /**
-   * How messages are delimited on the stream.
-   *
-   * @default DEFAULT_STREAM_FRAMING ('content-length'); 'auto' for createStdioTransport
-   */
-  readonly framing?: Framing | undefined;
-  /**
-   * The largest inbound message, in UTF-8 bytes. Bigger ones are skipped without being buffered,
-   * scanned on the way for their top-level id and method, and handed to the owner's
-   * `onTooLarge` (a server answers a request -32004 with its own id), else reported through
-   * `onError`. The owner applies this limit too, so one endpoint has one limit.
-   *
-   * @default the owner's limit when it set one (a server's `maxMessageBytes`), else
-   *   DEFAULT_STDIO_MAX_MESSAGE_BYTES (16 MiB)
-   */
-  readonly maxMessageBytes?: number | undefined;
-  /**
-   * The largest Content-Length header block, in bytes.
-   *
-   * @default DEFAULT_MAX_HEADER_BYTES (8 KiB)
-   */
-  readonly maxHeaderBytes?: number | undefined;
-  /**
-   * Bytes of outgoing messages (answers, notifications) waiting to be written past which the
-   * transport stops reading until the other side has read enough for the stream to drain.
-   * `Infinity` never stops reading. Queued messages count by string length, written ones by bytes.
-   *
-   * Two ends that both stop reading while both have more than this to write would wait for each
-   * other forever; that is why {@link spawnTransport}, a client, never stops reading by default.
-   * Use `Infinity` on a client end of {@link createStreamTransport} that pipelines more than this.
-   *
-   * @default DEFAULT_HIGH_WATER_MARK (1 MiB); Infinity for spawnTransport
-   */
-  readonly highWaterMark?: number | undefined;
-  /**
-   * Bytes of outgoing messages that may wait to be written at most; past it the transport closes
-   * with a `TransportError`, since the other side is not reading. Keep it above your largest
-   * message.
-   *
-   * @default DEFAULT_MAX_QUEUED_BYTES (64 MiB)
-   */
-  readonly maxQueuedBytes?: number | undefined;
-}
-
-/** Options of {@link createStreamTransport}. */
-export interface StreamTransportOptions extends FramedTransportOptions {}
 
 /**
  * Creates a transport over a readable and a writable byte stream (the same object for a socket).
