@@ -110,6 +110,28 @@ describe('the stateless lifecycle (2026-07-28)', () => {
     expect(mcp.protocolVersion).toBe('2026-07-28');
     expect(seen.map((s) => s.method)).toEqual(['server/discover', 'server/discover']);
   });
+
+  it("takes the server's name and version from the discovery result's _meta", async () => {
+    const server = createServer({ profile: mcpProfile });
+    // As the revision has it (and the SDK 2.x server answers): serverInfo in `_meta` only.
+    server.method('server/discover', () => ({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {} },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'meta-info', version: '2.0.0' } },
+    }));
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    server.connect(serverSide);
+    const mcp = createMcpClient(clientSide, {
+      name: 'host',
+      version: '1',
+      protocolVersion: '2026-07-28',
+    });
+    open.push(() => mcp.close());
+    const discovered = await mcp.connect();
+    expect(discovered.serverInfo).toEqual({ name: 'meta-info', version: '2.0.0' });
+    expect(mcp.server?.capabilities).toEqual({ tools: {} });
+  });
 });
 
 describe('createMcpFetch', () => {

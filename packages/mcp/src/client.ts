@@ -69,6 +69,9 @@ export const MCP_CLIENT_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
  */
 export const DEFAULT_MCP_PROTOCOL_VERSION = '2025-11-25';
 
+/** The `_meta` key of a stateless result that carries the server's name and version. */
+const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+
 /** The versions whose lifecycle is stateless (no `initialize`; `_meta` on every request). */
 export const MCP_STATELESS_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28']);
 
@@ -687,11 +690,14 @@ export function createMcpClient(transport: Transport, options: McpClientOptions)
           if (chosen === undefined) throw unsupported(supported);
           version = chosen;
         }
+        // The revision puts the server's name and version in the result's `_meta`.
+        const info = isRecord(result._meta) ? result._meta[SERVER_INFO_META] : undefined;
+        const serverInfo = isRecord(info) ? info : result.serverInfo;
         return {
           protocolVersion: version,
           capabilities: isRecord(result.capabilities) ? result.capabilities : {},
-          serverInfo: (isRecord(result.serverInfo)
-            ? result.serverInfo
+          serverInfo: (isRecord(serverInfo)
+            ? serverInfo
             : { name: '', version: '' }) as Implementation,
           ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
         };
