@@ -13,12 +13,8 @@ import {
   type StandardSchemaV1,
   SubscriptionError,
 } from '@jsonrpc-kit/core';
-import {
-  type ConnectionBudget,
-  Outbox,
-  type OverflowPolicy,
-  type TextTarget,
-} from './subscription-outbox.js';
+import type { ConnectionBudget } from './connection-budget.js';
+import { Outbox, type OverflowPolicy, type TextTarget } from './subscription-outbox.js';
 import type { Producer } from './subscription-types.js';
 import { utf8Bytes } from './utf8.js';
 

@@ -28,6 +28,7 @@ import {
   validate,
 } from '@jsonrpc-kit/core/engine';
 import { directTransportOf } from './connection.js';
+import { ConnectionBudget, type HeldTotals } from './connection-budget.js';
 import type { Server } from './server-types.js';
 import { fanoutTopics } from './subscription-fanout.js';
 import {
@@ -40,7 +41,7 @@ import {
   SharedTail,
   textTarget,
 } from './subscription-live.js';
-import { ConnectionBudget, type HeldTotals, OVERFLOW_POLICIES } from './subscription-outbox.js';
+import { OVERFLOW_POLICIES } from './subscription-outbox.js';
 import { createLiveRun, itemTail } from './subscription-run.js';
 import {
   DEFAULT_QUEUE_BYTES_PER_CONNECTION,
