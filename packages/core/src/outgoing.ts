@@ -19,6 +19,7 @@ import {
   outgoingContext,
   withCallContext,
 } from './call-context.js';
+import { cancelReasonText } from './cancel-reason.js';
 import type { RequestOptions } from './endpoint.js';
 import { AbortError, ConnectionClosedError, ProtocolError, TimeoutError } from './errors.js';
 import type {
@@ -107,28 +108,6 @@ export interface Outgoing {
   failAll(message: string | undefined, cause: unknown): void;
   /** Fails every waiting call and forgets everything (the session closed). */
   close(cause: unknown): void;
-}
-
-/**
- * The reason a cancel notice gives: `"timeout"` for a deadline, the abort signal's reason when it
- * says one (a string, or an error's message), `"aborted"` otherwise (a bare `abort()`).
- *
- * @param reason - timeout or abort
- * @param cause - the signal's reason, when aborted
- * @returns the text
- */
-export function cancelReasonText(reason: GiveUpReason, cause: unknown): string {
-  if (reason === 'timeout') return 'timeout';
-  if (typeof cause === 'string' && cause.length > 0) return cause;
-  if (typeof cause === 'object' && cause !== null) {
-    const { name, message } = cause as { name?: unknown; message?: unknown };
-    if (name === 'TimeoutError') return 'timeout';
-    // A bare `controller.abort()` gives a DOMException "AbortError": no reason of its own.
-    if (name !== 'AbortError' && typeof message === 'string' && message.length > 0) {
-      return message;
-    }
-  }
-  return 'aborted';
 }
 
 /**
