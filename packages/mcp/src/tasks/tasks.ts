@@ -6,14 +6,14 @@
  * The server alone decides when a call becomes a task: the handler calls `ctx.startTask()`.
  * Everything about a task is in a {@link TaskStore}; the handler's continuation stays in the
  * process that runs it, and finds answers and cancellations made on other processes by polling
- * the store.
+ * the store. Here is {@link TaskManager}, which answers `tasks/*`; the capability is in
+ * `extension.ts`, a running task's handle in `handle.ts`, the store in `store.ts`.
  *
  * @module
  */
 import { InvalidParamsError, JsonRpcError } from '@jsonrpc-kit/core';
-import type { InputRequest } from '../mrtr.js';
-import { MISSING_REQUIRED_CLIENT_CAPABILITY } from '../stateless.js';
-import type { ClientCapabilities } from '../types.js';
+import type { TaskOptions } from './extension.js';
+import { type Local, runTask, type TaskHandle, type TaskStarter, wake } from './handle.js';
 import {
   createMemoryTaskStore,
   type TaskError,
@@ -22,72 +22,15 @@ import {
   TERMINAL_TASK_STATUSES,
 } from './store.js';
 
-/** The id of the Tasks extension, in `capabilities.extensions`. */
-export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
-
-/** Whether a tool can run as a task: `'optional'` (when the client declared the extension) or `'required'` (refused otherwise). */
-export type TaskSupport = 'optional' | 'required';
-
-/** Options of the Tasks extension on a server. */
-export interface TaskOptions {
-  /**
-   * Where tasks live. Give every process of a cluster the same shared store.
-   *
-   * @default an in-memory store of this process ({@link createMemoryTaskStore})
-   */
-  readonly store?: TaskStore;
-  /**
-   * Milliseconds a task is kept after its creation (`ttlMs` of the task).
-   *
-   * @default 3600000 (an hour)
-   */
-  readonly ttlMs?: number;
-  /**
-   * The polling interval suggested to clients (`pollIntervalMs`), in milliseconds; also how often
-   * a running task looks in the store for answers and cancellations made on other processes.
-   *
-   * @default 500
-   */
-  readonly pollIntervalMs?: number;
-}
-
-/**
- * Whether capabilities declare the Tasks extension.
- *
- * @param capabilities - a client's capabilities (of `initialize`, or of a request's `_meta`)
- * @returns `true` when `extensions["io.modelcontextprotocol/tasks"]` is there
- */
-export function declaresTasks(capabilities: ClientCapabilities): boolean {
-  const extensions = capabilities.extensions;
-  return (
-    typeof extensions === 'object' &&
-    extensions !== null &&
-    (extensions as Record<string, unknown>)[TASKS_EXTENSION_ID] !== undefined
-  );
-}
-
-/**
- * The error of a call to a tool that requires a task, from a client without the extension.
- *
- * @param tool - the tool's name
- * @returns the -32021 error naming the extension
- */
-export function requiredTaskError(tool: string): JsonRpcError {
-  return new JsonRpcError(
-    MISSING_REQUIRED_CLIENT_CAPABILITY,
-    `Tool ${tool} runs as a task: the request must declare the ${TASKS_EXTENSION_ID} extension`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
-  );
-}
-
-/** The error of a `tasks/*` request from a client without the extension. */
-export function tasksNotDeclaredError(method: string): JsonRpcError {
-  return new JsonRpcError(
-    MISSING_REQUIRED_CLIENT_CAPABILITY,
-    `${method} needs the ${TASKS_EXTENSION_ID} extension`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
-  );
-}
+export {
+  declaresTasks,
+  requiredTaskError,
+  TASKS_EXTENSION_ID,
+  type TaskOptions,
+  type TaskSupport,
+  tasksNotDeclaredError,
+} from './extension.js';
+export type { TaskHandle, TaskStarter } from './handle.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -101,54 +44,6 @@ function defined<T extends Record<string, unknown>>(object: T): T {
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** A running task, seen from its handler. */
-export interface TaskHandle {
-  /** The task's id. */
-  readonly taskId: string;
-  /** Aborted when the task is cancelled. */
-  readonly signal: AbortSignal;
-  /**
-   * Asks the client a question: the task waits (`input_required`) until `tasks/update` answers it.
-   *
-   * @param method - `elicitation/create`, `sampling/createMessage` or `roots/list`
-   * @param params - its params
-   * @param key - its key in `inputRequests` (default: the method and its rank in the task)
-   * @returns the answer
-   */
-  ask(method: string, params: Readonly<Record<string, unknown>>, key?: string): Promise<unknown>;
-  /**
-   * Sets the task's `statusMessage` (what `tasks/get` shows while it runs).
-   *
-   * @param message - the message
-   * @returns resolves once stored
-   */
-  report(message: string): Promise<void>;
-}
-
-/** Turns one call into a task, at most once. */
-export interface TaskStarter {
-  /** The task, once started. */
-  readonly handle: TaskHandle | undefined;
-  /** Resolves with the task once it is stored. */
-  readonly started: Promise<TaskHandle>;
-  /**
-   * Creates the task (once: later calls wait for the same one).
-   *
-   * @returns resolves once the task is stored
-   */
-  start(): Promise<void>;
-}
-
-interface Local {
-  readonly abort: AbortController;
-  readonly waiters: Set<() => void>;
-}
-
-function wake(local: Local | undefined): void {
-  if (local === undefined) return;
-  for (const waiter of [...local.waiters]) waiter();
 }
 
 /** The tasks of one server: creates them, runs their continuations, answers `tasks/*`. */
@@ -400,83 +295,7 @@ export class TaskManager {
       pollIntervalMs: this.#pollIntervalMs,
     };
     await this.#store.create(record);
-    const taskId = record.taskId;
-    const abort = new AbortController();
-    const local: Local = { abort, waiters: new Set() };
-    this.#local.set(taskId, local);
-    // Cancellations made on another process: look in the store now and then.
-    const watch = setInterval(async () => {
-      if (!this.#local.has(taskId)) {
-        clearInterval(watch);
-        return;
-      }
-      const now = await this.#store.get(taskId).catch(() => undefined);
-      if (now === undefined || now.status === 'cancelled') {
-        abort.abort(new Error('The task was cancelled'));
-        wake(local);
-      }
-    }, this.#pollIntervalMs);
-    (watch as { unref?: () => void }).unref?.();
-    abort.signal.addEventListener('abort', () => clearInterval(watch), { once: true });
-    let count = 0;
-    const store = this.#store;
-    const interval = this.#pollIntervalMs;
-    return {
-      taskId,
-      signal: abort.signal,
-      async report(message) {
-        await store.update(taskId, (task) =>
-          TERMINAL_TASK_STATUSES.has(task.status)
-            ? undefined
-            : { ...task, statusMessage: message, lastUpdatedAt: new Date().toISOString() },
-        );
-      },
-      async ask(method, params, key) {
-        const k = key ?? `${method}#${count}`;
-        count++;
-        const request: InputRequest = { method, params };
-        await store.update(taskId, (task) =>
-          TERMINAL_TASK_STATUSES.has(task.status)
-            ? undefined
-            : {
-                ...task,
-                status: 'input_required',
-                inputRequests: { ...task.inputRequests, [k]: request },
-                lastUpdatedAt: new Date().toISOString(),
-              },
-        );
-        for (;;) {
-          abort.signal.throwIfAborted();
-          const task = await store.get(taskId);
-          if (task === undefined || TERMINAL_TASK_STATUSES.has(task.status)) {
-            abort.abort(new Error('The task ended'));
-            abort.signal.throwIfAborted();
-          }
-          if (task?.inputResponses !== undefined && Object.hasOwn(task.inputResponses, k)) {
-            const answer = task.inputResponses[k];
-            await store.update(taskId, (t) => {
-              if (t.inputResponses === undefined || !Object.hasOwn(t.inputResponses, k)) {
-                return undefined;
-              }
-              const { [k]: _taken, ...rest } = t.inputResponses;
-              return { ...t, inputResponses: Object.keys(rest).length > 0 ? rest : undefined };
-            });
-            return answer;
-          }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(done, interval);
-            function done() {
-              clearTimeout(timer);
-              local.waiters.delete(done);
-              abort.signal.removeEventListener('abort', done);
-              resolve();
-            }
-            local.waiters.add(done);
-            abort.signal.addEventListener('abort', done, { once: true });
-          });
-        }
-      },
-    };
+    return runTask(this.#store, record.taskId, this.#pollIntervalMs, this.#local);
   }
 }
 
