@@ -46,6 +46,19 @@ function randomId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The members every task answer carries (`CreateTaskResult` and `tasks/get`). */
+function taskFields(record: TaskRecord) {
+  return {
+    taskId: record.taskId,
+    status: record.status,
+    statusMessage: record.statusMessage,
+    createdAt: record.createdAt,
+    lastUpdatedAt: record.lastUpdatedAt,
+    ttlMs: record.ttlMs,
+    pollIntervalMs: record.pollIntervalMs,
+  };
+}
+
 /** The tasks of one server: creates them, runs their continuations, answers `tasks/*`. */
 export class TaskManager {
   readonly #store: TaskStore;
@@ -102,16 +115,7 @@ export class TaskManager {
   async created(taskId: string): Promise<Record<string, unknown>> {
     const record = await this.#store.get(taskId);
     if (record === undefined) throw new InvalidParamsError(`Unknown task: ${taskId}`);
-    return defined({
-      resultType: 'task',
-      taskId: record.taskId,
-      status: record.status,
-      statusMessage: record.statusMessage,
-      createdAt: record.createdAt,
-      lastUpdatedAt: record.lastUpdatedAt,
-      ttlMs: record.ttlMs,
-      pollIntervalMs: record.pollIntervalMs,
-    });
+    return defined({ resultType: 'task', ...taskFields(record) });
   }
 
   /**
@@ -169,13 +173,7 @@ export class TaskManager {
         ? record.inputRequests
         : undefined;
     return defined({
-      taskId: record.taskId,
-      status: record.status,
-      statusMessage: record.statusMessage,
-      createdAt: record.createdAt,
-      lastUpdatedAt: record.lastUpdatedAt,
-      ttlMs: record.ttlMs,
-      pollIntervalMs: record.pollIntervalMs,
+      ...taskFields(record),
       inputRequests: pending,
       result: record.status === 'completed' ? record.result : undefined,
       error: record.status === 'failed' ? record.error : undefined,
