@@ -5,7 +5,12 @@
  * @module
  */
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
-import { backoffDelay, type ResolvedBackoffOptions } from '@jsonrpc-kit/core/engine';
+import {
+  backoffDelay,
+  checkOptionNames,
+  type OptionNames,
+  type ResolvedBackoffOptions,
+} from '@jsonrpc-kit/core/engine';
 import { createClient, type RedisClientOptions } from '@redis/client';
 
 /** Where and how to reach Redis; shared by every factory of this package. */
@@ -26,6 +31,36 @@ export interface RedisConnectionOptions {
    * keeps reconnecting with backoff; these errors are reports, never fatal.
    */
   readonly onConnectionError?: ((error: Error) => void) | undefined;
+}
+
+/** Every name of {@link RedisConnectionOptions}. */
+const CONNECTION_OPTION_NAMES: OptionNames<RedisConnectionOptions> = {
+  url: true,
+  redis: true,
+  onConnectionError: true,
+};
+
+/** Old option names of this package's factories, and what replaced them. */
+const RENAMED_REDIS_OPTIONS: Readonly<Record<string, string>> = {
+  maxQueueLength: 'maxBacklog',
+  maxQueuedSends: 'maxQueue',
+  maxQueuedPublishes: 'maxQueue',
+};
+
+/**
+ * Refuses option names a factory of this package does not know: the connection's and its own.
+ *
+ * @param factory - the factory, for the message
+ * @param options - what it was given
+ * @param own - the factory's names beside the connection's
+ * @throws TypeError for an unknown name, naming the replacement of a renamed one
+ */
+export function checkRedisOptions(
+  factory: string,
+  options: unknown,
+  own: Readonly<Record<string, true>>,
+): void {
+  checkOptionNames(factory, options, { ...CONNECTION_OPTION_NAMES, ...own }, RENAMED_REDIS_OPTIONS);
 }
 
 /** Longest wait between two reconnect attempts, in milliseconds. @default 2000 */

@@ -4,8 +4,13 @@
  *
  * @module
  */
-import { asyncDisposeSymbol } from '@jsonrpc-kit/core/engine';
-import { closeOnce, openConnection, type RedisConnectionOptions } from './connection.js';
+import { asyncDisposeSymbol, type OptionNames } from '@jsonrpc-kit/core/engine';
+import {
+  checkRedisOptions,
+  closeOnce,
+  openConnection,
+  type RedisConnectionOptions,
+} from './connection.js';
 import { readEntries } from './stream-reply.js';
 
 /** Most events kept per stream. @default 1000 */
@@ -37,6 +42,15 @@ export interface RedisEventStoreOptions extends RedisConnectionOptions {
    */
   readonly maxAge?: number | undefined;
 }
+
+/** The names of {@link RedisEventStoreOptions} beside the connection's. */
+const EVENT_STORE_OPTION_NAMES: OptionNames<
+  Omit<RedisEventStoreOptions, keyof RedisConnectionOptions>
+> = {
+  keyPrefix: true,
+  maxEvents: true,
+  maxAge: true,
+};
 
 /**
  * An event store on Redis Streams; it has the shape of the streaming-HTTP transport's
@@ -100,6 +114,7 @@ function entryTime(entryId: string): number {
 export async function createRedisEventStore(
   options: RedisEventStoreOptions = {},
 ): Promise<RedisEventStore> {
+  checkRedisOptions('createRedisEventStore', options, EVENT_STORE_OPTION_NAMES);
   const prefix = options.keyPrefix ?? 'jsonrpc-kit:events:';
   const maxEvents = options.maxEvents ?? DEFAULT_REDIS_EVENT_STORE_MAX_EVENTS;
   const maxAge = options.maxAge ?? DEFAULT_REDIS_EVENT_STORE_MAX_AGE;

@@ -5,8 +5,9 @@
  * @module
  */
 import { ConnectionClosedError, TransportError } from '@jsonrpc-kit/core';
-import { asyncDisposeSymbol, FifoQueue } from '@jsonrpc-kit/core/engine';
+import { asyncDisposeSymbol, FifoQueue, type OptionNames } from '@jsonrpc-kit/core/engine';
 import {
+  checkRedisOptions,
   closeConnection,
   dropConnection,
   openConnection,
@@ -48,6 +49,14 @@ export interface RedisFanoutOptions extends RedisConnectionOptions {
    */
   readonly sharded?: boolean | undefined;
 }
+
+/** The names of {@link RedisFanoutOptions} beside the connection's. */
+const FANOUT_OPTION_NAMES: OptionNames<Omit<RedisFanoutOptions, keyof RedisConnectionOptions>> = {
+  channelPrefix: true,
+  maxQueue: true,
+  onError: true,
+  sharded: true,
+};
 
 /** The Redis version sharded pub/sub needs. */
 const SHARDED_SINCE = 7;
@@ -175,6 +184,7 @@ interface QueuedPublish {
  * ```
  */
 export async function createRedisFanout(options: RedisFanoutOptions = {}): Promise<RedisFanout> {
+  checkRedisOptions('createRedisFanout', options, FANOUT_OPTION_NAMES);
   const prefix = options.channelPrefix ?? DEFAULT_CHANNEL_PREFIX;
   const maxQueued = options.maxQueue ?? DEFAULT_MAX_QUEUED_PUBLISHES;
   const onError = options.onError;

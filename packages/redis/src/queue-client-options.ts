@@ -5,7 +5,8 @@
  * @module
  */
 import type { Transport } from '@jsonrpc-kit/core';
-import type { RedisQueueOptions } from './queue-keys.js';
+import type { OptionNames } from '@jsonrpc-kit/core/engine';
+import { QUEUE_OPTION_NAMES, type RedisQueueOptions } from './queue-keys.js';
 
 /** Options of {@link createRedisQueueClientTransport}. */
 export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
@@ -39,6 +40,17 @@ export interface RedisQueueClientTransportOptions extends RedisQueueOptions {
    */
   readonly maxQueue?: number | undefined;
 }
+
+/** The names of {@link RedisQueueClientTransportOptions} beside the connection's. */
+export const QUEUE_CLIENT_OPTION_NAMES: OptionNames<
+  Omit<RedisQueueClientTransportOptions, keyof RedisQueueOptions>
+> &
+  typeof QUEUE_OPTION_NAMES = {
+  ...QUEUE_OPTION_NAMES,
+  maxBacklog: true,
+  forgetAfter: true,
+  maxQueue: true,
+};
 
 /** How many messages a caller holds while Redis is unreachable; more are refused. @default 1000 */
 export const DEFAULT_MAX_QUEUED_SENDS = 1000;

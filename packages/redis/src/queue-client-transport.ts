@@ -20,6 +20,7 @@ import {
   TurnoverMap,
 } from '@jsonrpc-kit/core/engine';
 import {
+  checkRedisOptions,
   closeError,
   command,
   dropConnection,
@@ -31,6 +32,7 @@ import {
 import {
   DEFAULT_MAX_QUEUED_SENDS,
   DEFAULT_QUEUE_FORGET_AFTER,
+  QUEUE_CLIENT_OPTION_NAMES,
   QUEUE_RECOUNT_MS,
   type RedisQueueClientTransport,
   type RedisQueueClientTransportOptions,
@@ -93,6 +95,7 @@ interface HeldSend {
 export function createRedisQueueClientTransport(
   options: RedisQueueClientTransportOptions,
 ): RedisQueueClientTransport {
+  checkRedisOptions('createRedisQueueClientTransport', options, QUEUE_CLIENT_OPTION_NAMES);
   const callerId = uniqueId();
   const queue = options.queue;
   const ownReplyKey = replyKey(queue, callerId);

@@ -41,8 +41,10 @@ describe.skipIf(skipReason !== undefined)('queue transport cost, counted', () =>
   it('answers with one XADD each, acknowledges and renews the reply stream once a turn, arms no timer per command', async () => {
     const server = createServer();
     server.method('add', ([a, b]: [number, number]) => a + b);
-    const options = { url: redis.url, queue: 'q-cost', group: 'g-cost', blockMs: 100 };
-    const connection = server.connect(createRedisQueueWorkerTransport(options));
+    const options = { url: redis.url, queue: 'q-cost', blockMs: 100 };
+    const connection = server.connect(
+      createRedisQueueWorkerTransport({ ...options, group: 'g-cost' }),
+    );
     await using client = createClient(createRedisQueueClientTransport(options));
     expect(await client.request('add', [1, 2])).toBe(3);
     const before = await commandCalls(redis.url);
@@ -70,7 +72,8 @@ describe.skipIf(skipReason !== undefined)('queue transport cost, counted', () =>
     expect(await pendingCount(redis.url, 'q-cost', 'g-cost')).toBe(0);
   });
   it('closing a worker while an answer is on its way: the answer arrives, its request is acknowledged', async () => {
-    const options = { url: redis.url, queue: 'q-close', group: 'g-close', blockMs: 100 };
+    const options = { url: redis.url, queue: 'q-close', blockMs: 100 };
+    const group = 'g-close';
     const admin = createRedisClient({ url: redis.url });
     await admin.connect();
     try {
@@ -83,7 +86,7 @@ describe.skipIf(skipReason !== undefined)('queue transport cost, counted', () =>
         handled();
         return a + b;
       });
-      const connection = server.connect(createRedisQueueWorkerTransport(options));
+      const connection = server.connect(createRedisQueueWorkerTransport({ ...options, group }));
       await using client = createClient(createRedisQueueClientTransport(options));
       const sum = client.request('add', [1, 2], { timeout: 5000 });
       await running;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { OptionNames } from '@jsonrpc-kit/core/engine';
 import type { RedisConnectionOptions } from './connection.js';
 
 /** What both sides of the queue transport are given. */
@@ -18,6 +19,14 @@ export interface RedisQueueOptions extends RedisConnectionOptions {
    */
   readonly blockMs?: number | undefined;
 }
+
+/** The names of {@link RedisQueueOptions} beside the connection's. */
+export const QUEUE_OPTION_NAMES: OptionNames<
+  Omit<RedisQueueOptions, keyof RedisConnectionOptions>
+> = {
+  queue: true,
+  blockMs: true,
+};
 
 /** Stream field: the caller's correlation token of one entry. */
 export const FIELD_CORRELATION = 'c';

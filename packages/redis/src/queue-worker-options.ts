@@ -5,7 +5,8 @@
  * @module
  */
 import type { Transport } from '@jsonrpc-kit/core';
-import type { RedisQueueOptions } from './queue-keys.js';
+import type { OptionNames } from '@jsonrpc-kit/core/engine';
+import { QUEUE_OPTION_NAMES, type RedisQueueOptions } from './queue-keys.js';
 
 /**
  * How long a request may stay taken by a worker that shows no sign of life before another worker
@@ -67,6 +68,20 @@ export interface RedisQueueWorkerTransportOptions extends RedisQueueOptions {
    */
   readonly maxDeliveries?: number | undefined;
 }
+
+/** The names of {@link RedisQueueWorkerTransportOptions} beside the connection's. */
+export const QUEUE_WORKER_OPTION_NAMES: OptionNames<
+  Omit<RedisQueueWorkerTransportOptions, keyof RedisQueueOptions>
+> &
+  typeof QUEUE_OPTION_NAMES = {
+  ...QUEUE_OPTION_NAMES,
+  group: true,
+  consumer: true,
+  visibilityTimeout: true,
+  concurrency: true,
+  replyTtlSeconds: true,
+  maxDeliveries: true,
+};
 
 /** A {@link Transport} that serves one worker's share of a Redis queue. */
 export interface RedisQueueWorkerTransport extends Transport {

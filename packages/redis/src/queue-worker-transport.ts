@@ -18,6 +18,7 @@ import {
 } from '@jsonrpc-kit/core/engine';
 import {
   CLOSE_WAIT_MS,
+  checkRedisOptions,
   closeError,
   command,
   dropConnection,
@@ -48,6 +49,7 @@ import {
   DEFAULT_MAX_DELIVERIES,
   DEFAULT_VISIBILITY_TIMEOUT,
   DEFAULT_WORKER_CONCURRENCY,
+  QUEUE_WORKER_OPTION_NAMES,
   type RedisQueueWorkerTransport,
   type RedisQueueWorkerTransportOptions,
 } from './queue-worker-options.js';
@@ -91,6 +93,7 @@ import { readEntries, readStreamReply, type StreamEntry } from './stream-reply.j
 export function createRedisQueueWorkerTransport(
   options: RedisQueueWorkerTransportOptions,
 ): RedisQueueWorkerTransport {
+  checkRedisOptions('createRedisQueueWorkerTransport', options, QUEUE_WORKER_OPTION_NAMES);
   const queue = options.queue;
   const group = options.group ?? 'workers';
   const consumer = options.consumer ?? uniqueId();

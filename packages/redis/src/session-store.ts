@@ -4,8 +4,13 @@
  *
  * @module
  */
-import { asyncDisposeSymbol } from '@jsonrpc-kit/core/engine';
-import { closeOnce, openConnection, type RedisConnectionOptions } from './connection.js';
+import { asyncDisposeSymbol, type OptionNames } from '@jsonrpc-kit/core/engine';
+import {
+  checkRedisOptions,
+  closeOnce,
+  openConnection,
+  type RedisConnectionOptions,
+} from './connection.js';
 
 /** The prefix of each session's key. @default "jsonrpc-kit:session:" */
 export const DEFAULT_SESSION_KEY_PREFIX = 'jsonrpc-kit:session:';
@@ -19,6 +24,13 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
    */
   readonly keyPrefix?: string | undefined;
 }
+
+/** The names of {@link RedisSessionStoreOptions} beside the connection's. */
+const SESSION_STORE_OPTION_NAMES: OptionNames<
+  Omit<RedisSessionStoreOptions, keyof RedisConnectionOptions>
+> = {
+  keyPrefix: true,
+};
 
 /** What a process needs to continue a session it did not start (the transport's `SessionRecord`). */
 export interface RedisSessionRecord {
@@ -116,6 +128,7 @@ function expiry(ttl: number): string[] {
 export async function createRedisSessionStore<R extends object = RedisSessionRecord>(
   options: RedisSessionStoreOptions = {},
 ): Promise<RedisSessionStore<R>> {
+  checkRedisOptions('createRedisSessionStore', options, SESSION_STORE_OPTION_NAMES);
   const prefix = options.keyPrefix ?? DEFAULT_SESSION_KEY_PREFIX;
   const connection = await openConnection(options);
   const close = closeOnce(connection);

@@ -4,8 +4,13 @@
  *
  * @module
  */
-import { asyncDisposeSymbol } from '@jsonrpc-kit/core/engine';
-import { closeOnce, openConnection, type RedisConnectionOptions } from './connection.js';
+import { asyncDisposeSymbol, type OptionNames } from '@jsonrpc-kit/core/engine';
+import {
+  checkRedisOptions,
+  closeOnce,
+  openConnection,
+  type RedisConnectionOptions,
+} from './connection.js';
 
 /** The prefix of each task's key. @default "jsonrpc-kit:mcp-task:" */
 export const DEFAULT_TASK_KEY_PREFIX = 'jsonrpc-kit:mcp-task:';
@@ -22,6 +27,13 @@ export interface RedisTaskStoreOptions extends RedisConnectionOptions {
    */
   readonly keyPrefix?: string | undefined;
 }
+
+/** The names of {@link RedisTaskStoreOptions} beside the connection's. */
+const TASK_STORE_OPTION_NAMES: OptionNames<
+  Omit<RedisTaskStoreOptions, keyof RedisConnectionOptions>
+> = {
+  keyPrefix: true,
+};
 
 /** What the store needs of a task: its id, and how long from now it is kept. */
 export interface RedisTaskLike {
@@ -97,6 +109,7 @@ return 0`;
 export async function createRedisTaskStore<T extends RedisTaskLike = RedisTaskLike>(
   options: RedisTaskStoreOptions = {},
 ): Promise<RedisTaskStore<T>> {
+  checkRedisOptions('createRedisTaskStore', options, TASK_STORE_OPTION_NAMES);
   const prefix = options.keyPrefix ?? DEFAULT_TASK_KEY_PREFIX;
   const connection = await openConnection(options);
   const close = closeOnce(connection);
