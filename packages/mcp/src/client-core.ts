@@ -13,16 +13,8 @@ import {
   type McpClientOptions,
 } from './client-api.js';
 import type { InitializeResult } from './client-types.js';
+import { isRecord } from './records.js';
 import type { ClientCapabilities, Implementation } from './types.js';
-
-/**
- * Whether a value is a plain object (not an array, not `null`).
- *
- * @param value - the value
- * @returns whether it is a record
- */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Answers a server→client request (on the wire, or one of an `input_required` result).

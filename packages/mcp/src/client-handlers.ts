@@ -8,8 +8,9 @@
  */
 import { type JsonRpcParams, MethodNotFoundError } from '@jsonrpc-kit/core';
 import type { McpClient, McpClientHandlerContext, McpClientOptions } from './client-api.js';
-import { isRecord, type McpAnswer, metaOf } from './client-core.js';
+import { type McpAnswer, metaOf } from './client-core.js';
 import type { LogMessage } from './client-types.js';
+import { isRecord } from './records.js';
 import type { ClientCapabilities, CreateMessageParams, ElicitParams } from './types.js';
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { McpAuthProvider } from './auth/oauth-client.js';
 import type { ToolInfo } from './client-types.js';
+import { isRecord } from './records.js';
 
 /** A `fetch`-compatible function (the Streamable HTTP transport's `fetch` option). */
 export type McpFetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -43,9 +44,6 @@ const MAX_AUTH_RETRIES = 4;
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 /** An HTTP token (RFC 9110): visible ASCII but separators. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The `x-mcp-header` names of a tool's top-level arguments, by argument, or `undefined` when one

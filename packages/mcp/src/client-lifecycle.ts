@@ -7,8 +7,9 @@
  */
 import { isJsonRpcError, JsonRpcError, ProtocolError } from '@jsonrpc-kit/core';
 import { UNSUPPORTED_PROTOCOL_VERSION } from './client-api.js';
-import { isRecord, isStateless, type McpClientCore } from './client-core.js';
+import { isStateless, type McpClientCore } from './client-core.js';
 import type { InitializeResult } from './client-types.js';
+import { isRecord } from './records.js';
 import type { Implementation } from './types.js';
 
 /** The `_meta` key of a stateless result that carries the server's name and version. */

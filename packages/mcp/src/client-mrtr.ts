@@ -8,7 +8,8 @@
 import type { Client } from '@jsonrpc-kit/client';
 import { type JsonRpcParams, type McpProgress, ProtocolError } from '@jsonrpc-kit/core';
 import { MAX_INPUT_ROUNDS, type McpCallOptions } from './client-api.js';
-import { isRecord, type McpAnswer, type McpClientCore } from './client-core.js';
+import type { McpAnswer, McpClientCore } from './client-core.js';
+import { isRecord } from './records.js';
 
 /**
  * The client's `call`: a request with the call's options, whose `input_required` results are

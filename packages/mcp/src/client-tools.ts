@@ -8,9 +8,10 @@
 import { Validator } from '@cfworker/json-schema';
 import { ProtocolError } from '@jsonrpc-kit/core';
 import type { McpCallOptions, McpClient } from './client-api.js';
-import { cursorParams, isRecord, listAll, type McpClientCore } from './client-core.js';
+import { cursorParams, listAll, type McpClientCore } from './client-core.js';
 import { toolHeaderNames } from './client-http.js';
 import type { JsonSchemaObject, ListToolsResult } from './client-types.js';
+import { isRecord } from './records.js';
 import type { CallToolResult } from './types.js';
 
 /**

@@ -14,6 +14,7 @@ import {
 } from '@jsonrpc-kit/core';
 import type { HandlerContext } from '@jsonrpc-kit/server';
 import type { InputRounds } from './mrtr.js';
+import { isRecord } from './records.js';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY, type RequestMeta } from './stateless.js';
 import type { TaskStarter } from './tasks/tasks.js';
 import type {
@@ -206,10 +207,6 @@ export interface McpContext {
   startTask(): Promise<void>;
   /** The task's id, once `startTask()` made this call a task. */
   readonly taskId: string | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A handler's context, made per call. */

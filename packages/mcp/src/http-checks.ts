@@ -8,6 +8,7 @@
 import type { TransportContext } from '@jsonrpc-kit/core';
 import type { Answer, Incoming, McpHttpOptions } from './http-api.js';
 import { type McpServer, stateOf } from './mcp-server.js';
+import { isRecord } from './records.js';
 import {
   HEADER_MISMATCH,
   META_CLIENT_CAPABILITIES,
@@ -17,16 +18,6 @@ import {
 } from './stateless.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/**
- * Whether a value is a plain object (not an array, not `null`).
- *
- * @param value - the value
- * @returns whether it is a record
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function hostName(host: string): string {
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;

@@ -7,8 +7,9 @@
  */
 import type { Transport, TransportContext, TransportHandler } from '@jsonrpc-kit/core';
 import type { Answer, Incoming, McpHttpOptions } from './http-api.js';
-import { admit, errorBody, isRecord, refusal, statusOf } from './http-checks.js';
+import { admit, errorBody, refusal, statusOf } from './http-checks.js';
 import type { McpServer } from './mcp-server.js';
+import { isRecord } from './records.js';
 
 /** A connection that carries one request and its answer. */
 function oneShot(

@@ -10,6 +10,7 @@
  */
 import { InvalidParamsError, ProtocolError } from '@jsonrpc-kit/core';
 import type { HandlerContext } from '@jsonrpc-kit/server';
+import { isRecord } from './records.js';
 
 /** The `_meta` key of the subscription a notification (or the listen result) belongs to. */
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -43,10 +44,6 @@ const FLAGS: Readonly<Record<ListenListKind, keyof SubscriptionFilter>> = {
   prompts: 'promptsListChanged',
   resources: 'resourcesListChanged',
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The open `subscriptions/listen` streams of one server, and what each asked for.

@@ -21,6 +21,7 @@ import {
 } from './context.js';
 import { ListenHub } from './listen.js';
 import { createRequestStateSeal, InputRounds } from './mrtr.js';
+import { defined, isRecord } from './records.js';
 import {
   DEFAULT_PAGE_SIZE,
   MCP_SERVER_PROTOCOL_VERSIONS,
@@ -31,9 +32,7 @@ import {
 import { registerCompletions } from './server-completions.js';
 import {
   decodeCursor,
-  defined,
   encodeCursor,
-  isRecord,
   type ListKind,
   type McpServerCore,
   type PromptEntry,

@@ -5,8 +5,9 @@
  */
 import { InvalidParamsError } from '@jsonrpc-kit/core';
 import type { Completer } from './definitions.js';
+import { isRecord } from './records.js';
 import { MAX_COMPLETION_VALUES } from './server-api.js';
-import { isRecord, type McpServerCore, paramsOf, stringParam } from './server-core.js';
+import { type McpServerCore, paramsOf, stringParam } from './server-core.js';
 
 /**
  * Registers them on the server.

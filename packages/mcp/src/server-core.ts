@@ -25,6 +25,7 @@ import type {
   ToolHandler,
   ToolInput,
 } from './definitions.js';
+import { defined, isRecord } from './records.js';
 import type { McpServerOptions } from './server-api.js';
 import type { TaskManager, TaskStarter } from './tasks/tasks.js';
 import type { CallToolResult, GetPromptResult } from './types.js';
@@ -63,10 +64,6 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
 /** What a tool's name may be. */
 export const TOOL_NAME: RegExp = /^[A-Za-z0-9_.-]{1,128}$/;
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function paramsOf(params: unknown): Record<string, unknown> {
   if (params === undefined) return {};
   if (!isRecord(params)) throw new InvalidParamsError('Params must be an object');
@@ -77,11 +74,6 @@ export function stringParam(params: Record<string, unknown>, name: string): stri
   const value = params[name];
   if (typeof value !== 'string') throw new InvalidParamsError(`"${name}" must be a string`);
   return value;
-}
-
-export function defined<T extends Record<string, unknown>>(object: T): T {
-  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
-  return object;
 }
 
 export function encodeCursor(offset: number): string {

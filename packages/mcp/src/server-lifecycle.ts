@@ -7,7 +7,8 @@
 import { InvalidParamsError } from '@jsonrpc-kit/core';
 import { saveClientState } from './client-store.js';
 import { clientStateOf, LOGGING_LEVELS } from './context.js';
-import { defined, isRecord, type McpServerCore, paramsOf, stringParam } from './server-core.js';
+import { defined, isRecord } from './records.js';
+import { type McpServerCore, paramsOf, stringParam } from './server-core.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 
 /**

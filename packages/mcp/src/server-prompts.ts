@@ -7,9 +7,8 @@ import { InvalidParamsError, type StandardSchemaV1 } from '@jsonrpc-kit/core';
 import { formatIssues, validate } from '@jsonrpc-kit/core/engine';
 import type { PromptArgs } from './definitions.js';
 import { objectJsonSchema } from './json-schema.js';
+import { defined, isRecord } from './records.js';
 import {
-  defined,
-  isRecord,
   issuesText,
   type McpServerCore,
   type PromptEntry,

@@ -7,8 +7,9 @@
 import { InvalidParamsError, JsonRpcError } from '@jsonrpc-kit/core';
 import { saveClientState } from './client-store.js';
 import { CallContext, clientStateOf } from './context.js';
+import { defined } from './records.js';
 import { RESOURCE_NOT_FOUND } from './server-api.js';
-import { defined, type McpServerCore, paramsOf, readResult, stringParam } from './server-core.js';
+import { type McpServerCore, paramsOf, readResult, stringParam } from './server-core.js';
 import type { ResourceInfo } from './types.js';
 
 /**

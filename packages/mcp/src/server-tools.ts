@@ -8,11 +8,10 @@ import { InvalidParamsError, JsonRpcError } from '@jsonrpc-kit/core';
 import { isStandardSchema, validate } from '@jsonrpc-kit/core/engine';
 import type { ToolReturn } from './definitions.js';
 import { objectJsonSchema } from './json-schema.js';
+import { defined, isRecord } from './records.js';
 import { INSUFFICIENT_SCOPE } from './server-api.js';
 import {
-  defined,
   errorResult,
-  isRecord,
   issuesText,
   type McpServerCore,
   paramsOf,

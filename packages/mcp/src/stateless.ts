@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+import { isRecord } from './records.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 
 /** The stateless MCP revisions this server speaks (no `initialize`, per-request `_meta`), newest first. */
@@ -53,10 +55,6 @@ export interface RequestMeta {
   readonly info: Implementation | undefined;
   /** The least severe level to log, when given. */
   readonly logLevel: LoggingLevel | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

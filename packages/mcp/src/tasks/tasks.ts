@@ -12,6 +12,7 @@
  * @module
  */
 import { InvalidParamsError, JsonRpcError } from '@jsonrpc-kit/core';
+import { defined, isRecord } from '../records.js';
 import type { TaskOptions } from './extension.js';
 import { type Local, runTask, type TaskHandle, type TaskStarter, wake } from './handle.js';
 import {
@@ -31,15 +32,6 @@ export {
   tasksNotDeclaredError,
 } from './extension.js';
 export type { TaskHandle, TaskStarter } from './handle.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function defined<T extends Record<string, unknown>>(object: T): T {
-  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
-  return object;
-}
 
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
