@@ -14,6 +14,8 @@ import {
   genericSubscriptions,
   type JsonRpcId,
   type JsonRpcParams,
+  type JsonRpcRequest,
+  MethodNotFoundError,
   type Middleware,
   type RequestOptions,
   type StandardSchemaV1,
@@ -23,12 +25,13 @@ import {
 } from '@jsonrpc-kit/core';
 import {
   asyncDisposeSymbol,
-  createHandlerDispatch,
+  createIncomingRunner,
   createReporter,
   createSession,
   hasCallContext,
   jsonWriterOf,
   runMiddleware,
+  toError,
   withDecodedParams,
 } from '@jsonrpc-kit/core/engine';
 import { createAutoBatchQueue } from './auto-batch.js';
@@ -45,6 +48,7 @@ import { createExchanges } from './exchanges.js';
 import { checkClientOptions } from './options.js';
 import { readerOf } from './read.js';
 import { type CallWriters, sendBatch } from './send-batch.js';
+import { ServedCall } from './served-call.js';
 import { createPromisifiedStub, type StubOptions } from './stub.js';
 import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
@@ -314,19 +318,26 @@ export function createClient<V = unknown>(
     [asyncDisposeSymbol]: () => session.close(),
   };
 
-  session.start(
-    createHandlerDispatch(session, {
-      onRequest: options.onRequest,
-      onNotification: (notification, ctx) =>
-        subscriber.route(notification)
-          ? undefined
-          : options.onNotification?.(withDecodedParams(notification, options.codec?.decode), ctx),
-      peer: client,
-      report,
-      batchHint: exchanges.hintOf,
-      decode: options.codec?.decode,
-      answer: write === undefined && jsonrpc1 === undefined ? undefined : { write, jsonrpc1 },
-    }),
-  );
+  const onRequest = options.onRequest;
+  const onNotification = options.onNotification;
+  const decode = options.codec?.decode;
+  const runner = createIncomingRunner<undefined, ServedCall>({
+    call: (parsed) => new ServedCall(parsed.message, client, session),
+    run: (served) => {
+      const message = served.message;
+      if (served.id !== undefined) {
+        if (onRequest === undefined) throw new MethodNotFoundError();
+        return onRequest(withDecodedParams(message as JsonRpcRequest, decode), served);
+      }
+      if (subscriber.route(message)) return undefined;
+      return onNotification?.(withDecodedParams(message, decode), served);
+    },
+    session: () => session,
+    report: (error, info) => report(toError(error), info),
+    answerInvalid: false,
+    batchHint: exchanges.hintOf,
+    write,
+  });
+  session.start((parsed, text) => runner.answer(parsed, undefined, text));
   return client;
 }

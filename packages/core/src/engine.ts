@@ -19,6 +19,7 @@ export {
   readCallContextHeaders,
   TIMEOUT_HEADER,
 } from './call-context.js';
+export type { ErrorHandler, RunnerReport } from './call-failures.js';
 export { decodeResults, jsonReaderOf, jsonWriterOf, withDecodedParams } from './codec.js';
 export type { MaybeSchema, ParamsShape } from './contract.js';
 export { checkParamNames, contractName, paramNamesOf, paramsShapeOf } from './contract.js';
@@ -30,10 +31,10 @@ export type { EnvelopeScanner } from './envelope-scanner.js';
 export { createEnvelopeScanner, scanEnvelope } from './envelope-scanner.js';
 export { classifyErrorCode } from './errors.js';
 export { FifoQueue } from './fifo-queue.js';
-export type { AnswerOptions, HandlerDispatchOptions } from './handlers.js';
-export { answerResult, createHandlerDispatch, joinAnswers } from './handlers.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
 export { createIncomingCalls } from './incoming.js';
+export type { IncomingRunner, IncomingRunnerOptions, RunnerCall } from './incoming-runner.js';
+export { createIncomingRunner } from './incoming-runner.js';
 export type { ParseJsonOptions } from './json.js';
 export { duplicateMemberOf, MAX_BIGINT_DIGITS, parseJson, stringifyJson } from './json.js';
 export { skipJsonSpace, skipJsonString, skipJsonValue } from './json-skip.js';

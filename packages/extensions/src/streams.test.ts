@@ -345,7 +345,7 @@ describe('cancel as a notification, and client-served streams', () => {
     });
   });
 
-  it('lets a server connection pull a stream the client serves', async () => {
+  it('lets a server connection pull a stream its peer serves', async () => {
     const local = createServer();
     cleanup.push(streams(local));
     local.method('events', async function* () {
@@ -354,8 +354,8 @@ describe('cancel as a notification, and client-served streams', () => {
     const remote = createServer();
     const [a, b] = createMemoryTransportPair();
     const connection = remote.connect(b);
-    const client = createClient(a, { onRequest: local.handleRequest });
-    cleanup.push(() => client.close());
+    const served = local.connect(a);
+    cleanup.push(() => served.close());
     expect(
       await collect(streamCall<string>(connection, 'events', undefined, { window: 2 })),
     ).toEqual(['a', 'b', 'c']);

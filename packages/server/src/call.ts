@@ -35,7 +35,7 @@ export class Call implements MiddlewareContext {
   declare aborted: boolean;
   /** Why the call was aborted. */
   declare abortReason: unknown;
-  /** Set while an early answer is possible: rejects the answer with the abort reason. */
+  /** Set by core's incoming runner while the answer waits: answers the call with the abort reason. */
   declare fail: ((reason: unknown) => void) | undefined;
   /** Whether the call has been answered (progress reports stop). */
   declare settled: boolean;
@@ -58,7 +58,6 @@ export class Call implements MiddlewareContext {
    *   read only when the call needs it (HTTP contexts make theirs on first read)
    * @param session - the connection's session (for progress), `undefined` for notifications
    *   and stateless exchanges
-   * @param progress - a progress reporter given from outside (a client serving calls)
    */
   constructor(
     id: JsonRpcId | undefined,
@@ -68,7 +67,6 @@ export class Call implements MiddlewareContext {
     peer: Peer | undefined,
     outer: SignalSource | undefined,
     session: Session | undefined,
-    progress?: ProgressReporter<any>,
   ) {
     this.params = params;
     this.id = id;
@@ -83,7 +81,7 @@ export class Call implements MiddlewareContext {
     this.fail = undefined;
     this.settled = false;
     this._session = session;
-    this._progress = progress === undefined ? null : progress;
+    this._progress = null;
     this._controller = undefined;
     this._state = undefined;
     this._outer = outer;
@@ -144,6 +142,7 @@ export class Call implements MiddlewareContext {
     this.aborted = true;
     this.abortReason = reason;
     this._controller?.abort(reason);
+    this.unlink();
     const fail = this.fail;
     if (fail !== undefined) {
       this.fail = undefined;

@@ -308,6 +308,28 @@ describe('connect()', () => {
     expect(onError).toHaveBeenCalledTimes(2);
   });
 
+  it('fails its own call at once when the peer answers it with an invalid response', async () => {
+    const onError = vi.fn();
+    const server = createServer({ onError, peerCallTimeout: 60_000 });
+    const [connection, remote] = await connect(server);
+    const asking = connection.request('x');
+    const call = JSON.parse(await remote.next());
+    // Both result and error: the answer names the call, but breaks the spec.
+    await remote.send(
+      `{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":1,"error":{"code":1,"message":"x"}}`,
+    );
+    await expect(asking).rejects.toMatchObject({
+      name: 'ProtocolError',
+      message: expect.stringContaining('Received an invalid answer'),
+    });
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ name: 'ProtocolError' }),
+      expect.objectContaining({ kind: 'invalid-message', method: 'x', id: call.id }),
+    );
+    // Nothing is answered back, and the connection keeps serving.
+    expect(remote.inbox).toEqual([]);
+  });
+
   it('answers an oversized request -32004 with its own id, and keeps serving', async () => {
     const onError = vi.fn();
     const server = createServer({ maxMessageBytes: 100, onError });

@@ -22,10 +22,10 @@ import {
   type FifoQueue,
   type MessageEnvelope,
   type Session,
+  type SessionAnswer,
   type SessionOptions,
   scanEnvelope,
 } from '@jsonrpc-kit/core/engine';
-import type { Answer } from './batch.js';
 import type { Dispatcher } from './dispatch.js';
 import { type Lane, type Limiter, NO_LANES, NO_QUEUE, NO_TURNS } from './limiter.js';
 import type { ServerErrorInfo } from './options.js';
@@ -216,7 +216,7 @@ abstract class ServedConnection implements Connection, SessionOptions, Scope, Li
    * @param parsed - the message
    * @returns the answer
    */
-  answer(parsed: ParseResult): Answer {
+  answer(parsed: ParseResult): SessionAnswer {
     return this.config.dispatcher.answer(parsed, this);
   }
 

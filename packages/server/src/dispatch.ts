@@ -1,42 +1,34 @@
 /**
- * The dispatcher: one parsed message in, the answer text out (batches are handed to
- * `answerBatch`, which calls back here per member). Synchronous all the way when the handler is:
- * a sync handler's answer is a string, not a promise, so `handle()` and connections pay no
- * promise per step. One request or notification is run in `call-path.ts`; a handler's failure
- * becomes its wire error in `handler-errors.ts`.
+ * The dispatcher: core's incoming-call runner (one parse result in, the answer out; see
+ * `createIncomingRunner`) composed with what is the server's own: how a call is made (`Call`)
+ * and run (`run.ts`: limiter, middleware, registry, schemas, deadlines), its policies (codec,
+ * JSON-RPC 1.0, error mapping, the params-violation code) and its refusal of batches.
  *
  * @module
  */
 import {
-  ErrorCode,
-  fromErrorObject,
   InvalidRequestError,
   type ParseOptions,
   type ParseResult,
   parse,
   serializeError,
 } from '@jsonrpc-kit/core';
-import type { ParsedInvalid, ParsedMessage, ParsedResponse } from '@jsonrpc-kit/core/engine';
-import { type Answer, answerBatch, type BatchOptions } from './batch.js';
-import type { Call } from './call.js';
-import { createCallPath } from './call-path.js';
-import { createHandlerErrors, type HandlerErrors } from './handler-errors.js';
+import { createIncomingRunner, type SessionAnswer } from '@jsonrpc-kit/core/engine';
+import { Call } from './call.js';
 import { createRunner } from './run.js';
 import type { DispatcherConfig, Scope } from './scope.js';
 
-/** What the dispatcher offers the server (with its failure handling). */
-export interface Dispatcher extends HandlerErrors {
+/** What the dispatcher offers the server. */
+export interface Dispatcher {
   /** Answers one parse result: a string, `undefined` (nothing to answer), or a promise of either. */
-  answer(parsed: ParseResult, scope: Scope): Answer;
+  answer(parsed: ParseResult, scope: Scope): SessionAnswer;
   /**
    * Parses one text and answers it. A batch over `maxBatchSize` is refused before any member is
    * classified, so its cost is the `JSON.parse` alone.
    */
-  answerText(text: string, scope: Scope): Answer;
+  answerText(text: string, scope: Scope): SessionAnswer;
   /** Parses one text with the server's limits (a batch over `maxBatchSize` is refused unread). */
   parse(text: string): ParseResult;
-  /** Runs one call through middleware, validation and the handler, within the scope's limits. */
-  run(call: Call, scope: Scope): unknown;
 }
 
 const BATCHES_REFUSED: string = serializeError(
@@ -51,80 +43,46 @@ const BATCHES_REFUSED: string = serializeError(
  * @returns the dispatcher
  */
 export function createDispatcher(config: DispatcherConfig): Dispatcher {
-  const { report } = config;
-  const { paramsViolationCode } = config.policies;
+  const { report, methods, cancelMethod, policies } = config;
 
-  const run = createRunner({ ...config, decode: config.policies.decode });
-  const errors = createHandlerErrors(config);
-  const { errorObject, notificationFailed } = errors;
-  const { answerRequest, runNotification } = createCallPath(config, run, errors);
-
-  function answerInvalid(parsed: ParsedInvalid, scope: Scope): string | undefined {
-    if (parsed.silent || (parsed.response && scope.session !== undefined)) {
-      const value = parsed.value as { method?: unknown } | undefined;
-      report(fromErrorObject(parsed.error), {
-        kind: 'invalid-message',
-        level: 'warn',
-        ...(typeof value?.method === 'string' ? { method: value.method } : {}),
-        notification: parsed.silent,
-      });
-      return undefined;
-    }
-    const error =
-      parsed.error.code === ErrorCode.InvalidParams &&
-      paramsViolationCode !== ErrorCode.InvalidParams
-        ? {
-            code: paramsViolationCode,
-            message: 'Invalid Request: params must be an array or an object',
-          }
-        : parsed.error;
-    return serializeError(parsed.id, error, parsed.rawId);
-  }
-
-  function answerResponse(parsed: ParsedResponse, scope: Scope): string | undefined {
-    if (scope.session !== undefined) {
-      scope.session.respond(parsed.message);
-      return undefined;
-    }
-    // A stateless exchange has no requests of its own to correlate a response with.
-    return serializeError(
-      parsed.message.id,
-      new InvalidRequestError('Invalid Request: a response cannot be answered').toErrorObject(),
-      parsed.rawId,
-    );
-  }
-
-  function answerMessage(parsed: ParsedMessage, scope: Scope): Answer {
-    switch (parsed.kind) {
-      case 'request':
-        return answerRequest(parsed, scope);
-      case 'notification':
-        return runNotification(parsed, scope);
-      case 'response':
-        return answerResponse(parsed, scope);
-      default:
-        return answerInvalid(parsed, scope);
-    }
-  }
-
-  const batchOptions: BatchOptions<ParsedMessage, Scope> = {
+  const run = createRunner({ ...config, decode: policies.decode });
+  const runner = createIncomingRunner<Scope, Call>({
+    call: (parsed, scope) => {
+      const message = parsed.message;
+      return new Call(
+        parsed.kind === 'request' ? parsed.message.id : undefined,
+        message.method,
+        message.params,
+        scope.transport,
+        scope.peer,
+        scope.outer,
+        parsed.kind === 'request' ? scope.session : undefined,
+      );
+    },
+    run,
+    session: (scope) => scope.session,
+    report: (error, info, notification) => report(error, { ...info, notification }),
+    errorHandler: policies.errorHandler,
+    exposeErrorDetails: config.exposeErrorDetails,
+    write: policies.write,
     maxBatchSize: config.maxBatchSize,
-    concurrency: config.batchConcurrency,
-    answer: answerMessage,
-  };
+    batchConcurrency: config.batchConcurrency,
+    paramsViolationCode: policies.paramsViolationCode,
+    // Over handle() there is nothing to cancel across exchanges.
+    ignoreWithoutSession: (method) => method === cancelMethod && !methods.has(method),
+  });
 
-  const batches = config.policies.batches;
+  const batches = policies.batches;
   const parseOptions: ParseOptions = {
     // Refusing batches: any batch is refused unread (its cost is the JSON.parse alone).
     maxBatchSize: batches ? config.maxBatchSize : 0,
-    ...config.policies.parseOptions,
+    ...policies.parseOptions,
   };
-  const answer = (parsed: ParseResult, scope: Scope): Answer => {
-    if (parsed.kind === 'batch') return answerBatch(parsed.messages, scope, batchOptions);
+  const answer = (parsed: ParseResult, scope: Scope): SessionAnswer => {
     if (!batches && parsed.kind === 'invalid' && Array.isArray(parsed.value)) {
-      return parsed.value.length === 0 ? answerMessage(parsed, scope) : BATCHES_REFUSED;
+      return parsed.value.length === 0 ? runner.answer(parsed, scope) : BATCHES_REFUSED;
     }
-    return answerMessage(parsed, scope);
+    return runner.answer(parsed, scope);
   };
 
   return {
@@ -135,8 +93,5 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     parse(text) {
       return parse(text, parseOptions);
     },
-    run,
-    errorObject,
-    notificationFailed,
   };
 }

@@ -1,6 +1,5 @@
 import type { TransportContext } from '@jsonrpc-kit/core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPLimit } from './batch.js';
+import { describe, expect, it } from 'vitest';
 import { defaultClientKey } from './defaults.js';
 import { createServer } from './server.js';
 
@@ -35,12 +34,6 @@ function gatedServer(options: Parameters<typeof createServer>[0]) {
     },
   };
 }
-
-// Batches that go async load p-limit the first time; these tests count turns, so it is loaded
-// before they start.
-beforeAll(async () => {
-  await loadPLimit();
-});
 
 describe('fair admission across handle() clients', () => {
   it('admits another client at once while one client floods slow batches', async () => {

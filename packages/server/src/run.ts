@@ -1,7 +1,7 @@
 /**
  * Running one call: a slot from the limiter (or a place in its queue), the middleware chain,
- * lookup, name mapping, validation and the handler, and the deadline and early answer on
- * timeout, cancellation or close. Synchronous all the way when the handler is.
+ * lookup, name mapping, validation and the handler, and the deadline (an abort, which core's
+ * incoming runner answers at once). Synchronous all the way when the handler is.
  *
  * @module
  */
@@ -147,51 +147,36 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
     });
   }
 
-  /** Answers early on timeout, cancellation or close; a late result is dropped. */
+  /**
+   * Arms the call's deadline and links it to its outer signal (the exchange's) while its handler
+   * runs: either aborts the call, and core's runner answers it at once (a late result is dropped).
+   * Both are disarmed when the handler settles.
+   */
   function guard(
     call: Call,
     promise: PromiseLike<unknown>,
     timeout: number,
     callerDeadline = false,
-  ): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
-        call.fail = undefined;
-        call.unlink();
-      };
-      call.fail = (reason) => {
-        done();
-        reject(reason);
-      };
-      if (timeout > 0) {
-        timer = setTimeout(
-          () =>
-            call.abort(
-              callerDeadline
-                ? deadlineExceeded()
-                : new RequestTimeoutError(`Request timed out after ${timeout} ms`),
-            ),
-          timeout,
-        );
-      }
-      call.link();
-      if (call.aborted) {
-        done();
-        reject(call.abortReason);
-      }
-      promise.then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          reject(error);
-        },
+  ): PromiseLike<unknown> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (timeout > 0) {
+      timer = setTimeout(
+        () =>
+          call.abort(
+            callerDeadline
+              ? deadlineExceeded()
+              : new RequestTimeoutError(`Request timed out after ${timeout} ms`),
+          ),
+        timeout,
       );
-    });
+    }
+    call.link();
+    const done = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      call.unlink();
+    };
+    promise.then(done, done);
+    return promise;
   }
 
   function run(call: Call, scope: Scope): unknown {

@@ -5,26 +5,14 @@
  *
  * @module
  */
-import type {
-  JsonRpcErrorObject,
-  JsonRpcId,
-  ParseOptions,
-  Peer,
-  TransportContext,
-} from '@jsonrpc-kit/core';
-import type { Session } from '@jsonrpc-kit/core/engine';
+import type { ParseOptions, Peer, TransportContext } from '@jsonrpc-kit/core';
+import type { ErrorHandler, Session } from '@jsonrpc-kit/core/engine';
 import type { SignalSource } from './call.js';
 import type { ContextReader } from './call-context.js';
 import type { Limiter } from './limiter.js';
 import type { ServerErrorInfo } from './options.js';
 import type { Entry } from './registry.js';
 import type { ServerMiddleware } from './types.js';
-
-/** Maps a handler's failure to the error object to answer; `undefined` keeps the default -32603. */
-export type ErrorHandler = (
-  error: unknown,
-  call: { readonly method: string; readonly id: JsonRpcId },
-) => JsonRpcErrorObject | undefined;
 
 /** Where a message is answered: one `handle()` exchange, or one connection. */
 export interface Scope {

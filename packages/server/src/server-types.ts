@@ -202,13 +202,6 @@ export interface Server extends MessageHandler, ConnectionHandler<Connection> {
    * @returns the connection
    */
   connect(transport: Transport, context?: TransportContext): Connection;
-  /**
-   * Runs the whole pipeline for one parsed request: resolves to the result or rejects with a
-   * `JsonRpcError`. Bound: pass it as a client's `onRequest` to serve calls from the other side.
-   */
-  readonly handleRequest: IncomingRequestHandler;
-  /** Runs the whole pipeline for one parsed notification. Bound: a client's `onNotification`. */
-  readonly handleNotification: IncomingNotificationHandler;
   /** The open connections. */
   readonly connections: ReadonlySet<Connection>;
   /**

@@ -209,15 +209,6 @@ export function createServer(options: ServerOptions = {}): Server {
     return dispatcher.answerText(text, scopeOf(context));
   };
 
-  const incomingScope = (ctx: IncomingContext): Scope => ({
-    transport: ctx.transport,
-    peer: ctx.peer,
-    limiter: globalLimiter,
-    client: undefined,
-    session: undefined,
-    outer: ctx,
-  });
-
   const server: Server = {
     method(name: string, handler: Handler, methodOptions?: ServerMethodOptions): () => void {
       return register(name, 'method', handler, methodOptions, false);
@@ -275,51 +266,6 @@ export function createServer(options: ServerOptions = {}): Server {
       const connection = serve(transport, context ?? EMPTY_CONTEXT);
       connections.add(connection);
       return connection;
-    },
-    handleRequest(request: JsonRpcRequest, ctx: IncomingContext): unknown {
-      const call = new Call(
-        request.id,
-        request.method,
-        request.params,
-        ctx.transport,
-        ctx.peer,
-        ctx,
-        undefined,
-        ctx.progress,
-      );
-      const wire = (error: unknown): never => {
-        if (isJsonRpcError(error)) throw error;
-        const object = dispatcher.errorObject(error, request.method, request.id);
-        throw new InternalError(object.message, object.data, { cause: error });
-      };
-      let result: unknown;
-      try {
-        result = dispatcher.run(call, incomingScope(ctx));
-      } catch (error) {
-        return wire(error);
-      }
-      return result instanceof Promise ? result.catch(wire) : result;
-    },
-    handleNotification(notification: JsonRpcNotification, ctx: IncomingContext): Promise<void> {
-      const call = new Call(
-        undefined,
-        notification.method,
-        notification.params,
-        ctx.transport,
-        ctx.peer,
-        ctx,
-        undefined,
-      );
-      const failed = (error: unknown): void => dispatcher.notificationFailed(call.method, error);
-      try {
-        return Promise.resolve(dispatcher.run(call, incomingScope(ctx))).then(
-          () => undefined,
-          failed,
-        );
-      } catch (error) {
-        failed(error);
-        return Promise.resolve();
-      }
     },
     connections,
     [asyncDisposeSymbol]: () => server.close(),

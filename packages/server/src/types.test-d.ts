@@ -8,7 +8,6 @@ import {
 } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type Answer, answerBatch, type BatchOptions } from './batch.js';
 import { createServer } from './server.js';
 import type { Connection, Server } from './server-types.js';
 import type { ContractImplementation, HandlerContext } from './types.js';
@@ -69,22 +68,6 @@ describe('implement()', () => {
     server.notification<string[]>('note', (p) => {
       expectTypeOf(p).toEqualTypeOf<string[]>();
     });
-  });
-});
-
-describe('batches', () => {
-  it('types members and scope from the options', () => {
-    expectTypeOf(answerBatch<number, string>)
-      .parameter(2)
-      .toEqualTypeOf<BatchOptions<number, string>>();
-    expectTypeOf(answerBatch<number, string>).returns.toEqualTypeOf<Answer>();
-    const options: BatchOptions<{ id: number }, undefined> = {
-      maxBatchSize: 10,
-      concurrency: 2,
-      answer: () => undefined,
-    };
-    // @ts-expect-error the answer must take the batch's member type
-    answerBatch([1, 2], undefined, options);
   });
 });
 

@@ -1,20 +1,11 @@
-import pLimit from 'p-limit';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
-  type Answer,
   answerBatch,
   BATCH_TOO_LARGE_TEXT,
   type BatchOptions,
   joinAnswers,
-  loadPLimit,
-} from './batch.js';
-
-// The real p-limit, wrapped in a spy so the tests can see whether a batch created one.
-vi.mock('p-limit', async (importOriginal) => {
-  const real = await importOriginal<typeof import('p-limit')>();
-  return { ...real, default: vi.fn(real.default) };
-});
-const pLimitSpy = vi.mocked(pLimit);
+} from './answer-batch.js';
+import type { SessionAnswer as Answer } from './session.js';
 
 /** A member of a test batch: answered synchronously or after a delay, with text or nothing. */
 interface Member {
@@ -42,10 +33,6 @@ function plain(member: Member): Answer {
   return sleep(member.delay ?? 0).then(() => value);
 }
 
-beforeEach(() => {
-  pLimitSpy.mockClear();
-});
-
 describe('joinAnswers', () => {
   it('joins text into one array, skipping undefined', () => {
     expect(joinAnswers([text(1), undefined, text(3)])).toBe(`[${text(1)},${text(3)}]`);
@@ -59,21 +46,14 @@ describe('joinAnswers', () => {
 });
 
 describe('answerBatch', () => {
-  // p-limit loads with the first batch that goes async (see 'loading p-limit' below); these
-  // tests are about the scheduling once it is there.
-  beforeAll(async () => {
-    await loadPLimit();
-  });
-
-  it('answers a sync batch synchronously, without p-limit', () => {
+  it('answers a sync batch synchronously, with no promise', () => {
     const members = [{ id: 0 }, { id: 1 }, { id: 2 }];
     const answer = answerBatch(members, undefined, options(plain));
     expect(typeof answer).toBe('string');
     expect(answer).toBe(`[${text(0)},${text(1)},${text(2)}]`);
-    expect(pLimitSpy).not.toHaveBeenCalled();
   });
 
-  it('answers sync members before the first async one at once, then makes one p-limit', async () => {
+  it('answers sync members before the first async one at once, then bounds the rest', async () => {
     const seen: number[] = [];
     const answer = answerBatch(
       [{ id: 0 }, { id: 1 }, { id: 2, async: true }, { id: 3 }, { id: 4 }],
@@ -83,11 +63,9 @@ describe('answerBatch', () => {
         return plain(member);
       }),
     );
-    // Members 0..2 ran in this tick; 3 and 4 wait for p-limit, which starts them a tick later.
-    expect(seen).toEqual([0, 1, 2]);
+    // Members 0..2 ran in order; 3 and 4 start beside 2 at once (room for 10).
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
     expect(answer).toBeInstanceOf(Promise);
-    expect(pLimitSpy).toHaveBeenCalledTimes(1);
-    expect(pLimitSpy).toHaveBeenCalledWith(10);
     expect(await answer).toBe(`[${[0, 1, 2, 3, 4].map(text).join(',')}]`);
     expect(seen).toEqual([0, 1, 2, 3, 4]);
   });
@@ -137,14 +115,13 @@ describe('answerBatch', () => {
   it('gives undefined for an all-notification batch, sync or async', async () => {
     const sync = [0, 1, 2].map((id) => ({ id, notification: true }));
     expect(answerBatch(sync, undefined, options(plain))).toBeUndefined();
-    expect(pLimitSpy).not.toHaveBeenCalled();
     const async = [0, 1, 2].map((id) => ({ id, notification: true, async: true }));
     const answer = answerBatch(async, undefined, options(plain));
     expect(answer).toBeInstanceOf(Promise);
     expect(await answer).toBeUndefined();
   });
 
-  it('holds the concurrency, counting the async member that made the p-limit', async () => {
+  it('holds the concurrency, counting the first async member', async () => {
     let now = 0;
     let peak = 0;
     const starts: number[] = [];
@@ -157,10 +134,8 @@ describe('answerBatch', () => {
     };
     const members = Array.from({ length: 12 }, (_, id) => ({ id }));
     const pending = answerBatch(members, undefined, options(tracked, 3));
-    // Member 0 went async and holds a slot: p-limit starts only members 1 and 2 beside it. The
-    // 1 ms timer fires before any member's 3 ms sleep ends.
-    expect(starts).toEqual([0]);
-    await sleep(0);
+    // Member 0 went async and holds a slot: only members 1 and 2 start beside it.
+    expect(starts).toEqual([0, 1, 2]);
     expect(now).toBe(3);
     expect(starts).toEqual([0, 1, 2]);
     expect(await pending).toBe(`[${members.map((m) => text(m.id)).join(',')}]`);
@@ -217,24 +192,38 @@ describe('answerBatch', () => {
   });
 });
 
-describe('loading p-limit', () => {
-  it('loads p-limit with the first batch that goes async, then schedules the rest under it', async () => {
-    // A fresh copy of the module, as a fresh process has it: p-limit not loaded yet.
-    vi.resetModules();
-    const fresh = await import('./batch.js');
-    const seen: number[] = [];
-    const answer = fresh.answerBatch(
-      [{ id: 0 }, { id: 1, async: true }, { id: 2 }, { id: 3, async: true }],
-      undefined,
-      options((member) => {
-        seen.push(member.id);
-        return plain(member);
-      }, 1),
-    );
-    // Members up to the first async one ran at once; the rest wait for p-limit.
-    expect(seen).toEqual([0, 1]);
-    expect(answer).toBeInstanceOf(Promise);
-    expect(await answer).toBe(`[${[0, 1, 2, 3].map(text).join(',')}]`);
-    expect(seen).toEqual([0, 1, 2, 3]);
+describe('a member that fails', () => {
+  it('rejects the batch once, with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const answer = answerBatch([0, 1, 2], undefined, {
+        maxBatchSize: 10,
+        concurrency: 2,
+        answer: (n) =>
+          n === 1 ? Promise.reject(new Error('member failed')) : Promise.resolve(text(n)),
+      });
+      await expect(answer).rejects.toThrow('member failed');
+      await sleep(20);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
+
+describe('types', () => {
+  it('types members and scope from the options', () => {
+    const options: BatchOptions<{ id: number }, undefined> = {
+      maxBatchSize: 10,
+      concurrency: 2,
+      answer: () => undefined,
+    };
+    // @ts-expect-error the answer must take the batch's member type
+    answerBatch([1, 2], undefined, options);
+    expect(answerBatch([{ id: 1 }], undefined, options)).toBeUndefined();
   });
 });
