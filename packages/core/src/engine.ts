@@ -1,7 +1,7 @@
 /**
  * The engine of jsonrpc-kit, for authors of transports and of packages built on the kit: the
  * session (the duplex engine the server's connections and the client run on), its call tables,
- * the handler dispatch, envelope scanners, backoff, the queues and maps the engine keeps, and the
+ * the incoming-call runner, envelope scanners, backoff, the queues and maps the engine keeps, and the
  * helpers the packages share. Applications use the main entry, `@jsonrpc-kit/core`.
  *
  * @module
@@ -20,8 +20,9 @@ export {
   TIMEOUT_HEADER,
 } from './call-context.js';
 export type { ErrorHandler, RunnerReport } from './call-failures.js';
+export type { CodecWireForm } from './codec.js';
 export { decodeResults, jsonReaderOf, jsonWriterOf, withDecodedParams } from './codec.js';
-export type { MaybeSchema, ParamsShape } from './contract.js';
+export type { MaybeSchema, MethodExample, MethodTag, ParamsShape } from './contract.js';
 export { checkParamNames, contractName, paramNamesOf, paramsShapeOf } from './contract.js';
 export { asyncDisposeSymbol } from './dispose.js';
 export type { ConnectionHandler, ConnectionLike, MessageHandler } from './endpoint.js';
@@ -29,6 +30,7 @@ export type { MessageEnvelope } from './envelope.js';
 export { headIdText, scanHead } from './envelope-head.js';
 export type { EnvelopeScanner } from './envelope-scanner.js';
 export { createEnvelopeScanner, scanEnvelope } from './envelope-scanner.js';
+export type { ErrorCodeValue, ProtocolErrorOptions, TransportErrorOptions } from './errors.js';
 export { classifyErrorCode } from './errors.js';
 export { FifoQueue } from './fifo-queue.js';
 export type { IncomingCall, IncomingCalls } from './incoming.js';
@@ -79,6 +81,7 @@ export { sendError } from './send-error.js';
 export { stringifyId, UNSERIALIZABLE_RESULT } from './serialize.js';
 export type { Session, SessionAnswer, SessionDispatch, SessionOptions } from './session.js';
 export { createSession } from './session.js';
+export type { SubscribeCall } from './subscription.js';
 export { isPromiseLike } from './thenable.js';
 export { toError } from './to-error.js';
 export { SENT } from './transport.js';

@@ -1,7 +1,7 @@
 export type { BackoffOptions } from './backoff.js';
 export type { CallContext } from './call-context.js';
 export { withCallContext } from './call-context.js';
-export type { Codec, CodecWireForm, SuperjsonCodecOptions, SuperjsonLike } from './codec.js';
+export type { Codec, SuperjsonCodecOptions, SuperjsonLike } from './codec.js';
 export { losslessNumbers, superjsonCodec } from './codec.js';
 export type {
   ContentDescriptorDocs,
@@ -17,10 +17,8 @@ export type {
   MethodDocs,
   MethodDocsOf,
   MethodError,
-  MethodExample,
   MethodNames,
   MethodOptions,
-  MethodTag,
   NotificationDefinition,
   NotificationNames,
   NotificationOptions,
@@ -50,11 +48,8 @@ export type {
 } from './endpoint.js';
 export type {
   CallInfo,
-  ErrorCodeValue,
   JsonRpcErrorOptions,
   LocalErrorCodeValue,
-  ProtocolErrorOptions,
-  TransportErrorOptions,
 } from './errors.js';
 export {
   AbortError,
@@ -133,7 +128,6 @@ export {
   serializeSuccess,
 } from './serialize.js';
 export type {
-  SubscribeCall,
   SubscriptionDialect,
   SubscriptionDialectOptions,
   SubscriptionErrorCode,

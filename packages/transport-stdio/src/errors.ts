@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { TransportError, type TransportErrorOptions } from '@jsonrpc-kit/core';
-import type { MessageEnvelope } from '@jsonrpc-kit/core/engine';
+import { TransportError } from '@jsonrpc-kit/core';
+import type { MessageEnvelope, TransportErrorOptions } from '@jsonrpc-kit/core/engine';
 
 const FRAME_BRAND = Symbol.for('@jsonrpc-kit/transport-stdio.FrameError');
 const EXIT_BRAND = Symbol.for('@jsonrpc-kit/transport-stdio.ProcessExitError');
