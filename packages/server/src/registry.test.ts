@@ -1,10 +1,4 @@
-import {
-  defineContract,
-  type IncomingContext,
-  InternalError,
-  method,
-  notification,
-} from '@jsonrpc-kit/core';
+import { defineContract, method, notification } from '@jsonrpc-kit/core';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { createServer } from './server.js';

@@ -4,15 +4,7 @@
  *
  * @module
  */
-import type {
-  Codec,
-  Contract,
-  IncomingNotificationHandler,
-  IncomingRequestHandler,
-  ParseResult,
-  Transport,
-  TransportContext,
-} from '@jsonrpc-kit/core';
+import type { Codec, Contract, ParseResult, Transport, TransportContext } from '@jsonrpc-kit/core';
 import type {
   ConnectionHandler,
   ConnectionLike,

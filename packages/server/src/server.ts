@@ -8,11 +8,6 @@ import {
   type Contract,
   defaultProfile,
   ErrorCode,
-  type IncomingContext,
-  InternalError,
-  isJsonRpcError,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
   jsonrpc1,
   RequestTooLargeError,
   type Transport,
@@ -27,7 +22,6 @@ import {
   type OptionNames,
   scanEnvelope,
 } from '@jsonrpc-kit/core/engine';
-import { Call } from './call.js';
 import { createContextReader } from './call-context.js';
 import { type ConnectionConfig, connectionMaker } from './connection.js';
 import { createDispatcher } from './dispatch.js';
