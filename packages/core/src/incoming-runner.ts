@@ -217,26 +217,51 @@ export function createIncomingRunner<S, C extends RunnerCall>(
     );
   }
 
-  /**
-   * Waits for a call that went async: tracked in the session's table meanwhile, settled once
-   * (by its result, or at once by an abort), untracked when settled.
-   */
-  function settleOnce(
-    call: C,
-    result: PromiseLike<unknown>,
+  /** The answer of a call that ended: its result or failure, written (a notification: none). */
+  function finish(
+    parsed: ParsedRequest | ParsedNotification,
+    failed: boolean,
+    value: unknown,
     session: Session | undefined,
-    ok: (value: unknown) => string | undefined,
-    failed: (error: unknown) => string | undefined,
-  ): Promise<string | undefined> {
+  ): string | undefined {
+    if (parsed.kind === 'request') {
+      return failed ? failure(parsed, value, session) : success(parsed, value);
+    }
+    if (failed) notificationFailed(parsed.message.method, value);
+    return undefined;
+  }
+
+  /**
+   * Makes and runs one call. Synchronous when its handler is; a call that goes async is tracked
+   * in the session's table meanwhile, settled once (by its result, or at once by an abort) and
+   * untracked when settled.
+   */
+  function runCall(
+    parsed: ParsedRequest | ParsedNotification,
+    scope: S,
+    session: Session | undefined,
+  ): SessionAnswer {
+    const call = makeCall(parsed, scope);
+    let result: unknown;
+    try {
+      result = run(call, scope);
+    } catch (error) {
+      call.settled = true;
+      return finish(parsed, true, error, session);
+    }
+    if (!isPromiseLike(result)) {
+      call.settled = true;
+      return finish(parsed, false, result, session);
+    }
     const incoming = session?.incoming;
     incoming?.track(call);
     return new Promise((resolve) => {
-      const settle = (error: boolean, value: unknown): void => {
+      const settle = (failed: boolean, value: unknown): void => {
         if (call.settled) return; // answered already (aborted): a late result is dropped
         call.settled = true;
         call.fail = undefined;
         incoming?.untrack(call);
-        resolve(error ? failed(value) : ok(value));
+        resolve(finish(parsed, failed, value, session));
       };
       call.fail = (reason) => settle(true, reason);
       if (call.aborted) settle(true, call.abortReason);
@@ -249,56 +274,18 @@ export function createIncomingRunner<S, C extends RunnerCall>(
 
   function request(parsed: ParsedRequest, scope: S): SessionAnswer {
     const session = sessionOf(scope);
-    if (session?.isClosed) return undefined;
-    const call = makeCall(parsed, scope);
-    let result: unknown;
-    try {
-      result = run(call, scope);
-    } catch (error) {
-      call.settled = true;
-      return failure(parsed, error, session);
-    }
-    if (!isPromiseLike(result)) {
-      call.settled = true;
-      return success(parsed, result);
-    }
-    return settleOnce(
-      call,
-      result,
-      session,
-      (value) => success(parsed, value),
-      (error) => failure(parsed, error, session),
-    );
+    return session?.isClosed ? undefined : runCall(parsed, scope, session);
   }
 
-  const noAnswer = (): undefined => undefined;
-
   function notification(parsed: ParsedNotification, scope: S): SessionAnswer {
-    const method = parsed.message.method;
     const session = sessionOf(scope);
     if (session !== undefined) {
       // The session's own notices (cancel, progress).
       if (session.consume(parsed.message)) return undefined;
-    } else if (ignoreWithoutSession?.(method) === true) {
+    } else if (ignoreWithoutSession?.(parsed.message.method) === true) {
       return undefined;
     }
-    const call = makeCall(parsed, scope);
-    let result: unknown;
-    try {
-      result = run(call, scope);
-    } catch (error) {
-      call.settled = true;
-      notificationFailed(method, error);
-      return undefined;
-    }
-    if (!isPromiseLike(result)) {
-      call.settled = true;
-      return undefined;
-    }
-    return settleOnce(call, result, session, noAnswer, (error) => {
-      notificationFailed(method, error);
-      return undefined;
-    });
+    return runCall(parsed, scope, session);
   }
 
   function response(parsed: ParsedResponse, scope: S): string | undefined {
