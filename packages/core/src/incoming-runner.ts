@@ -16,7 +16,7 @@
  *   request ───────── call() → run() → success / failure (call-failures.ts)
  *   notification ──── session.consume (cancel, progress) or call() → run()
  *   response ──────── session.respond, or -32600 without a session
- *   invalid ───────── answered (-32700/-32600/-32602) or reported; an invalid answer rejects its call
+ *   invalid ───────── invalid-messages.ts: answered or reported; an invalid answer fails its call
  * ```
  *
  * @module
@@ -28,13 +28,13 @@ import {
   type ErrorHandler,
   type RunnerReport,
 } from './call-failures.js';
-import { ErrorCode, fromErrorObject, InvalidRequestError, ProtocolError } from './errors.js';
+import { InvalidRequestError } from './errors.js';
 import type { IncomingCall } from './incoming.js';
+import { createInvalidHandling } from './invalid-messages.js';
 import { jsonrpc1, serializeError1 } from './jsonrpc1.js';
 import type { JsonRpcResponse } from './messages.js';
 import type {
   ParsedBatch,
-  ParsedInvalid,
   ParsedMessage,
   ParsedNotification,
   ParsedRequest,
@@ -135,8 +135,6 @@ export interface IncomingRunner<S> {
   answer(parsed: ParseResult, scope: S, text?: string): SessionAnswer;
 }
 
-const INVALID: ErrorInfo = Object.freeze({ kind: 'invalid-message', level: 'warn' });
-
 /**
  * Creates an incoming-call runner.
  *
@@ -158,8 +156,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
   options: IncomingRunnerOptions<S, C>,
 ): IncomingRunner<S> {
   const { call: makeCall, run, session: sessionOf, report, write, batchHint } = options;
-  const paramsViolationCode = options.paramsViolationCode ?? ErrorCode.InvalidParams;
-  const answerInvalid = options.answerInvalid !== false;
+  const invalid = createInvalidHandling(options);
   const ignoreWithoutSession = options.ignoreWithoutSession;
   const failures: CallFailures = createCallFailures(options);
   const { errorObject, notificationFailed } = failures;
@@ -302,70 +299,6 @@ export function createIncomingRunner<S, C extends RunnerCall>(
     );
   }
 
-  function invalid(parsed: ParsedInvalid, scope: S, text: string | undefined): string | undefined {
-    const session = sessionOf(scope);
-    const value = parsed.value;
-    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-    const isRequest = isObject && 'method' in value;
-    if (session !== undefined && (parsed.response || (!answerInvalid && !isRequest))) {
-      if (parsed.error.code === ErrorCode.ParseError) {
-        report(new ProtocolError('Received text that is not JSON', text), INVALID, false);
-      } else invalidAnswer(parsed, session);
-      return undefined;
-    }
-    if (!answerInvalid) {
-      const method = isRequest ? (value as { method?: unknown }).method : undefined;
-      report(
-        new ProtocolError('Received an invalid request', value),
-        typeof method === 'string' ? { ...INVALID, method } : INVALID,
-        parsed.silent,
-      );
-      return !parsed.silent && isObject && 'id' in value
-        ? serializeError(parsed.id, parsed.error, parsed.rawId)
-        : undefined;
-    }
-    if (parsed.silent) {
-      const method = isObject ? (value as { method?: unknown }).method : undefined;
-      report(
-        fromErrorObject(parsed.error),
-        typeof method === 'string' ? { ...INVALID, method } : INVALID,
-        true,
-      );
-      return undefined;
-    }
-    const error =
-      parsed.error.code === ErrorCode.InvalidParams &&
-      paramsViolationCode !== ErrorCode.InvalidParams
-        ? {
-            code: paramsViolationCode,
-            message: 'Invalid Request: params must be an array or an object',
-          }
-        : parsed.error;
-    return serializeError(parsed.id, error, parsed.rawId);
-  }
-
-  /** An answer the response checks refused: rejects the call it names, or is reported. */
-  function invalidAnswer(parsed: ParsedInvalid, session: Session): void {
-    const { id, value } = parsed;
-    const method = id === null ? undefined : session.pending.get(id)?.method;
-    // What is wrong, naming the response check that refused it.
-    const rule = parsed.rule;
-    const message = parsed.error.message;
-    const reason = message.startsWith('Invalid response: ') ? message.slice(18) : undefined;
-    let what = 'Received an invalid answer';
-    if (reason !== undefined) what += `: ${reason}`;
-    if (rule !== undefined && reason?.includes(rule) !== true) {
-      what += reason === undefined ? `: it breaks ${rule}` : ` (${rule})`;
-    }
-    if (method !== undefined) {
-      const error = new ProtocolError(what, value, { method, id, rule });
-      session.reject(id, error);
-      report(error, { ...INVALID, method, id }, false);
-    } else if (!(id !== null && session.gaveUp(id))) {
-      report(new ProtocolError(what, value, { rule }), INVALID, false);
-    }
-  }
-
   function member(parsed: ParsedMessage, scope: S, text?: string): SessionAnswer {
     switch (parsed.kind) {
       case 'request':
@@ -375,7 +308,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
       case 'response':
         return response(parsed, scope);
       default:
-        return invalid(parsed, scope, text);
+        return invalid(parsed, sessionOf(scope), text);
     }
   }
 
