@@ -53,4 +53,28 @@ describe('createIncomingCalls', () => {
     ]);
     expect(table.size).toBe(0);
   });
+
+  it('finds calls again once it emptied (its index by id is rebuilt), and keeps silent reasons', () => {
+    const log: unknown[] = [];
+    const table = createIncomingCalls();
+    const first = call(1, log);
+    table.track(first);
+    const silent = new Error('no answer');
+    expect(table.cancel(1, silent, false)).toBe(first); // builds the index, then empties
+    expect(table.size).toBe(0);
+    expect(table.unanswered(silent)).toBe(true);
+    const second = call(1, log);
+    const third = call(2, log);
+    table.track(second);
+    table.track(third);
+    expect(table.cancel(2, 'x', true)).toBe(third);
+    expect(table.cancel(1, 'y', true)).toBe(second);
+    expect(table.cancel(1, 'z', true)).toBeUndefined();
+    table.closeAll('closed'); // nothing left: nothing aborted
+    expect(log).toEqual([
+      [1, silent],
+      [2, 'x'],
+      [1, 'y'],
+    ]);
+  });
 });

@@ -75,56 +75,78 @@ export interface IncomingCalls<C extends IncomingCall = IncomingCall> {
  * ```
  */
 export function createIncomingCalls<C extends IncomingCall = IncomingCall>(): IncomingCalls<C> {
-  // Not a `Set`: see `TurnoverMap` (a `Set` slowed a server of async handlers by a fifth after
-  // a full GC).
-  const calls = new TurnoverMap<C, true>();
-  /** Requests by id: built on the first cancellation, kept from then on. */
-  let byId: Map<JsonRpcId, C> | undefined;
-  let silent: WeakSet<object> | undefined;
+  return new IncomingTable<C>();
+}
 
-  const untrack = (call: C): void => {
-    if (!calls.delete(call)) return;
+/**
+ * The table behind {@link createIncomingCalls}: a class, so that its behaviour lives once on the
+ * prototype (a connection idle between calls holds the table's three fields and an empty map, not
+ * a closure per method), and the index by id is dropped whenever the table empties.
+ */
+class IncomingTable<C extends IncomingCall> implements IncomingCalls<C> {
+  // Not a `Set`: see `TurnoverMap` (a `Set` slowed a server of async handlers by a fifth after
+  // a full GC). Made by the first `track`, kept (a map per call would cost more than it saves).
+  #calls: TurnoverMap<C, true> | undefined = undefined;
+  /** Requests by id: built on the first cancellation while calls run, dropped with `#calls`. */
+  #byId: Map<JsonRpcId, C> | undefined = undefined;
+  /** The reasons of cancellations that must not be answered (kept: answers are made after). */
+  #silent: WeakSet<object> | undefined = undefined;
+
+  get size(): number {
+    return this.#calls?.size ?? 0;
+  }
+
+  track(call: C): void {
+    (this.#calls ??= new TurnoverMap()).set(call, true);
+    // A peer that reuses an id while the first runs breaks the spec: the latest one wins.
+    if (this.#byId !== undefined && call.id !== undefined) this.#byId.set(call.id, call);
+  }
+
+  untrack(call: C): void {
+    const calls = this.#calls;
+    if (calls === undefined || !calls.delete(call)) return;
+    if (calls.size === 0) {
+      this.#byId = undefined;
+      return;
+    }
+    const byId = this.#byId;
     if (byId !== undefined && call.id !== undefined && byId.get(call.id) === call) {
       byId.delete(call.id);
     }
-  };
+  }
 
-  return {
-    get size() {
-      return calls.size;
-    },
-    track(call) {
-      calls.set(call, true);
-      // A peer that reuses an id while the first runs breaks the spec: the latest one wins.
-      if (byId !== undefined && call.id !== undefined) byId.set(call.id, call);
-    },
-    untrack,
-    cancel(id, reason, answer) {
-      if (calls.size === 0) return undefined;
-      if (byId === undefined) {
-        byId = new Map();
-        for (const call of calls.keys()) if (call.id !== undefined) byId.set(call.id, call);
-      }
-      const call = byId.get(id);
-      if (call === undefined) return undefined;
-      untrack(call);
-      if (!answer && typeof reason === 'object' && reason !== null) {
-        (silent ??= new WeakSet()).add(reason);
-      }
-      call.abort(reason);
-      return call;
-    },
-    unanswered(reason) {
-      return silent !== undefined && typeof reason === 'object' && reason !== null
-        ? silent.has(reason)
-        : false;
-    },
-    closeAll(reason) {
-      if (calls.size === 0) return;
-      const all = [...calls.keys()];
-      calls.clear();
-      byId?.clear();
-      for (const call of all) call.abort(reason);
-    },
-  };
+  cancel(id: JsonRpcId, reason: unknown, answer: boolean): C | undefined {
+    const calls = this.#calls;
+    if (calls === undefined || calls.size === 0) return undefined;
+    let byId = this.#byId;
+    if (byId === undefined) {
+      byId = this.#byId = new Map();
+      for (const call of calls.keys()) if (call.id !== undefined) byId.set(call.id, call);
+    }
+    const call = byId.get(id);
+    if (call === undefined) return undefined;
+    this.untrack(call);
+    if (!answer && typeof reason === 'object' && reason !== null) {
+      (this.#silent ??= new WeakSet()).add(reason);
+    }
+    call.abort(reason);
+    return call;
+  }
+
+  unanswered(reason: unknown): boolean {
+    const silent = this.#silent;
+    return silent !== undefined && typeof reason === 'object' && reason !== null
+      ? silent.has(reason)
+      : false;
+  }
+
+  closeAll(reason: unknown): void {
+    const calls = this.#calls;
+    if (calls === undefined) return;
+    if (calls.size === 0) return;
+    const all = [...calls.keys()];
+    calls.clear();
+    this.#byId = undefined;
+    for (const call of all) call.abort(reason);
+  }
 }
