@@ -6,7 +6,6 @@
  * @module
  */
 import {
-  AbortError,
   ConnectionClosedError,
   type Contract,
   defaultProfile,
@@ -41,10 +40,9 @@ import {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_LATE_ANSWER_MEMORY,
 } from './defaults.js';
-import { createExchanges } from './exchanges.js';
 import { checkClientOptions } from './options.js';
 import { readerOf } from './read.js';
-import { type CallWriters, sendBatch } from './send-batch.js';
+import { sendBatch } from './send-batch.js';
 import { createPromisifiedStub, type StubOptions } from './stub.js';
 import { createSubscriber } from './subscriber.js';
 import type { AutoBatchOptions, Client, ClientCall, ClientOptions } from './types.js';
@@ -122,7 +120,6 @@ export function createClient<V = unknown>(
   if (auto !== undefined && jsonrpc1 !== undefined) {
     throw new RangeError(NO_BATCHES_IN_1_0);
   }
-  const writers: CallWriters = { request: requestText, notification: notificationText };
   const report = createReporter<Error, ErrorInfo>(options.onError, options.onErrorLevel);
   const session = createSession(transport, {
     profile: options.profile ?? defaultProfile,
@@ -137,21 +134,16 @@ export function createClient<V = unknown>(
     parse: readerOf(options.codec, jsonrpc1, options.responseChecks),
     contextMember: options.contextMember,
     report,
-    onAnswered: (id) => exchanges.answered(id),
-    onNullIdError: (error, hint, received) => exchanges.failNullId(error, hint, received),
+    placeNullIdErrors: true,
     closeReason: (cause) => cause ?? new ConnectionClosedError(),
     onClose: (cause) => {
       queue?.drop(new ConnectionClosedError(undefined, { cause }));
-      exchanges.byId.clear();
       subscriber.closed(cause);
     },
     onReconnect: () => subscriber.reconnected(),
   });
-  const exchanges = createExchanges(session, report);
   const queue =
-    auto === undefined
-      ? undefined
-      : createAutoBatchQueue(session, exchanges, batchWait, batchMaxSize);
+    auto === undefined ? undefined : createAutoBatchQueue(session, batchWait, batchMaxSize);
   const pending = session.pending;
   let middleware: readonly Middleware<ClientCall>[] = [];
 
@@ -166,29 +158,12 @@ export function createClient<V = unknown>(
     id: JsonRpcId,
   ): Promise<unknown> => {
     if (session.isClosed) return Promise.reject(closedError(method));
-    let text: string;
-    try {
-      text = requestText(id, method, params);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const signal = callOptions.signal;
-    const timeout = callOptions.timeout ?? defaultTimeout;
-    const canGiveUp = signal !== undefined || (timeout > 0 && timeout < Number.POSITIVE_INFINITY);
-    if (signal?.aborted)
-      return Promise.reject(new AbortError({ method, id, cause: signal.reason }));
-    let promise: Promise<unknown>;
-    try {
-      promise = pending.add(
-        id,
-        method,
-        canGiveUp ? { timeout, signal, onGiveUp: exchanges.onGiveUp } : undefined,
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    queue!.enqueue(id, method, text, canGiveUp);
-    return promise;
+    return queue!.request(
+      method,
+      params,
+      { signal: callOptions.signal, timeout: callOptions.timeout ?? defaultTimeout },
+      id,
+    );
   };
 
   /** The request itself, after the middleware; a contract's schema checks the result. */
@@ -219,13 +194,7 @@ export function createClient<V = unknown>(
   const sendNotification = (method: string, params: JsonRpcParams | undefined): Promise<void> => {
     if (queue === undefined) return session.notify(method, params);
     if (session.isClosed) return Promise.reject(closedError(method));
-    let text: string;
-    try {
-      text = notificationText(method, params);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return queue.notify(method, text);
+    return queue.notify(method, params);
   };
 
   const viaMiddleware = (ctx: ClientCall, schema?: StandardSchemaV1): Promise<unknown> =>
@@ -281,8 +250,6 @@ export function createClient<V = unknown>(
         ? Promise.reject(new TypeError(NO_BATCHES_IN_1_0))
         : sendBatch(
             session,
-            exchanges,
-            writers,
             () => queue?.flush(),
             defaultTimeout,
             build,
@@ -323,7 +290,7 @@ export function createClient<V = unknown>(
           : options.onNotification?.(withDecodedParams(notification, options.codec?.decode), ctx),
       peer: client,
       report,
-      batchHint: exchanges.hintOf,
+      batchHint: (batch) => session.batchHint(batch),
       decode: options.codec?.decode,
       answer: write === undefined && jsonrpc1 === undefined ? undefined : { write, jsonrpc1 },
     }),
