@@ -54,9 +54,21 @@ import { gzipSync } from 'node:zlib';
 // composed by `createWebSocketTransport`): the seams between them (the resolved options as an
 // object, the connection's getters, the queue's and the turn's methods) cost about 0.32 KB;
 // 22.65 KB measured when this budget was set (22.33 KB before the split).
+// 23.125 KiB: the session sends batches itself (the client's batch records moved into core,
+// about even) and core's session.ts, 782 lines, split into a file per concept (its interface,
+// its sending half as the base class of its lifecycle, the waits of early sends, its transport
+// handler, its cancel and progress notices): the seams (the lifecycle reaching the sending half's
+// fields through static accessors, the notices as functions of their own) cost about 0.4 KB;
+// 23.07 KB measured when this budget was set (22.66 KB before).
+// 24.375 KiB: one incoming-call runner in core for the server and the client (issue: finish the
+// one engine): the client's answers to the other side's calls now run through the server's code
+// path (the failure mapping with `errorHandler` and `exposeErrorDetails`, the batch scheduler with
+// its concurrency bound, the server's handling of invalid messages, settle-once with an early
+// answer on abort) instead of the smaller copy it had, and its handlers' `ctx` is a class of its
+// own (`ServedCall`): about 1.6 KB; 24.68 KB measured when this budget was set (23.07 KB before).
 // Making the profiles, subscriptions and call context tree-shakable for apps that do not use them
 // is the next cut.
-export const BROWSER_CLIENT_BUDGET = 22.75 * 1024;
+export const BROWSER_CLIENT_BUDGET = 24.375 * 1024;
 
 const root = new URL('..', import.meta.url).pathname;
 

@@ -1,39 +1,37 @@
 /**
  * The auto-batch queue: calls and notifications made in the same tick (or within `wait` ms) go
- * out as one batch of at most `maxSize` messages; a lone one goes out as a single message.
+ * out as one batch of at most `maxSize` messages; a lone one goes out as a single message. The
+ * session's held batch (`session.holdBatch()`) takes the ids, registers the calls and keeps the
+ * batch's record; this decides when it goes.
  *
  * @module
  */
-import type { JsonRpcId } from '@jsonrpc-kit/core';
-import type { Session } from '@jsonrpc-kit/core/engine';
-import { deferred, type Exchange, type Exchanges } from './exchanges.js';
-
-/** Marks a notification among the queued ids. */
-export const NOTIFICATION: unique symbol = Symbol('notification');
+import type { JsonRpcId, JsonRpcParams } from '@jsonrpc-kit/core';
+import type { BatchCallOptions, HeldBatch, Session } from '@jsonrpc-kit/core/engine';
 
 /** The queue. Internal. */
 export interface AutoBatchQueue {
   /**
-   * Queues one message; a full queue is sent at once.
+   * Queues one request; a full queue is sent at once.
    *
-   * @param id - the call's id, or {@link NOTIFICATION}
    * @param method - its method
-   * @param text - the serialized message
-   * @param canGiveUp - whether the call can give up (then the send can be aborted)
-   * @returns the exchange it joined
+   * @param params - its params
+   * @param options - its signal and timeout
+   * @param id - its id
+   * @returns its result
    */
-  enqueue(
-    id: JsonRpcId | typeof NOTIFICATION,
+  request(
     method: string,
-    text: string,
-    canGiveUp: boolean,
-  ): Exchange;
+    params: JsonRpcParams | undefined,
+    options: BatchCallOptions,
+    id: JsonRpcId,
+  ): Promise<unknown>;
   /**
    * Queues a notification.
    *
    * @returns resolves once the batch holding it was sent
    */
-  notify(method: string, text: string): Promise<void>;
+  notify(method: string, params: JsonRpcParams | undefined): Promise<void>;
   /** Sends what the queue holds now. */
   flush(): void;
   /**
@@ -48,89 +46,69 @@ export interface AutoBatchQueue {
  * Creates the auto-batch queue of a client.
  *
  * @param session - the client's session
- * @param exchanges - the client's exchanges
  * @param wait - milliseconds to collect calls (`0`: the same tick)
  * @param maxSize - most messages in one batch
  * @returns the queue
  */
 export function createAutoBatchQueue(
   session: Session,
-  exchanges: Exchanges,
   wait: number,
   maxSize: number,
 ): AutoBatchQueue {
-  const pending = session.pending;
-  let queue: Exchange | undefined;
+  let queue: HeldBatch | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const flush = (): void => {
-    const exchange = queue;
-    if (exchange === undefined) return;
+    const batch = queue;
+    if (batch === undefined) return;
     queue = undefined;
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    exchange.sent = true;
-    const { ids } = exchange;
-    const texts = exchange.texts!;
-    const out: string[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      // Calls that gave up while queued are not sent.
-      if (id === (NOTIFICATION as unknown) || pending.has(id)) out.push(texts[i]!);
-    }
-    if (out.length === 0) {
-      exchange.notified?.resolve();
-      return;
-    }
-    const text = out.length === 1 ? out[0]! : '[' + out.join(',') + ']';
-    session.send(text, exchange.controller?.signal).then(
-      () => exchange.notified?.resolve(),
-      (error: unknown) => exchanges.fail(exchange, error),
-    );
+    batch.send();
   };
 
-  const enqueue: AutoBatchQueue['enqueue'] = (id, method, text, canGiveUp) => {
-    let exchange = queue;
-    if (exchange === undefined) {
-      exchange = queue = exchanges.create([]);
+  /**
+   * After a member was offered to the batch being filled: its send is scheduled with its first
+   * member, and a full batch goes at once. A member refused at once (closed, unwritable, aborted)
+   * schedules nothing.
+   */
+  const added = (batch: HeldBatch, before: number): void => {
+    const size = batch.size;
+    if (size === before) return;
+    if (before === 0) {
       if (wait > 0) timer = setTimeout(flush, wait);
       else {
-        const scheduled = exchange;
         queueMicrotask(() => {
-          if (queue === scheduled) flush();
+          if (queue === batch) flush();
         });
       }
     }
-    exchange.ids.push(id as JsonRpcId);
-    exchange.methods.push(method);
-    exchange.texts!.push(text);
-    if (id !== NOTIFICATION) {
-      exchange.live++;
-      exchanges.byId.set(id as JsonRpcId, exchange);
-      if (canGiveUp && exchange.controller === undefined) {
-        exchange.controller = new AbortController();
-      }
-    }
-    if (exchange.ids.length >= maxSize) flush();
-    return exchange;
+    if (size >= maxSize) flush();
   };
 
   return {
-    enqueue,
-    notify(method, text) {
-      const exchange = enqueue(NOTIFICATION, method, text, false);
-      // A full queue was flushed by enqueue; its deferred is still the one to wait on.
-      exchange.notified ??= deferred();
-      return exchange.notified.promise;
+    request(method, params, options, id) {
+      const batch = (queue ??= session.holdBatch());
+      const before = batch.size;
+      const promise = batch.request(method, params, options, id);
+      added(batch, before);
+      return promise;
+    },
+    notify(method, params) {
+      const batch = (queue ??= session.holdBatch());
+      const before = batch.size;
+      const promise = batch.notify(method, params);
+      added(batch, before);
+      return promise;
     },
     flush,
     drop(error) {
-      const exchange = queue;
+      const batch = queue;
       queue = undefined;
       if (timer !== undefined) clearTimeout(timer);
-      exchange?.notified?.reject(error);
+      batch?.drop(error);
     },
   };
 }

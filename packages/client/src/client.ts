@@ -6,7 +6,6 @@
  * @module
  */
 import {
-  AbortError,
   ConnectionClosedError,
   type Contract,
   defaultProfile,
@@ -44,10 +43,9 @@ import {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_LATE_ANSWER_MEMORY,
 } from './defaults.js';
-import { createExchanges } from './exchanges.js';
 import { checkClientOptions } from './options.js';
 import { readerOf } from './read.js';
-import { type CallWriters, sendBatch } from './send-batch.js';
+import { sendBatch } from './send-batch.js';
 import { ServedCall } from './served-call.js';
 import { createPromisifiedStub, type StubOptions } from './stub.js';
 import { createSubscriber } from './subscriber.js';
@@ -126,7 +124,6 @@ export function createClient<V = unknown>(
   if (auto !== undefined && jsonrpc1 !== undefined) {
     throw new RangeError(NO_BATCHES_IN_1_0);
   }
-  const writers: CallWriters = { request: requestText, notification: notificationText };
   const report = createReporter<Error, ErrorInfo>(options.onError, options.onErrorLevel);
   const session = createSession(transport, {
     profile: options.profile ?? defaultProfile,
@@ -141,21 +138,16 @@ export function createClient<V = unknown>(
     parse: readerOf(options.codec, jsonrpc1, options.responseChecks),
     contextMember: options.contextMember,
     report,
-    onAnswered: (id) => exchanges.answered(id),
-    onNullIdError: (error, hint, received) => exchanges.failNullId(error, hint, received),
+    placeNullIdErrors: true,
     closeReason: (cause) => cause ?? new ConnectionClosedError(),
     onClose: (cause) => {
       queue?.drop(new ConnectionClosedError(undefined, { cause }));
-      exchanges.byId.clear();
       subscriber.closed(cause);
     },
     onReconnect: () => subscriber.reconnected(),
   });
-  const exchanges = createExchanges(session, report);
   const queue =
-    auto === undefined
-      ? undefined
-      : createAutoBatchQueue(session, exchanges, batchWait, batchMaxSize);
+    auto === undefined ? undefined : createAutoBatchQueue(session, batchWait, batchMaxSize);
   const pending = session.pending;
   let middleware: readonly Middleware<ClientCall>[] = [];
 
@@ -170,29 +162,12 @@ export function createClient<V = unknown>(
     id: JsonRpcId,
   ): Promise<unknown> => {
     if (session.isClosed) return Promise.reject(closedError(method));
-    let text: string;
-    try {
-      text = requestText(id, method, params);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const signal = callOptions.signal;
-    const timeout = callOptions.timeout ?? defaultTimeout;
-    const canGiveUp = signal !== undefined || (timeout > 0 && timeout < Number.POSITIVE_INFINITY);
-    if (signal?.aborted)
-      return Promise.reject(new AbortError({ method, id, cause: signal.reason }));
-    let promise: Promise<unknown>;
-    try {
-      promise = pending.add(
-        id,
-        method,
-        canGiveUp ? { timeout, signal, onGiveUp: exchanges.onGiveUp } : undefined,
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    queue!.enqueue(id, method, text, canGiveUp);
-    return promise;
+    return queue!.request(
+      method,
+      params,
+      { signal: callOptions.signal, timeout: callOptions.timeout ?? defaultTimeout },
+      id,
+    );
   };
 
   /** The request itself, after the middleware; a contract's schema checks the result. */
@@ -223,13 +198,7 @@ export function createClient<V = unknown>(
   const sendNotification = (method: string, params: JsonRpcParams | undefined): Promise<void> => {
     if (queue === undefined) return session.notify(method, params);
     if (session.isClosed) return Promise.reject(closedError(method));
-    let text: string;
-    try {
-      text = notificationText(method, params);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return queue.notify(method, text);
+    return queue.notify(method, params);
   };
 
   const viaMiddleware = (ctx: ClientCall, schema?: StandardSchemaV1): Promise<unknown> =>
@@ -285,8 +254,6 @@ export function createClient<V = unknown>(
         ? Promise.reject(new TypeError(NO_BATCHES_IN_1_0))
         : sendBatch(
             session,
-            exchanges,
-            writers,
             () => queue?.flush(),
             defaultTimeout,
             build,
@@ -335,8 +302,8 @@ export function createClient<V = unknown>(
     session: () => session,
     report: (error, info) => report(toError(error), info),
     answerInvalid: false,
-    batchHint: exchanges.hintOf,
     write,
+    jsonrpc1,
   });
   session.start((parsed, text) => runner.answer(parsed, undefined, text));
   return client;

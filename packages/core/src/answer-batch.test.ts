@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   answerBatch,
   BATCH_TOO_LARGE_TEXT,
-  type BatchOptions,
+  type BatchScheduling,
   joinAnswers,
 } from './answer-batch.js';
 import type { SessionAnswer as Answer } from './session.js';
@@ -22,7 +22,7 @@ function options(
   answer: (member: Member) => Answer,
   concurrency = 10,
   maxBatchSize = 100,
-): BatchOptions<Member, undefined> {
+): BatchScheduling<Member, undefined> {
   return { maxBatchSize, concurrency, answer };
 }
 
@@ -217,7 +217,7 @@ describe('a member that fails', () => {
 
 describe('types', () => {
   it('types members and scope from the options', () => {
-    const options: BatchOptions<{ id: number }, undefined> = {
+    const options: BatchScheduling<{ id: number }, undefined> = {
       maxBatchSize: 10,
       concurrency: 2,
       answer: () => undefined,

@@ -12,7 +12,7 @@ import type { SessionAnswer } from './session.js';
 import { BatchTooLargeError } from './wire-errors.js';
 
 /** How one runner answers batches. Made once, read on every batch. */
-export interface BatchOptions<M, S> {
+export interface BatchScheduling<M, S> {
   /** Most members in one batch; a longer batch is answered with one -32003. */
   readonly maxBatchSize: number;
   /** Most async members running at once within one batch (at least 1). */
@@ -48,7 +48,7 @@ export const BATCH_TOO_LARGE_TEXT: string = serializeError(
 export function answerBatch<M, S>(
   members: readonly M[],
   scope: S,
-  options: BatchOptions<M, S>,
+  options: BatchScheduling<M, S>,
 ): SessionAnswer {
   const length = members.length;
   if (length > options.maxBatchSize) return BATCH_TOO_LARGE_TEXT;
@@ -76,7 +76,7 @@ function answerRest<M, S>(
   running: Promise<string | undefined>,
   parts: Array<string | undefined>,
   scope: S,
-  options: BatchOptions<M, S>,
+  options: BatchScheduling<M, S>,
 ): Promise<string | undefined> {
   const { answer, concurrency } = options;
   const length = members.length;

@@ -55,6 +55,13 @@ export { runMiddleware } from './middleware.js';
 export type { OptionNames } from './option-names.js';
 export { checkOptionNames } from './option-names.js';
 export type {
+  BatchCallOptions,
+  BatchMember,
+  BatchOptions,
+  BatchSent,
+  HeldBatch,
+} from './outgoing-batch.js';
+export type {
   ParsedBatch,
   ParsedInvalid,
   ParsedMessage,

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { answerBatch, type BatchOptions } from './answer-batch.js';
+import { answerBatch, type BatchScheduling } from './answer-batch.js';
 import {
   type CallFailures,
   createCallFailures,
@@ -31,7 +31,7 @@ import {
 import { InvalidRequestError } from './errors.js';
 import type { IncomingCall } from './incoming.js';
 import { createInvalidHandling } from './invalid-messages.js';
-import { jsonrpc1, serializeError1 } from './jsonrpc1.js';
+import type { JsonRpc1 } from './jsonrpc1.js';
 import type { JsonRpcResponse } from './messages.js';
 import type {
   ParsedBatch,
@@ -96,6 +96,11 @@ export interface IncomingRunnerOptions<S, C extends RunnerCall> {
   readonly errorHandler?: ErrorHandler | undefined;
   /** Answer unexpected failures with their message and stack. @default false */
   readonly exposeErrorDetails?: boolean | undefined;
+  /**
+   * Core's `jsonrpc1`, to answer a request read as JSON-RPC 1.0 in 1.0 form; passed, not imported,
+   * so that an owner that never reads 1.0 does not carry its writers. @default none (2.0 form)
+   */
+  readonly jsonrpc1?: JsonRpc1 | undefined;
   /** Writes results (a codec's writer). @default JSON.stringify */
   readonly write?: ((value: unknown) => string | undefined) | undefined;
   /** Most members of one batch. @default Infinity */
@@ -115,11 +120,6 @@ export interface IncomingRunnerOptions<S, C extends RunnerCall> {
    * stateless exchanges), unless the owner serves it: return `true` to ignore.
    */
   readonly ignoreWithoutSession?: ((method: string) => boolean) | undefined;
-  /**
-   * Learns, before any member of a batch is settled, what the batch tells about the call(s) an
-   * id-null error in it belongs to; passed on to `session.respond`.
-   */
-  readonly batchHint?: ((batch: ParsedBatch) => unknown) | undefined;
 }
 
 /** The runner: {@link IncomingRunner.answer}. */
@@ -155,7 +155,9 @@ export interface IncomingRunner<S> {
 export function createIncomingRunner<S, C extends RunnerCall>(
   options: IncomingRunnerOptions<S, C>,
 ): IncomingRunner<S> {
-  const { call: makeCall, run, session: sessionOf, report, write, batchHint } = options;
+  const { call: makeCall, run, session: sessionOf, report, write } = options;
+  const writeSuccess1 = options.jsonrpc1?.serializeSuccess ?? serializeSuccess;
+  const writeError1 = options.jsonrpc1?.serializeError ?? serializeError;
   const invalid = createInvalidHandling(options);
   const ignoreWithoutSession = options.ignoreWithoutSession;
   const failures: CallFailures = createCallFailures(options);
@@ -168,12 +170,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
     const version1 = parsed.jsonrpc1 === true;
     try {
       if (!version1 && write === undefined) return serializeSuccess(message.id, result, rawId);
-      return (version1 ? jsonrpc1.serializeSuccess : serializeSuccess)(
-        message.id,
-        result,
-        rawId,
-        write,
-      );
+      return (version1 ? writeSuccess1 : serializeSuccess)(message.id, result, rawId, write);
     } catch (error) {
       reportRequest(error, {
         kind: 'unserializable-result',
@@ -181,11 +178,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
         method: message.method,
         id: message.id,
       });
-      return (version1 ? serializeError1 : serializeError)(
-        message.id,
-        UNSERIALIZABLE_RESULT,
-        rawId,
-      );
+      return (version1 ? writeError1 : serializeError)(message.id, UNSERIALIZABLE_RESULT, rawId);
     }
   }
 
@@ -207,7 +200,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
         return undefined;
       }
     }
-    return (parsed.jsonrpc1 === true ? serializeError1 : serializeError)(
+    return (parsed.jsonrpc1 === true ? writeError1 : serializeError)(
       message.id,
       errorObject(error, message.method, message.id),
       parsed.rawId,
@@ -312,7 +305,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
     }
   }
 
-  const batchOptions: BatchOptions<ParsedMessage, S> = {
+  const batchOptions: BatchScheduling<ParsedMessage, S> = {
     maxBatchSize: options.maxBatchSize ?? Number.POSITIVE_INFINITY,
     concurrency: options.batchConcurrency ?? Number.POSITIVE_INFINITY,
     answer: (parsed, scope) =>
@@ -332,7 +325,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
       if (parsed.kind !== 'response') continue;
       const message = parsed.message;
       if (message.id === null && 'error' in message) {
-        if (nullErrors === undefined) hint = batchHint?.(batch);
+        if (nullErrors === undefined) hint = session.batchHint(batch);
         (nullErrors ??= []).push(message);
       } else session.respond(message);
     }

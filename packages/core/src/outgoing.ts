@@ -5,13 +5,16 @@
  *
  * ```text
  * request(method, params) ── id ── pending table (timeout, abort, give-up → cancel notice) → send
- * response ── respond ── settle the waiting call, or: id null → onNullIdError; late → dropped;
- *                                                     unknown → reported
+ * response ── respond ── settle the waiting call, or: id null → its call(s), by the batch
+ *                         records (batch-records.ts), or reported; late → dropped; unknown → reported
+ * batches ── sendBatch / holdBatch (outgoing-batch.ts) ── ids, pending table, records → send
  * progress notice ── progress(notification) ── the onProgress of the call with that token
  * ```
  *
  * @module
  */
+
+import { type BatchRecords, createBatchRecords } from './batch-records.js';
 import {
   type CallContext,
   DEFAULT_CONTEXT_MEMBER,
@@ -22,13 +25,17 @@ import {
 import { cancelReasonText } from './cancel-reason.js';
 import type { RequestOptions } from './endpoint.js';
 import { AbortError, ConnectionClosedError, ProtocolError, TimeoutError } from './errors.js';
-import type {
-  JsonRpcErrorObject,
-  JsonRpcId,
-  JsonRpcNotification,
-  JsonRpcParams,
-  JsonRpcResponse,
-} from './messages.js';
+import type { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcResponse } from './messages.js';
+import {
+  type BatchContext,
+  type BatchMember,
+  type BatchOptions,
+  type BatchSent,
+  type HeldBatch,
+  holdBatch,
+  sendBatch,
+} from './outgoing-batch.js';
+import type { ParsedBatch } from './parse.js';
 import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pending.js';
 import type { Profile, ProgressToken } from './protocols.js';
 import { RecentKeys } from './recent-keys.js';
@@ -65,10 +72,8 @@ export interface OutgoingOptions {
   ) => string;
   readonly lateAnswerMemory: number | undefined;
   readonly generateId: (() => JsonRpcId) | undefined;
-  readonly onAnswered: ((id: JsonRpcId) => void) | undefined;
-  readonly onNullIdError:
-    | ((error: JsonRpcErrorObject, hint: unknown, received: unknown) => void)
-    | undefined;
+  /** Whether an id-null error answer fails the call(s) it belongs to (else it is reported). */
+  readonly placeNullIdErrors: boolean;
   readonly report: (error: Error, info: ErrorInfo) => void;
   /** The params member that carries a call's context. @default "_meta" */
   readonly contextMember?: string | undefined;
@@ -92,18 +97,17 @@ export interface Outgoing {
     id?: JsonRpcId,
   ): Promise<unknown>;
   respond(response: JsonRpcResponse, hint?: unknown): void;
+  /** Sends a batch (see `Session.sendBatch`). */
+  sendBatch(members: readonly BatchMember[], options?: BatchOptions): BatchSent;
+  /** Opens a held batch (see `Session.holdBatch`). */
+  holdBatch(): HeldBatch;
+  /** What a batch answer tells about an id-null error in it (see `Session.batchHint`). */
+  batchHint(batch: ParsedBatch): unknown;
   reject(id: JsonRpcId, error: Error): void;
   /** Applies a progress notice to the call waiting on its token; `false` when none waits. */
   progress(notification: JsonRpcNotification): boolean;
   gaveUp(id: JsonRpcId): boolean;
   nextId(): JsonRpcId;
-  onGiveUp(
-    reason: GiveUpReason,
-    id: JsonRpcId,
-    method: string,
-    cause?: unknown,
-    notice?: boolean,
-  ): void;
   /** Fails every waiting call with a ConnectionClosedError. */
   failAll(message: string | undefined, cause: unknown): void;
   /** Fails every waiting call and forgets everything (the session closed). */
@@ -117,8 +121,7 @@ export interface Outgoing {
  * @returns the outgoing half
  */
 export function createOutgoing(options: OutgoingOptions): Outgoing {
-  const { report, profile, send, sendDetached, isClosed, generateId, onAnswered, onNullIdError } =
-    options;
+  const { report, profile, send, sendDetached, isClosed, generateId } = options;
   const { fallbackTimeout, serializeRequest: requestText } = options;
   const pending = createPendingCalls({ fallbackTimeout });
   const cancellation = profile?.cancellation;
@@ -184,16 +187,22 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     );
   };
 
+  /** Which calls went out in one batch message: made with the first batch or id-null error. */
+  let records: BatchRecords | undefined;
+  const recordsOf = (): BatchRecords => (records ??= createBatchRecords(pending, onGiveUp, report));
+
   const respond = (response: JsonRpcResponse, hint?: unknown): void => {
     if (pending.settle(response)) {
-      if (onAnswered !== undefined) onAnswered(response.id);
-    } else if (response.id === null && 'error' in response && onNullIdError !== undefined) {
-      onNullIdError(response.error, hint, response);
+      if (records !== undefined && records.size !== 0) records.leave(response.id, true);
+    } else if (response.id === null && 'error' in response && options.placeNullIdErrors) {
+      recordsOf().failNullId(response.error, hint, response);
     } else unknownAnswer(response);
   };
 
   const reject = (id: JsonRpcId, error: Error): void => {
-    if (pending.reject(id, error) && onAnswered !== undefined) onAnswered(id);
+    if (pending.reject(id, error) && records !== undefined && records.size !== 0) {
+      records.leave(id, true);
+    }
   };
 
   const onProgress = (notification: JsonRpcNotification): boolean => {
@@ -361,10 +370,21 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
   };
 
   const failAll = (message: string | undefined, cause: unknown): void => {
-    pending.rejectAll(
-      (waiting) =>
-        new ConnectionClosedError(message, { method: waiting.method, id: waiting.id, cause }),
-    );
+    pending.rejectAll((waiting) => {
+      records?.leave(waiting.id, false);
+      return new ConnectionClosedError(message, { method: waiting.method, id: waiting.id, cause });
+    });
+  };
+
+  /** What a batch needs of this half. */
+  const batchContext: BatchContext = {
+    pending,
+    records: recordsOf,
+    nextId,
+    requestText,
+    notificationText: options.serializeNotification,
+    send: (text, signal) => send(text, signal),
+    isClosed,
   };
 
   return {
@@ -372,16 +392,19 @@ export function createOutgoing(options: OutgoingOptions): Outgoing {
     request,
     respond,
     reject,
+    sendBatch: (members, batchOptions) => sendBatch(batchContext, members, batchOptions),
+    holdBatch: () => holdBatch(batchContext),
+    batchHint: (batch) => records?.hintOf(batch),
     progress: onProgress,
     gaveUp: (id) => givenUp.has(id),
     nextId,
-    onGiveUp,
     failAll,
     close(cause) {
       // The cause (a WebSocket's close code and why, say) is what a caller needs to act on.
       failAll(cause instanceof Error ? `Connection closed: ${cause.message}` : undefined, cause);
       givenUp.clear();
       listeners?.clear();
+      records?.clear();
     },
   };
 }

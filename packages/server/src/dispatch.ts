@@ -8,6 +8,7 @@
  */
 import {
   InvalidRequestError,
+  jsonrpc1,
   type ParseOptions,
   type ParseResult,
   parse,
@@ -65,6 +66,7 @@ export function createDispatcher(config: DispatcherConfig): Dispatcher {
     errorHandler: policies.errorHandler,
     exposeErrorDetails: config.exposeErrorDetails,
     write: policies.write,
+    jsonrpc1,
     maxBatchSize: config.maxBatchSize,
     batchConcurrency: config.batchConcurrency,
     paramsViolationCode: policies.paramsViolationCode,
