@@ -26,22 +26,14 @@ import { cancelReasonText } from './cancel-reason.js';
 import type { RequestOptions } from './endpoint.js';
 import { AbortError, ConnectionClosedError, ProtocolError, TimeoutError } from './errors.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcResponse } from './messages.js';
-import {
-  type BatchContext,
-  type BatchMember,
-  type BatchOptions,
-  type BatchSent,
-  type HeldBatch,
-  holdBatch,
-  sendBatch,
-} from './outgoing-batch.js';
-import type { ParsedBatch } from './parse.js';
-import { createPendingCalls, type GiveUpReason, type PendingCalls } from './pending.js';
+import { type BatchContext, holdBatch, sendBatch } from './outgoing-batch.js';
+import { createPendingCalls, type GiveUpReason } from './pending.js';
 import type { Profile, ProgressToken } from './protocols.js';
 import { RecentKeys } from './recent-keys.js';
 import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
 import { watchSends } from './send-watch.js';
+import type { Session } from './session-types.js';
 import { toError } from './to-error.js';
 import { SENT } from './transport.js';
 import { TurnoverMap } from './turnover-map.js';
@@ -87,27 +79,22 @@ export interface OutgoingOptions {
   readonly isClosed: () => boolean;
 }
 
-/** The outgoing half of a session. See {@link createOutgoing}. */
-export interface Outgoing {
-  readonly pending: PendingCalls;
-  request(
-    method: string,
-    params?: JsonRpcParams,
-    options?: RequestOptions,
-    id?: JsonRpcId,
-  ): Promise<unknown>;
-  respond(response: JsonRpcResponse, hint?: unknown): void;
-  /** Sends a batch (see `Session.sendBatch`). */
-  sendBatch(members: readonly BatchMember[], options?: BatchOptions): BatchSent;
-  /** Opens a held batch (see `Session.holdBatch`). */
-  holdBatch(): HeldBatch;
-  /** What a batch answer tells about an id-null error in it (see `Session.batchHint`). */
-  batchHint(batch: ParsedBatch): unknown;
-  reject(id: JsonRpcId, error: Error): void;
+/** The outgoing half of a session (its calls, as the session offers them). See {@link createOutgoing}. */
+export interface Outgoing
+  extends Pick<
+    Session,
+    | 'pending'
+    | 'request'
+    | 'respond'
+    | 'sendBatch'
+    | 'holdBatch'
+    | 'batchHint'
+    | 'reject'
+    | 'gaveUp'
+    | 'nextId'
+  > {
   /** Applies a progress notice to the call waiting on its token; `false` when none waits. */
   progress(notification: JsonRpcNotification): boolean;
-  gaveUp(id: JsonRpcId): boolean;
-  nextId(): JsonRpcId;
   /** Fails every waiting call with a ConnectionClosedError. */
   failAll(message: string | undefined, cause: unknown): void;
   /** Fails every waiting call and forgets everything (the session closed). */
