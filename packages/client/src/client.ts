@@ -25,6 +25,7 @@ import {
 import {
   asyncDisposeSymbol,
   createIncomingRunner,
+  createMiddlewareList,
   createReporter,
   createSession,
   hasCallContext,
@@ -60,13 +61,6 @@ function autoBatchOptions(option: ClientOptions<any>['batch']): AutoBatchOptions
 }
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
-
-/** Whether a value looks like a contract (entries with a `kind`), for a clearer `use()` error. */
-function isContractLike(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const entries = Object.values(value);
-  return entries.length > 0 && entries.every((entry) => typeof entry?.kind === 'string');
-}
 
 /**
  * Creates a client over a transport and starts the transport.
@@ -149,7 +143,9 @@ export function createClient<V = unknown>(
   const queue =
     auto === undefined ? undefined : createAutoBatchQueue(session, batchWait, batchMaxSize);
   const pending = session.pending;
-  let middleware: readonly Middleware<ClientCall>[] = [];
+  const chain = createMiddlewareList<Middleware<ClientCall>>(
+    'client.use() takes a middleware function: to call a contract, use client.contract(contract)',
+  );
 
   const closedError = (method: string): ConnectionClosedError =>
     new ConnectionClosedError(undefined, { method });
@@ -203,7 +199,7 @@ export function createClient<V = unknown>(
 
   const viaMiddleware = (ctx: ClientCall, schema?: StandardSchemaV1): Promise<unknown> =>
     runMiddleware(
-      middleware,
+      chain.current,
       ctx,
       () =>
         ctx.kind === 'request'
@@ -219,12 +215,12 @@ export function createClient<V = unknown>(
     schema?: StandardSchemaV1,
   ): Promise<unknown> => {
     const callOptions = requestOptions ?? NO_OPTIONS;
-    if (middleware.length === 0) return send(method, params, callOptions, schema);
+    if (chain.current.length === 0) return send(method, params, callOptions, schema);
     return viaMiddleware(newCall('request', method, params, callOptions), schema);
   };
 
   const notify = (method: string, params?: JsonRpcParams): Promise<void> => {
-    if (middleware.length === 0) return sendNotification(method, params);
+    if (chain.current.length === 0) return sendNotification(method, params);
     return viaMiddleware(newCall('notification', method, params, NO_OPTIONS)).then(() => undefined);
   };
 
@@ -259,20 +255,7 @@ export function createClient<V = unknown>(
             build,
             batchOptions,
           )) as Client<V>['batch'],
-    use(mw: Middleware<ClientCall>): () => void {
-      if (typeof mw !== 'function') {
-        throw new TypeError(
-          isContractLike(mw)
-            ? 'client.use() takes a middleware function: to call a contract, use client.contract(contract)'
-            : 'A middleware must be a function',
-        );
-      }
-      middleware = [...middleware, mw];
-      return () => {
-        const index = middleware.indexOf(mw);
-        if (index >= 0) middleware = middleware.filter((_, i) => i !== index);
-      };
-    },
+    use: chain.use,
     contract: <C extends Contract>(contract: C, useOptions?: ClientContractOptions) =>
       createContractStub({ call, notify, subscribe: subscriber.subscribe }, contract, useOptions),
     stub: <T extends object>(stubOptions?: StubOptions) =>

@@ -51,7 +51,8 @@ export {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
 } from './limits.js';
-export { runMiddleware } from './middleware.js';
+export type { MiddlewareList } from './middleware.js';
+export { createMiddlewareList, runMiddleware } from './middleware.js';
 export type { OptionNames } from './option-names.js';
 export { checkOptionNames } from './option-names.js';
 export type {

@@ -60,3 +60,57 @@ export function runMiddleware<C>(
   };
   return step(0);
 }
+
+/** Whether a value looks like a contract (entries with a `kind`), for a clearer `use()` error. */
+function isContractLike(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const entries = Object.values(value);
+  return entries.length > 0 && entries.every((entry) => typeof entry?.kind === 'string');
+}
+
+/** A list of middleware its owner reads on every call and `use()` replaces (never mutates). */
+export interface MiddlewareList<M> {
+  /** The current list, in registration order (a new array after each change). */
+  readonly current: readonly M[];
+  /**
+   * Adds a middleware at the end.
+   *
+   * @param middleware - the middleware
+   * @returns a disposer that removes it (once)
+   * @throws TypeError when it is not a function (naming `contractHint` when it is a contract)
+   */
+  use(middleware: M): () => void;
+}
+
+/**
+ * Makes the middleware list of a client or a server: `use()` checks what it gets, and the list is
+ * replaced on change, so a call that started keeps the chain it started with.
+ *
+ * @param contractHint - what `use()` says when given a contract instead of a function
+ * @returns the list
+ * @example
+ * ```ts
+ * const chain = createMiddlewareList<Middleware<{ method: string }>>('use server.implement()');
+ * const remove = chain.use(async (_ctx, next) => next());
+ * chain.current.length; // 1
+ * remove();
+ * ```
+ */
+export function createMiddlewareList<M>(contractHint: string): MiddlewareList<M> {
+  const list: { current: readonly M[]; use(middleware: M): () => void } = {
+    current: [],
+    use(middleware) {
+      if (typeof middleware !== 'function') {
+        throw new TypeError(
+          isContractLike(middleware) ? contractHint : 'A middleware must be a function',
+        );
+      }
+      list.current = [...list.current, middleware];
+      return () => {
+        const index = list.current.indexOf(middleware);
+        if (index >= 0) list.current = list.current.filter((_, i) => i !== index);
+      };
+    },
+  };
+  return list;
+}

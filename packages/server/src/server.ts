@@ -16,6 +16,7 @@ import {
 import {
   asyncDisposeSymbol,
   checkOptionNames,
+  createMiddlewareList,
   createReporter,
   jsonReaderOf,
   jsonWriterOf,
@@ -70,13 +71,6 @@ const NOTIFICATION_OPTION_NAMES: OptionNames<NotificationMethodOptions> = {
 /** Every name of {@link ImplementOptions}. */
 const IMPLEMENT_OPTION_NAMES: OptionNames<ImplementOptions> = { prefix: true, naming: true };
 
-/** Whether a value looks like a contract (entries with a `kind`), for a clearer `use()` error. */
-function isContractLike(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const entries = Object.values(value);
-  return entries.length > 0 && entries.every((entry) => typeof entry?.kind === 'string');
-}
-
 /**
  * Creates a JSON-RPC 2.0 server.
  *
@@ -109,7 +103,9 @@ export function createServer(options: ServerOptions = {}): Server {
   const parseOptions = read === undefined && v1 === undefined ? undefined : { read, jsonrpc1: v1 };
 
   const table = new MethodTable();
-  let middleware: readonly ServerMiddleware[] = [];
+  const chain = createMiddlewareList<ServerMiddleware>(
+    'server.use() takes a middleware function: to serve a contract, use server.implement(contract, implementation)',
+  );
   const connections = new Set<Connection>();
   const globalLimiter = createLimiter(
     maxConcurrency,
@@ -119,7 +115,7 @@ export function createServer(options: ServerOptions = {}): Server {
 
   const dispatcher = createDispatcher({
     methods: table.entries,
-    middleware: () => middleware,
+    middleware: () => chain.current,
     maxBatchSize,
     batchConcurrency,
     timeout: handlerTimeout,
@@ -222,20 +218,7 @@ export function createServer(options: ServerOptions = {}): Server {
       checkOptionNames('server.implement', implementOptions, IMPLEMENT_OPTION_NAMES);
       return table.addAll(contractEntries(contract, implementation, implementOptions));
     },
-    use(mw: ServerMiddleware): () => void {
-      if (typeof mw !== 'function') {
-        throw new TypeError(
-          isContractLike(mw)
-            ? 'server.use() takes a middleware function: to serve a contract, use server.implement(contract, implementation)'
-            : 'A middleware must be a function',
-        );
-      }
-      middleware = [...middleware, mw];
-      return () => {
-        const index = middleware.indexOf(mw);
-        if (index >= 0) middleware = middleware.filter((_, i) => i !== index);
-      };
-    },
+    use: chain.use,
     registerSystem(
       name: string,
       handler: Handler,
