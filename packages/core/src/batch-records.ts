@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+import type { Deferred } from './deferred.js';
 import { fromErrorObject, ProtocolError } from './errors.js';
 import type { JsonRpcErrorObject, JsonRpcId } from './messages.js';
 import type { ParsedBatch } from './parse.js';
@@ -13,31 +15,6 @@ import type { GiveUpReason, PendingCalls } from './pending.js';
 import type { ErrorInfo } from './report.js';
 import { sendError } from './send-error.js';
 import { TurnoverMap } from './turnover-map.js';
-
-/** A promise and its settlers: the notifications of a held batch wait on its send. */
-export interface Deferred {
-  /** The promise. */
-  readonly promise: Promise<void>;
-  /** Resolves it. */
-  resolve(): void;
-  /** Rejects it. */
-  reject(error: unknown): void;
-}
-
-/**
- * Makes a deferred promise.
- *
- * @returns the promise and its settlers
- */
-export function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** The record of one batch message: its request members and how far they got. */
 export interface BatchRecord {

@@ -24,6 +24,8 @@ export type { CodecWireForm } from './codec.js';
 export { decodeResults, jsonReaderOf, jsonWriterOf, withDecodedParams } from './codec.js';
 export type { MaybeSchema, MethodExample, MethodTag, ParamsShape } from './contract.js';
 export { checkParamNames, contractName, paramNamesOf, paramsShapeOf } from './contract.js';
+export type { Deferred } from './deferred.js';
+export { deferred } from './deferred.js';
 export { asyncDisposeSymbol } from './dispose.js';
 export type { ConnectionHandler, ConnectionLike, MessageHandler } from './endpoint.js';
 export type { MessageEnvelope } from './envelope.js';

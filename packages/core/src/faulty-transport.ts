@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type Deferred, deferred } from './deferred.js';
 import { ConnectionClosedError } from './errors.js';
 import {
   DEFAULT_FAULT_DELAY_MS,
@@ -89,22 +90,6 @@ const CORRUPTING = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).
 const noop = (): void => {};
 const sleep = (ms: number): Promise<void> =>
   ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Deferred {
-  readonly promise: Promise<void>;
-  resolve(value: Promise<void> | void): void;
-  reject(error: unknown): void;
-}
-
-function deferred(): Deferred {
-  let resolve!: (value: Promise<void> | void) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** A text to hand on, with the options of the `send()` it came from. */
 interface Piece {

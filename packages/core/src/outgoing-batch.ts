@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { type BatchRecord, type BatchRecords, deferred } from './batch-records.js';
+import type { BatchRecord, BatchRecords } from './batch-records.js';
+import { deferred } from './deferred.js';
 import { AbortError, ConnectionClosedError } from './errors.js';
 import type { JsonRpcId, JsonRpcParams } from './messages.js';
 import type { PendingCallOptions, PendingCalls } from './pending.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { FifoQueue } from '@jsonrpc-kit/core/engine';
+import { deferred, FifoQueue } from '@jsonrpc-kit/core/engine';
 import type { EventStore } from './event-store.js';
 import { encodeSseEvent, SSE_KEEP_ALIVE } from './sse.js';
 import type { KeepAlive } from './sse-keep-alive.js';
@@ -359,10 +359,7 @@ class SseStreamImpl implements SseStream {
     }
     // Past the mark: the sender waits until the reader takes more (backpressure).
     if (this.#drained === undefined) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => {
-        resolve = r;
-      });
+      const { promise, resolve } = deferred();
       this.#drained = { promise, resolve };
     }
     return this.#drained.promise;

@@ -12,7 +12,7 @@ import {
   TransportError,
   type TransportHandler,
 } from '@jsonrpc-kit/core';
-import { createTransportState } from '@jsonrpc-kit/core/engine';
+import { createTransportState, type Deferred, deferred } from '@jsonrpc-kit/core/engine';
 import { closeReasonError } from './close-reason.js';
 import { DEFAULT_STDIO_MAX_MESSAGE_BYTES, type FrameDecoder } from './decoder.js';
 import type { FrameError } from './errors.js';
@@ -71,21 +71,10 @@ export interface Channel {
  */
 const JOIN_LIMIT = 64 * 1024;
 
-interface Batch {
-  readonly promise: Promise<void>;
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
+/** The sends of one batch wait on its write. */
+type Batch = Deferred;
 
-function newBatch(): Batch {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+const newBatch = deferred;
 
 /**
  * Builds a channel over two streams (they may be the same duplex stream). Error listeners stay on

@@ -17,7 +17,7 @@
  * @module
  */
 import { ConnectionClosedError } from '@jsonrpc-kit/core';
-import { SENT } from '@jsonrpc-kit/core/engine';
+import { deferred, SENT } from '@jsonrpc-kit/core/engine';
 
 /** The part of a Node `net.Socket` that holds writes back until `uncork()`. */
 export interface Corkable {
@@ -134,12 +134,7 @@ export function afterSend(owner: SendFlowOwner, highWaterMark: number): Promise<
   const current = owner.flowWait;
   if (current !== undefined) return current.promise;
   if (owner.flowBuffered() <= highWaterMark) return RESOLVED;
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
+  const { promise, resolve, reject } = deferred();
   const wait: DrainWait = {
     promise,
     highWaterMark,
