@@ -9,7 +9,7 @@
  *   ├─ parse ── response ─────────────────────→ outgoing table (pending.ts): settle, or report
  *   │        ├─ cancel notice ────────────────→ incoming table (incoming.ts): abort; answer or not
  *   │        ├─ progress notice ──────────────→ the onProgress of the outgoing call with that token
- *   │        └─ request / notification / batch → dispatch (handlers.ts, or the server's dispatcher)
+ *   │        └─ request / notification / batch → dispatch: the owner's incoming runner
  *   │                                              its answer (now or later) → send
  * request(method, params) ── outgoing.ts: id, pending table (timeout, abort, give-up → cancel
  *                            notice) ─────────────────────────────────────────────────────────→ send
