@@ -32,9 +32,7 @@ import { InvalidRequestError } from './errors.js';
 import type { IncomingCall } from './incoming.js';
 import { createInvalidHandling } from './invalid-messages.js';
 import type { JsonRpc1 } from './jsonrpc1.js';
-import type { JsonRpcResponse } from './messages.js';
 import type {
-  ParsedBatch,
   ParsedMessage,
   ParsedNotification,
   ParsedRequest,
@@ -314,24 +312,6 @@ export function createIncomingRunner<S, C extends RunnerCall>(
         : member(parsed, scope),
   };
 
-  /**
-   * Settles the answers in a batch first, then the id-null errors with what the batch tells of
-   * the calls they belong to (so that they fail only what is left unanswered).
-   */
-  function respondAll(batch: ParsedBatch, session: Session): void {
-    let nullErrors: JsonRpcResponse[] | undefined;
-    let hint: unknown;
-    for (const parsed of batch.messages) {
-      if (parsed.kind !== 'response') continue;
-      const message = parsed.message;
-      if (message.id === null && 'error' in message) {
-        if (nullErrors === undefined) hint = session.batchHint(batch);
-        (nullErrors ??= []).push(message);
-      } else session.respond(message);
-    }
-    if (nullErrors !== undefined) for (const message of nullErrors) session.respond(message, hint);
-  }
-
   return {
     answer(parsed, scope, text) {
       if (parsed.kind !== 'batch') return member(parsed, scope, text);
@@ -339,7 +319,7 @@ export function createIncomingRunner<S, C extends RunnerCall>(
       if (members.length > batchOptions.maxBatchSize)
         return answerBatch(members, scope, batchOptions);
       const session = sessionOf(scope);
-      if (session !== undefined) respondAll(parsed, session);
+      if (session !== undefined) session.respondBatch(parsed);
       return answerBatch(members, scope, batchOptions);
     },
   };

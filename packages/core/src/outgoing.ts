@@ -27,6 +27,7 @@ import type { RequestOptions } from './endpoint.js';
 import { AbortError, ConnectionClosedError, ProtocolError, TimeoutError } from './errors.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcResponse } from './messages.js';
 import { type BatchContext, holdBatch, sendBatch } from './outgoing-batch.js';
+import type { ParsedBatch } from './parse.js';
 import { createPendingCalls, type GiveUpReason } from './pending.js';
 import type { Profile, ProgressToken } from './protocols.js';
 import { RecentKeys } from './recent-keys.js';
@@ -83,16 +84,10 @@ export interface OutgoingOptions {
 export interface Outgoing
   extends Pick<
     Session,
-    | 'pending'
-    | 'request'
-    | 'respond'
-    | 'sendBatch'
-    | 'holdBatch'
-    | 'batchHint'
-    | 'reject'
-    | 'gaveUp'
-    | 'nextId'
+    'pending' | 'request' | 'respond' | 'sendBatch' | 'holdBatch' | 'reject' | 'gaveUp' | 'nextId'
   > {
+  /** What a batch answer tells about an id-null error in it (the batch message it answers). */
+  batchHint(batch: ParsedBatch): unknown;
   /** Applies a progress notice to the call waiting on its token; `false` when none waits. */
   progress(notification: JsonRpcNotification): boolean;
   /** Fails every waiting call with a ConnectionClosedError. */

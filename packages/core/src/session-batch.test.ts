@@ -29,16 +29,8 @@ async function pair(options: Partial<SessionOptions> = {}) {
     ...options,
   });
   session.start((parsed) => {
-    if (parsed.kind !== 'batch') return undefined;
-    // What core's handler dispatch does with a batch of answers.
-    const hint = session.batchHint(parsed);
-    const nullErrors = [];
-    for (const member of parsed.messages) {
-      if (member.kind !== 'response') continue;
-      if (member.message.id === null) nullErrors.push(member.message);
-      else session.respond(member.message);
-    }
-    for (const response of nullErrors) session.respond(response, hint);
+    // What the incoming runner does with a batch of answers.
+    if (parsed.kind === 'batch') session.respondBatch(parsed);
     return undefined;
   });
   await flush();

@@ -204,8 +204,19 @@ export abstract class SendingSession {
     return SendingSession.#outgoingOf(this).holdBatch();
   }
 
-  batchHint(batch: ParsedBatch): unknown {
-    return this.#extras?.outgoing?.batchHint(batch);
+  respondBatch(batch: ParsedBatch): void {
+    let nullErrors: JsonRpcResponse[] | undefined;
+    let hint: unknown;
+    for (const member of batch.messages) {
+      if (member.kind !== 'response') continue;
+      const response = member.message;
+      if (response.id === null && 'error' in response) {
+        // What the batch tells is read before any of its answers settles a call.
+        if (nullErrors === undefined) hint = this.#extras?.outgoing?.batchHint(batch);
+        (nullErrors ??= []).push(response);
+      } else this.respond(response);
+    }
+    if (nullErrors !== undefined) for (const response of nullErrors) this.respond(response, hint);
   }
 
   request(

@@ -79,7 +79,7 @@ export interface SessionOptions {
   /**
    * What an error answer with id `null` (the other side could not read the request) does: `true`
    * fails the call(s) it belongs to: the members still unanswered of the batch message it answers
-   * (see {@link Session.batchHint}), or the one call waiting, or those of the one batch sent while
+   * (see {@link Session.respondBatch}), or the one call waiting, or those of the one batch sent while
    * its calls are all that wait; when it cannot be placed among several, every call sent fails
    * with a `ProtocolError` saying why. `false` reports it.
    * @default false
@@ -143,8 +143,8 @@ export interface Session {
    * gave up).
    *
    * @param response - the response
-   * @param hint - for an id-null error: what the batch it came in tells about its call(s), from
-   *   {@link Session.batchHint}
+   * @param hint - for an id-null error: what the batch it came in tells about its call(s) (as
+   *   {@link Session.respondBatch} passes it)
    */
   respond(response: JsonRpcResponse, hint?: unknown): void;
   /**
@@ -206,13 +206,13 @@ export interface Session {
    */
   holdBatch(): HeldBatch;
   /**
-   * What a batch answer tells about an id-null error in it: the batch message its other members
-   * answer. Read before any member is settled, and passed to {@link Session.respond}.
+   * Takes the answers in a batch that arrived: settles those with an id first, then the id-null
+   * errors, which (with `placeNullIdErrors`) fail what is left unanswered of the batch message
+   * the other answers belong to. The incoming runner calls it before it runs the batch's requests.
    *
-   * @param batch - the parsed batch answer
-   * @returns the hint, or `undefined`
+   * @param batch - the parsed batch
    */
-  batchHint(batch: ParsedBatch): unknown;
+  respondBatch(batch: ParsedBatch): void;
   /**
    * Calls the other side and waits for the answer.
    *
