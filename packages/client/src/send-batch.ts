@@ -10,10 +10,11 @@ import { type BatchSent, type Session, sendError } from '@jsonrpc-kit/core/engin
 import type { BatchBuilder, BatchEntry, BatchResult } from './batch.js';
 import { batchBuilder } from './batch.js';
 
-/** The method of the `n`th request entry (notifications skipped). */
-function requestMethod(entries: readonly BatchEntry<any>[], n: number): string {
-  for (const entry of entries) if (entry.kind === 'request' && n-- === 0) return entry.method;
-  return 'batch';
+/** The methods of the request entries, in order (notifications skipped). */
+function requestMethods(entries: readonly BatchEntry<any>[]): string[] {
+  const methods: string[] = [];
+  for (const entry of entries) if (entry.kind === 'request') methods.push(entry.method);
+  return methods;
 }
 
 /**
@@ -49,6 +50,8 @@ export function sendBatch(
   if (sent.sent !== undefined) return sent.sent.then(() => []);
   const { calls, ids } = sent;
   const results: Promise<BatchResult<unknown>>[] = [];
+  // Made once, by the first failure that must name its call: O(entries) for the whole batch.
+  let methods: string[] | undefined;
   for (let i = 0; i < calls.length; i++) {
     results.push(
       calls[i]!.then(
@@ -59,7 +62,10 @@ export function sendBatch(
           error:
             isJsonRpcError(error) || error instanceof LocalError
               ? error
-              : sendError(error, { method: requestMethod(entries, i), id: ids[i] }),
+              : sendError(error, {
+                  method: (methods ??= requestMethods(entries))[i] ?? 'batch',
+                  id: ids[i],
+                }),
         }),
       ),
     );
