@@ -15,13 +15,13 @@
  *   batch ─────────── answerBatch (answer-batch.ts) ── member() per member
  *   request ───────── call() → run() → success / failure (call-failures.ts)
  *   notification ──── session.consume (cancel, progress) or call() → run()
- *   response ──────── session.respond, or -32600 without a session
+ *   response ──────── taken by the session (received, respondBatch), or -32600 without one
  *   invalid ───────── invalid-messages.ts: answered or reported; an invalid answer fails its call
  * ```
  *
  * @module
  */
-import { answerBatch, type BatchScheduling } from './answer-batch.js';
+import { answerBatch, BATCH_TOO_LARGE_TEXT, type BatchScheduling } from './answer-batch.js';
 import {
   type CallFailures,
   createCallFailures,
@@ -277,11 +277,8 @@ export function createIncomingRunner<S, C extends RunnerCall>(
   }
 
   function response(parsed: ParsedResponse, scope: S): string | undefined {
-    const session = sessionOf(scope);
-    if (session !== undefined) {
-      session.respond(parsed.message);
-      return undefined;
-    }
+    // A session takes every response itself: a lone one as it arrives, a batch's in respondBatch.
+    if (sessionOf(scope) !== undefined) return undefined;
     // A stateless exchange has no requests of its own to correlate a response with.
     return serializeError(
       parsed.message.id,
@@ -306,20 +303,15 @@ export function createIncomingRunner<S, C extends RunnerCall>(
   const batchOptions: BatchScheduling<ParsedMessage, S> = {
     maxBatchSize: options.maxBatchSize ?? Number.POSITIVE_INFINITY,
     concurrency: options.batchConcurrency ?? Number.POSITIVE_INFINITY,
-    answer: (parsed, scope) =>
-      parsed.kind === 'response' && sessionOf(scope) !== undefined
-        ? undefined
-        : member(parsed, scope),
+    answer: member,
   };
 
   return {
     answer(parsed, scope, text) {
       if (parsed.kind !== 'batch') return member(parsed, scope, text);
       const members = parsed.messages;
-      if (members.length > batchOptions.maxBatchSize)
-        return answerBatch(members, scope, batchOptions);
-      const session = sessionOf(scope);
-      if (session !== undefined) session.respondBatch(parsed);
+      if (members.length > batchOptions.maxBatchSize) return BATCH_TOO_LARGE_TEXT;
+      sessionOf(scope)?.respondBatch(parsed);
       return answerBatch(members, scope, batchOptions);
     },
   };

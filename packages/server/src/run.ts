@@ -197,7 +197,8 @@ export function createRunner(config: RunnerConfig): (call: Call, scope: Scope) =
     if (left !== undefined && left <= MAX_TIMER_MS && (timeout === 0 || left < timeout)) {
       return guard(call, result, left, true);
     }
-    if (timeout > 0 || scope.session !== undefined || scope.outer !== undefined) {
+    // A connection's cancel and close reach the call through the session's incoming table.
+    if (timeout > 0 || scope.outer !== undefined) {
       return guard(call, result, timeout);
     }
     return result;

@@ -1,7 +1,7 @@
 /**
  * What the dispatcher works with: the scope a message is answered in (one `handle()` exchange, or
- * one connection), and the server's configuration and policies as the dispatcher, the call path
- * and the failure mapping read them.
+ * one connection), and the server's configuration and policies as the dispatcher and its runner
+ * read them.
  *
  * @module
  */
